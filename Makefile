@@ -1,0 +1,111 @@
+# gemmprof build. `make` builds everything (CUDA objects included) into $(BUILD)/;
+# `make V=1` echoes the commands. SM=89 builds for an RTX 4090, SM=90 (default) for H100/H200.
+CUDA_HOME ?= /usr/local/cuda
+SM        ?= 90
+BUILD     ?= build
+OUT       ?= out
+V         ?= 0
+
+NVCC := $(CUDA_HOME)/bin/nvcc
+CC   := gcc
+CXX  := g++
+ifeq ($(V),0)
+Q := @
+else
+Q :=
+endif
+
+ifeq ($(wildcard $(NVCC)),)
+$(error nvcc not found at $(NVCC): set CUDA_HOME to your CUDA toolkit, e.g. make CUDA_HOME=/opt/cuda)
+endif
+
+# The git revision is baked in so every results.json names the code that produced it.
+GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+DEFS    := -DGP_GIT_REV=\"$(GIT_REV)\" -DGP_CUDA_HOME=\"$(CUDA_HOME)\"
+INCS    := -I. -I$(CUDA_HOME)/include
+WARN    := -Wall -Wextra
+
+CFLAGS   := -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -fopenmp $(INCS) $(DEFS) -MMD -MP
+CXXFLAGS := -std=c++17 -O2 -g $(WARN) $(INCS) $(DEFS) -MMD -MP
+# Machine code for $(SM) plus PTX, so newer GPUs can still JIT the kernels.
+GENCODE  := -gencode arch=compute_$(SM),code=sm_$(SM) -gencode arch=compute_$(SM),code=compute_$(SM)
+NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -lineinfo -Xcompiler -Wall,-Wextra $(INCS) $(DEFS) -MMD -MP
+LDLIBS   := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
+            -lcublas -lcupti -lcudart -ldl -lm -lgomp -lstdc++
+
+ANALYSIS_SRC := $(wildcard analysis/*.c)
+SRC_SRC      := $(filter-out src/main.c,$(wildcard src/*.c))
+CUPTI_SRC    := $(wildcard cupti/*.c) $(wildcard cupti/*.cpp)
+KERNEL_SRC   := $(wildcard kernels/*.cu)
+TEST_SRC     := $(wildcard tests/test_*.c)
+
+obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
+ANALYSIS_OBJ := $(call obj,$(ANALYSIS_SRC))
+CORE_OBJ     := $(call obj,$(SRC_SRC) $(CUPTI_SRC) $(KERNEL_SRC))
+MAIN_OBJ     := $(call obj,src/main.c)
+TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+GEMMPROF     := $(BUILD)/gemmprof
+
+.PHONY: all run test test-host test-gpu plots report clean sass help
+all: $(GEMMPROF) $(TEST_BIN)
+
+help:
+	@echo "make            build $(GEMMPROF) and the tests"
+	@echo "make run        the main job: every variant at the default sizes into $(OUT)/, then the report"
+	@echo "make test       host tests, and GPU tests (skipped with the reason where there is no GPU)"
+	@echo "make test-gpu   only the GPU tests (on a machine with a GPU)"
+	@echo "make plots      re-render the charts of OUT=DIR without a GPU"
+	@echo "make report     re-render the report of OUT=DIR without a GPU"
+	@echo "make sass       dump the SASS of every kernel object into $(BUILD)/sass/"
+	@echo "options: CUDA_HOME=$(CUDA_HOME) SM=$(SM) BUILD=$(BUILD) OUT=$(OUT) V=1"
+
+$(GEMMPROF): $(MAIN_OBJ) $(CORE_OBJ) $(ANALYSIS_OBJ)
+	@echo "  LINK    $@"
+	$(Q)$(CXX) -fopenmp -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(CORE_OBJ) $(ANALYSIS_OBJ)
+	@echo "  LINK    $@"
+	$(Q)$(CXX) -fopenmp -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $<"
+	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.cu
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+run: $(GEMMPROF)
+	$(GEMMPROF) --out $(OUT)
+
+test: all
+	$(Q)tests/run.sh $(BUILD)
+
+test-host: all
+	$(Q)tests/run.sh $(BUILD) host
+
+test-gpu: all
+	$(Q)tests/run.sh $(BUILD) gpu
+
+plots: $(GEMMPROF)
+	$(GEMMPROF) plots $(OUT)
+
+report: $(GEMMPROF)
+	$(GEMMPROF) report $(OUT)
+
+sass: $(call obj,$(KERNEL_SRC))
+	@mkdir -p $(BUILD)/sass
+	$(Q)for o in $^; do $(CUDA_HOME)/bin/cuobjdump --dump-sass $$o > $(BUILD)/sass/$$(basename $$o .o).sass; done
+	@echo "SASS in $(BUILD)/sass/"
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,44 @@
+/* The JSON sidecar (results.json): machine, software and run metadata. Host-only. */
+#ifndef GEMMPROF_ANALYSIS_META_H
+#define GEMMPROF_ANALYSIS_META_H
+
+#include <stddef.h>
+
+struct gp_meta {
+    int schema;                   /* GP_SCHEMA_VERSION of the writer */
+    char tool_version[32];
+    char gpu_name[96];
+    char gpu_uuid[64];
+    int cc_major, cc_minor;
+    int sm_count;
+    double sm_clock_max_hz;       /* cudaDevAttrClockRate */
+    double sm_clock_measured_hz;  /* median SM clock measured during the run; NaN if unknown */
+    double mem_clock_hz;          /* cudaDevAttrMemoryClockRate */
+    int mem_bus_bits;
+    double l2_bytes;
+    double smem_per_block_optin_bytes;
+    double global_mem_bytes;
+    char driver_version[32];      /* "13.0" style from cudaDriverGetVersion */
+    char runtime_version[32];
+    char cublas_version[32];
+    char command[1024];           /* argv joined, shell-quoted */
+    char git_rev[64];
+    char date[32];                /* ISO 8601 UTC of the run */
+    char hostname[64];
+    char counters[256];           /* "collected (N passes)" or why not */
+    int l2_flush, reps, warmups;
+    unsigned long long seed;
+};
+
+void meta_init(struct gp_meta *m);
+/* Atomic write (temp + rename). 0 or -1 with reason in err. */
+int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t errlen);
+/* Reads what the writer writes; unknown keys are ignored, missing ones stay as
+ * meta_init left them. 0 or -1 with a one-line reason naming the file. */
+int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen);
+
+/* Writes s as a JSON string literal (quotes and escapes included). */
+#include <stdio.h>
+void json_write_string(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,17 @@
+#include "analysis/metrics.h"
+
+#include <string.h>
+
+const struct gp_metric_info gp_metrics[GP_METRIC_COUNT] = {
+#define METRIC(id, name, label, unit, agg, dflt) {name, label, unit, agg, dflt},
+#include "cupti/metrics.def"
+#undef METRIC
+};
+
+int gp_metric_find(const char *name)
+{
+    for (int i = 0; i < GP_METRIC_COUNT; i++)
+        if (strcmp(gp_metrics[i].name, name) == 0)
+            return i;
+    return -1;
+}

@@ -1,0 +1,72 @@
+/* One results table feeds every printer: the terminal table, results.csv, the JSON
+ * sidecar, the roofline and the report all read `struct gp_result` rows. The CSV
+ * columns are declared once, in analysis/columns.def; the metric columns come from
+ * cupti/metrics.def. Host-only, no CUDA dependency. */
+#ifndef GEMMPROF_ANALYSIS_RESULTS_H
+#define GEMMPROF_ANALYSIS_RESULTS_H
+
+#include <stdio.h>
+
+#include "analysis/metrics.h"
+
+#define GP_SCHEMA_VERSION 1
+
+/* Row status: what happened to this variant x shape. */
+enum gp_status {
+    GP_STATUS_OK = 0,        /* verified and timed */
+    GP_STATUS_VERIFY_FAILED, /* ran, but the output did not match the reference */
+    GP_STATUS_CUDA_ERROR,    /* a CUDA or cuBLAS error; `error` says which */
+    GP_STATUS_SKIPPED,       /* not run (e.g. too large for the device) */
+};
+
+struct gp_result {
+    char variant[32];
+    char precision[8];       /* "fp32" or "tf32" */
+    long m, n, k;
+    enum gp_status status;
+    char error[192];         /* empty when status is OK */
+
+    /* verification */
+    char verify_method[24];  /* "cpu_fp64_full" or "cpu_fp64_sampled" */
+    double rel_err;          /* ||C - ref||_F / ||ref||_F over the checked elements */
+    double max_abs_err;
+    double tolerance;        /* the relative-error bound the row was held to */
+
+    /* timing (CUDA events, L2 flushed between repetitions unless disabled) */
+    int reps, warmups, l2_flush;
+    double time_median_s, time_min_s, time_max_s;
+    double time_spread;      /* (max - min) / median */
+    double flop_per_s;       /* 2 m n k / median */
+    double sm_clock_hz;      /* measured during the timed phase; NaN if unknown */
+
+    /* hardware counters; NaN where not collected */
+    double metric[GP_METRIC_COUNT];
+    int counter_passes;      /* replay passes used; 0 when no counters */
+    char kernels[512];       /* kernel names the counters summed, ';'-separated */
+};
+
+/* A row with every number NaN and strings empty, ready to fill. */
+void gp_result_init(struct gp_result *r);
+
+/* 2 m n k, in double so 8192^3 does not overflow. */
+double gp_flops_analytic(const struct gp_result *r);
+
+const char *gp_status_name(enum gp_status s);
+int gp_status_parse(const char *s, enum gp_status *out);   /* 0 or -1 */
+
+#endif
+
+/* ---- results.csv (analysis/results.c) ----
+ * Columns: the fixed ones of analysis/columns.def, then every metric of
+ * cupti/metrics.def under its ncu name, then the derived roofline columns
+ * (analysis/roofline.h). Empty cell = not collected. Rows are flushed one by one so a
+ * sweep that dies keeps what it measured. */
+struct gp_ceilings;
+int results_csv_write_header(FILE *f);
+int results_csv_write_row(FILE *f, const struct gp_result *r, const struct gp_ceilings *cs);
+
+/* Reads results.csv back (derived columns are ignored and recomputed). Allocates
+ * *rows (free with free()). Errors name the file, line and column:
+ * "out/results.csv:7: column m: 'abc' is not a number". A file lacking required
+ * columns is reported as an older or foreign schema. Returns 0 or -1. */
+int results_csv_read(const char *path, struct gp_result **rows, int *nrows, char *err, size_t errlen);

@@ -1,0 +1,41 @@
+/* Roofline math, host-only: per result row, work and traffic at each level of the memory
+ * hierarchy, the attainable performance at each level against the measured ceilings,
+ * and the level that binds. */
+#ifndef GEMMPROF_ANALYSIS_ROOFLINE_H
+#define GEMMPROF_ANALYSIS_ROOFLINE_H
+
+#include <stdio.h>
+
+#include "analysis/ceilings.h"
+#include "analysis/results.h"
+
+enum gp_level { GP_LEVEL_DRAM, GP_LEVEL_L2, GP_LEVEL_L1, GP_LEVEL_SHARED, GP_LEVEL_COUNT };
+#define GP_BOUND_COMPUTE GP_LEVEL_COUNT   /* bound_level value when the compute roof binds */
+
+extern const char *const gp_level_name[GP_LEVEL_COUNT + 1];   /* "dram","l2","l1","shared","compute" */
+
+struct gp_roof {
+    double flops_analytic;        /* 2 m n k */
+    double flops_counted;         /* 2 ffma + fadd + fmul + tensor ops; NaN without counters */
+    double bytes[GP_LEVEL_COUNT]; /* NaN when that counter was not collected */
+    double ai[GP_LEVEL_COUNT];    /* flops_analytic / bytes, FLOP/byte */
+    double roof_bw[GP_LEVEL_COUNT];      /* measured bandwidth ceiling used, byte/s */
+    double attainable[GP_LEVEL_COUNT];   /* min(peak_compute, ai * roof_bw), flop/s */
+    double peak_compute;          /* FP32 FMA or TF32 ceiling by the row's precision, flop/s */
+    double achieved;              /* flops_analytic / median time, flop/s */
+    int bound_level;              /* lowest attainable level, GP_BOUND_COMPUTE, or -1 with no data */
+    double bound_attainable;      /* attainable at bound_level, flop/s */
+    double bound_share;           /* achieved / bound_attainable */
+};
+
+/* Fills `out` from one row and the ceilings (either may lack data: fields become NaN). */
+void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct gp_roof *out);
+
+/* The derived CSV columns (after the raw ones in results.csv): names and values in the
+ * same order. Returns the count. */
+int roof_column_count(void);
+const char *roof_column_name(int i);
+/* Writes column i's value for `roof` into buf ("" when NaN). */
+void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,47 @@
+/* Hardware counters per kernel through the CUPTI range profiler (cupti_range_profiler.h
+ * + cupti_profiler_host.h, CUDA >= 12.6). The harness sees only this header.
+ *
+ * Usage:
+ *   struct prof_session *s = prof_open(dev, ids, n, why, sizeof why);
+ *   if (!s) { warn(why); carry on timing-only; }
+ *   prof_measure(s, run_variant_once, &args, values, kernels, sizeof kernels, why, sizeof why);
+ *   prof_close(s);
+ */
+#ifndef GEMMPROF_CUPTI_PROF_H
+#define GEMMPROF_CUPTI_PROF_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct prof_session;
+
+/* Opens the profiler on the CUDA primary context of `device` (the one the runtime and
+ * cuBLAS use; call after the runtime has initialised it) for the metrics whose indices
+ * into gp_metrics[] (analysis/metrics.h) are listed in `ids`.
+ * Returns NULL when counters are unavailable, writing one line to `why` that names the
+ * cause and the remedy (no driver, insufficient privileges, counters held by ncu / nsys
+ * / compute-sanitizer, unsupported device, CUPTI libraries missing). Never exits. */
+struct prof_session *prof_open(int device, const int *ids, int nids, char *why, size_t why_len);
+
+/* Replay passes the configured metric set needs (cuptiProfilerHostGetNumOfPasses). */
+int prof_num_passes(const struct prof_session *s);
+
+/* Runs `workload(arg)` under the profiler; it must launch the same kernels each call
+ * (it may be replayed) and return 0 on success. Every kernel it launches is one range;
+ * their values are combined per metric by gp_metrics[id].agg and stored in
+ * values[id] (values has GP_METRIC_COUNT entries; only the opened ids are written).
+ * `kernels` receives the launched kernel names, ';'-separated (demangled where the
+ * name allows). Returns 0, or -1 with `why` filled. */
+typedef int (*prof_workload_fn)(void *arg);
+int prof_measure(struct prof_session *s, prof_workload_fn workload, void *arg, double *values,
+                 char *kernels, size_t kernels_len, char *why, size_t why_len);
+
+void prof_close(struct prof_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

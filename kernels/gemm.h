@@ -1,0 +1,41 @@
+/* The narrow boundary between host C and device code: every variant is one launcher
+ * with this signature, declared from kernels/variants.def.
+ *
+ * C = A * B, row-major, A is m x k, B is k x n, C is m x n, any m, n, k >= 1.
+ * The launcher enqueues the work on `stream` and returns cudaGetLastError() (or the
+ * library's error mapped to a cudaError_t); it never synchronizes. `ws` is per-variant
+ * workspace state created by gemm_context_create (cuBLAS handle); kernels ignore it.
+ */
+#ifndef GEMMPROF_KERNELS_GEMM_H
+#define GEMMPROF_KERNELS_GEMM_H
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum gp_precision { GP_FP32, GP_TF32 };
+
+struct gemm_context;  /* opaque: the cuBLAS handle and anything else a launcher needs */
+
+/* Creates the shared context (cuBLAS handle bound to `stream`). Returns NULL and fills
+ * `why` on failure. */
+struct gemm_context *gemm_context_create(cudaStream_t stream, char *why, unsigned long why_len);
+void gemm_context_destroy(struct gemm_context *ctx);
+
+typedef cudaError_t (*gemm_launch_fn)(struct gemm_context *ctx, int m, int n, int k,
+                                      const float *a, const float *b, float *c,
+                                      cudaStream_t stream);
+
+#define GEMM_VARIANT(name, prec, tol, desc)                                               \
+    cudaError_t gemm_##name##_launch(struct gemm_context *ctx, int m, int n, int k,        \
+                                     const float *a, const float *b, float *c,             \
+                                     cudaStream_t stream);
+#include "kernels/variants.def"
+#undef GEMM_VARIANT
+
+#ifdef __cplusplus
+}
+#endif
+#endif

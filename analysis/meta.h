@@ -28,13 +28,17 @@ struct gp_meta {
     char counters[256];           /* "collected (N passes)" or why not */
     int l2_flush, reps, warmups;
     unsigned long long seed;
+    int planned_rows;             /* variant x shape rows the run set out to measure; -1 unknown */
 };
 
+/* Strings empty, numbers NaN, integers 0, schema = GP_SCHEMA_VERSION, planned_rows = -1. */
 void meta_init(struct gp_meta *m);
 /* Atomic write (temp + rename). 0 or -1 with reason in err. */
 int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t errlen);
 /* Reads what the writer writes; unknown keys are ignored, missing ones stay as
- * meta_init left them. 0 or -1 with a one-line reason naming the file. */
+ * meta_init left them, except "schema": a file without it reads as schema 0 (it
+ * predates versioning). 0 or -1 with a one-line reason naming the file, line and
+ * column ("out/results.json:3:14: expected ':' after an object key"). */
 int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen);
 
 /* Writes s as a JSON string literal (quotes and escapes included). */

@@ -31,6 +31,7 @@ struct gp_result {
     double rel_err;          /* ||C - ref||_F / ||ref||_F over the checked elements */
     double max_abs_err;
     double tolerance;        /* the relative-error bound the row was held to */
+    double rel_err_vs_cublas;/* whole-matrix difference from cuBLAS at the same shape (sampled mode); NaN otherwise */
 
     /* timing (CUDA events, L2 flushed between repetitions unless disabled) */
     int reps, warmups, l2_flush;

@@ -39,7 +39,17 @@ typedef int (*prof_workload_fn)(void *arg);
 int prof_measure(struct prof_session *s, prof_workload_fn workload, void *arg, double *values,
                  char *kernels, size_t kernels_len, char *why, size_t why_len);
 
+/* Ends the session: disables the profiler, frees the images, releases the context.
+ * Safe on NULL and on a session that failed half-way. */
 void prof_close(struct prof_session *s);
+
+/* Offline checks, no GPU or driver needed (the CUPTI host library knows the chips of
+ * its release): `chip` is a CUPTI chip name such as "GH100" (H100/H200) or "AD102".
+ * prof_check_metric_names: 0 when every gp_metrics[ids[i]] exists for the chip, else
+ * -1 with `why` naming the first unknown metric (or the host-API failure). */
+int prof_check_metric_names(const char *chip, const int *ids, int nids, char *why, size_t why_len);
+/* Replay passes the metric set needs on `chip`, or -1 when it cannot be configured. */
+int prof_count_passes_offline(const char *chip, const int *ids, int nids);
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-enum gp_precision { GP_FP32, GP_TF32 };
+#include "analysis/precision.h"
 
 struct gemm_context;  /* opaque: the cuBLAS handle and anything else a launcher needs */
 

@@ -1,0 +1,174 @@
+#include "analysis/csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int csv_open(struct csv_reader *r, const char *path, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->f = fopen(path, "r");
+    if (!r->f) {
+        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int buf_push(struct csv_reader *r, char c)
+{
+    if (r->buflen + 1 >= r->bufcap) {
+        size_t cap = r->bufcap ? 2 * r->bufcap : 1024;
+        char *nb = realloc(r->buf, cap);
+        if (!nb)
+            return -1;
+        r->buf = nb;
+        r->bufcap = cap;
+    }
+    r->buf[r->buflen++] = c;
+    return 0;
+}
+
+/* Field boundaries are recorded as offsets while reading (the buffer may move), then
+ * turned into pointers once the record is complete. */
+int csv_next(struct csv_reader *r, char *err, size_t errlen)
+{
+    size_t starts[4096];
+    int nf = 0, c, quoted = 0, any = 0;
+
+    r->buflen = 0;
+    int start_line = ++r->phys_line;
+    starts[nf++] = 0;
+    for (;;) {
+        c = fgetc(r->f);
+        if (c == EOF) {
+            if (quoted) {
+                snprintf(err, errlen, "%s:%d: unterminated quoted field", r->path, start_line);
+                return -1;
+            }
+            if (!any)
+                return 0;
+            break;
+        }
+        any = 1;
+        if (quoted) {
+            if (c == '"') {
+                int d = fgetc(r->f);
+                if (d == '"') {
+                    if (buf_push(r, '"'))
+                        goto oom;
+                    continue;
+                }
+                quoted = 0;
+                if (d == EOF)
+                    break;
+                c = d;  /* fall through to the unquoted handling of the next char */
+            } else {
+                if (c == '\n')
+                    r->phys_line++;
+                if (buf_push(r, (char)c))
+                    goto oom;
+                continue;
+            }
+        }
+        if (c == '"') {
+            quoted = 1;
+        } else if (c == ',') {
+            if (buf_push(r, '\0'))
+                goto oom;
+            if (nf == (int)(sizeof starts / sizeof starts[0])) {
+                snprintf(err, errlen, "%s:%d: more than 4096 fields", r->path, start_line);
+                return -1;
+            }
+            starts[nf++] = r->buflen;
+        } else if (c == '\n') {
+            break;
+        } else if (c != '\r') {
+            if (buf_push(r, (char)c))
+                goto oom;
+        }
+    }
+    if (buf_push(r, '\0'))
+        goto oom;
+    if (nf > r->fieldcap) {
+        char **nfp = realloc(r->fields, (size_t)nf * sizeof *nfp);
+        if (!nfp)
+            goto oom;
+        r->fields = nfp;
+        r->fieldcap = nf;
+    }
+    for (int i = 0; i < nf; i++)
+        r->fields[i] = r->buf + starts[i];
+    r->nfields = nf;
+    r->line = start_line;
+    return 1;
+oom:
+    snprintf(err, errlen, "%s:%d: out of memory", r->path, start_line);
+    return -1;
+}
+
+void csv_close(struct csv_reader *r)
+{
+    if (r->f)
+        fclose(r->f);
+    free(r->fields);
+    free(r->buf);
+    memset(r, 0, sizeof *r);
+}
+
+int csv_find_column(char *const *header, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(header[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int csv_parse_double(const char *s, double *out)
+{
+    char *end;
+    if (!*s)
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int csv_parse_long(const char *s, long *out)
+{
+    char *end;
+    if (!*s)
+        return -1;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end || errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+void csv_write_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void csv_write_double(FILE *f, double v)
+{
+    if (!isnan(v))
+        fprintf(f, "%.9g", v);
+}

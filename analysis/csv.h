@@ -1,0 +1,41 @@
+/* A small RFC 4180 CSV reader and writer shared by every CSV gemmprof reads or writes
+ * (results.csv, ceilings.csv, plot inputs). Host-only. */
+#ifndef GEMMPROF_ANALYSIS_CSV_H
+#define GEMMPROF_ANALYSIS_CSV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct csv_reader {
+    FILE *f;
+    const char *path;   /* for messages */
+    int line;           /* line number where the last record started (1-based) */
+    int phys_line;      /* physical lines consumed so far */
+    char **fields;      /* the last record's fields, owned by the reader */
+    int nfields;
+    char *buf;
+    size_t buflen, bufcap;
+    int fieldcap;
+};
+
+/* Opens `path`; -1 with "cannot open 'path': reason" in err. */
+int csv_open(struct csv_reader *r, const char *path, char *err, size_t errlen);
+/* Reads the next record: 1 when one was read, 0 at end of file, -1 on a malformed
+ * record (unterminated quote) with "path:line: reason" in err. */
+int csv_next(struct csv_reader *r, char *err, size_t errlen);
+void csv_close(struct csv_reader *r);
+
+/* Index of the header field named `name` in `header` (as read by csv_next), or -1. */
+int csv_find_column(char *const *header, int n, const char *name);
+
+/* Parses a whole cell as a finite double / a long. Empty cell: -1 for both (callers
+ * treat empty as "not collected" before calling). 0 on success. */
+int csv_parse_double(const char *s, double *out);
+int csv_parse_long(const char *s, long *out);
+
+/* Writes one field, quoted when it holds a comma, quote or newline. */
+void csv_write_field(FILE *f, const char *s);
+/* Writes a double with 9 significant digits, or nothing when NaN. */
+void csv_write_double(FILE *f, double v);
+
+#endif

@@ -1,0 +1,599 @@
+/* results.json, the sidecar that says where and how a results.csv was measured: the GPU,
+ * the software stack and the run's settings, nested as
+ *   {"schema": N, "gpu": {...}, "software": {...}, "run": {...}}.
+ * One field table drives both the writer and the reader, so a new gp_meta field is one
+ * line here. The reader is a small strict JSON parser (RFC 8259 values; arrays and
+ * unknown keys are parsed and skipped) that reports errors as file:line:column. */
+#include "analysis/meta.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/results.h"
+
+enum field_kind { F_STR, F_INT, F_DBL, F_U64 };
+
+struct meta_field {
+    const char *section;   /* "" for the top level */
+    const char *key;
+    enum field_kind kind;
+    size_t offset, size;
+};
+
+#define FIELD(sec, key, kind, member)                                                     \
+    {sec, key, kind, offsetof(struct gp_meta, member), sizeof(((struct gp_meta *)0)->member)}
+
+static const struct meta_field meta_fields[] = {
+    FIELD("", "schema", F_INT, schema),
+    FIELD("gpu", "name", F_STR, gpu_name),
+    FIELD("gpu", "uuid", F_STR, gpu_uuid),
+    FIELD("gpu", "cc_major", F_INT, cc_major),
+    FIELD("gpu", "cc_minor", F_INT, cc_minor),
+    FIELD("gpu", "sm_count", F_INT, sm_count),
+    FIELD("gpu", "sm_clock_max_hz", F_DBL, sm_clock_max_hz),
+    FIELD("gpu", "sm_clock_measured_hz", F_DBL, sm_clock_measured_hz),
+    FIELD("gpu", "mem_clock_hz", F_DBL, mem_clock_hz),
+    FIELD("gpu", "mem_bus_bits", F_INT, mem_bus_bits),
+    FIELD("gpu", "l2_bytes", F_DBL, l2_bytes),
+    FIELD("gpu", "smem_per_block_optin_bytes", F_DBL, smem_per_block_optin_bytes),
+    FIELD("gpu", "global_mem_bytes", F_DBL, global_mem_bytes),
+    FIELD("software", "tool_version", F_STR, tool_version),
+    FIELD("software", "driver_version", F_STR, driver_version),
+    FIELD("software", "runtime_version", F_STR, runtime_version),
+    FIELD("software", "cublas_version", F_STR, cublas_version),
+    FIELD("software", "git_rev", F_STR, git_rev),
+    FIELD("run", "command", F_STR, command),
+    FIELD("run", "date", F_STR, date),
+    FIELD("run", "hostname", F_STR, hostname),
+    FIELD("run", "counters", F_STR, counters),
+    FIELD("run", "l2_flush", F_INT, l2_flush),
+    FIELD("run", "reps", F_INT, reps),
+    FIELD("run", "warmups", F_INT, warmups),
+    FIELD("run", "seed", F_U64, seed),
+    FIELD("run", "planned_rows", F_INT, planned_rows),
+};
+#define NFIELDS ((int)(sizeof meta_fields / sizeof meta_fields[0]))
+static const char *const meta_sections[] = {"gpu", "software", "run"};
+
+void meta_init(struct gp_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    for (int i = 0; i < NFIELDS; i++)
+        if (meta_fields[i].kind == F_DBL)
+            *(double *)((char *)m + meta_fields[i].offset) = NAN;
+    m->schema = GP_SCHEMA_VERSION;
+    m->planned_rows = -1;
+}
+
+/* ---- writing ---- */
+
+void json_write_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\b': fputs("\\b", f); break;
+        case '\f': fputs("\\f", f); break;
+        default:
+            /* other control bytes must be escaped; bytes >= 0x80 are UTF-8 and pass */
+            if (*p < 0x20 || *p == 0x7f)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void write_field(FILE *f, const struct gp_meta *m, const struct meta_field *fd)
+{
+    const char *p = (const char *)m + fd->offset;
+    double d;
+    switch (fd->kind) {
+    case F_STR: json_write_string(f, p); break;
+    case F_INT: fprintf(f, "%d", *(const int *)p); break;
+    case F_U64: fprintf(f, "%llu", *(const unsigned long long *)p); break;
+    case F_DBL:
+        d = *(const double *)p;
+        /* JSON has no NaN: "unknown" is null; %.17g round-trips a double exactly */
+        if (isfinite(d))
+            fprintf(f, "%.17g", d);
+        else
+            fputs("null", f);
+        break;
+    }
+}
+
+int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot create '%s': %s", tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "{\n  \"schema\": %d", m->schema);
+    for (size_t s = 0; s < sizeof meta_sections / sizeof meta_sections[0]; s++) {
+        fprintf(f, ",\n  \"%s\": {", meta_sections[s]);
+        const char *sep = "\n";
+        for (int i = 0; i < NFIELDS; i++) {
+            if (strcmp(meta_fields[i].section, meta_sections[s]) != 0)
+                continue;
+            fprintf(f, "%s    \"%s\": ", sep, meta_fields[i].key);
+            write_field(f, m, &meta_fields[i]);
+            sep = ",\n";
+        }
+        fputs("\n  }", f);
+    }
+    fputs("\n}\n", f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
+        remove(tmp);
+        return -1;
+    }
+    /* rename is atomic: a reader sees the old file or the new one, never half of one */
+    if (rename(tmp, path) != 0) {
+        snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- reading ---- */
+
+struct jparser {
+    const char *buf;
+    size_t len, pos;
+    const char *path;
+    char *err;
+    size_t errlen;
+    int failed;
+    struct gp_meta *m;
+};
+
+#define JSON_MAX_DEPTH 64
+#define JSON_MAX_BYTES (1 << 20)
+
+/* Records the first error only, located at byte `at` as line:column (1-based). */
+static int jfail(struct jparser *p, size_t at, const char *what)
+{
+    if (p->failed)
+        return -1;
+    int line = 1, col = 1;
+    for (size_t i = 0; i < at && i < p->len; i++) {
+        if (p->buf[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    snprintf(p->err, p->errlen, "%s:%d:%d: %s", p->path, line, col, what);
+    p->failed = 1;
+    return -1;
+}
+
+static void skip_ws(struct jparser *p)
+{
+    while (p->pos < p->len && (p->buf[p->pos] == ' ' || p->buf[p->pos] == '\t' ||
+                               p->buf[p->pos] == '\n' || p->buf[p->pos] == '\r'))
+        p->pos++;
+}
+
+static const struct meta_field *find_field(const char *section, const char *key)
+{
+    for (int i = 0; i < NFIELDS; i++)
+        if (strcmp(meta_fields[i].section, section) == 0 && strcmp(meta_fields[i].key, key) == 0)
+            return &meta_fields[i];
+    return NULL;
+}
+
+static int hex4(const char *s, unsigned *out)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = s[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
+        else return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static size_t utf8_put(char *dst, unsigned cp)
+{
+    if (cp < 0x80) {
+        dst[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        dst[0] = (char)(0xc0 | (cp >> 6));
+        dst[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        dst[0] = (char)(0xe0 | (cp >> 12));
+        dst[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        dst[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    dst[0] = (char)(0xf0 | (cp >> 18));
+    dst[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    dst[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    dst[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* Parses a string literal at p->pos (which is '"') into a malloc'd, NUL-terminated
+ * UTF-8 buffer. Decoded text is never longer than its escaped form, so one allocation
+ * of the remaining input length suffices. */
+static char *parse_string(struct jparser *p)
+{
+    size_t start = p->pos++;
+    char *out = malloc(p->len - start + 1), *o = out;
+    if (!out) {
+        jfail(p, start, "out of memory");
+        return NULL;
+    }
+    for (;;) {
+        if (p->pos >= p->len) {
+            jfail(p, start, "unterminated string");
+            goto bad;
+        }
+        unsigned char c = (unsigned char)p->buf[p->pos];
+        if (c == '"') {
+            p->pos++;
+            break;
+        }
+        if (c < 0x20) {
+            jfail(p, p->pos, "raw control character in a string (must be escaped)");
+            goto bad;
+        }
+        if (c != '\\') {
+            *o++ = (char)c;
+            p->pos++;
+            continue;
+        }
+        size_t esc = p->pos;
+        if (p->pos + 1 >= p->len) {
+            jfail(p, esc, "unterminated string");
+            goto bad;
+        }
+        char e = p->buf[p->pos + 1];
+        p->pos += 2;
+        switch (e) {
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case '/': *o++ = '/'; break;
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            unsigned cp, lo;
+            if (p->pos + 4 > p->len || hex4(p->buf + p->pos, &cp)) {
+                jfail(p, esc, "\\u must be followed by 4 hex digits");
+                goto bad;
+            }
+            p->pos += 4;
+            if (cp >= 0xd800 && cp <= 0xdbff) {
+                /* a high surrogate must pair with a following \uDC00-\uDFFF */
+                if (p->pos + 6 > p->len || p->buf[p->pos] != '\\' || p->buf[p->pos + 1] != 'u' ||
+                    hex4(p->buf + p->pos + 2, &lo) || lo < 0xdc00 || lo > 0xdfff) {
+                    jfail(p, esc, "unpaired UTF-16 surrogate in \\u escape");
+                    goto bad;
+                }
+                p->pos += 6;
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            } else if (cp >= 0xdc00 && cp <= 0xdfff) {
+                jfail(p, esc, "unpaired UTF-16 surrogate in \\u escape");
+                goto bad;
+            } else if (cp == 0) {
+                jfail(p, esc, "\\u0000 cannot be held in a C string");
+                goto bad;
+            }
+            o += utf8_put(o, cp);
+            break;
+        }
+        default:
+            jfail(p, esc, "invalid escape in string");
+            goto bad;
+        }
+    }
+    *o = '\0';
+    return out;
+bad:
+    free(out);
+    return NULL;
+}
+
+/* Copies s into a fixed field, cutting at a UTF-8 character boundary if it is too long. */
+static void store_string(char *dst, size_t size, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= size) {
+        n = size - 1;
+        while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+            n--;
+    }
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+/* Scans a JSON number (RFC 8259 grammar) at p->pos; returns its length or 0. */
+static size_t scan_number(const struct jparser *p)
+{
+    size_t i = p->pos;
+    const char *b = p->buf;
+#define DIGIT(j) ((j) < p->len && b[j] >= '0' && b[j] <= '9')
+    if (i < p->len && b[i] == '-')
+        i++;
+    if (i < p->len && b[i] == '0')
+        i++;
+    else if (DIGIT(i))
+        while (DIGIT(i))
+            i++;
+    else
+        return 0;
+    if (i < p->len && b[i] == '.') {
+        i++;
+        if (!DIGIT(i))
+            return 0;
+        while (DIGIT(i))
+            i++;
+    }
+    if (i < p->len && (b[i] == 'e' || b[i] == 'E')) {
+        i++;
+        if (i < p->len && (b[i] == '+' || b[i] == '-'))
+            i++;
+        if (!DIGIT(i))
+            return 0;
+        while (DIGIT(i))
+            i++;
+    }
+#undef DIGIT
+    return i - p->pos;
+}
+
+static int type_mismatch(struct jparser *p, size_t at, const struct meta_field *fd,
+                         const char *got)
+{
+    static const char *const want[] = {"a string", "an integer", "a number", "an integer"};
+    char msg[160];
+    snprintf(msg, sizeof msg, "\"%s%s%s\" must be %s, not %s", fd->section,
+             *fd->section ? "." : "", fd->key, want[fd->kind], got);
+    return jfail(p, at, msg);
+}
+
+static int store_number(struct jparser *p, size_t at, const struct meta_field *fd,
+                        const char *text)
+{
+    char *dst = (char *)p->m + fd->offset, *end;
+    errno = 0;
+    if (fd->kind == F_DBL) {
+        *(double *)dst = strtod(text, &end);
+        return 0;
+    }
+    if (fd->kind == F_INT) {
+        long long v = strtoll(text, &end, 10);
+        if (*end || errno || v < INT_MIN || v > INT_MAX)
+            return type_mismatch(p, at, fd, "a fraction or an out-of-range number");
+        *(int *)dst = (int)v;
+        return 0;
+    }
+    if (fd->kind == F_U64) {
+        if (text[0] == '-')
+            return type_mismatch(p, at, fd, "a negative number");
+        unsigned long long v = strtoull(text, &end, 10);
+        if (*end || errno)
+            return type_mismatch(p, at, fd, "a fraction or an out-of-range number");
+        *(unsigned long long *)dst = v;
+        return 0;
+    }
+    return type_mismatch(p, at, fd, "a number");
+}
+
+/* section: the enclosing top-level key while inside one of its objects, "" at the top
+ * level, NULL where nothing is stored (arrays, deeper or unknown objects).
+ * fd: the field this value is stored into, or NULL. */
+static int parse_value(struct jparser *p, int depth, const char *section,
+                       const struct meta_field *fd);
+
+static int parse_object(struct jparser *p, int depth, const char *section)
+{
+    p->pos++;   /* '{' */
+    skip_ws(p);
+    if (p->pos < p->len && p->buf[p->pos] == '}') {
+        p->pos++;
+        return 0;
+    }
+    for (;;) {
+        skip_ws(p);
+        if (p->pos >= p->len || p->buf[p->pos] != '"')
+            return jfail(p, p->pos, "expected a string key in an object");
+        char *key = parse_string(p);
+        if (!key)
+            return -1;
+        skip_ws(p);
+        if (p->pos >= p->len || p->buf[p->pos] != ':') {
+            free(key);
+            return jfail(p, p->pos, "expected ':' after an object key");
+        }
+        p->pos++;
+        const struct meta_field *fd = section ? find_field(section, key) : NULL;
+        const char *child = NULL;
+        /* only the top-level object's known sections hold fields */
+        if (section && !*section)
+            for (size_t s = 0; s < sizeof meta_sections / sizeof meta_sections[0]; s++)
+                if (strcmp(key, meta_sections[s]) == 0)
+                    child = meta_sections[s];
+        free(key);
+        int rc = fd ? parse_value(p, depth + 1, NULL, fd) : parse_value(p, depth + 1, child, NULL);
+        if (rc)
+            return -1;
+        skip_ws(p);
+        if (p->pos < p->len && p->buf[p->pos] == ',') {
+            p->pos++;
+            continue;
+        }
+        if (p->pos < p->len && p->buf[p->pos] == '}') {
+            p->pos++;
+            return 0;
+        }
+        return jfail(p, p->pos, "expected ',' or '}' in an object");
+    }
+}
+
+static int parse_array(struct jparser *p, int depth)
+{
+    p->pos++;   /* '[' */
+    skip_ws(p);
+    if (p->pos < p->len && p->buf[p->pos] == ']') {
+        p->pos++;
+        return 0;
+    }
+    for (;;) {
+        if (parse_value(p, depth + 1, NULL, NULL))
+            return -1;
+        skip_ws(p);
+        if (p->pos < p->len && p->buf[p->pos] == ',') {
+            p->pos++;
+            continue;
+        }
+        if (p->pos < p->len && p->buf[p->pos] == ']') {
+            p->pos++;
+            return 0;
+        }
+        return jfail(p, p->pos, "expected ',' or ']' in an array");
+    }
+}
+
+static int parse_value(struct jparser *p, int depth, const char *section,
+                       const struct meta_field *fd)
+{
+    skip_ws(p);
+    if (depth > JSON_MAX_DEPTH)
+        return jfail(p, p->pos, "nested too deeply");
+    if (p->pos >= p->len)
+        return jfail(p, p->pos, "unexpected end of file, expected a value");
+    size_t at = p->pos;
+    char c = p->buf[at];
+    if (c == '{') {
+        if (fd)
+            return type_mismatch(p, at, fd, "an object");
+        return parse_object(p, depth, section);
+    }
+    if (c == '[') {
+        if (fd)
+            return type_mismatch(p, at, fd, "an array");
+        return parse_array(p, depth);
+    }
+    if (c == '"') {
+        char *s = parse_string(p);
+        if (!s)
+            return -1;
+        int rc = 0;
+        if (fd && fd->kind == F_STR)
+            store_string((char *)p->m + fd->offset, fd->size, s);
+        else if (fd)
+            rc = type_mismatch(p, at, fd, "a string");
+        free(s);
+        return rc;
+    }
+    static const char *const lits[] = {"true", "false", "null"};
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(lits[i]);
+        if (p->len - at >= n && memcmp(p->buf + at, lits[i], n) == 0) {
+            p->pos += n;
+            if (!fd || i < 2) {
+                /* true/false go into integer fields as 1/0 (l2_flush is a flag) */
+                if (fd && fd->kind == F_INT)
+                    *(int *)((char *)p->m + fd->offset) = (i == 0);
+                else if (fd)
+                    return type_mismatch(p, at, fd, "a boolean");
+                return 0;
+            }
+            /* null: "unknown"; a double becomes NaN, anything else keeps its default */
+            if (fd->kind == F_DBL)
+                *(double *)((char *)p->m + fd->offset) = NAN;
+            return 0;
+        }
+    }
+    size_t n = scan_number(p);
+    if (!n)
+        return jfail(p, at, "expected a value (object, array, string, number, true, false or null)");
+    p->pos += n;
+    if (!fd)
+        return 0;
+    char text[64];
+    if (n >= sizeof text)
+        return type_mismatch(p, at, fd, "an overlong number");
+    memcpy(text, p->buf + at, n);
+    text[n] = '\0';
+    if (fd->kind == F_STR)
+        return type_mismatch(p, at, fd, "a number");
+    return store_number(p, at, fd, text);
+}
+
+int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    char *buf = malloc(JSON_MAX_BYTES + 1);
+    if (!buf) {
+        fclose(f);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    size_t len = fread(buf, 1, JSON_MAX_BYTES + 1, f);
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr || len > JSON_MAX_BYTES) {
+        if (rerr)
+            snprintf(err, errlen, "cannot read '%s'", path);
+        else
+            snprintf(err, errlen, "%s: larger than 1 MiB, not a gemmprof results.json", path);
+        free(buf);
+        return -1;
+    }
+    struct jparser p = {buf, len, 0, path, err, errlen, 0, m};
+    m->schema = 0;   /* a file without "schema" predates versioning */
+    int rc = -1;
+    skip_ws(&p);
+    if (p.pos >= p.len)
+        jfail(&p, p.pos, "empty file, expected a JSON object");
+    else if (buf[p.pos] != '{')
+        jfail(&p, p.pos, "expected a JSON object at the top level");
+    else if (parse_value(&p, 0, "", NULL) == 0) {
+        skip_ws(&p);
+        if (p.pos < p.len)
+            jfail(&p, p.pos, "trailing characters after the JSON object");
+        else
+            rc = 0;
+    }
+    free(buf);
+    return rc;
+}

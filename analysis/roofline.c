@@ -1,0 +1,158 @@
+/* Roofline math for one result row (see analysis/roofline.h).
+ *
+ *   struct gp_roof roof;
+ *   roof_derive(&row, &ceilings, &roof);     row or ceilings may lack data: fields become NaN
+ *   roof.bound_level, roof.bound_share ...   or the derived CSV columns, roof_column_*()
+ *
+ * Work is the analytic 2 m n k, so every level's arithmetic intensity uses the same
+ * numerator and the points of one kernel line up vertically; the counted FLOPs are
+ * reported beside it as a check (tensor work does not show in the FFMA counters).
+ * Roofs are the *measured* ceilings only: a datasheet number the machine never reaches
+ * would make every kernel look worse than it is. Missing measurement -> NaN, not a guess. */
+#include "analysis/roofline.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const gp_level_name[GP_LEVEL_COUNT + 1] = {"dram", "l2", "l1", "shared", "compute"};
+
+/* A shared-memory wavefront moves at most 128 bytes (32 banks x 4 bytes), so
+ * 128 x wavefronts is an upper bound on shared traffic: exact for conflict-free
+ * full-width accesses, an overestimate for narrower ones. Bank conflicts add
+ * wavefronts, which is right: they cost bandwidth just like real bytes. */
+#define GP_SMEM_WAVEFRONT_BYTES 128.0
+
+static double metric(const struct gp_result *r, enum gp_metric_id id)
+{
+    return r->metric[id];
+}
+
+/* Sum of terms; NaN if any is NaN, so a partly collected set never undercounts silently. */
+static double counted_flops(const struct gp_result *r)
+{
+    return 2.0 * metric(r, GP_M_ffma) + metric(r, GP_M_fadd) + metric(r, GP_M_fmul) +
+           metric(r, GP_M_tensor_tf32);
+}
+
+void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct gp_roof *out)
+{
+    out->flops_analytic = gp_flops_analytic(r);
+    out->flops_counted = counted_flops(r);
+
+    out->bytes[GP_LEVEL_DRAM] = metric(r, GP_M_dram_read) + metric(r, GP_M_dram_write);
+    out->bytes[GP_LEVEL_L2] = metric(r, GP_M_l2_bytes);
+    out->bytes[GP_LEVEL_L1] = metric(r, GP_M_l1_bytes);
+    out->bytes[GP_LEVEL_SHARED] =
+        GP_SMEM_WAVEFRONT_BYTES * (metric(r, GP_M_smem_ld_wf) + metric(r, GP_M_smem_st_wf));
+
+    for (int l = 0; l < GP_LEVEL_COUNT; l++)
+        out->roof_bw[l] = NAN;
+    out->peak_compute = NAN;
+    if (cs) {
+        /* fmax ignores a NaN operand: either DRAM measurement alone is enough. A copy
+         * counts read + write bytes, and GEMM traffic is mostly reads, so the larger of
+         * the two is the roof the kernel could actually reach. */
+        out->roof_bw[GP_LEVEL_DRAM] =
+            fmax(cs->c[GP_CEIL_dram_copy].measured, cs->c[GP_CEIL_dram_read].measured);
+        out->roof_bw[GP_LEVEL_L2] = cs->c[GP_CEIL_l2].measured;
+        out->roof_bw[GP_LEVEL_L1] = cs->c[GP_CEIL_l1].measured;
+        out->roof_bw[GP_LEVEL_SHARED] = cs->c[GP_CEIL_shared].measured;
+        if (strcmp(r->precision, "tf32") == 0)
+            out->peak_compute = cs->c[GP_CEIL_tf32].measured;
+        else if (strcmp(r->precision, "fp32") == 0)
+            out->peak_compute = cs->c[GP_CEIL_fp32_fma].measured;
+    }
+
+    /* Memory roof of each level; the lowest one binds unless compute is lower still. */
+    double min_mem = INFINITY;
+    int min_level = -1;
+    for (int l = 0; l < GP_LEVEL_COUNT; l++) {
+        double b = out->bytes[l];
+        /* A level that moved no bytes has no intensity and cannot bind: leave it empty
+         * rather than write an infinity nobody can plot. */
+        out->ai[l] = (b > 0) ? out->flops_analytic / b : NAN;
+        double mem = out->ai[l] * out->roof_bw[l];   /* NaN when either is missing */
+        out->attainable[l] = isnan(mem) ? NAN : fmin(mem, out->peak_compute);
+        if (!isnan(mem) && mem < min_mem) {
+            min_mem = mem;
+            min_level = l;
+        }
+    }
+
+    out->bound_level = -1;
+    out->bound_attainable = NAN;
+    if (!isnan(out->peak_compute) && (min_level < 0 || out->peak_compute < min_mem)) {
+        out->bound_level = GP_BOUND_COMPUTE;
+        out->bound_attainable = out->peak_compute;
+    } else if (min_level >= 0) {
+        out->bound_level = min_level;
+        out->bound_attainable = out->attainable[min_level];
+    }
+
+    if (r->time_median_s > 0)
+        out->achieved = out->flops_analytic / r->time_median_s;
+    else
+        out->achieved = r->flop_per_s;   /* NaN for a row that never ran */
+    out->bound_share = out->achieved / out->bound_attainable;
+}
+
+/* Derived columns, in CSV order. Units are in the names, values SI. */
+enum roof_col {
+    RC_FLOPS_ANALYTIC, RC_FLOPS_COUNTED,
+    RC_BYTES, /* 4 */
+    RC_AI = RC_BYTES + GP_LEVEL_COUNT,
+    RC_ATTAINABLE = RC_AI + GP_LEVEL_COUNT,
+    RC_BOUND_LEVEL = RC_ATTAINABLE + GP_LEVEL_COUNT,
+    RC_BOUND_SHARE,
+    RC_COUNT
+};
+
+static const char *const roof_names[RC_COUNT] = {
+    "flops_analytic", "flops_counted",
+    "bytes_dram", "bytes_l2", "bytes_l1", "bytes_shared",
+    "ai_dram_flop_per_byte", "ai_l2_flop_per_byte", "ai_l1_flop_per_byte", "ai_shared_flop_per_byte",
+    "attainable_dram_flop_per_s", "attainable_l2_flop_per_s", "attainable_l1_flop_per_s",
+    "attainable_shared_flop_per_s",
+    "bound_level", "bound_share",
+};
+
+int roof_column_count(void)
+{
+    return RC_COUNT;
+}
+
+const char *roof_column_name(int i)
+{
+    return (i >= 0 && i < RC_COUNT) ? roof_names[i] : NULL;
+}
+
+static void fmt_double(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "%s", "");
+    else
+        snprintf(buf, len, "%.9g", v);
+}
+
+void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len)
+{
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    if (i == RC_FLOPS_ANALYTIC)
+        fmt_double(buf, len, roof->flops_analytic);
+    else if (i == RC_FLOPS_COUNTED)
+        fmt_double(buf, len, roof->flops_counted);
+    else if (i >= RC_BYTES && i < RC_AI)
+        fmt_double(buf, len, roof->bytes[i - RC_BYTES]);
+    else if (i >= RC_AI && i < RC_ATTAINABLE)
+        fmt_double(buf, len, roof->ai[i - RC_AI]);
+    else if (i >= RC_ATTAINABLE && i < RC_BOUND_LEVEL)
+        fmt_double(buf, len, roof->attainable[i - RC_ATTAINABLE]);
+    else if (i == RC_BOUND_LEVEL) {
+        if (roof->bound_level >= 0 && roof->bound_level <= GP_BOUND_COMPUTE)
+            snprintf(buf, len, "%s", gp_level_name[roof->bound_level]);
+    } else if (i == RC_BOUND_SHARE)
+        fmt_double(buf, len, roof->bound_share);
+}

@@ -1,0 +1,26 @@
+/* Helpers shared inside cupti/ (prof.cpp implements them, trace.c and the tests use
+ * them). Not part of the harness interface: include cupti/prof.h or cupti/trace.h. */
+#ifndef GEMMPROF_CUPTI_INTERNAL_H
+#define GEMMPROF_CUPTI_INTERNAL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The readable name of a kernel from its (mangled) symbol: demangled, without the
+ * parameter list and without a leading "void " return type, e.g.
+ * "_ZL11sgemm_naiveiiiPKfS0_Pf" -> "sgemm_naive". A name that does not demangle is
+ * copied unchanged; NULL gives "?". Always NUL-terminates `out` (len > 0). */
+void cupti_kernel_name(const char *mangled, char *out, size_t len);
+
+/* One line for a failed CUPTI call `call` that returned `code`: the cause, the remedy
+ * and CUPTI's own name for the code, plus a note when another tool is injected
+ * (CUDA_INJECTION64_PATH set). Used by prof.cpp and trace.c for every failure. */
+void cupti_describe_error(const char *call, int code, char *why, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

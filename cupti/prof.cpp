@@ -1,0 +1,845 @@
+/* Hardware counters per kernel through the CUPTI range profiler of CUDA 13
+ * (cupti_range_profiler.h + cupti_profiler_host.h); the C interface is cupti/prof.h.
+ *
+ * Why C++: cupti_profiler_host.h has `#include <string>`, so no C compiler accepts it.
+ * Rather than shadowing a standard header with an empty file on the include path
+ * (fragile, surprising), this one translation unit is C++17 and exports only the
+ * extern "C" functions of prof.h and cupti_internal.h; no exception crosses them.
+ *
+ * Mode: auto range + kernel replay. CUPTI makes every kernel launched between Start
+ * and Stop one range and replays each kernel internally (saving and restoring the
+ * memory it touches) until all passes are collected. So one workload call gives one
+ * range per kernel, however many kernels cuBLAS launches, and the workload runs once
+ * per measure. User range + user replay would need the workload re-run once per
+ * pass with identical device state (true for beta=0 GEMMs, but not a contract of
+ * prof.h) and would give one range per call, mixing several kernels' rates.
+ * The cost of kernel replay, a context sync after every kernel, does not matter here:
+ * the counter phase is separate from the timing phase.
+ *
+ * Kernel names: auto ranges are named "0","1",... in launch order. The real names
+ * come from a CUPTI callback subscriber on the runtime and driver launch APIs
+ * (CUpti_CallbackData.symbolName), enabled only during prof_measure so it costs
+ * the timing phase nothing. The subscriber does not profile anything itself, so it
+ * does not conflict with the range profiler; it does fail with
+ * MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED when ncu/nsys/sanitizer already hold CUPTI.
+ *
+ * The driver library is opened with dlopen, never linked, so gemmprof starts on
+ * machines without a GPU driver and reports "no CUDA driver" from prof_open.
+ */
+#include "cupti/prof.h"
+
+#include "analysis/metrics.h"
+#include "cupti/cupti_internal.h"
+
+#include <cuda.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_runtime_cbid.h>
+#include <cupti_target.h>
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+/* Every CUPTI params struct starts zeroed with its structSize set (pPriv = NULL). */
+template <class T> T zeroed_params(size_t struct_size)
+{
+    T p;
+    memset(&p, 0, sizeof p);
+    p.structSize = struct_size;
+    return p;
+}
+#define GP_PARAMS(T) zeroed_params<T>(T##_STRUCT_SIZE)
+
+/* Counter-data capacity per measure: more kernels than this in one workload is an
+ * error (a GEMM variant launches one to a few). */
+const size_t max_ranges = 64;
+
+void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void say(char *why, size_t len, const char *fmt, ...)
+{
+    if (!why || len == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+}
+
+const char *cupti_code_name(CUptiResult r)
+{
+    const char *s = nullptr;
+    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
+        return "unknown CUPTI result";
+    return s;
+}
+
+/* The driver entry points we need, looked up by their versioned symbol names (cuda.h
+ * maps e.g. cuDevicePrimaryCtxRelease to cuDevicePrimaryCtxRelease_v2). */
+#define GP_XSTR(x) GP_STR(x)
+#define GP_STR(x) #x
+struct driver {
+    void *lib = nullptr;
+    decltype(&cuInit) init = nullptr;
+    decltype(&cuDeviceGet) device_get = nullptr;
+    decltype(&cuDevicePrimaryCtxRetain) retain = nullptr;
+    decltype(&cuDevicePrimaryCtxRelease) release = nullptr;
+    decltype(&cuGetErrorName) error_name = nullptr;
+};
+
+int driver_open(driver *d, char *why, size_t len)
+{
+    d->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!d->lib) {
+        const char *e = dlerror();
+        say(why, len,
+            "no CUDA driver: libcuda.so.1 cannot be loaded (%s); hardware counters need the "
+            "NVIDIA driver and a GPU",
+            e ? e : "not found");
+        return -1;
+    }
+    d->init = (decltype(d->init))dlsym(d->lib, GP_XSTR(cuInit));
+    d->device_get = (decltype(d->device_get))dlsym(d->lib, GP_XSTR(cuDeviceGet));
+    d->retain = (decltype(d->retain))dlsym(d->lib, GP_XSTR(cuDevicePrimaryCtxRetain));
+    d->release = (decltype(d->release))dlsym(d->lib, GP_XSTR(cuDevicePrimaryCtxRelease));
+    d->error_name = (decltype(d->error_name))dlsym(d->lib, GP_XSTR(cuGetErrorName));
+    if (!d->init || !d->device_get || !d->retain || !d->release) {
+        say(why, len, "CUDA driver libcuda.so.1 lacks cuInit/cuDeviceGet/cuDevicePrimaryCtxRetain: "
+                      "driver too old for CUDA 13, update the NVIDIA driver");
+        return -1;
+    }
+    return 0;
+}
+
+void driver_why(const driver *d, const char *call, CUresult r, char *why, size_t len)
+{
+    const char *name = nullptr;
+    if (d->error_name)
+        d->error_name(r, &name);
+    say(why, len, "CUDA driver: %s failed: %s (%d)%s", call, name ? name : "?", (int)r,
+        r == CUDA_ERROR_NO_DEVICE ? ": no GPU visible (check CUDA_VISIBLE_DEVICES)"
+        : r == CUDA_ERROR_STUB_LIBRARY ? ": the loaded libcuda is the toolkit stub, not the driver"
+                                       : "");
+}
+
+/* One kernel launch seen by the subscriber, in launch order. */
+struct launch_log {
+    std::mutex mu;
+    std::vector<std::string> names;
+    bool on = false;
+};
+
+/* Runtime launches call the driver; that nested driver callback is the same launch.
+ * Per thread: depth of runtime launch calls, and the slot the outer one opened. */
+thread_local int tl_runtime_depth = 0;
+thread_local size_t tl_runtime_slot = 0;
+
+void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                        const void *cbdata)
+{
+    (void)cbid;
+    auto *log = static_cast<launch_log *>(userdata);
+    const auto *cb = static_cast<const CUpti_CallbackData *>(cbdata);
+    try {
+        std::lock_guard<std::mutex> lock(log->mu);
+        if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+            if (cb->callbackSite == CUPTI_API_ENTER) {
+                if (tl_runtime_depth++ == 0 && log->on) {
+                    tl_runtime_slot = log->names.size();
+                    log->names.emplace_back(cb->symbolName ? cb->symbolName : "");
+                }
+            } else if (tl_runtime_depth > 0) {
+                tl_runtime_depth--;
+            }
+            return;
+        }
+        if (cb->callbackSite != CUPTI_API_ENTER || !log->on)
+            return;
+        if (tl_runtime_depth > 0) {
+            /* the runtime already opened this launch's slot; fill it if it had no name */
+            if (tl_runtime_slot < log->names.size() && log->names[tl_runtime_slot].empty() &&
+                cb->symbolName)
+                log->names[tl_runtime_slot] = cb->symbolName;
+            return;
+        }
+        log->names.emplace_back(cb->symbolName ? cb->symbolName : "");
+    } catch (...) {
+        /* out of memory while naming a kernel: the name is lost, nothing else */
+    }
+}
+
+const CUpti_CallbackId runtime_launch_cbids[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+};
+const CUpti_CallbackId driver_launch_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+
+CUptiResult enable_launch_callbacks(CUpti_SubscriberHandle sub, uint32_t on)
+{
+    for (CUpti_CallbackId id : runtime_launch_cbids) {
+        CUptiResult r = cuptiEnableCallback(on, sub, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+        if (r != CUPTI_SUCCESS)
+            return r;
+    }
+    for (CUpti_CallbackId id : driver_launch_cbids) {
+        CUptiResult r = cuptiEnableCallback(on, sub, CUPTI_CB_DOMAIN_DRIVER_API, id);
+        if (r != CUPTI_SUCCESS)
+            return r;
+    }
+    return CUPTI_SUCCESS;
+}
+
+/* ---- host side: chip, metric validation, config image (works without a GPU) ---- */
+
+struct host_config {
+    CUpti_Profiler_Host_Object *host = nullptr;
+    std::vector<const char *> names;
+    std::vector<uint8_t> config;
+    size_t passes = 0;
+};
+
+void host_close(host_config *h)
+{
+    if (h->host) {
+        auto p = GP_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        p.pHostObject = h->host;
+        cuptiProfilerHostDeinitialize(&p);
+        h->host = nullptr;
+    }
+}
+
+/* Host object for `chip`, every metric validated by name, config image and pass count.
+ * `avail` is the counter-availability image of the live device, or empty offline. */
+int host_build(host_config *h, const char *chip, const std::vector<uint8_t> &avail, const int *ids,
+               int nids, char *why, size_t len)
+{
+    if (!chip || !*chip) {
+        say(why, len, "no chip name given for the CUPTI host API");
+        return -1;
+    }
+    if (!ids || nids <= 0) {
+        say(why, len, "no metrics requested");
+        return -1;
+    }
+    for (int i = 0; i < nids; i++) {
+        if (ids[i] < 0 || ids[i] >= GP_METRIC_COUNT) {
+            say(why, len, "metric index %d is outside gp_metrics[0..%d]", ids[i], GP_METRIC_COUNT - 1);
+            return -1;
+        }
+        h->names.push_back(gp_metrics[ids[i]].name);
+    }
+
+    auto ip = GP_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+    ip.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    ip.pChipName = chip;
+    ip.pCounterAvailabilityImage = avail.empty() ? nullptr : avail.data();
+    CUptiResult r = cuptiProfilerHostInitialize(&ip);
+    if (r != CUPTI_SUCCESS) {
+        if (r == CUPTI_ERROR_INVALID_CHIP_NAME || r == CUPTI_ERROR_INVALID_PARAMETER)
+            say(why, len, "CUPTI host API does not know chip \"%s\" (%s): this CUPTI predates the GPU, "
+                          "use a newer CUDA toolkit", chip, cupti_code_name(r));
+        else
+            cupti_describe_error("cuptiProfilerHostInitialize", r, why, len);
+        return -1;
+    }
+    h->host = ip.pHostObject;
+
+    /* ConfigAddMetrics answers a bad name with a bare INVALID_PARAMETER; asking for each
+     * metric's properties first names the culprit. */
+    for (size_t i = 0; i < h->names.size(); i++) {
+        auto mp = GP_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
+        mp.pHostObject = h->host;
+        mp.pMetricName = h->names[i];
+        r = cuptiProfilerHostGetMetricProperties(&mp);
+        if (r != CUPTI_SUCCESS) {
+            say(why, len, "metric \"%s\" is not available on chip %s (%s): fix cupti/metrics.def or --metrics",
+                h->names[i], chip, cupti_code_name(r));
+            return -1;
+        }
+    }
+
+    auto ap = GP_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    ap.pHostObject = h->host;
+    ap.ppMetricNames = h->names.data();
+    ap.numMetrics = h->names.size();
+    if ((r = cuptiProfilerHostConfigAddMetrics(&ap)) != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiProfilerHostConfigAddMetrics", r, why, len);
+        return -1;
+    }
+    auto sp = GP_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    sp.pHostObject = h->host;
+    if ((r = cuptiProfilerHostGetConfigImageSize(&sp)) != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiProfilerHostGetConfigImageSize", r, why, len);
+        return -1;
+    }
+    h->config.assign(sp.configImageSize, 0);
+    auto gp = GP_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    gp.pHostObject = h->host;
+    gp.configImageSize = h->config.size();
+    gp.pConfigImage = h->config.data();
+    if ((r = cuptiProfilerHostGetConfigImage(&gp)) != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiProfilerHostGetConfigImage", r, why, len);
+        return -1;
+    }
+    auto np = GP_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    np.configImageSize = h->config.size();
+    np.pConfigImage = h->config.data();
+    if ((r = cuptiProfilerHostGetNumOfPasses(&np)) != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiProfilerHostGetNumOfPasses", r, why, len);
+        return -1;
+    }
+    h->passes = np.numOfPasses;
+    return 0;
+}
+
+/* Strips a demangled name to "scope::name<templates>": drops the trailing parameter
+ * list and a leading "void " (templated functions demangle with their return type). */
+std::string short_kernel_name(std::string s)
+{
+    if (!s.empty() && s.back() == ')') {
+        int depth = 0;
+        for (size_t i = s.size(); i-- > 0;) {
+            if (s[i] == ')')
+                depth++;
+            else if (s[i] == '(' && --depth == 0) {
+                if (i > 0)
+                    s.erase(i);
+                break;
+            }
+        }
+    }
+    if (s.compare(0, 5, "void ") == 0)
+        s.erase(0, 5);
+    return s;
+}
+
+} /* namespace */
+
+/* ---- the session ---- */
+
+struct prof_session {
+    driver drv;
+    CUdevice cudev = 0;
+    int device = -1;
+    CUcontext ctx = nullptr;
+    bool ctx_retained = false;
+    bool profiler_initialized = false;
+    host_config host;
+    std::vector<int> ids;
+    std::vector<int> eval_of_id;       /* position in host.names, per gp metric; -1 if absent */
+    CUpti_RangeProfiler_Object *rp = nullptr;
+    std::vector<uint8_t> counter_data;
+    CUpti_SubscriberHandle sub = nullptr;
+    launch_log launches;
+};
+
+extern "C" {
+
+void cupti_describe_error(const char *call, int code, char *why, size_t len)
+{
+    CUptiResult r = (CUptiResult)code;
+    const char *what;
+    switch (r) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        what = "GPU performance counters are restricted to admin users: load the nvidia module with "
+               "NVreg_RestrictProfilingToAdminUsers=0 or run as root, or pass --no-counters";
+        break;
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+    case CUPTI_ERROR_HARDWARE_BUSY:
+    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+        what = "counters are held by another tool (ncu, nsys, compute-sanitizer, DCGM): run gemmprof "
+               "outside it, or pass --no-counters";
+        break;
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_INVALID_CHIP_NAME:
+    case CUPTI_ERROR_INVALID_DEVICE:
+        what = "this device does not support hardware counters (virtualized GPU, MIG slice, "
+               "confidential computing, SLI, WSL or an unknown chip): pass --no-counters";
+        break;
+    case CUPTI_ERROR_UNKNOWN:
+    case CUPTI_ERROR_NOT_INITIALIZED:
+    case CUPTI_ERROR_NOT_COMPATIBLE:
+        what = "CUPTI could not initialise: no usable CUDA driver, a driver older than CUPTI 13, or "
+               "libnvperf_host/libnvperf_target not loadable";
+        break;
+    case CUPTI_ERROR_OUT_OF_MEMORY:
+        what = "out of memory for the counter images";
+        break;
+    default:
+        what = "unexpected CUPTI failure";
+        break;
+    }
+    const char *inj = getenv("CUDA_INJECTION64_PATH");
+    char note[160] = "";
+    if (inj && *inj)
+        snprintf(note, sizeof note, "; note: CUDA_INJECTION64_PATH=%.100s, another tool is injected", inj);
+    say(why, len, "%s (%s: %s, %d)%s", what, call ? call : "CUPTI", cupti_code_name(r), code, note);
+}
+
+void cupti_kernel_name(const char *mangled, char *out, size_t len)
+{
+    if (!out || len == 0)
+        return;
+    if (!mangled || !*mangled) {
+        snprintf(out, len, "?");
+        return;
+    }
+    int status = -1;
+    char *dem = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+    try {
+        std::string s = (status == 0 && dem) ? short_kernel_name(dem) : std::string(mangled);
+        snprintf(out, len, "%s", s.c_str());
+    } catch (...) {
+        snprintf(out, len, "%s", mangled);
+    }
+    free(dem);
+}
+
+void prof_close(struct prof_session *s)
+{
+    if (!s)
+        return;
+    if (s->sub) {
+        enable_launch_callbacks(s->sub, 0);
+        cuptiUnsubscribe(s->sub);
+    }
+    if (s->rp) {
+        auto p = GP_PARAMS(CUpti_RangeProfiler_Disable_Params);
+        p.pRangeProfilerObject = s->rp;
+        cuptiRangeProfilerDisable(&p);
+    }
+    host_close(&s->host);
+    if (s->profiler_initialized) {
+        auto p = GP_PARAMS(CUpti_Profiler_DeInitialize_Params);
+        cuptiProfilerDeInitialize(&p);
+    }
+    if (s->ctx_retained)
+        s->drv.release(s->cudev);
+    if (s->drv.lib)
+        dlclose(s->drv.lib);
+    delete s;
+}
+
+static struct prof_session *open_session(int device, const int *ids, int nids, char *why, size_t len)
+{
+    auto *s = new prof_session;
+    s->device = device;
+    CUresult cr;
+    CUptiResult r;
+
+    if (driver_open(&s->drv, why, len) != 0)
+        goto fail;
+    if ((cr = s->drv.init(0)) != CUDA_SUCCESS) {
+        driver_why(&s->drv, "cuInit", cr, why, len);
+        goto fail;
+    }
+    if ((cr = s->drv.device_get(&s->cudev, device)) != CUDA_SUCCESS) {
+        driver_why(&s->drv, "cuDeviceGet", cr, why, len);
+        goto fail;
+    }
+    /* The primary context is the one the runtime and cuBLAS launch into. */
+    if ((cr = s->drv.retain(&s->ctx, s->cudev)) != CUDA_SUCCESS) {
+        driver_why(&s->drv, "cuDevicePrimaryCtxRetain", cr, why, len);
+        goto fail;
+    }
+    s->ctx_retained = true;
+
+    {
+        auto p = GP_PARAMS(CUpti_Profiler_Initialize_Params);
+        /* After this fails, other CUPTI profiler calls may crash (seen offline with
+         * cuptiDeviceGetChipName): stop at the first failure. */
+        if ((r = cuptiProfilerInitialize(&p)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiProfilerInitialize", r, why, len);
+            goto fail;
+        }
+        s->profiler_initialized = true;
+    }
+    {
+        auto p = GP_PARAMS(CUpti_Profiler_DeviceSupported_Params);
+        p.cuDevice = s->cudev;
+        p.api = CUPTI_PROFILER_RANGE_PROFILING;
+        if ((r = cuptiProfilerDeviceSupported(&p)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiProfilerDeviceSupported", r, why, len);
+            goto fail;
+        }
+        if (p.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+            std::string causes;
+            auto add = [&](CUpti_Profiler_Support_Level lv, const char *what) {
+                if (lv == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED || lv == CUPTI_PROFILER_CONFIGURATION_DISABLED)
+                    causes += (causes.empty() ? "" : ", ") + std::string(what) +
+                              (lv == CUPTI_PROFILER_CONFIGURATION_DISABLED ? " (disabled)" : "");
+            };
+            add(p.architecture, "architecture older than compute capability 7.5");
+            add(p.sli, "SLI");
+            add(p.vGpu, "vGPU");
+            add(p.confidentialCompute, "confidential computing");
+            add(p.cmp, "CMP mining GPU");
+            add(p.wsl, "WSL");
+            say(why, len, "device %d does not support hardware counters (%s): pass --no-counters", device,
+                causes.empty() ? "reason not reported" : causes.c_str());
+            goto fail;
+        }
+    }
+
+    {
+        std::string chip;
+        std::vector<uint8_t> avail;
+        auto cp = GP_PARAMS(CUpti_Device_GetChipName_Params);
+        cp.deviceIndex = (size_t)device;
+        if ((r = cuptiDeviceGetChipName(&cp)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiDeviceGetChipName", r, why, len);
+            goto fail;
+        }
+        chip = cp.pChipName;
+
+        auto ap = GP_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+        ap.ctx = s->ctx;
+        if ((r = cuptiProfilerGetCounterAvailability(&ap)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiProfilerGetCounterAvailability", r, why, len);
+            goto fail;
+        }
+        avail.assign(ap.counterAvailabilityImageSize, 0);
+        ap.pCounterAvailabilityImage = avail.data();
+        if ((r = cuptiProfilerGetCounterAvailability(&ap)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiProfilerGetCounterAvailability", r, why, len);
+            goto fail;
+        }
+        if (host_build(&s->host, chip.c_str(), avail, ids, nids, why, len) != 0)
+            goto fail;
+    }
+    s->ids.assign(ids, ids + nids);
+    s->eval_of_id.assign(GP_METRIC_COUNT, -1);
+    for (int i = 0; i < nids; i++)
+        if (s->eval_of_id[ids[i]] < 0)
+            s->eval_of_id[ids[i]] = i;
+
+    {
+        auto p = GP_PARAMS(CUpti_RangeProfiler_Enable_Params);
+        p.ctx = s->ctx;
+        if ((r = cuptiRangeProfilerEnable(&p)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiRangeProfilerEnable", r, why, len);
+            goto fail;
+        }
+        s->rp = p.pRangeProfilerObject;
+    }
+    {
+        auto p = GP_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+        p.pRangeProfilerObject = s->rp;
+        p.pMetricNames = s->host.names.data();
+        p.numMetrics = s->host.names.size();
+        p.maxNumOfRanges = max_ranges;
+        p.maxNumRangeTreeNodes = (uint32_t)max_ranges;
+        if ((r = cuptiRangeProfilerGetCounterDataSize(&p)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiRangeProfilerGetCounterDataSize", r, why, len);
+            goto fail;
+        }
+        s->counter_data.assign(p.counterDataSize, 0);
+    }
+    {
+        auto p = GP_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+        p.pRangeProfilerObject = s->rp;
+        p.counterDataSize = s->counter_data.size();
+        p.pCounterData = s->counter_data.data();
+        if ((r = cuptiRangeProfilerCounterDataImageInitialize(&p)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiRangeProfilerCounterDataImageInitialize", r, why, len);
+            goto fail;
+        }
+    }
+    {
+        /* One config for the whole session; prof_measure only re-initialises the
+         * counter data image (same buffer) before each Start. */
+        auto p = GP_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+        p.pRangeProfilerObject = s->rp;
+        p.configSize = s->host.config.size();
+        p.pConfig = s->host.config.data();
+        p.counterDataImageSize = s->counter_data.size();
+        p.pCounterDataImage = s->counter_data.data();
+        p.range = CUPTI_AutoRange;
+        p.replayMode = CUPTI_KernelReplay;
+        p.maxRangesPerPass = max_ranges;
+        p.numNestingLevels = 1;
+        p.minNestingLevel = 1;
+        p.passIndex = 0;
+        p.targetNestingLevel = 1;
+        if ((r = cuptiRangeProfilerSetConfig(&p)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiRangeProfilerSetConfig", r, why, len);
+            goto fail;
+        }
+    }
+    if ((r = cuptiSubscribe(&s->sub, on_launch, &s->launches)) != CUPTI_SUCCESS) {
+        s->sub = nullptr;
+        cupti_describe_error("cuptiSubscribe", r, why, len);
+        goto fail;
+    }
+    if (why && len)
+        why[0] = '\0';
+    return s;
+
+fail:
+    prof_close(s);
+    return nullptr;
+}
+
+struct prof_session *prof_open(int device, const int *ids, int nids, char *why, size_t why_len)
+{
+    try {
+        return open_session(device, ids, nids, why, why_len);
+    } catch (const std::exception &e) {
+        say(why, why_len, "counter setup failed: %s", e.what());
+        return nullptr;
+    }
+}
+
+int prof_num_passes(const struct prof_session *s)
+{
+    return s ? (int)s->host.passes : -1;
+}
+
+static int measure(struct prof_session *s, prof_workload_fn workload, void *arg, double *values,
+                   char *kernels, size_t kernels_len, char *why, size_t len)
+{
+    CUptiResult r;
+    if (kernels && kernels_len)
+        kernels[0] = '\0';
+    {
+        auto p = GP_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+        p.pRangeProfilerObject = s->rp;
+        p.counterDataSize = s->counter_data.size();
+        p.pCounterData = s->counter_data.data();
+        if ((r = cuptiRangeProfilerCounterDataImageInitialize(&p)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiRangeProfilerCounterDataImageInitialize", r, why, len);
+            return -1;
+        }
+    }
+    {
+        std::lock_guard<std::mutex> lock(s->launches.mu);
+        s->launches.names.clear();
+        s->launches.on = true;
+    }
+    if ((r = enable_launch_callbacks(s->sub, 1)) != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiEnableCallback", r, why, len);
+        return -1;
+    }
+
+    auto start = GP_PARAMS(CUpti_RangeProfiler_Start_Params);
+    start.pRangeProfilerObject = s->rp;
+    r = cuptiRangeProfilerStart(&start);
+    int wrc = 0;
+    CUptiResult rstop = CUPTI_SUCCESS;
+    if (r == CUPTI_SUCCESS) {
+        wrc = workload(arg);
+        auto stop = GP_PARAMS(CUpti_RangeProfiler_Stop_Params);
+        stop.pRangeProfilerObject = s->rp;
+        rstop = cuptiRangeProfilerStop(&stop);
+    }
+    enable_launch_callbacks(s->sub, 0);
+    {
+        std::lock_guard<std::mutex> lock(s->launches.mu);
+        s->launches.on = false;
+    }
+    if (r != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiRangeProfilerStart", r, why, len);
+        return -1;
+    }
+    if (rstop != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiRangeProfilerStop", rstop, why, len);
+        return -1;
+    }
+    auto dec = GP_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+    dec.pRangeProfilerObject = s->rp;
+    if ((r = cuptiRangeProfilerDecodeData(&dec)) != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiRangeProfilerDecodeData", r, why, len);
+        return -1;
+    }
+    if (wrc != 0) {
+        say(why, len, "the workload failed (returned %d) while being profiled", wrc);
+        return -1;
+    }
+    if (dec.numOfRangeDropped > 0) {
+        say(why, len, "%zu kernels were dropped: the workload launched more than %zu kernels in one measure",
+            dec.numOfRangeDropped, max_ranges);
+        return -1;
+    }
+
+    auto info = GP_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+    info.pCounterDataImage = s->counter_data.data();
+    info.counterDataImageSize = s->counter_data.size();
+    if ((r = cuptiRangeProfilerGetCounterDataInfo(&info)) != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiRangeProfilerGetCounterDataInfo", r, why, len);
+        return -1;
+    }
+    size_t nr = info.numTotalRanges;
+    if (nr == 0) {
+        say(why, len, "no kernel was profiled: the workload launched nothing into device %d's primary context",
+            s->device);
+        return -1;
+    }
+
+    const size_t nm = s->host.names.size();
+    std::vector<double> v(nr * nm);
+    std::vector<size_t> launch_index(nr);
+    for (size_t i = 0; i < nr; i++) {
+        auto ri = GP_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
+        ri.pCounterDataImage = s->counter_data.data();
+        ri.counterDataImageSize = s->counter_data.size();
+        ri.rangeIndex = i;
+        ri.rangeDelimiter = "/";
+        /* auto ranges are named by launch order, "0", "1", ... */
+        launch_index[i] = i;
+        if (cuptiRangeProfilerCounterDataGetRangeInfo(&ri) == CUPTI_SUCCESS && ri.rangeName) {
+            char *end = nullptr;
+            unsigned long k = strtoul(ri.rangeName, &end, 10);
+            if (end != ri.rangeName && *end == '\0')
+                launch_index[i] = k;
+        }
+        auto ev = GP_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+        ev.pHostObject = s->host.host;
+        ev.pCounterDataImage = s->counter_data.data();
+        ev.counterDataImageSize = s->counter_data.size();
+        ev.rangeIndex = i;
+        ev.ppMetricNames = s->host.names.data();
+        ev.numMetrics = nm;
+        ev.pMetricValues = &v[i * nm];
+        if ((r = cuptiProfilerHostEvaluateToGpuValues(&ev)) != CUPTI_SUCCESS) {
+            cupti_describe_error("cuptiProfilerHostEvaluateToGpuValues", r, why, len);
+            return -1;
+        }
+    }
+
+    /* Weights for rates and clocks: each kernel's duration when collected, else equal. */
+    std::vector<double> w(nr, 1.0);
+    int dur = s->eval_of_id[GP_M_duration];
+    if (dur >= 0) {
+        double total = 0;
+        for (size_t i = 0; i < nr; i++)
+            total += v[i * nm + dur];
+        if (total > 0 && std::isfinite(total))
+            for (size_t i = 0; i < nr; i++)
+                w[i] = v[i * nm + dur];
+    }
+    for (int id : s->ids) {
+        int m = s->eval_of_id[id];
+        double acc = 0, wsum = 0;
+        switch (gp_metrics[id].agg) {
+        case GP_AGG_SUM:
+            for (size_t i = 0; i < nr; i++)
+                acc += v[i * nm + m];
+            break;
+        case GP_AGG_WAVG:
+            for (size_t i = 0; i < nr; i++) {
+                acc += w[i] * v[i * nm + m];
+                wsum += w[i];
+            }
+            acc = wsum > 0 ? acc / wsum : NAN;
+            break;
+        case GP_AGG_MAX:
+            acc = v[m];
+            for (size_t i = 1; i < nr; i++)
+                acc = std::fmax(acc, v[i * nm + m]);
+            break;
+        }
+        values[id] = acc;
+    }
+
+    if (kernels && kernels_len) {
+        std::string list;
+        std::lock_guard<std::mutex> lock(s->launches.mu);
+        for (size_t i = 0; i < nr; i++) {
+            char name[512];
+            size_t k = launch_index[i];
+            cupti_kernel_name(k < s->launches.names.size() ? s->launches.names[k].c_str() : nullptr, name,
+                              sizeof name);
+            if (i)
+                list += ';';
+            list += name;
+        }
+        snprintf(kernels, kernels_len, "%s", list.c_str());
+    }
+    if (why && len)
+        why[0] = '\0';
+    return 0;
+}
+
+int prof_measure(struct prof_session *s, prof_workload_fn workload, void *arg, double *values,
+                 char *kernels, size_t kernels_len, char *why, size_t why_len)
+{
+    if (!s || !workload || !values) {
+        say(why, why_len, "prof_measure: no session, workload or values array");
+        return -1;
+    }
+    try {
+        return measure(s, workload, arg, values, kernels, kernels_len, why, why_len);
+    } catch (const std::exception &e) {
+        say(why, why_len, "counter measurement failed: %s", e.what());
+        return -1;
+    }
+}
+
+int prof_check_metric_names(const char *chip, const int *ids, int nids, char *why, size_t why_len)
+{
+    try {
+        host_config h;
+        int rc = host_build(&h, chip, {}, ids, nids, why, why_len);
+        host_close(&h);
+        if (rc == 0 && why && why_len)
+            why[0] = '\0';
+        return rc;
+    } catch (const std::exception &e) {
+        say(why, why_len, "metric check failed: %s", e.what());
+        return -1;
+    }
+}
+
+int prof_count_passes_offline(const char *chip, const int *ids, int nids)
+{
+    try {
+        host_config h;
+        char why[256];
+        int rc = host_build(&h, chip, {}, ids, nids, why, sizeof why);
+        host_close(&h);
+        return rc == 0 ? (int)h.passes : -1;
+    } catch (...) {
+        return -1;
+    }
+}
+
+} /* extern "C" */

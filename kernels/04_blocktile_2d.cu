@@ -1,0 +1,115 @@
+/* blocktile_2d: 2D register blocking, each thread computes an 8x8 tile of C.
+ *
+ * Idea: a thread that owns a TM x TN tile loads TM values of A and TN of B per k-step and
+ * does TM*TN FMAs with them from registers (an outer product): 16 shared loads for 64
+ * FMAs, 4 FMAs per shared load against 0.89 for the 1D kernel.
+ * Changed from blocktile_1d: a 128x128 C tile per block (BM=BN=128), 256 threads of
+ * 8x8 outputs each; every thread now loads 4 A and 4 B elements per k-slice.
+ * Tiles: BM=128, BN=128, BK=8, TM=TN=8; block 256 threads (16 x 16 thread grid).
+ * Shapes: any m, n, k >= 1 (loads outside A/B are zero-filled, stores are guarded).
+ * Expected bound: shared traffic is no longer the limit (~0.06 shared loads per FMA);
+ * what remains is latency with no load/compute overlap (one barrier pair per 8-wide
+ * slice, scalar global loads) and issue slots. siboehm's K5 reached ~26 TFLOP/s on an
+ * H100 (half of cuBLAS).
+ *       ./build/gemmprof -k blocktile_2d
+ */
+#include "kernels/gemm.h"
+
+#define BT2_BM 128
+#define BT2_BN 128
+#define BT2_BK 8
+#define BT2_TM 8
+#define BT2_TN 8
+#define BT2_THREADS ((BT2_BM / BT2_TM) * (BT2_BN / BT2_TN)) /* 256 */
+/* rows of the A slice / B slice that all threads load in one pass */
+#define BT2_A_STRIDE (BT2_THREADS / BT2_BK) /* 32 */
+#define BT2_B_STRIDE (BT2_THREADS / BT2_BN) /* 2 */
+
+static __global__ void __launch_bounds__(BT2_THREADS)
+blocktile_2d_kernel(int m, int n, int k, const float *__restrict__ a,
+                    const float *__restrict__ b, float *__restrict__ c)
+{
+    __shared__ float as[BT2_BM * BT2_BK]; /* As[row][p], 128 x 8 */
+    __shared__ float bs[BT2_BK * BT2_BN]; /* Bs[p][col], 8 x 128 */
+
+    const int tid = threadIdx.x;
+    const int row0 = blockIdx.y * BT2_BM;
+    const int col0 = blockIdx.x * BT2_BN;
+
+    /* compute mapping: thread owns C rows t_row*TM.. and columns t_col*TN.. of the tile */
+    const int t_col = tid % (BT2_BN / BT2_TN);
+    const int t_row = tid / (BT2_BN / BT2_TN);
+
+    /* load mapping: A slice 128x8 in 4 passes of 32 rows, B slice 8x128 in 4 passes of 2 rows;
+     * consecutive threads read consecutive addresses */
+    const int a_r = tid / BT2_BK, a_p = tid % BT2_BK;
+    const int b_p = tid / BT2_BN, b_c = tid % BT2_BN;
+    const int a_rows_left = m - row0 - a_r; /* pass i is inside A when i*32 < a_rows_left */
+    const bool b_col_ok = col0 + b_c < n;
+    const float *a_blk = a + (size_t)row0 * k; /* row0 < m always */
+    const float *b_col = b + (b_col_ok ? col0 + b_c : 0);
+
+    float acc[BT2_TM][BT2_TN];
+#pragma unroll
+    for (int i = 0; i < BT2_TM; ++i)
+#pragma unroll
+        for (int j = 0; j < BT2_TN; ++j)
+            acc[i][j] = 0.f;
+
+    for (int k0 = 0; k0 < k; k0 += BT2_BK) {
+        const int ak = k0 + a_p;
+#pragma unroll
+        for (int s = 0; s < BT2_BM; s += BT2_A_STRIDE) {
+            const bool ok = s < a_rows_left && ak < k;
+            as[(a_r + s) * BT2_BK + a_p] = ok ? a_blk[(size_t)(a_r + s) * k + ak] : 0.f;
+        }
+#pragma unroll
+        for (int s = 0; s < BT2_BK; s += BT2_B_STRIDE) {
+            const int bk = k0 + b_p + s;
+            bs[(b_p + s) * BT2_BN + b_c] = (b_col_ok && bk < k) ? b_col[(size_t)bk * n] : 0.f;
+        }
+        __syncthreads();
+
+#pragma unroll
+        for (int p = 0; p < BT2_BK; ++p) {
+            float ra[BT2_TM], rb[BT2_TN];
+#pragma unroll
+            for (int i = 0; i < BT2_TM; ++i)
+                ra[i] = as[(t_row * BT2_TM + i) * BT2_BK + p];
+#pragma unroll
+            for (int j = 0; j < BT2_TN; ++j)
+                rb[j] = bs[p * BT2_BN + t_col * BT2_TN + j];
+#pragma unroll
+            for (int i = 0; i < BT2_TM; ++i)
+#pragma unroll
+                for (int j = 0; j < BT2_TN; ++j)
+                    acc[i][j] += ra[i] * rb[j];
+        }
+        __syncthreads(); /* the next slice overwrites as/bs */
+    }
+
+#pragma unroll
+    for (int i = 0; i < BT2_TM; ++i) {
+        const int row = row0 + t_row * BT2_TM + i;
+        if (row >= m)
+            break;
+#pragma unroll
+        for (int j = 0; j < BT2_TN; ++j) {
+            const int col = col0 + t_col * BT2_TN + j;
+            if (col < n)
+                c[(size_t)row * n + col] = acc[i][j];
+        }
+    }
+}
+
+/* C = A * B (row-major) with the 2D block-tiled kernel on `stream`; any m, n, k >= 1.
+ * Returns cudaGetLastError() after the launch; never synchronizes. */
+extern "C" cudaError_t gemm_blocktile_2d_launch(struct gemm_context *ctx, int m, int n, int k,
+                                                const float *a, const float *b, float *c,
+                                                cudaStream_t stream)
+{
+    (void)ctx;
+    const dim3 grid((n + BT2_BN - 1) / BT2_BN, (m + BT2_BM - 1) / BT2_BM);
+    blocktile_2d_kernel<<<grid, BT2_THREADS, 0, stream>>>(m, n, k, a, b, c);
+    return cudaGetLastError();
+}

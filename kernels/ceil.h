@@ -1,0 +1,90 @@
+/* Launchers of the machine-ceiling micro-benchmarks (kernels/ceil_bench.cu), callable from
+ * host C. src/ceilings_measure.c times them; they are not GEMM variants.
+ *
+ * Every launcher enqueues one kernel on `stream` and returns cudaGetLastError(); none
+ * synchronizes. Blocks are CEIL_BLOCK threads. `grid` is the number of blocks: pass
+ * SMs x ceil_blocks_per_sm() for one full wave.
+ *
+ * Dead-code elimination: each reading kernel folds what it loaded (or computed) into an
+ * accumulator and stores it to sink[blockIdx.x % CEIL_SINK_FLOATS] only when it equals
+ * `never`. The host passes a value that cannot occur (CEIL_NEVER); the compiler cannot
+ * know that, so every load and every flop stays.
+ *
+ * Clock probe: when `probe` is not NULL, thread 0 of block 0 writes four values there:
+ * probe[0] = clock64 at its start, probe[1] = clock64 at its end (after a block-wide
+ * barrier), probe[2], probe[3] = %globaltimer (ns) at the same two moments. Block 0 lives
+ * for (nearly) the whole launch, so (p1 - p0) / (p3 - p2) is the SM clock while it ran. */
+#ifndef GEMMPROF_KERNELS_CEIL_H
+#define GEMMPROF_KERNELS_CEIL_H
+
+#include <stddef.h>
+#include <cuda_runtime.h>
+
+#define CEIL_BLOCK 256              /* threads per block, every kernel */
+#define CEIL_SINK_FLOATS 1024       /* size of the sink buffer, floats */
+#define CEIL_NEVER (-1.0e30f)       /* the impossible accumulator value the host passes */
+#define CEIL_PROBE_WORDS 4          /* unsigned long long per probe record */
+#define CEIL_L1_BLOCK_FLOAT4 1024   /* per-block working set of the L1 and shared kernels: 16 KiB */
+#define CEIL_FLOP_PER_ITER 256      /* flop per thread per iteration, FMA and no-FMA kernels */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ceil_kernel {
+    CEIL_K_FILL, CEIL_K_DRAM_COPY, CEIL_K_DRAM_READ, CEIL_K_L2, CEIL_K_L1, CEIL_K_SHARED,
+    CEIL_K_FMA, CEIL_K_NOFMA, CEIL_K_COUNT
+};
+
+/* Sets the L1/shared carveout of the L1 kernel to the largest L1 (it uses no shared
+ * memory). Call once per device before ceil_blocks_per_sm(). */
+cudaError_t ceil_prepare(void);
+
+/* Resident blocks of CEIL_BLOCK threads per SM for kernel `k` (occupancy calculator). */
+cudaError_t ceil_blocks_per_sm(enum ceil_kernel k, int *blocks);
+
+/* Fills n4 float4 (4 * n4 floats) with pseudo-random values in [-0.5, 0.5) from `seed`. */
+cudaError_t ceil_fill_launch(float *buf, size_t n4, unsigned seed, int grid, cudaStream_t stream);
+
+/* dst[i] = src[i] for n4 float4, grid-stride, 16-byte loads and stores (DRAM copy). */
+cudaError_t ceil_dram_copy_launch(const float *src, float *dst, size_t n4, int grid,
+                                  unsigned long long *probe, cudaStream_t stream);
+
+/* Sums n4 float4 of src, grid-stride, 16-byte loads (DRAM read-only). */
+cudaError_t ceil_dram_read_launch(const float *src, size_t n4, float *sink, float never, int grid,
+                                  unsigned long long *probe, cudaStream_t stream);
+
+/* Reads the first n4 float4 of buf (n4 a power of two) `passes` times over, with
+ * ld.global.cg (cached in L2, not L1): passes * n4 * 16 bytes requested. */
+cudaError_t ceil_l2_read_launch(const float *buf, size_t n4, int passes, float *sink, float never,
+                                int grid, unsigned long long *probe, cudaStream_t stream);
+
+/* Block b reads its own CEIL_L1_BLOCK_FLOAT4 float4 of buf (buf holds grid of them)
+ * `passes` times with ld.global.ca: grid * passes * 16 KiB requested. `rot` shifts the
+ * start of each pass (the host passes 32: keeps 128-byte alignment, and stops the
+ * compiler from proving two passes read the same addresses). */
+cudaError_t ceil_l1_read_launch(const float *buf, int passes, unsigned rot, float *sink,
+                                float never, int grid, unsigned long long *probe,
+                                cudaStream_t stream);
+
+/* Like ceil_l1_read_launch, but block b first copies its 16 KiB of buf into shared
+ * memory and then reads that `passes` times (LDS.128, conflict-free): grid * passes *
+ * 16 KiB read from shared memory. */
+cudaError_t ceil_shared_read_launch(const float *buf, int passes, unsigned rot, float *sink,
+                                    float never, int grid, unsigned long long *probe,
+                                    cudaStream_t stream);
+
+/* Every thread runs 8 independent chains a = a * mul + add, fused (FFMA):
+ * grid * CEIL_BLOCK * iters * CEIL_FLOP_PER_ITER flop (2 per FMA). */
+cudaError_t ceil_fma_launch(int iters, float mul, float add, float *sink, float never, int grid,
+                            unsigned long long *probe, cudaStream_t stream);
+
+/* The same chains unfused: a = (a * mul) + add as FMUL then FADD, 1 flop each:
+ * grid * CEIL_BLOCK * iters * CEIL_FLOP_PER_ITER flop. */
+cudaError_t ceil_nofma_launch(int iters, float mul, float add, float *sink, float never, int grid,
+                              unsigned long long *probe, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,314 @@
+#include "src/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/metrics.h"
+#include "src/registry.h"
+
+static const char *const default_sizes = "1024,2048,4096,8192";
+
+void cli_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: gemmprof [options]            run, verify, time and profile GEMM variants\n"
+            "       gemmprof report DIR [--out F]  write DIR/report.md from a results directory (no GPU)\n"
+            "       gemmprof plots DIR             render DIR's charts with gnuplot (no GPU)\n"
+            "\n"
+            "  -k, --variants LIST    variants to run, comma-separated, or 'all' (default: all; see --list)\n"
+            "  -s, --sizes LIST       N (square), MxNxK, ranges A:B:xF or A:B:+S, comma-separated\n"
+            "                         (default: %s)\n"
+            "  -r, --reps N           timed repetitions, median reported (default 10)\n"
+            "  -w, --warmups N        untimed warm-up launches (default 2)\n"
+            "  -o, --out DIR          results directory (default out)\n"
+            "      --seed N           random seed of the inputs (default 1)\n"
+            "  -d, --device N         CUDA device index (default 0)\n"
+            "      --no-flush         do not flush the L2 between timed repetitions\n"
+            "      --no-counters      timing only, no CUPTI hardware counters\n"
+            "  -m, --metrics LIST     counters to collect by ncu name (default: the default set, see --list-metrics)\n"
+            "      --no-ceilings      do not measure or load the machine ceilings\n"
+            "      --remeasure-ceilings  measure the ceilings again instead of reusing the cached ones\n"
+            "      --no-report        do not write report.md and the charts at the end\n"
+            "      --dump-npy         write A, B and C of each run as .npy into DIR/npy/ (for numpy checks)\n"
+            "      --trace            write a Perfetto timeline DIR/trace.json from CUPTI activity\n"
+            "      --list             list the variants\n"
+            "      --list-metrics     list the metrics gemmprof knows\n"
+            "  -h, --help             this help\n"
+            "  -V, --version          version\n"
+            "\nExit status: 0 all verified, 1 a verification or CUDA failure, 2 bad arguments,\n"
+            "3 no CUDA device.\n",
+            default_sizes);
+}
+
+/* Parses a whole decimal size; "", "abc", "12x", "-3" and "0" are errors. */
+static int parse_size(const char *s, const char *spec, long *out, char *err, size_t errlen)
+{
+    char *end;
+    if (!*s || (*s < '0' || *s > '9')) {
+        snprintf(err, errlen, "bad size '%s' in '%s': sizes are positive integers", s, spec);
+        return -1;
+    }
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end) {
+        snprintf(err, errlen, "bad size '%s' in '%s': sizes are positive integers", s, spec);
+        return -1;
+    }
+    if (errno == ERANGE || v > INT_MAX) {
+        snprintf(err, errlen, "size %s in '%s' is too large (at most %d)", s, spec, INT_MAX);
+        return -1;
+    }
+    if (v < 1) {
+        snprintf(err, errlen, "size 0 in '%s': sizes must be >= 1", spec);
+        return -1;
+    }
+    *out = (long)v;
+    return 0;
+}
+
+static int add_shape(struct shape *shapes, int *n, int max, long m, long nn, long k,
+                     const char *spec, char *err, size_t errlen)
+{
+    if (*n >= max) {
+        snprintf(err, errlen, "too many sizes in '%s' (at most %d)", spec, max);
+        return -1;
+    }
+    shapes[*n] = (struct shape){m, nn, k};
+    struct shape *s = &shapes[*n];
+    if (shape_bytes(s) < 0) {
+        snprintf(err, errlen, "size %ldx%ldx%ld in '%s': buffers overflow 64-bit byte counts",
+                 m, nn, k, spec);
+        return -1;
+    }
+    (*n)++;
+    return 0;
+}
+
+static int parse_range(char *tok, const char *spec, struct shape *shapes, int *n, int max,
+                       char *err, size_t errlen)
+{
+    char *c1 = strchr(tok, ':');
+    char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    long lo, hi, step;
+    if (!c2) {
+        snprintf(err, errlen, "bad range '%s': use A:B:xF or A:B:+S", tok);
+        return -1;
+    }
+    *c1 = *c2 = '\0';
+    char op = c2[1];
+    if (parse_size(tok, spec, &lo, err, errlen) || parse_size(c1 + 1, spec, &hi, err, errlen))
+        return -1;
+    if ((op != 'x' && op != '+') || parse_size(c2 + 2, spec, &step, err, errlen)) {
+        snprintf(err, errlen, "bad range step '%s' in '%s': use xF (factor >= 2) or +S", c2 + 1, spec);
+        return -1;
+    }
+    if (lo > hi) {
+        snprintf(err, errlen, "bad range in '%s': start %ld is above end %ld", spec, lo, hi);
+        return -1;
+    }
+    if (op == 'x' && step < 2) {
+        snprintf(err, errlen, "bad range in '%s': factor must be >= 2", spec);
+        return -1;
+    }
+    for (long v = lo; v <= hi; v = op == 'x' ? v * step : v + step)
+        if (add_shape(shapes, n, max, v, v, v, spec, err, errlen))
+            return -1;
+    return 0;
+}
+
+int cli_parse_sizes(const char *spec, struct shape *shapes, int *nshapes, int max, char *err,
+                    size_t errlen)
+{
+    char buf[1024];
+    if (strlen(spec) >= sizeof buf) {
+        snprintf(err, errlen, "size list too long");
+        return -1;
+    }
+    strcpy(buf, spec);
+    int before = *nshapes;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strchr(tok, ':')) {
+            if (parse_range(tok, spec, shapes, nshapes, max, err, errlen))
+                return -1;
+            continue;
+        }
+        char *x1 = strchr(tok, 'x');
+        if (!x1) {
+            long v;
+            if (parse_size(tok, spec, &v, err, errlen) ||
+                add_shape(shapes, nshapes, max, v, v, v, spec, err, errlen))
+                return -1;
+            continue;
+        }
+        char *x2 = strchr(x1 + 1, 'x');
+        if (!x2 || strchr(x2 + 1, 'x')) {
+            snprintf(err, errlen, "bad size '%s': use N or MxNxK", tok);
+            return -1;
+        }
+        *x1 = *x2 = '\0';
+        long m, n, k;
+        if (parse_size(tok, spec, &m, err, errlen) || parse_size(x1 + 1, spec, &n, err, errlen) ||
+            parse_size(x2 + 1, spec, &k, err, errlen) ||
+            add_shape(shapes, nshapes, max, m, n, k, spec, err, errlen))
+            return -1;
+    }
+    if (*nshapes == before) {
+        snprintf(err, errlen, "empty size list '%s'", spec);
+        return -1;
+    }
+    return 0;
+}
+
+long long shape_bytes(const struct shape *s)
+{
+    long long ab, bb, cb, sum;
+    if (__builtin_mul_overflow((long long)s->m, (long long)s->k, &ab) ||
+        __builtin_mul_overflow(ab, 4LL, &ab) ||
+        __builtin_mul_overflow((long long)s->k, (long long)s->n, &bb) ||
+        __builtin_mul_overflow(bb, 4LL, &bb) ||
+        __builtin_mul_overflow((long long)s->m, (long long)s->n, &cb) ||
+        __builtin_mul_overflow(cb, 4LL, &cb) || __builtin_add_overflow(ab, bb, &sum) ||
+        __builtin_add_overflow(sum, cb, &sum))
+        return -1;
+    return sum;
+}
+
+static int parse_count(const char *opt, const char *s, int lo, int hi, int *out, char *err,
+                       size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < lo || v > hi) {
+        snprintf(err, errlen, "%s: '%s' is not an integer in %d..%d", opt, s, lo, hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_metrics(const char *list, struct cli_options *o, char *err, size_t errlen)
+{
+    char buf[4096];
+    if (strlen(list) >= sizeof buf) {
+        snprintf(err, errlen, "metric list too long");
+        return -1;
+    }
+    strcpy(buf, list);
+    o->nmetrics = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int id = gp_metric_find(tok);
+        if (id < 0) {
+            snprintf(err, errlen, "unknown metric '%s' (gemmprof --list-metrics shows the known ones)", tok);
+            return -1;
+        }
+        int dup = 0;
+        for (int j = 0; j < o->nmetrics; j++)
+            dup |= o->metrics[j] == id;
+        if (!dup && o->nmetrics < CLI_MAX_METRICS)
+            o->metrics[o->nmetrics++] = id;
+    }
+    if (!o->nmetrics) {
+        snprintf(err, errlen, "empty metric list");
+        return -1;
+    }
+    return 0;
+}
+
+enum { OPT_SEED = 256, OPT_NO_FLUSH, OPT_NO_COUNTERS, OPT_NO_CEILINGS, OPT_REMEASURE,
+       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS };
+
+int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t errlen)
+{
+    static const struct option longopts[] = {
+        {"variants", required_argument, 0, 'k'},   {"sizes", required_argument, 0, 's'},
+        {"reps", required_argument, 0, 'r'},       {"warmups", required_argument, 0, 'w'},
+        {"out", required_argument, 0, 'o'},        {"seed", required_argument, 0, OPT_SEED},
+        {"device", required_argument, 0, 'd'},     {"no-flush", no_argument, 0, OPT_NO_FLUSH},
+        {"no-counters", no_argument, 0, OPT_NO_COUNTERS},
+        {"metrics", required_argument, 0, 'm'},    {"no-ceilings", no_argument, 0, OPT_NO_CEILINGS},
+        {"remeasure-ceilings", no_argument, 0, OPT_REMEASURE},
+        {"no-report", no_argument, 0, OPT_NO_REPORT},
+        {"dump-npy", no_argument, 0, OPT_DUMP_NPY}, {"trace", no_argument, 0, OPT_TRACE},
+        {"list", no_argument, 0, OPT_LIST},        {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
+        {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0}};
+    const char *sizes = NULL, *variants = "all";
+
+    memset(o, 0, sizeof *o);
+    o->action = CLI_RUN;
+    o->reps = 10;
+    o->warmups = 2;
+    o->l2_flush = 1;
+    o->counters = 1;
+    o->seed = 1;
+    o->out_dir = "out";
+    o->ceilings = 1;
+    o->report = 1;
+    for (int i = 0; i < GP_METRIC_COUNT; i++)
+        if (gp_metrics[i].in_default)
+            o->metrics[o->nmetrics++] = i;
+
+    optind = 1;
+    opterr = 0;   /* we print our own one-line errors */
+    int c;
+    while ((c = getopt_long(argc, argv, ":k:s:r:w:o:d:m:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'k': variants = optarg; break;
+        case 's': sizes = optarg; break;
+        case 'r': if (parse_count("--reps", optarg, 1, 100000, &o->reps, err, errlen)) return -1; break;
+        case 'w': if (parse_count("--warmups", optarg, 0, 100000, &o->warmups, err, errlen)) return -1; break;
+        case 'o':
+            if (!*optarg) {
+                snprintf(err, errlen, "--out: empty directory name");
+                return -1;
+            }
+            o->out_dir = optarg;
+            break;
+        case 'd': if (parse_count("--device", optarg, 0, 1024, &o->device, err, errlen)) return -1; break;
+        case 'm': if (parse_metrics(optarg, o, err, errlen)) return -1; break;
+        case OPT_SEED: {
+            char *end;
+            errno = 0;
+            o->seed = strtoull(optarg, &end, 10);
+            if (!*optarg || *end || errno || optarg[0] == '-') {
+                snprintf(err, errlen, "--seed: '%s' is not a non-negative integer", optarg);
+                return -1;
+            }
+            break;
+        }
+        case OPT_NO_FLUSH: o->l2_flush = 0; break;
+        case OPT_NO_COUNTERS: o->counters = 0; break;
+        case OPT_NO_CEILINGS: o->ceilings = 0; break;
+        case OPT_REMEASURE: o->force_ceilings = 1; break;
+        case OPT_NO_REPORT: o->report = 0; break;
+        case OPT_DUMP_NPY: o->dump_npy = 1; break;
+        case OPT_TRACE: o->trace = 1; break;
+        case OPT_LIST: o->action = CLI_LIST; break;
+        case OPT_LIST_METRICS: o->action = CLI_LIST_METRICS; break;
+        case 'h': o->action = CLI_HELP; break;
+        case 'V': o->action = CLI_VERSION; break;
+        case ':':
+            snprintf(err, errlen, "option %s needs a value", argv[optind - 1]);
+            return -1;
+        default:
+            snprintf(err, errlen, "unknown option '%s' (gemmprof --help lists them)", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        snprintf(err, errlen, "unexpected argument '%s' (gemmprof --help)", argv[optind]);
+        return -1;
+    }
+    int n = registry_parse_list(variants, o->variants, CLI_MAX_VARIANTS, err, errlen);
+    if (n < 0)
+        return -1;
+    o->nvariants = n;
+    if (cli_parse_sizes(sizes ? sizes : default_sizes, o->shapes, &o->nshapes, CLI_MAX_SHAPES,
+                        err, errlen))
+        return -1;
+    return 0;
+}

@@ -1,0 +1,51 @@
+/* Command-line options and their parsing. Host-only: tested without a GPU. */
+#ifndef GEMMPROF_SRC_CLI_H
+#define GEMMPROF_SRC_CLI_H
+
+#include <stddef.h>
+
+#define CLI_MAX_SHAPES 256
+#define CLI_MAX_VARIANTS 64
+#define CLI_MAX_METRICS 128
+
+struct shape { long m, n, k; };
+
+enum cli_action { CLI_RUN, CLI_HELP, CLI_VERSION, CLI_LIST, CLI_LIST_METRICS };
+
+struct cli_options {
+    enum cli_action action;
+    int variants[CLI_MAX_VARIANTS];
+    int nvariants;
+    struct shape shapes[CLI_MAX_SHAPES];
+    int nshapes;
+    int reps, warmups;
+    int l2_flush;
+    int counters;                /* collect hardware counters */
+    int metrics[CLI_MAX_METRICS];/* indices into gp_metrics */
+    int nmetrics;
+    int device;
+    unsigned long long seed;
+    const char *out_dir;
+    int dump_npy;
+    int trace;
+    int ceilings;                /* measure / load ceilings */
+    int force_ceilings;
+    int report;                  /* end with the report */
+};
+
+/* Parses argv into opts (defaults first). Returns 0, or -1 with a one-line message
+ * naming the bad argument in err. */
+int cli_parse(int argc, char **argv, struct cli_options *opts, char *err, size_t errlen);
+
+/* Appends the shapes of one size spec to opts: "N" (square), "MxNxK", a comma list of
+ * those, or ranges "A:B:xF" (geometric) and "A:B:+S" (arithmetic) of square sizes.
+ * Returns 0 or -1 with err ("size 0 in '0': sizes must be >= 1"). */
+int cli_parse_sizes(const char *spec, struct shape *shapes, int *nshapes, int max, char *err,
+                    size_t errlen);
+
+/* Bytes of A + B + C for a shape; -1 when it overflows. */
+long long shape_bytes(const struct shape *s);
+
+#include <stdio.h>
+void cli_usage(FILE *f);
+#endif

@@ -1,0 +1,72 @@
+#include "src/device.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+static void version_string(int v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+int device_open(int device, struct gp_meta *m, int *no_device, char *err, size_t errlen)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    *no_device = 0;
+    if (e != cudaSuccess || count == 0) {
+        *no_device = 1;
+        snprintf(err, errlen, "no CUDA device: %s",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports none");
+        return -1;
+    }
+    if (device >= count) {
+        snprintf(err, errlen, "--device %d: only %d CUDA device%s (0..%d)", device, count,
+                 count == 1 ? "" : "s", count - 1);
+        return -1;
+    }
+    if ((e = cudaSetDevice(device)) != cudaSuccess || (e = cudaFree(0)) != cudaSuccess) {
+        snprintf(err, errlen, "cannot use CUDA device %d: %s", device, cudaGetErrorString(e));
+        return -1;
+    }
+    struct cudaDeviceProp p;
+    if ((e = cudaGetDeviceProperties(&p, device)) != cudaSuccess) {
+        snprintf(err, errlen, "cannot query CUDA device %d: %s", device, cudaGetErrorString(e));
+        return -1;
+    }
+    int clock_khz = 0, mem_khz = 0, bus = 0, optin = 0;
+    cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
+    cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device);
+    cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, device);
+    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+
+    snprintf(m->gpu_name, sizeof m->gpu_name, "%.95s", p.name);
+    const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+    snprintf(m->gpu_uuid, sizeof m->gpu_uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    m->cc_major = p.major;
+    m->cc_minor = p.minor;
+    m->sm_count = p.multiProcessorCount;
+    m->sm_clock_max_hz = clock_khz * 1e3;
+    m->mem_clock_hz = mem_khz * 1e3;
+    m->mem_bus_bits = bus;
+    m->l2_bytes = p.l2CacheSize;
+    m->smem_per_block_optin_bytes = optin;
+    m->global_mem_bytes = (double)p.totalGlobalMem;
+
+    int drv = 0, rt = 0, blas = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    version_string(drv, m->driver_version, sizeof m->driver_version);
+    version_string(rt, m->runtime_version, sizeof m->runtime_version);
+    cublasHandle_t h;
+    if (cublasCreate(&h) == CUBLAS_STATUS_SUCCESS) {
+        cublasGetVersion(h, &blas);
+        cublasDestroy(h);
+        snprintf(m->cublas_version, sizeof m->cublas_version, "%d.%d.%d", blas / 10000,
+                 (blas / 100) % 100, blas % 100);
+    }
+    return 0;
+}

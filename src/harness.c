@@ -1,0 +1,651 @@
+/* The sweep. Per shape: fresh random inputs, a double-precision reference; per variant:
+ *   verify (poisoned output, compared with the reference) -> warm-up -> timed (CUDA
+ *   events, L2 flushed between repetitions, nothing else inside the events) -> SM clock
+ *   probe -> hardware counters (CUPTI range profiler, a separate phase so counters
+ *   never distort times) -> the row, written and flushed at once.
+ * Each phase sits in an NVTX range nested in "<variant> MxNxK". */
+#include "src/harness.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda_runtime.h>
+
+#include "analysis/ceilings.h"
+#include "analysis/meta.h"
+#include "analysis/results.h"
+#include "analysis/verify.h"
+#include "cupti/prof.h"
+#include "cupti/trace.h"
+#include "kernels/clock_probe.h"
+#include "src/ceilings_measure.h"
+#include "src/device.h"
+#include "src/npy.h"
+#include "src/nvtx.h"
+#include "src/print.h"
+#include "src/registry.h"
+
+#define PROBE_BLOCKS 132
+
+struct run {
+    const struct cli_options *o;
+    struct gp_meta meta;
+    struct gp_ceilings ceilings;
+    int have_ceilings;
+    struct prof_session *prof;
+    int passes;
+    struct gemm_context *ctx;
+    cudaStream_t stream;
+    void *d_flush;
+    size_t flush_bytes;
+    unsigned long long *d_probe;
+    cudaEvent_t *ev_start, *ev_stop;
+    FILE *csv;
+    int failures;
+    int context_lost;
+    double clocks[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    int nclocks;
+};
+
+/* The inputs and reference of one shape, shared by every variant. */
+struct shape_data {
+    long m, n, k;
+    float *h_a, *h_b, *h_c, *h_cublas;   /* h_cublas: whole-matrix comparison, sampled mode */
+    float *d_a, *d_b, *d_c;
+    double *ref;                         /* m*n (full) or nsamples entries */
+    long *idx;                           /* NULL in full mode */
+    long nidx;
+    char label[64];                      /* "2048x2048x2048" */
+};
+
+static int mkdir_p(const char *path, char *err, size_t errlen)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) && errno != EEXIST) {
+            snprintf(err, errlen, "cannot create directory '%s': %s", buf, strerror(errno));
+            return -1;
+        }
+        *p = '/';
+    }
+    if (mkdir(buf, 0755) && errno != EEXIST) {
+        snprintf(err, errlen, "cannot create directory '%s': %s", buf, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t splitmix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* Uniform in [-0.5, 0.5), counter-based so the fill is parallel and reproducible. */
+static void fill_random(float *x, long count, uint64_t seed)
+{
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < count; i++)
+        x[i] = (float)((double)(splitmix(seed + (uint64_t)i) >> 40) * 0x1p-24 - 0.5);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Runs the clock probe and returns the median SM clock of its blocks, NaN on failure. */
+static double probe_sm_clock(struct run *r)
+{
+    unsigned long long h[2 * PROBE_BLOCKS];
+    double hz[PROBE_BLOCKS];
+    if (clock_probe_launch(PROBE_BLOCKS, 200000ULL, r->d_probe, r->stream) != cudaSuccess ||
+        cudaMemcpyAsync(h, r->d_probe, sizeof h, cudaMemcpyDeviceToHost, r->stream) != cudaSuccess ||
+        cudaStreamSynchronize(r->stream) != cudaSuccess)
+        return NAN;
+    for (int i = 0; i < PROBE_BLOCKS; i++)
+        hz[i] = h[2 * i + 1] ? (double)h[2 * i] / ((double)h[2 * i + 1] * 1e-9) : NAN;
+    return median(hz, PROBE_BLOCKS);
+}
+
+struct workload {
+    const struct gemm_variant *v;
+    struct run *run;
+    struct shape_data *s;
+};
+
+static int launch_once(void *arg)
+{
+    struct workload *w = arg;
+    return w->v->launch(w->run->ctx, (int)w->s->m, (int)w->s->n, (int)w->s->k, w->s->d_a,
+                        w->s->d_b, w->s->d_c, w->run->stream) == cudaSuccess ? 0 : -1;
+}
+
+/* Records a CUDA failure in the row. Clears the error; if the context is broken for
+ * good (a sticky error such as an illegal address), later variants cannot run. */
+static void cuda_failure(struct run *r, struct gp_result *row, const char *phase, cudaError_t e)
+{
+    row->status = GP_STATUS_CUDA_ERROR;
+    snprintf(row->error, sizeof row->error, "%s %ldx%ldx%ld: %s: %s", row->variant, row->m,
+             row->n, row->k, phase, cudaGetErrorString(e));
+    cudaGetLastError();
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+        r->context_lost = 1;
+        fprintf(stderr, "gemmprof: the CUDA context is lost after %s; stopping the sweep\n",
+                row->variant);
+    }
+}
+
+#define TRY(phase, call)                                                                  \
+    do {                                                                                  \
+        cudaError_t e_ = (call);                                                          \
+        if (e_ != cudaSuccess) {                                                          \
+            cuda_failure(r, row, phase, e_);                                              \
+            goto done;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+static void verify_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v,
+                           struct gp_result *row)
+{
+    const long count = s->m * s->n;
+    struct verify_stats st;
+
+    gp_nvtx_push("verify", -1);
+    /* 0xFF bytes are NaN floats: an element the kernel never writes cannot pass */
+    TRY("poison", cudaMemsetAsync(s->d_c, 0xFF, (size_t)count * sizeof(float), r->stream));
+    TRY("launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
+    TRY("run", cudaStreamSynchronize(r->stream));
+    TRY("copy back", cudaMemcpy(s->h_c, s->d_c, (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
+
+    row->tolerance = verify_tolerance(v->precision, v->tol_factor, s->k);
+    verify_compare(s->h_c, count, s->ref, s->idx, s->nidx, &st);
+    long nonfinite = verify_count_nonfinite(s->h_c, count);
+    row->rel_err = st.rel_err;
+    row->max_abs_err = st.max_abs_err;
+    snprintf(row->verify_method, sizeof row->verify_method, "%s",
+             s->idx ? "cpu_fp64_sampled" : "cpu_fp64_full");
+    int ok = nonfinite == 0 && st.rel_err <= row->tolerance;
+    if (s->h_cublas && strcmp(v->name, "cublas") != 0) {
+        /* the sample misses most elements: compare the whole matrix with cuBLAS too,
+         * allowing both sides' error */
+        row->rel_err_vs_cublas = verify_rel_diff(s->h_c, s->h_cublas, count);
+        double tol = row->tolerance + verify_tolerance(GP_FP32, 4.0, s->k);
+        ok = ok && row->rel_err_vs_cublas <= tol;
+    }
+    if (!ok) {
+        row->status = GP_STATUS_VERIFY_FAILED;
+        if (nonfinite)
+            snprintf(row->error, sizeof row->error, "%ld of %ld elements NaN/Inf (unwritten or overflow)",
+                     nonfinite, count);
+        else
+            snprintf(row->error, sizeof row->error,
+                     "relative error %.3g (vs cuBLAS %.3g) above tolerance %.3g", row->rel_err,
+                     row->rel_err_vs_cublas, row->tolerance);
+    }
+    if (r->o->dump_npy) {
+        char path[1100], err[256];
+        snprintf(path, sizeof path, "%s/npy/%s_%s_C.npy", r->o->out_dir, v->name, s->label);
+        if (npy_write_f32(path, s->h_c, s->m, s->n, err, sizeof err))
+            fprintf(stderr, "gemmprof: %s\n", err);
+    }
+done:
+    gp_nvtx_pop();
+}
+
+static void time_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v,
+                         struct gp_result *row)
+{
+    const struct cli_options *o = r->o;
+    double *ms = calloc((size_t)o->reps, sizeof *ms);
+    if (!ms) {
+        snprintf(row->error, sizeof row->error, "out of host memory");
+        row->status = GP_STATUS_CUDA_ERROR;
+        return;
+    }
+    gp_nvtx_push("warmup", -1);
+    for (int i = 0; i < o->warmups; i++)
+        TRY("warm-up launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
+    TRY("warm-up", cudaStreamSynchronize(r->stream));
+    gp_nvtx_pop();
+
+    gp_nvtx_push("timed", -1);
+    for (int i = 0; i < o->reps; i++) {
+        /* writing 2x the L2 evicts A, B and C, so each repetition starts cold;
+         * the memset sits outside the event pair */
+        if (r->d_flush)
+            TRY("L2 flush", cudaMemsetAsync(r->d_flush, i & 0xff, r->flush_bytes, r->stream));
+        TRY("event", cudaEventRecord(r->ev_start[i], r->stream));
+        TRY("timed launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
+        TRY("event", cudaEventRecord(r->ev_stop[i], r->stream));
+    }
+    TRY("timed run", cudaStreamSynchronize(r->stream));
+    gp_nvtx_pop();
+
+    for (int i = 0; i < o->reps; i++) {
+        float t;
+        TRY("event time", cudaEventElapsedTime(&t, r->ev_start[i], r->ev_stop[i]));
+        ms[i] = t;
+    }
+    row->reps = o->reps;
+    row->warmups = o->warmups;
+    row->l2_flush = r->d_flush != NULL;
+    row->time_median_s = median(ms, o->reps) * 1e-3;   /* sorts ms */
+    row->time_min_s = ms[0] * 1e-3;
+    row->time_max_s = ms[o->reps - 1] * 1e-3;
+    row->time_spread = (row->time_max_s - row->time_min_s) / row->time_median_s;
+    row->flop_per_s = gp_flops_analytic(row) / row->time_median_s;
+    row->sm_clock_hz = probe_sm_clock(r);
+    if (!isnan(row->sm_clock_hz) && r->nclocks < (int)(sizeof r->clocks / sizeof r->clocks[0]))
+        r->clocks[r->nclocks++] = row->sm_clock_hz;
+    free(ms);
+    return;
+done:
+    gp_nvtx_pop();
+    free(ms);
+}
+
+static void count_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v,
+                          struct gp_result *row)
+{
+    char why[512];
+    struct workload w = {v, r, s};
+    gp_nvtx_push("counters", -1);
+    if (prof_measure(r->prof, launch_once, &w, row->metric, row->kernels, sizeof row->kernels,
+                     why, sizeof why) == 0) {
+        row->counter_passes = r->passes;
+    } else {
+        fprintf(stderr, "gemmprof: counters for %s %s: %s\n", v->name, s->label, why);
+        for (int i = 0; i < GP_METRIC_COUNT; i++)
+            row->metric[i] = NAN;
+        cudaGetLastError();
+    }
+    gp_nvtx_pop();
+}
+
+static void run_variant(struct run *r, struct shape_data *s, int vi)
+{
+    const struct gemm_variant *v = &gemm_variants[vi];
+    struct gp_result row_storage, *row = &row_storage;
+    char range[128];
+
+    gp_result_init(row);
+    snprintf(row->variant, sizeof row->variant, "%s", v->name);
+    snprintf(row->precision, sizeof row->precision, "%s", gp_precision_name(v->precision));
+    row->m = s->m;
+    row->n = s->n;
+    row->k = s->k;
+    snprintf(range, sizeof range, "%s %s", v->name, s->label);
+    gp_nvtx_push(range, vi);
+
+    verify_variant(r, s, v, row);
+    if (row->status != GP_STATUS_CUDA_ERROR)
+        time_variant(r, s, v, row);
+    if (row->status != GP_STATUS_CUDA_ERROR && r->prof)
+        count_variant(r, s, v, row);
+    gp_nvtx_pop();
+
+    if (row->status != GP_STATUS_OK)
+        r->failures++;
+    if (results_csv_write_row(r->csv, row, r->have_ceilings ? &r->ceilings : NULL))
+        fprintf(stderr, "gemmprof: writing %s/results.csv failed: %s\n", r->o->out_dir, strerror(errno));
+    print_table_row(stdout, row);
+}
+
+static void free_shape(struct shape_data *s)
+{
+    free(s->h_a);
+    free(s->h_b);
+    free(s->h_c);
+    free(s->h_cublas);
+    free(s->ref);
+    free(s->idx);
+    cudaFree(s->d_a);
+    cudaFree(s->d_b);
+    cudaFree(s->d_c);
+}
+
+/* Inputs, device buffers and the reference of one shape. 0, or -1 with the reason. */
+static int prepare_shape(struct run *r, struct shape_data *s, int shape_index, char *err, size_t errlen)
+{
+    const struct shape *sh = &r->o->shapes[shape_index];
+    memset(s, 0, sizeof *s);
+    s->m = sh->m;
+    s->n = sh->n;
+    s->k = sh->k;
+    snprintf(s->label, sizeof s->label, "%ldx%ldx%ld", s->m, s->n, s->k);
+    const size_t na = (size_t)(s->m * s->k), nb = (size_t)(s->k * s->n), nc = (size_t)(s->m * s->n);
+    const int full = (double)s->m * s->n * s->k <= (double)VERIFY_FULL_MAX_FMAS && nc <= (1u << 26);
+
+    gp_nvtx_push("setup", -1);
+    s->h_a = malloc(na * sizeof(float));
+    s->h_b = malloc(nb * sizeof(float));
+    s->h_c = malloc(nc * sizeof(float));
+    s->nidx = full ? (long)nc : (nc < VERIFY_SAMPLES ? (long)nc : VERIFY_SAMPLES);
+    s->ref = malloc((size_t)s->nidx * sizeof(double));
+    if (!full)
+        s->idx = malloc((size_t)s->nidx * sizeof(long));
+    if (!s->h_a || !s->h_b || !s->h_c || !s->ref || (!full && !s->idx)) {
+        snprintf(err, errlen, "%s: out of host memory", s->label);
+        goto fail;
+    }
+    /* fresh inputs per shape: the seed mixes in the shape, so no two shapes share data */
+    const uint64_t seed = splitmix(r->o->seed ^ splitmix((uint64_t)shape_index * 0x1000193ULL +
+                                                         (uint64_t)s->m * 31 + (uint64_t)s->n * 17 +
+                                                         (uint64_t)s->k));
+    fill_random(s->h_a, (long)na, seed);
+    fill_random(s->h_b, (long)nb, splitmix(seed + 1));
+
+    cudaError_t e;
+    if ((e = cudaMalloc((void **)&s->d_a, na * sizeof(float))) ||
+        (e = cudaMalloc((void **)&s->d_b, nb * sizeof(float))) ||
+        (e = cudaMalloc((void **)&s->d_c, nc * sizeof(float))) ||
+        (e = cudaMemcpy(s->d_a, s->h_a, na * sizeof(float), cudaMemcpyHostToDevice)) ||
+        (e = cudaMemcpy(s->d_b, s->h_b, nb * sizeof(float), cudaMemcpyHostToDevice))) {
+        snprintf(err, errlen, "%s: device buffers: %s", s->label, cudaGetErrorString(e));
+        cudaGetLastError();
+        goto fail;
+    }
+    if (!full)
+        verify_sample_indices(s->m, s->n, s->nidx, seed, s->idx);
+    verify_reference(s->h_a, s->h_b, s->m, s->n, s->k, s->idx, s->nidx, s->ref);
+
+    if (!full) {
+        /* cuBLAS's output as a whole-matrix second opinion where the CPU only samples */
+        int ci = registry_find("cublas");
+        s->h_cublas = malloc(nc * sizeof(float));
+        if (ci >= 0 && s->h_cublas &&
+            gemm_variants[ci].launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b,
+                                     s->d_c, r->stream) == cudaSuccess &&
+            cudaMemcpy(s->h_cublas, s->d_c, nc * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess) {
+            struct verify_stats st;
+            verify_compare(s->h_cublas, (long)nc, s->ref, s->idx, s->nidx, &st);
+            if (!(st.rel_err <= verify_tolerance(GP_FP32, 4.0, s->k))) {
+                /* a wrong second opinion would fail every variant: drop it instead */
+                fprintf(stderr, "gemmprof: %s: cuBLAS disagrees with the CPU sample (%.3g); "
+                                "checking against the sample only\n", s->label, st.rel_err);
+                free(s->h_cublas);
+                s->h_cublas = NULL;
+            }
+        } else {
+            cudaGetLastError();
+            free(s->h_cublas);
+            s->h_cublas = NULL;
+        }
+    }
+    if (r->o->dump_npy) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s/npy/A_%s.npy", r->o->out_dir, s->label);
+        if (npy_write_f32(path, s->h_a, s->m, s->k, err, errlen))
+            goto fail;
+        snprintf(path, sizeof path, "%s/npy/B_%s.npy", r->o->out_dir, s->label);
+        if (npy_write_f32(path, s->h_b, s->k, s->n, err, errlen))
+            goto fail;
+    }
+    gp_nvtx_pop();
+    return 0;
+fail:
+    gp_nvtx_pop();
+    free_shape(s);
+    return -1;
+}
+
+static void now_iso(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void fill_run_meta(struct run *r, int argc, char **argv)
+{
+    struct gp_meta *m = &r->meta;
+    size_t off = 0;
+    for (int i = 0; i < argc && off < sizeof m->command; i++)
+        off += (size_t)snprintf(m->command + off, sizeof m->command - off, "%s%s", i ? " " : "", argv[i]);
+    snprintf(m->git_rev, sizeof m->git_rev, "%s", GP_GIT_REV);
+    now_iso(m->date, sizeof m->date);
+    gethostname(m->hostname, sizeof m->hostname - 1);
+    m->l2_flush = r->o->l2_flush;
+    m->reps = r->o->reps;
+    m->warmups = r->o->warmups;
+    m->seed = r->o->seed;
+}
+
+static void write_meta(struct run *r)
+{
+    char path[1100], err[256];
+    if (r->nclocks) {
+        double tmp[sizeof r->clocks / sizeof r->clocks[0]];
+        memcpy(tmp, r->clocks, (size_t)r->nclocks * sizeof *tmp);
+        r->meta.sm_clock_measured_hz = median(tmp, r->nclocks);
+    }
+    snprintf(path, sizeof path, "%s/results.json", r->o->out_dir);
+    if (meta_write_json(path, &r->meta, err, sizeof err))
+        fprintf(stderr, "gemmprof: %s\n", err);
+}
+
+/* Device memory check before any GPU work: "needs X GiB, the device has Y". */
+static int check_memory(const struct run *r, char *err, size_t errlen)
+{
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+        return 0;   /* cannot tell; allocation errors will say it later */
+    for (int i = 0; i < r->o->nshapes; i++) {
+        const struct shape *s = &r->o->shapes[i];
+        double need = (double)shape_bytes(s) + (r->o->l2_flush ? 2.0 * r->meta.l2_bytes : 0);
+        if (need > (double)free_b * 0.95) {
+            snprintf(err, errlen, "size %ldx%ldx%ld needs %.2f GiB of device memory, the device has %.2f GiB free (%.2f GiB total)",
+                     s->m, s->n, s->k, need / 1073741824.0, free_b / 1073741824.0, total_b / 1073741824.0);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void setup_counters(struct run *r)
+{
+    char why[512];
+    const struct cli_options *o = r->o;
+    if (!o->counters) {
+        snprintf(r->meta.counters, sizeof r->meta.counters, "not collected (--no-counters)");
+        return;
+    }
+    if (o->trace) {
+        snprintf(r->meta.counters, sizeof r->meta.counters,
+                 "not collected (--trace: activity tracing and the range profiler are not combined)");
+        fprintf(stderr, "gemmprof: --trace: hardware counters off for this run\n");
+        return;
+    }
+    r->prof = prof_open(o->device, o->metrics, o->nmetrics, why, sizeof why);
+    if (!r->prof) {
+        fprintf(stderr, "gemmprof: warning: no hardware counters: %s\n"
+                        "gemmprof: carrying on with timing only\n", why);
+        snprintf(r->meta.counters, sizeof r->meta.counters, "not collected: %.200s", why);
+        return;
+    }
+    r->passes = prof_num_passes(r->prof);
+    printf("counters: %d metrics in %d replay pass%s per kernel\n", o->nmetrics, r->passes,
+           r->passes == 1 ? "" : "es");
+    snprintf(r->meta.counters, sizeof r->meta.counters, "collected: %d metrics, %d passes",
+             o->nmetrics, r->passes);
+}
+
+static void setup_ceilings(struct run *r)
+{
+    char err[512], cache[1024], path[1100];
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (!r->o->ceilings)
+        return;
+    if (xdg && *xdg)
+        snprintf(cache, sizeof cache, "%s/gemmprof", xdg);
+    else
+        snprintf(cache, sizeof cache, "%s/.cache/gemmprof", home && *home ? home : "/tmp");
+    if (mkdir_p(cache, err, sizeof err))
+        snprintf(cache, sizeof cache, "%s", r->o->out_dir);
+    gp_nvtx_push("ceilings", -1);
+    if (ceilings_get(r->o->device, cache, r->o->force_ceilings, &r->ceilings, stdout, err, sizeof err)) {
+        fprintf(stderr, "gemmprof: warning: no machine ceilings: %s\n", err);
+    } else {
+        r->have_ceilings = 1;
+        snprintf(path, sizeof path, "%s/ceilings.csv", r->o->out_dir);
+        if (ceilings_write_csv(path, &r->ceilings, err, sizeof err))
+            fprintf(stderr, "gemmprof: %s\n", err);
+    }
+    gp_nvtx_pop();
+}
+
+int harness_run(const struct cli_options *o, int argc, char **argv)
+{
+    struct run *r = calloc(1, sizeof *r);
+    char err[1024], path[1100];
+    int no_device = 0, rc = EXIT_FAILED;
+    struct trace *trace = NULL;
+
+    if (!r) {
+        fprintf(stderr, "gemmprof: out of host memory\n");
+        return EXIT_FAILED;
+    }
+    r->o = o;
+    meta_init(&r->meta);
+    ceilings_init(&r->ceilings);
+    fill_run_meta(r, argc, argv);
+
+    /* the output directory first: a bad path is bad input, reported before GPU work */
+    if (mkdir_p(o->out_dir, err, sizeof err)) {
+        fprintf(stderr, "gemmprof: --out: %s\n", err);
+        free(r);
+        return EXIT_USAGE;
+    }
+    snprintf(path, sizeof path, "%s/npy", o->out_dir);
+    if (o->dump_npy && mkdir_p(path, err, sizeof err)) {
+        fprintf(stderr, "gemmprof: %s\n", err);
+        free(r);
+        return EXIT_USAGE;
+    }
+    snprintf(path, sizeof path, "%s/results.csv", o->out_dir);
+    r->csv = fopen(path, "w");
+    if (!r->csv) {
+        fprintf(stderr, "gemmprof: --out: cannot write '%s': %s\n", path, strerror(errno));
+        free(r);
+        return EXIT_USAGE;
+    }
+
+    if (device_open(o->device, &r->meta, &no_device, err, sizeof err)) {
+        fprintf(stderr, "gemmprof: %s\n", err);
+        fclose(r->csv);
+        remove(path);   /* no header-only file pretending to be a run */
+        free(r);
+        return no_device ? EXIT_NO_DEVICE : EXIT_FAILED;
+    }
+    if (check_memory(r, err, sizeof err)) {
+        fprintf(stderr, "gemmprof: %s\n", err);
+        fclose(r->csv);
+        remove(path);
+        free(r);
+        return EXIT_USAGE;
+    }
+    printf("gemmprof %s on %s (%d SMs, sm_%d%d), %d variant%s x %d shape%s -> %s/\n", GP_GIT_REV,
+           r->meta.gpu_name, r->meta.sm_count, r->meta.cc_major, r->meta.cc_minor, o->nvariants,
+           o->nvariants == 1 ? "" : "s", o->nshapes, o->nshapes == 1 ? "" : "s", o->out_dir);
+
+    if (cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaMalloc((void **)&r->d_probe, 2 * PROBE_BLOCKS * sizeof(unsigned long long)) != cudaSuccess) {
+        fprintf(stderr, "gemmprof: cannot create a stream: %s\n", cudaGetErrorString(cudaGetLastError()));
+        goto out;
+    }
+    r->ctx = gemm_context_create(r->stream, err, sizeof err);
+    if (!r->ctx) {
+        fprintf(stderr, "gemmprof: %s\n", err);
+        goto out;
+    }
+    r->ev_start = calloc((size_t)o->reps, sizeof *r->ev_start);
+    r->ev_stop = calloc((size_t)o->reps, sizeof *r->ev_stop);
+    if (!r->ev_start || !r->ev_stop)
+        goto out;
+    for (int i = 0; i < o->reps; i++)
+        if (cudaEventCreate(&r->ev_start[i]) != cudaSuccess || cudaEventCreate(&r->ev_stop[i]) != cudaSuccess) {
+            fprintf(stderr, "gemmprof: cannot create CUDA events\n");
+            goto out;
+        }
+    if (o->l2_flush) {
+        r->flush_bytes = (size_t)(2 * r->meta.l2_bytes);
+        if (cudaMalloc(&r->d_flush, r->flush_bytes) != cudaSuccess) {
+            fprintf(stderr, "gemmprof: cannot allocate the L2 flush buffer\n");
+            goto out;
+        }
+    }
+
+    setup_ceilings(r);
+    setup_counters(r);
+    write_meta(r);   /* now, so a sweep that dies still has its metadata */
+    if (o->trace && !(trace = trace_start(err, sizeof err)))
+        fprintf(stderr, "gemmprof: warning: no timeline: %s\n", err);
+
+    if (results_csv_write_header(r->csv)) {
+        fprintf(stderr, "gemmprof: cannot write %s/results.csv: %s\n", o->out_dir, strerror(errno));
+        goto out;
+    }
+    print_table_header(stdout);
+    for (int si = 0; si < o->nshapes && !r->context_lost; si++) {
+        struct shape_data s;
+        if (prepare_shape(r, &s, si, err, sizeof err)) {
+            fprintf(stderr, "gemmprof: %s; skipping this shape\n", err);
+            r->failures++;
+            continue;
+        }
+        for (int vi = 0; vi < o->nvariants && !r->context_lost; vi++)
+            run_variant(r, &s, o->variants[vi]);
+        free_shape(&s);
+    }
+    if (trace) {
+        cudaDeviceSynchronize();
+        snprintf(path, sizeof path, "%s/trace.json", o->out_dir);
+        if (trace_finish(trace, path, err, sizeof err))
+            fprintf(stderr, "gemmprof: timeline: %s\n", err);
+        else
+            printf("timeline: %s (open in https://ui.perfetto.dev)\n", path);
+    }
+    write_meta(r);
+    rc = r->failures || r->context_lost ? EXIT_FAILED : EXIT_OK;
+    printf("%s/results.csv: %d failure%s\n", o->out_dir, r->failures, r->failures == 1 ? "" : "s");
+out:
+    if (r->prof)
+        prof_close(r->prof);
+    if (r->ev_start)
+        for (int i = 0; i < o->reps; i++) {
+            if (r->ev_start[i]) cudaEventDestroy(r->ev_start[i]);
+            if (r->ev_stop[i]) cudaEventDestroy(r->ev_stop[i]);
+        }
+    free(r->ev_start);
+    free(r->ev_stop);
+    gemm_context_destroy(r->ctx);
+    cudaFree(r->d_flush);
+    cudaFree(r->d_probe);
+    if (r->stream)
+        cudaStreamDestroy(r->stream);
+    if (r->csv)
+        fclose(r->csv);
+    free(r);
+    return rc;
+}

@@ -1,0 +1,13 @@
+/* The sweep: for each shape and variant, verify, time, collect counters, and write the
+ * row as soon as it is complete. */
+#ifndef GEMMPROF_SRC_HARNESS_H
+#define GEMMPROF_SRC_HARNESS_H
+
+#include "src/cli.h"
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3 };
+
+/* Runs the sweep of `opts`; `argc/argv` go into the JSON sidecar. Returns an exit code. */
+int harness_run(const struct cli_options *opts, int argc, char **argv);
+
+#endif

@@ -1,0 +1,27 @@
+/* The variant table, built from kernels/variants.def. */
+#ifndef GEMMPROF_SRC_REGISTRY_H
+#define GEMMPROF_SRC_REGISTRY_H
+
+#include <stddef.h>
+
+#include "kernels/gemm.h"
+
+struct gemm_variant {
+    const char *name;
+    enum gp_precision precision;
+    double tol_factor;
+    const char *desc;
+    gemm_launch_fn launch;
+};
+
+extern const struct gemm_variant gemm_variants[];
+extern const int gemm_variant_count;
+
+/* Index of the variant called `name`, or -1. */
+int registry_find(const char *name);
+
+/* Parses "a,b,c" into indices (order kept, duplicates dropped); "all" selects every
+ * variant. Returns the count, or -1 with "unknown variant 'x' (known: ...)" in err. */
+int registry_parse_list(const char *list, int *idx, int max, char *err, size_t errlen);
+
+#endif

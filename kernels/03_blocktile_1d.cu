@@ -3,16 +3,17 @@
  * Idea: the tiled kernel spends two shared-memory loads per FMA. Here a thread keeps one
  * B value (Bs[p][col]) in a register and reuses it for TM=8 outputs stacked in a column,
  * so a k-step costs 1 + 8 shared loads for 8 FMAs instead of 16 (the 8 A values of a
- * thread are rows of As that are warp-uniform: broadcasts, and the compiler reads each
- * row with LDS.128 across p).
+ * thread lie in rows of As that are the same for the whole warp: broadcasts).
  * Changed from tiled: a 64x64 C tile per block (BM=BN=64) over k-slices of BK=8, 512
  * threads, 8 outputs per thread in registers; each thread loads one A and one B element
  * per k-slice.
  * Tiles: BM=64, BN=64, BK=8, TM=8; block 512 threads (64 columns x 8 row groups).
  * Shapes: any m, n, k >= 1 (loads outside A/B are zero-filled, stores are guarded).
- * Expected bound: still the shared-memory pipe (about 0.5 shared wavefronts per warp FFMA
- * against 1 per clock per SM for 4 warp FFMAs per clock) and load latency with no
- * pipelining; siboehm's K4 reached ~17 TFLOP/s on an H100 (a third of cuBLAS).
+ * Expected bound: still the shared-memory pipe (9 shared loads per 8 FFMAs, against 2
+ * per FFMA in tiled; the pipe returns ~1 wavefront per clock per SM while the FP32 units
+ * retire 4 warp FFMAs) and load latency with no pipelining; siboehm's K4 reached ~17
+ * TFLOP/s on an H100 (a third of cuBLAS). Check the SASS: if ptxas merged a thread's 8
+ * A loads along p into LDS.128, the shared ratio is far lower.
  *       ./build/gemmprof -k blocktile_1d
  */
 #include "kernels/gemm.h"

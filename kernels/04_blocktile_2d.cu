@@ -25,7 +25,7 @@
 #define BT2_A_STRIDE (BT2_THREADS / BT2_BK) /* 32 */
 #define BT2_B_STRIDE (BT2_THREADS / BT2_BN) /* 2 */
 
-static __global__ void __launch_bounds__(BT2_THREADS)
+static __global__ void __launch_bounds__(BT2_THREADS, 2)
 blocktile_2d_kernel(int m, int n, int k, const float *__restrict__ a,
                     const float *__restrict__ b, float *__restrict__ c)
 {
@@ -44,10 +44,14 @@ blocktile_2d_kernel(int m, int n, int k, const float *__restrict__ a,
      * consecutive threads read consecutive addresses */
     const int a_r = tid / BT2_BK, a_p = tid % BT2_BK;
     const int b_p = tid / BT2_BN, b_c = tid % BT2_BN;
-    const int a_rows_left = m - row0 - a_r; /* pass i is inside A when i*32 < a_rows_left */
+    const int a_rows_left = m - row0 - a_r; /* pass s is inside A when s < a_rows_left */
     const bool b_col_ok = col0 + b_c < n;
-    const float *a_blk = a + (size_t)row0 * k; /* row0 < m always */
-    const float *b_col = b + (b_col_ok ? col0 + b_c : 0);
+    /* the thread's first A element (row a_r, column a_p) and B element (row b_p, column b_c),
+     * moved along k every slice; clamped into the matrix while the row/column is outside */
+    const float *a_ptr = a + (size_t)(a_rows_left > 0 ? row0 + a_r : 0) * k + a_p;
+    const float *b_ptr = b + (size_t)b_p * n + (b_col_ok ? col0 + b_c : 0);
+    const int a_step = BT2_A_STRIDE * k; /* elements between A passes (< 128 k) */
+    const int b_step = BT2_B_STRIDE * n; /* elements between B passes */
 
     float acc[BT2_TM][BT2_TN];
 #pragma unroll
@@ -57,17 +61,19 @@ blocktile_2d_kernel(int m, int n, int k, const float *__restrict__ a,
             acc[i][j] = 0.f;
 
     for (int k0 = 0; k0 < k; k0 += BT2_BK) {
-        const int ak = k0 + a_p;
+        const bool ak_ok = k0 + a_p < k;
 #pragma unroll
-        for (int s = 0; s < BT2_BM; s += BT2_A_STRIDE) {
-            const bool ok = s < a_rows_left && ak < k;
-            as[(a_r + s) * BT2_BK + a_p] = ok ? a_blk[(size_t)(a_r + s) * k + ak] : 0.f;
+        for (int s = 0; s < BT2_BM / BT2_A_STRIDE; ++s) {
+            const bool ok = ak_ok && s * BT2_A_STRIDE < a_rows_left;
+            as[(a_r + s * BT2_A_STRIDE) * BT2_BK + a_p] = ok ? a_ptr[s * a_step] : 0.f;
         }
 #pragma unroll
-        for (int s = 0; s < BT2_BK; s += BT2_B_STRIDE) {
-            const int bk = k0 + b_p + s;
-            bs[(b_p + s) * BT2_BN + b_c] = (b_col_ok && bk < k) ? b_col[(size_t)bk * n] : 0.f;
+        for (int s = 0; s < BT2_BK / BT2_B_STRIDE; ++s) {
+            const bool ok = b_col_ok && k0 + b_p + s * BT2_B_STRIDE < k;
+            bs[(b_p + s * BT2_B_STRIDE) * BT2_BN + b_c] = ok ? b_ptr[s * b_step] : 0.f;
         }
+        a_ptr += BT2_BK;
+        b_ptr += (size_t)BT2_BK * n;
         __syncthreads();
 
 #pragma unroll

@@ -73,13 +73,13 @@ static int mkdir_p(const char *path, char *err, size_t errlen)
             continue;
         *p = '\0';
         if (mkdir(buf, 0755) && errno != EEXIST) {
-            snprintf(err, errlen, "cannot create directory '%s': %s", buf, strerror(errno));
+            snprintf(err, errlen, "cannot create directory '%.400s': %s", buf, strerror(errno));
             return -1;
         }
         *p = '/';
     }
     if (mkdir(buf, 0755) && errno != EEXIST) {
-        snprintf(err, errlen, "cannot create directory '%s': %s", buf, strerror(errno));
+        snprintf(err, errlen, "cannot create directory '%.400s': %s", buf, strerror(errno));
         return -1;
     }
     return 0;
@@ -222,6 +222,7 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
         row->status = GP_STATUS_CUDA_ERROR;
         return;
     }
+    int open = 1;   /* a phase range is open: a failure must close it */
     gp_nvtx_push("warmup", -1);
     for (int i = 0; i < o->warmups; i++)
         TRY("warm-up launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
@@ -240,6 +241,7 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
     }
     TRY("timed run", cudaStreamSynchronize(r->stream));
     gp_nvtx_pop();
+    open = 0;
 
     for (int i = 0; i < o->reps; i++) {
         float t;
@@ -254,13 +256,11 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
     row->time_max_s = ms[o->reps - 1] * 1e-3;
     row->time_spread = (row->time_max_s - row->time_min_s) / row->time_median_s;
     row->flop_per_s = gp_flops_analytic(row) / row->time_median_s;
-    row->sm_clock_hz = probe_sm_clock(r);
-    if (!isnan(row->sm_clock_hz) && r->nclocks < (int)(sizeof r->clocks / sizeof r->clocks[0]))
-        r->clocks[r->nclocks++] = row->sm_clock_hz;
     free(ms);
     return;
 done:
-    gp_nvtx_pop();
+    if (open)
+        gp_nvtx_pop();
     free(ms);
 }
 
@@ -269,7 +269,6 @@ static void count_variant(struct run *r, struct shape_data *s, const struct gemm
 {
     char why[512];
     struct workload w = {v, r, s};
-    gp_nvtx_push("counters", -1);
     if (prof_measure(r->prof, launch_once, &w, row->metric, row->kernels, sizeof row->kernels,
                      why, sizeof why) == 0) {
         row->counter_passes = r->passes;
@@ -279,7 +278,6 @@ static void count_variant(struct run *r, struct shape_data *s, const struct gemm
             row->metric[i] = NAN;
         cudaGetLastError();
     }
-    gp_nvtx_pop();
 }
 
 static void run_variant(struct run *r, struct shape_data *s, int vi)
@@ -300,9 +298,21 @@ static void run_variant(struct run *r, struct shape_data *s, int vi)
     verify_variant(r, s, v, row);
     if (row->status != GP_STATUS_CUDA_ERROR)
         time_variant(r, s, v, row);
-    if (row->status != GP_STATUS_CUDA_ERROR && r->prof)
-        count_variant(r, s, v, row);
     gp_nvtx_pop();
+    /* the probe runs outside the variant's range, so an NVTX filter on the variant
+     * selects only its own kernels; the GPU is still at its working clock */
+    if (row->status != GP_STATUS_CUDA_ERROR) {
+        row->sm_clock_hz = probe_sm_clock(r);
+        if (!isnan(row->sm_clock_hz) && r->nclocks < (int)(sizeof r->clocks / sizeof r->clocks[0]))
+            r->clocks[r->nclocks++] = row->sm_clock_hz;
+    }
+    /* counters in their own range after timing: the profiler never runs during timing */
+    if (row->status != GP_STATUS_CUDA_ERROR && r->prof) {
+        snprintf(range, sizeof range, "counters %s %s", v->name, s->label);
+        gp_nvtx_push(range, vi);
+        count_variant(r, s, v, row);
+        gp_nvtx_pop();
+    }
 
     if (row->status != GP_STATUS_OK)
         r->failures++;
@@ -504,7 +514,8 @@ static void setup_ceilings(struct run *r)
     if (mkdir_p(cache, err, sizeof err))
         snprintf(cache, sizeof cache, "%s", r->o->out_dir);
     gp_nvtx_push("ceilings", -1);
-    if (ceilings_get(r->o->device, cache, r->o->force_ceilings, &r->ceilings, stdout, err, sizeof err)) {
+    int got = ceilings_get(r->o->device, cache, r->o->force_ceilings, &r->ceilings, stdout, err, sizeof err);
+    if (got < 0) {
         fprintf(stderr, "gemmprof: warning: no machine ceilings: %s\n", err);
     } else {
         r->have_ceilings = 1;

@@ -1,0 +1,20 @@
+# Shared by tests/gpu/test_*.sh: GPU detection and ok/FAIL/skip lines for tests/run.sh.
+BUILD=${1:-build}
+GEMMPROF=$BUILD/gemmprof
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok()   { echo "ok - $*"; }
+fail() { echo "FAIL - $*"; }
+skip() { echo "skip - $*"; }
+
+# Prints the reason and returns 1 when this machine cannot run GPU tests.
+need_gpu() {
+    if ! command -v nvidia-smi >/dev/null 2>&1; then
+        skip "$1: no GPU on this machine (nvidia-smi not found)"; return 1
+    fi
+    if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+        skip "$1: no GPU on this machine (nvidia-smi lists none)"; return 1
+    fi
+    return 0
+}

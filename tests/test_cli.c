@@ -1,0 +1,84 @@
+/* Argument and shape parsing, and their one-line errors. */
+#include <string.h>
+
+#include "src/cli.h"
+#include "src/registry.h"
+#include "tests/test.h"
+
+static int parse(const char *line, struct cli_options *o, char *err, size_t errlen)
+{
+    char buf[512], *argv[32];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "gemmprof %s", line);
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    err[0] = '\0';
+    return cli_parse(argc, argv, o, err, errlen);
+}
+
+static int sizes(const char *spec, struct shape *s, int *n, char *err)
+{
+    *n = 0;
+    err[0] = '\0';
+    return cli_parse_sizes(spec, s, n, 64, err, 256);
+}
+
+int main(void)
+{
+    static struct cli_options o;
+    struct shape s[64];
+    char err[256];
+    int n;
+
+    CHECK(parse("", &o, err, sizeof err) == 0, "defaults parse");
+    CHECK(o.nvariants == gemm_variant_count, "default runs every variant (%d)", o.nvariants);
+    CHECK(o.nshapes == 4 && o.shapes[0].m == 1024 && o.shapes[3].k == 8192, "default sizes 1024..8192");
+    CHECK(o.reps == 10 && o.warmups == 2 && o.l2_flush && o.counters, "default reps, warm-ups, flush, counters");
+    CHECK(strcmp(o.out_dir, "out") == 0, "default output directory is out");
+
+    CHECK(parse("-k tiled,naive -s 17x33x65 -r 5 -w 0 --no-flush --seed 7 -o /tmp/x", &o, err, sizeof err) == 0,
+          "a full command line parses");
+    CHECK(o.nvariants == 2 && o.variants[0] == registry_find("tiled") && o.variants[1] == registry_find("naive"),
+          "variant order kept");
+    CHECK(o.shapes[0].m == 17 && o.shapes[0].n == 33 && o.shapes[0].k == 65, "MxNxK parsed as m, n, k");
+    CHECK(o.reps == 5 && o.warmups == 0 && !o.l2_flush && o.seed == 7, "options stored");
+
+    CHECK(parse("-k naive,bogus", &o, err, sizeof err) == -1 && strstr(err, "unknown variant 'bogus'"),
+          "unknown variant named: %s", err);
+    CHECK(parse("-k naive,naive", &o, err, sizeof err) == 0 && o.nvariants == 1, "duplicate variants dropped");
+    CHECK(parse("--metrics lts__t_bytes.sum,dram__bytes_read.sum", &o, err, sizeof err) == 0 && o.nmetrics == 2,
+          "metric list by ncu name");
+    CHECK(parse("--metrics lts__t_bytes.sum,no_such_metric", &o, err, sizeof err) == -1 &&
+              strstr(err, "unknown metric 'no_such_metric'"),
+          "unknown metric named: %s", err);
+    CHECK(parse("--reps 0", &o, err, sizeof err) == -1 && strstr(err, "--reps"), "reps 0 rejected: %s", err);
+    CHECK(parse("--reps abc", &o, err, sizeof err) == -1, "non-numeric reps rejected: %s", err);
+    CHECK(parse("--frobnicate", &o, err, sizeof err) == -1 && strstr(err, "--frobnicate"),
+          "unknown option named: %s", err);
+    CHECK(parse("-s", &o, err, sizeof err) == -1 && strstr(err, "needs a value"), "missing value: %s", err);
+    CHECK(parse("stray", &o, err, sizeof err) == -1 && strstr(err, "stray"), "stray argument: %s", err);
+    CHECK(parse("--seed -1", &o, err, sizeof err) == -1, "negative seed rejected: %s", err);
+    CHECK(parse("--help", &o, err, sizeof err) == 0 && o.action == CLI_HELP, "--help");
+    CHECK(parse("--list", &o, err, sizeof err) == 0 && o.action == CLI_LIST, "--list");
+
+    CHECK(sizes("2048", s, &n, err) == 0 && n == 1 && s[0].m == 2048 && s[0].k == 2048, "square size");
+    CHECK(sizes("1,1000x1500x700,1023", s, &n, err) == 0 && n == 3 && s[1].n == 1500, "list of sizes");
+    CHECK(sizes("256:8192:x2", s, &n, err) == 0 && n == 6 && s[5].m == 8192, "geometric range 256..8192 (%d)", n);
+    CHECK(sizes("100:400:+100", s, &n, err) == 0 && n == 4 && s[3].m == 400, "arithmetic range");
+    CHECK(sizes("0", s, &n, err) == -1 && strstr(err, "size 0"), "size 0: %s", err);
+    CHECK(sizes("-5", s, &n, err) == -1 && strstr(err, "-5"), "negative size: %s", err);
+    CHECK(sizes("abc", s, &n, err) == -1 && strstr(err, "abc"), "non-numeric size: %s", err);
+    CHECK(sizes("12x", s, &n, err) == -1, "incomplete MxNxK: %s", err);
+    CHECK(sizes("2x3x4x5", s, &n, err) == -1, "too many dimensions: %s", err);
+    CHECK(sizes("99999999999", s, &n, err) == -1 && strstr(err, "too large"), "size beyond int: %s", err);
+    CHECK(sizes("2000000000x2000000000x2000000000", s, &n, err) == 0 && shape_bytes(&s[0]) > 0,
+          "2e9^2 buffers are representable in 64-bit bytes");
+    CHECK(sizes("8:4:x2", s, &n, err) == -1 && strstr(err, "above"), "reversed range: %s", err);
+    CHECK(sizes("4:8:x1", s, &n, err) == -1 && strstr(err, "factor"), "factor 1: %s", err);
+    CHECK(sizes("4:8", s, &n, err) == -1, "range without step: %s", err);
+    CHECK(sizes(",", s, &n, err) == -1 && strstr(err, "empty"), "empty list: %s", err);
+    struct shape big = {2147483647L, 2147483647L, 2147483647L};
+    CHECK(shape_bytes(&big) > 0, "largest int shape fits in 64 bits (%lld bytes)", shape_bytes(&big));
+    TEST_EXIT();
+}

@@ -1,0 +1,195 @@
+/* results.json: write/read round trip of every gp_meta field (including strings that
+ * need escaping and UTF-8), the reader's tolerance for unknown keys and arrays, and its
+ * errors (file:line:column) on malformed input. */
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analysis/meta.h"
+#include "analysis/results.h"
+#include "tests/test.h"
+
+static char tmpdir[64];
+
+static const char *write_text(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static int read_text(const char *text, struct gp_meta *m, char *err, size_t errlen)
+{
+    const char *p = write_text("t.json", text);
+    meta_init(m);
+    return meta_read_json(p, m, err, errlen);
+}
+
+int main(void)
+{
+    char err[512], path[256];
+    strcpy(tmpdir, "/tmp/gp_meta_XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        CHECK(0, "mkdtemp");
+        TEST_EXIT();
+    }
+
+    /* round trip */
+    struct gp_meta a, b;
+    meta_init(&a);
+    CHECK(a.schema == GP_SCHEMA_VERSION && isnan(a.sm_clock_measured_hz) && a.planned_rows == -1,
+          "meta_init: schema current, doubles NaN, planned_rows -1");
+    strcpy(a.tool_version, "0.1");
+    strcpy(a.gpu_name, "NVIDIA H200 \"NVL\" \\ test");
+    strcpy(a.gpu_uuid, "GPU-1234");
+    a.cc_major = 9;
+    a.cc_minor = 0;
+    a.sm_count = 132;
+    a.sm_clock_max_hz = 1.98e9;
+    a.sm_clock_measured_hz = 1.755e9 + 0.1234567;
+    a.mem_clock_hz = 3.201e9;
+    a.mem_bus_bits = 6144;
+    a.l2_bytes = 62914560;
+    a.smem_per_block_optin_bytes = 232448;
+    a.global_mem_bytes = 150754820096.0;
+    strcpy(a.driver_version, "13.0");
+    strcpy(a.runtime_version, "13.0");
+    strcpy(a.cublas_version, "13.0.0");
+    strcpy(a.command, "gemmprof --out 'my dir' -k naive,tiled\n\t\x01 end / \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+    strcpy(a.git_rev, "abc1234-dirty");
+    strcpy(a.date, "2026-11-30T12:00:00Z");
+    strcpy(a.hostname, "h200-vm");
+    strcpy(a.counters, "collected (3 passes)");
+    a.l2_flush = 1;
+    a.reps = 10;
+    a.warmups = 2;
+    a.seed = 18446744073709551615ULL;
+    a.planned_rows = 20;
+    snprintf(path, sizeof path, "%s/results.json", tmpdir);
+    CHECK(meta_write_json(path, &a, err, sizeof err) == 0, "meta_write_json writes %s", path);
+    meta_init(&b);
+    int rc = meta_read_json(path, &b, err, sizeof err);
+    CHECK(rc == 0, "meta_read_json reads it back%s%s", rc ? ": " : "", rc ? err : "");
+    CHECK(b.schema == a.schema, "schema round-trips");
+    CHECK(strcmp(b.gpu_name, a.gpu_name) == 0, "quotes and backslashes round-trip: %s", b.gpu_name);
+    CHECK(strcmp(b.command, a.command) == 0, "control characters and UTF-8 round-trip");
+    CHECK(b.sm_clock_measured_hz == a.sm_clock_measured_hz && b.global_mem_bytes == a.global_mem_bytes,
+          "doubles round-trip exactly");
+    CHECK(b.seed == a.seed, "64-bit seed round-trips");
+    CHECK(b.cc_major == 9 && b.sm_count == 132 && b.mem_bus_bits == 6144 && b.l2_flush == 1 &&
+              b.reps == 10 && b.warmups == 2 && b.planned_rows == 20,
+          "integers round-trip");
+    CHECK(strcmp(a.hostname, b.hostname) == 0 && strcmp(a.counters, b.counters) == 0 &&
+              strcmp(a.git_rev, b.git_rev) == 0 && strcmp(a.date, b.date) == 0 &&
+              strcmp(a.tool_version, b.tool_version) == 0 && strcmp(a.gpu_uuid, b.gpu_uuid) == 0 &&
+              strcmp(a.cublas_version, b.cublas_version) == 0,
+          "strings of every section round-trip");
+    char tmpname[300];
+    snprintf(tmpname, sizeof tmpname, "%s.tmp.%ld", path, (long)getpid());
+    CHECK(access(tmpname, F_OK) != 0, "no temporary file left behind");
+
+    /* the file is nested as documented, and NaN is null */
+    a.sm_clock_measured_hz = NAN;
+    CHECK(meta_write_json(path, &a, err, sizeof err) == 0, "rewrite with a NaN");
+    FILE *f = fopen(path, "r");
+    char text[8192] = "";
+    if (f) {
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        text[n] = '\0';
+        fclose(f);
+    }
+    CHECK(strstr(text, "\"gpu\": {") && strstr(text, "\"software\": {") && strstr(text, "\"run\": {"),
+          "sections gpu/software/run present");
+    CHECK(strstr(text, "\"sm_clock_measured_hz\": null") != NULL, "NaN written as null");
+    CHECK(strstr(text, "\\u0001") && strstr(text, "\\n") && strstr(text, "\\\""),
+          "control characters and quotes escaped in the file");
+    meta_init(&b);
+    CHECK(meta_read_json(path, &b, err, sizeof err) == 0 && isnan(b.sm_clock_measured_hz),
+          "null reads back as NaN");
+
+    /* json_write_string alone */
+    snprintf(path, sizeof path, "%s/s.txt", tmpdir);
+    f = fopen(path, "w");
+    json_write_string(f, "a\"b\\c\x1f\x7f\xc3\xa9");
+    fclose(f);
+    f = fopen(path, "r");
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    CHECK(strcmp(text, "\"a\\\"b\\\\c\\u001f\\u007f\xc3\xa9\"") == 0, "json_write_string escapes: %s", text);
+
+    /* reader: unknown keys, arrays, nested objects, escapes */
+    struct gp_meta m;
+    rc = read_text("{\"schema\": 1, \"extra\": [1, {\"a\": [true, null]}, \"x\"],\n"
+                   " \"gpu\": {\"name\": \"G\\u00e9\\ud83d\\ude00\\/\", \"sm_count\": 132,"
+                   " \"future\": {\"sm_count\": 7}, \"l2_bytes\": 6.0e7},\n"
+                   " \"run\": {\"l2_flush\": true, \"reps\": -3}, \"software\": {}}",
+                   &m, err, sizeof err);
+    CHECK(rc == 0, "unknown keys, arrays and nested objects are skipped%s%s", rc ? ": " : "", rc ? err : "");
+    CHECK(strcmp(m.gpu_name, "G\xc3\xa9\xf0\x9f\x98\x80/") == 0, "\\u escapes and surrogate pairs decode to UTF-8");
+    CHECK(m.sm_count == 132, "a known key inside an unknown nested object does not leak (sm_count %d)", m.sm_count);
+    CHECK(m.l2_bytes == 6.0e7 && m.l2_flush == 1 && m.reps == -3, "numbers with exponents, booleans, negatives");
+
+    rc = read_text("{\"gpu\": {\"name\": \"x\"}}", &m, err, sizeof err);
+    CHECK(rc == 0 && m.schema == 0, "a file without \"schema\" reads as schema 0");
+
+    /* reader errors name the file, line and column */
+    rc = read_text("{\n  \"schema\": 1,\n  \"gpu\" {}\n}", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "t.json:3:9:") && strstr(err, "':'"), "missing colon: %s", err);
+    rc = read_text("{\"schema\": 1,}", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, ":1:14:"), "trailing comma: %s", err);
+    rc = read_text("{\"gpu\": {\"name\": \"abc}}", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "unterminated string"), "unterminated string: %s", err);
+    rc = read_text("{\"gpu\": {\"name\": \"a\tb\"}}", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "control character"), "raw control character: %s", err);
+    rc = read_text("{\"gpu\": {\"name\": \"\\x\"}}", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "invalid escape"), "invalid escape: %s", err);
+    rc = read_text("{\"gpu\": {\"name\": \"\\ud83d\"}}", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "surrogate"), "unpaired surrogate: %s", err);
+    rc = read_text("{\"gpu\": {\"sm_count\": \"132\"}}", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "gpu.sm_count") && strstr(err, "integer"), "type mismatch: %s", err);
+    rc = read_text("{\"gpu\": {\"sm_count\": 1.5}}", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "gpu.sm_count"), "fraction into an integer: %s", err);
+    rc = read_text("{\"schema\": 01}", &m, err, sizeof err);
+    CHECK(rc < 0, "leading zero rejected: %s", err);
+    rc = read_text("{\"schema\": 1} x", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "trailing"), "trailing garbage: %s", err);
+    rc = read_text("", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "empty"), "empty file: %s", err);
+    rc = read_text("[1,2]", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "object"), "top-level array: %s", err);
+    rc = read_text("{\"gpu\": {\"name\": tru}}", &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "expected a value"), "bad literal: %s", err);
+    char deep[400] = "{\"a\": ";
+    for (int i = 0; i < 100; i++)
+        strcat(deep, "[");
+    rc = read_text(deep, &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "nested too deeply"), "deep nesting rejected without a crash: %s", err);
+    snprintf(path, sizeof path, "%s/none.json", tmpdir);
+    rc = meta_read_json(path, &m, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "none.json"), "missing file names it: %s", err);
+
+    /* a string longer than its field is cut at a character boundary */
+    char longname[300] = "{\"gpu\": {\"name\": \"";
+    for (int i = 0; i < 60; i++)
+        strcat(longname, "\xc3\xa9");   /* 120 bytes of two-byte characters */
+    strcat(longname, "\"}}");
+    rc = read_text(longname, &m, err, sizeof err);
+    size_t len = strlen(m.gpu_name);
+    CHECK(rc == 0 && len < sizeof m.gpu_name && len % 2 == 0, "overlong string cut at a UTF-8 boundary (%zu bytes)", len);
+
+    /* a failed write leaves nothing behind and says why */
+    snprintf(path, sizeof path, "%s/no/such/dir/results.json", tmpdir);
+    rc = meta_write_json(path, &a, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "cannot create"), "unwritable path: %s", err);
+
+    snprintf(path, sizeof path, "rm -rf '%s'", tmpdir);
+    if (system(path) != 0)
+        printf("note: could not remove %s\n", tmpdir);
+    TEST_EXIT();
+}

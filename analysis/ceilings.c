@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/csv.h"
@@ -56,6 +57,7 @@ int ceilings_write_csv(const char *path, const struct gp_ceilings *cs, char *err
         snprintf(err, errlen, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
         return -1;
     }
+    fchmod(fd, 0644);   /* mkstemp makes it 0600; this is a data file others read */
     FILE *f = fdopen(fd, "w");
     if (!f) {
         snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));

@@ -103,6 +103,7 @@ static FILE *atomic_open(struct tmpfile *t, const char *path, char *err, size_t 
         snprintf(err, errlen, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
         return NULL;
     }
+    fchmod(fd, 0644);   /* mkstemp makes it 0600; these are files for people to read */
     t->f = fdopen(fd, "w");
     if (!t->f) {
         snprintf(err, errlen, "cannot write '%s': %s", t->tmp, strerror(errno));
@@ -218,7 +219,6 @@ static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *c
             if (l == GP_LEVEL_DRAM)
                 (*n_dram)++;
         }
-        /* A blank line ends each kernel's group, so gnuplot joins only its own levels. */
     }
     if (atomic_close(&t, err, errlen) != 0)
         return -1;
@@ -233,9 +233,9 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
     csv_write_field(f, label);
     fputc(',', f);
     csv_write_double(f, value);
-    fprintf(f, ",%s,", unit);
+    fputc(',', f);
     csv_write_double(f, ridge_ai);
-    fputc('\n', f);
+    fprintf(f, ",%s\n", unit);
 }
 
 /* roofline_roofs.csv: memory and compute roofs, measured and theoretical, plus the
@@ -247,7 +247,7 @@ static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err
     FILE *f = atomic_open(&t, path, err, errlen);
     if (!f)
         return -1;
-    fputs("kind,roof,level,source,label,value,unit,ridge_ai_flop_per_byte\n", f);
+    fputs("kind,roof,level,source,label,value,ridge_ai_flop_per_byte,unit\n", f);
     int n = 0;
     if (cs) {
         /* The same bandwidths roof_derive uses, so points and roofs agree. */

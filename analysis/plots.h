@@ -6,10 +6,11 @@
  *                         variant,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,
  *                         flop_per_s,attainable_flop_per_s,bound
  *   roofline_roofs.csv    the ceilings as roofs: kind (memory|compute|ridge),roof,level,
- *                         source (measured|theoretical),label,value,unit,ridge_ai_flop_per_byte
+ *                         source (measured|theoretical),label,value,ridge_ai_flop_per_byte,unit
  *   sweep.csv             one row per verified row: variant,precision,m,n,k,shape,size,
  *                         flop_per_s,time_median_s
  *   roofline_dram.{png,svg}  roofline_hier.{png,svg}  sweep.{png,svg}  bytes.{png,svg}
+ * No line ends in an empty field: gnuplot 5.4 misreads a trailing empty CSV field.
  * Every file is written under a temporary name and renamed once complete, so a failure
  * never leaves a half-written chart that looks finished. Each script also runs alone:
  *   gnuplot -c plots/roofline_dram.gp out/roofline_points.csv out/roofline_roofs.csv out/roofline_dram

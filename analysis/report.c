@@ -34,6 +34,10 @@ static const long seed_sizes[] = {1024, 2048};
 
 static const char *const level_label[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared memory",
                                                             "compute"};
+static const char *const level_cap[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "Shared memory",
+                                                          "Compute"};
+static const char *const level_adj[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared-memory",
+                                                          "compute"};   /* "<adj>-bound" */
 
 /* The variants' one-line descriptions, from the registry's data file. */
 struct variant_desc { const char *name, *desc; };
@@ -121,6 +125,16 @@ static const char *hz_str(double v)
     return scaled(v, u, 4);
 }
 
+static const char *count_str(double v)
+{
+    static const char *const u[] = {"", "k", "M", "G", "T"};
+    const char *s = scaled(v, u, 5);
+    size_t n = strlen(s);
+    if (n && s[n - 1] == ' ')   /* no suffix: drop the separator */
+        ((char *)s)[n - 1] = '\0';
+    return s;
+}
+
 static const char *tf(double flops) { return num(flops / 1e12); }
 static const char *ms(double s) { return num(s * 1e3); }
 
@@ -184,6 +198,9 @@ static const char *peak_label(const struct gp_result *r)
 {
     return strcmp(r->precision, "tf32") == 0 ? "TF32 tensor" : "FP32 FMA";
 }
+
+/* What memory level l alone would allow, not capped by the compute peak, flop/s. */
+static double mem_roof(const struct gp_roof *ro, int l) { return ro->ai[l] * ro->roof_bw[l]; }
 
 /* Bytes moved at `level` per FMA (m n k FMAs). */
 static double bytes_per_fma(const struct gp_roof *ro, int level)
@@ -313,9 +330,14 @@ static void write_machine(struct rep *R)
             hz_str(m->sm_clock_measured_hz));
         if (m->sm_clock_max_hz > 0 && !isnan(m->sm_clock_measured_hz))
             say(R, " (%s of maximum)", pct(m->sm_clock_measured_hz / m->sm_clock_max_hz));
-        say(R, " |\n| memory | %s, clock %s, %d-bit bus; L2 %s; shared memory per block %s |\n",
-            bytes_str(m->global_mem_bytes), hz_str(m->mem_clock_hz), m->mem_bus_bits,
-            bytes_str(m->l2_bytes), bytes_str(m->smem_per_block_optin_bytes));
+        say(R, " |\n| memory | global %s, memory clock %s, ", bytes_str(m->global_mem_bytes),
+            hz_str(m->mem_clock_hz));
+        if (m->mem_bus_bits > 0)
+            say(R, "%d-bit bus", m->mem_bus_bits);
+        else
+            say(R, "bus width n/a");
+        say(R, "; L2 %s; shared memory per block %s |\n", bytes_str(m->l2_bytes),
+            bytes_str(m->smem_per_block_optin_bytes));
         say(R, "| driver / CUDA runtime / cuBLAS | ");
         md_text(R->f, *m->driver_version ? m->driver_version : "?");
         say(R, " / ");
@@ -373,14 +395,18 @@ static void write_ceilings(struct rep *R)
         say(R, " |\n");
     }
     say(R, "\n");
+    int above = 0;
     for (int i = 0; i < GP_CEIL_COUNT; i++) {
         const struct gp_ceiling *c = &cs->c[i];
-        if (c->measured > c->theoretical * SHARE_ABOVE)
+        if (c->measured > c->theoretical * SHARE_ABOVE) {
+            above++;
             say(R, "- %s measured %s of its theoretical value: the theory assumes a lower clock or "
                    "width than the hardware ran at.\n", gp_ceiling_info[i].label,
                 pct(c->measured / c->theoretical));
+        }
     }
-    say(R, "\n");
+    if (above)
+        say(R, "\n");
 }
 
 static void write_shape_tables(struct rep *R)
@@ -477,7 +503,7 @@ static int runner_up(const struct gp_roof *ro, double *att)
     *att = NAN;
     for (int l = 0; l <= GP_LEVEL_COUNT; l++) {
         /* uncapped: a memory roof above the compute peak still says how far above it is */
-        double a = l == GP_LEVEL_COUNT ? ro->peak_compute : ro->ai[l] * ro->roof_bw[l];
+        double a = l == GP_LEVEL_COUNT ? ro->peak_compute : mem_roof(ro, l);
         if (l == ro->bound_level || isnan(a))
             continue;
         if (best < 0 || a < *att) {
@@ -499,7 +525,7 @@ static void share_sentence(struct rep *R, const struct gp_roof *ro)
         say(R, " At %s of the bound, %s is what limits it.", pct(s), lvl);
     else if (s >= SHARE_PARTLY)
         say(R, " %s is the tightest roof, but at %s of it other costs (latency, instruction issue, "
-               "occupancy) take a large share.", lvl, pct(s));
+               "occupancy) take a large share.", level_cap[ro->bound_level], pct(s));
     else
         say(R, " At only %s of the bound, this roof is not what holds it back: the limit is "
                "elsewhere (latency, instruction issue or occupancy, which these counters do not "
@@ -554,17 +580,27 @@ static void explain_row(struct rep *R, int i)
         int l = runner_up(ro, &a);
         if (l >= 0)
             say(R, " The next-tightest roof is %s at %s TFLOP/s.", level_label[l], tf(a));
-        if (L != GP_LEVEL_DRAM && !isnan(ro->attainable[GP_LEVEL_DRAM]))
+        if (L != GP_LEVEL_DRAM && !isnan(mem_roof(ro, GP_LEVEL_DRAM)))
             say(R, " DRAM alone would allow %s TFLOP/s (%s bytes per FMA).",
-                tf(ro->attainable[GP_LEVEL_DRAM]), num(bytes_per_fma(ro, GP_LEVEL_DRAM)));
+                tf(mem_roof(ro, GP_LEVEL_DRAM)), num(bytes_per_fma(ro, GP_LEVEL_DRAM)));
     }
     /* shared memory: wavefronts per warp-level FFMA and bank conflicts */
     double wf = r->metric[GP_M_smem_ld_wf], ffma = r->metric[GP_M_ffma];
     double confl = r->metric[GP_M_smem_ld_confl];
+    /* per warp FFMA only where FFMAs carry the work (not on the tensor pipe) */
+    int ffma_work = !isnan(ffma) && 2.0 * ffma >= 0.5 * ro->flops_analytic;
     if (!isnan(wf) && !isnan(ffma) && ffma > 0) {
-        if (wf > 0) {
+        if (wf > 0 && ffma_work) {
             say(R, " Shared memory: %s load wavefronts per warp-level FFMA (%s wavefronts, %s warp "
-                   "FFMAs)", num(wf / (ffma / 32.0)), num(wf), num(ffma / 32.0));
+                   "FFMAs)", num(wf / (ffma / 32.0)), count_str(wf), count_str(ffma / 32.0));
+            if (!isnan(confl))
+                say(R, "; bank conflicts are %s of the load wavefronts (%s)", pct(confl / wf),
+                    confl / wf >= CONFLICT_SIG ? "significant" : "negligible");
+            say(R, ".");
+        } else if (wf > 0) {
+            say(R, " Shared memory: %s load wavefronts; FFMAs do %s of the analytic FLOPs, so "
+                   "wavefronts per FFMA would mislead", count_str(wf),
+                pct(2.0 * ffma / ro->flops_analytic));
             if (!isnan(confl))
                 say(R, "; bank conflicts are %s of the load wavefronts (%s)", pct(confl / wf),
                     confl / wf >= CONFLICT_SIG ? "significant" : "negligible");
@@ -690,7 +726,7 @@ static void write_variants(struct rep *R)
                                                                      : gp_status_name(r->status));
             else if (R->roof[i].bound_level >= 0)
                 say(R, "%s TFLOP/s, %s-bound at %s of the bound", tf(R->roof[i].achieved),
-                    level_label[R->roof[i].bound_level], pct(R->roof[i].bound_share));
+                    level_adj[R->roof[i].bound_level], pct(R->roof[i].bound_share));
             else
                 say(R, "%s TFLOP/s (no bound: %s)", tf(R->roof[i].achieved),
                     has_counters(r) ? "no ceilings" : "no counters");
@@ -710,17 +746,17 @@ static const char *bound_words(const struct rep *R, int i)
         return "no counters";
     if (ro->bound_level < 0)
         return "no ceilings";
-    snprintf(b, 64, "%s-bound, %s of that bound", level_label[ro->bound_level], pct(ro->bound_share));
+    snprintf(b, 64, "%s-bound, %s of that bound", level_adj[ro->bound_level], pct(ro->bound_share));
     return b;
 }
 
 static void write_claims(struct rep *R)
 {
     say(R, "## The seed's claims, checked\n\n");
-    say(R, "The seed tutorial (measured on an RTX 4090) says the tiled kernel is %s-%sx faster "
+    say(R, "The seed tutorial (measured on an RTX 4090) says the tiled kernel is %g-%gx faster "
            "than the naive one at 1024 and 2048, that the gap widens at 2048, that the naive "
-           "kernel is bandwidth-bound, and that it runs at ~%s of peak FLOPs.\n\n",
-        num(SEED_SPEEDUP_LO), num(SEED_SPEEDUP_HI), pct(SEED_PEAK_SHARE));
+           "kernel is bandwidth-bound, and that it runs at ~%g%% of peak FLOPs.\n\n",
+        SEED_SPEEDUP_LO, SEED_SPEEDUP_HI, 100 * SEED_PEAK_SHARE);
 
     /* claim 1: naive -> tiled speedup */
     say(R, "**Naive to tiled speedup.**\n\n");
@@ -748,8 +784,8 @@ static void write_claims(struct rep *R)
             double pred = rb->bound_attainable / ra->bound_attainable;
             say(R, " From the counters: naive is %s-bound (allows %s TFLOP/s, reaches %s), tiled is "
                    "%s-bound (allows %s TFLOP/s, reaches %s); the bounds differ by %sx",
-                level_label[ra->bound_level], tf(ra->bound_attainable), pct(ra->bound_share),
-                level_label[rb->bound_level], tf(rb->bound_attainable), pct(rb->bound_share),
+                level_adj[ra->bound_level], tf(ra->bound_attainable), pct(ra->bound_share),
+                level_adj[rb->bound_level], tf(rb->bound_attainable), pct(rb->bound_share),
                 num(pred));
             if (x <= pred * STEP_AGREES && x >= pred / STEP_AGREES)
                 say(R, ", which accounts for the measured %sx.", num(x));
@@ -757,9 +793,9 @@ static void write_claims(struct rep *R)
                 say(R, ", against %sx measured: the bounds %s the step.", num(x),
                     x > pred ? "under-predict" : "over-predict");
             if (x < SEED_SPEEDUP_LO && pred < SEED_SPEEDUP_LO)
-                say(R, " A %s-%sx gain would need the tiled kernel's bound to sit %s-%sx above "
-                       "naive's; it sits %sx above.", num(SEED_SPEEDUP_LO), num(SEED_SPEEDUP_HI),
-                    num(SEED_SPEEDUP_LO), num(SEED_SPEEDUP_HI), num(pred));
+                say(R, " A %g-%gx gain would need the tiled kernel's bound to sit %g-%gx above "
+                       "naive's; it sits %sx above.", SEED_SPEEDUP_LO, SEED_SPEEDUP_HI,
+                    SEED_SPEEDUP_LO, SEED_SPEEDUP_HI, num(pred));
         } else {
             say(R, " Counters or ceilings are missing (naive: %s; tiled: %s), so no reason from the "
                    "counters.", bound_words(R, a), bound_words(R, b));
@@ -775,7 +811,7 @@ static void write_claims(struct rep *R)
     say(R, "\n");
 
     /* claim 2: naive is bandwidth-bound, ~5% of peak */
-    say(R, "**\"Naive is bandwidth-bound\" and \"~%s of peak\".**\n\n", pct(SEED_PEAK_SHARE));
+    say(R, "**\"Naive is bandwidth-bound\" and \"~%g%% of peak\".**\n\n", 100 * SEED_PEAK_SHARE);
     int any = 0;
     for (int i = 0; i < R->ds->nrows; i++) {
         const struct gp_result *r = &R->ds->rows[i];
@@ -799,16 +835,16 @@ static void write_claims(struct rep *R)
                 L == GP_LEVEL_DRAM ? "as claimed, by DRAM" : "yes, but not by DRAM",
                 level_label[L], pct(ro->bound_share), tf(ro->bound_attainable));
             double dram_bw = (r->metric[GP_M_dram_read] + r->metric[GP_M_dram_write]) / r->time_median_s;
-            if (L != GP_LEVEL_DRAM && !isnan(ro->attainable[GP_LEVEL_DRAM]))
+            if (L != GP_LEVEL_DRAM && !isnan(mem_roof(ro, GP_LEVEL_DRAM)))
                 say(R, "; DRAM alone would allow %s TFLOP/s, %sx what it reaches, and its DRAM "
                        "traffic ran at %s, %s of the measured DRAM bandwidth",
-                    tf(ro->attainable[GP_LEVEL_DRAM]), num(ro->attainable[GP_LEVEL_DRAM] / ro->achieved),
+                    tf(mem_roof(ro, GP_LEVEL_DRAM)), num(mem_roof(ro, GP_LEVEL_DRAM) / ro->achieved),
                     bw_str(dram_bw), pct(dram_bw / ro->roof_bw[GP_LEVEL_DRAM]));
         }
         if (!isnan(ro->peak_compute)) {
             double p = ro->achieved / ro->peak_compute;
-            say(R, "; it runs at %s of the %s ceiling (claim ~%s: %s)", pct(p), peak_label(r),
-                pct(SEED_PEAK_SHARE),
+            say(R, "; it runs at %s of the %s ceiling (claim ~%g%%: %s)", pct(p), peak_label(r),
+                100 * SEED_PEAK_SHARE,
                 p >= SEED_PEAK_SHARE / 2 && p <= SEED_PEAK_SHARE * 2 ? "roughly holds" : "does not hold");
         }
         say(R, ".\n");
@@ -846,8 +882,15 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
         snprintf(err, errlen, "%s: out of memory", out_path);
         return -1;
     }
-    for (int i = 0; i < ds->nrows; i++)
+    for (int i = 0; i < ds->nrows; i++) {
         roof_derive(&ds->rows[i], &ds->ceilings, &R.roof[i]);
+        /* without counters the compute roof is the only one left, which is not evidence
+         * that compute binds: such a row has no binding level */
+        if (!has_counters(&ds->rows[i])) {
+            R.roof[i].bound_level = -1;
+            R.roof[i].bound_attainable = R.roof[i].bound_share = NAN;
+        }
+    }
     R.f = fopen(tmp, "w");
     if (!R.f) {
         snprintf(err, errlen, "cannot create '%s': %s", tmp, strerror(errno));

@@ -99,6 +99,8 @@ struct driver {
     decltype(&cuDevicePrimaryCtxRetain) retain = nullptr;
     decltype(&cuDevicePrimaryCtxRelease) release = nullptr;
     decltype(&cuGetErrorName) error_name = nullptr;
+    decltype(&cuCtxGetCurrent) get_current = nullptr;
+    decltype(&cuCtxGetDevice) ctx_device = nullptr;
 };
 
 int driver_open(driver *d, char *why, size_t len)
@@ -117,6 +119,8 @@ int driver_open(driver *d, char *why, size_t len)
     d->retain = (decltype(d->retain))dlsym(d->lib, GP_XSTR(cuDevicePrimaryCtxRetain));
     d->release = (decltype(d->release))dlsym(d->lib, GP_XSTR(cuDevicePrimaryCtxRelease));
     d->error_name = (decltype(d->error_name))dlsym(d->lib, GP_XSTR(cuGetErrorName));
+    d->get_current = (decltype(d->get_current))dlsym(d->lib, GP_XSTR(cuCtxGetCurrent));
+    d->ctx_device = (decltype(d->ctx_device))dlsym(d->lib, GP_XSTR(cuCtxGetDevice));
     if (!d->init || !d->device_get || !d->retain || !d->release) {
         say(why, len, "CUDA driver libcuda.so.1 lacks cuInit/cuDeviceGet/cuDevicePrimaryCtxRetain: "
                       "driver too old for CUDA 13, update the NVIDIA driver");
@@ -476,12 +480,24 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
         driver_why(&s->drv, "cuDeviceGet", cr, why, len);
         goto fail;
     }
-    /* The primary context is the one the runtime and cuBLAS launch into. */
-    if ((cr = s->drv.retain(&s->ctx, s->cudev)) != CUDA_SUCCESS) {
-        driver_why(&s->drv, "cuDevicePrimaryCtxRetain", cr, why, len);
-        goto fail;
+    /* The runtime and cuBLAS launch into the calling thread's current context: the
+     * device's primary context unless the application made its own. Use the current
+     * one when it belongs to `device`, else retain the primary (the same object the
+     * runtime will create or already holds). */
+    {
+        CUcontext cur = nullptr;
+        CUdevice cur_dev = -1;
+        if (s->drv.get_current && s->drv.ctx_device && s->drv.get_current(&cur) == CUDA_SUCCESS && cur &&
+            s->drv.ctx_device(&cur_dev) == CUDA_SUCCESS && cur_dev == s->cudev)
+            s->ctx = cur;
     }
-    s->ctx_retained = true;
+    if (!s->ctx) {
+        if ((cr = s->drv.retain(&s->ctx, s->cudev)) != CUDA_SUCCESS) {
+            driver_why(&s->drv, "cuDevicePrimaryCtxRetain", cr, why, len);
+            goto fail;
+        }
+        s->ctx_retained = true;
+    }
 
     {
         auto p = GP_PARAMS(CUpti_Profiler_Initialize_Params);

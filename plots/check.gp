@@ -5,6 +5,8 @@
 #   NUMBERS           columns whose every cell must be a number >= 0
 #   OPTIONAL_NUMBERS  columns whose cells must be a number >= 0 or empty
 # Expects `set datafile separator comma` and `set datafile columnheaders` (common.gp).
+# gnuplot 5.4 misreads an empty *last* field of a line (it returns stale text), so
+# files for these scripts never end a line with an empty cell.
 # Line numbers assume one header line and no blank lines, which is what gemmprof writes.
 
 CHK_F = ARG1

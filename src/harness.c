@@ -38,7 +38,7 @@ struct run {
     struct gp_meta meta;
     struct gp_ceilings ceilings;
     int have_ceilings;
-    struct prof_session *prof;
+    int counters_off, counters_announced;
     int passes;
     struct gemm_context *ctx;
     cudaStream_t stream;
@@ -264,26 +264,10 @@ done:
     free(ms);
 }
 
-static void count_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v,
-                          struct gp_result *row)
-{
-    char why[512];
-    struct workload w = {v, r, s};
-    if (prof_measure(r->prof, launch_once, &w, row->metric, row->kernels, sizeof row->kernels,
-                     why, sizeof why) == 0) {
-        row->counter_passes = r->passes;
-    } else {
-        fprintf(stderr, "gemmprof: counters for %s %s: %s\n", v->name, s->label, why);
-        for (int i = 0; i < GP_METRIC_COUNT; i++)
-            row->metric[i] = NAN;
-        cudaGetLastError();
-    }
-}
-
-static void run_variant(struct run *r, struct shape_data *s, int vi)
+/* Verify and time one variant; the row is completed by the counter phase. */
+static void run_variant(struct run *r, struct shape_data *s, int vi, struct gp_result *row)
 {
     const struct gemm_variant *v = &gemm_variants[vi];
-    struct gp_result row_storage, *row = &row_storage;
     char range[128];
 
     gp_result_init(row);
@@ -294,7 +278,6 @@ static void run_variant(struct run *r, struct shape_data *s, int vi)
     row->k = s->k;
     snprintf(range, sizeof range, "%s %s", v->name, s->label);
     gp_nvtx_push(range, vi);
-
     verify_variant(r, s, v, row);
     if (row->status != GP_STATUS_CUDA_ERROR)
         time_variant(r, s, v, row);
@@ -306,14 +289,62 @@ static void run_variant(struct run *r, struct shape_data *s, int vi)
         if (!isnan(row->sm_clock_hz) && r->nclocks < (int)(sizeof r->clocks / sizeof r->clocks[0]))
             r->clocks[r->nclocks++] = row->sm_clock_hz;
     }
-    /* counters in their own range after timing: the profiler never runs during timing */
-    if (row->status != GP_STATUS_CUDA_ERROR && r->prof) {
-        snprintf(range, sizeof range, "counters %s %s", v->name, s->label);
+}
+
+/* The counter phase of one shape: the profiler is enabled only here, after every
+ * variant of the shape has been timed, so it can never slow a timed launch. */
+static void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows)
+{
+    char why[512], range[128];
+    if (!r->o->counters || r->o->trace || r->counters_off)
+        return;
+    gp_nvtx_push("counters", -1);
+    struct prof_session *prof = prof_open(r->o->device, r->o->metrics, r->o->nmetrics, why, sizeof why);
+    if (!prof) {
+        fprintf(stderr, "gemmprof: warning: no hardware counters: %s\n"
+                        "gemmprof: carrying on with timing only\n", why);
+        snprintf(r->meta.counters, sizeof r->meta.counters, "not collected: %.200s", why);
+        r->counters_off = 1;   /* one warning, not one per shape */
+        gp_nvtx_pop();
+        return;
+    }
+    r->passes = prof_num_passes(prof);
+    if (!r->counters_announced) {
+        printf("counters: %d metrics in %d replay pass%s per kernel\n", r->o->nmetrics, r->passes,
+               r->passes == 1 ? "" : "es");
+        snprintf(r->meta.counters, sizeof r->meta.counters, "collected: %d metrics, %d passes",
+                 r->o->nmetrics, r->passes);
+        r->counters_announced = 1;
+    }
+    for (int i = 0; i < nrows; i++) {
+        struct gp_result *row = &rows[i];
+        if (row->status == GP_STATUS_CUDA_ERROR)
+            continue;
+        const int vi = registry_find(row->variant);
+        snprintf(range, sizeof range, "counters %s %s", row->variant, s->label);
         gp_nvtx_push(range, vi);
-        count_variant(r, s, v, row);
+        /* cold L2 before the profiled launch, as ncu's default cache control does */
+        if (r->d_flush)
+            cudaMemsetAsync(r->d_flush, 0x5a, r->flush_bytes, r->stream);
+        cudaStreamSynchronize(r->stream);
+        struct workload w = {&gemm_variants[vi], r, s};
+        if (prof_measure(prof, launch_once, &w, row->metric, row->kernels, sizeof row->kernels,
+                         why, sizeof why) == 0) {
+            row->counter_passes = r->passes;
+        } else {
+            fprintf(stderr, "gemmprof: counters for %s %s: %s\n", row->variant, s->label, why);
+            for (int j = 0; j < GP_METRIC_COUNT; j++)
+                row->metric[j] = NAN;
+            cudaGetLastError();
+        }
         gp_nvtx_pop();
     }
+    prof_close(prof);
+    gp_nvtx_pop();
+}
 
+static void write_row(struct run *r, const struct gp_result *row)
+{
     if (row->status != GP_STATUS_OK)
         r->failures++;
     if (results_csv_write_row(r->csv, row, r->have_ceilings ? &r->ceilings : NULL))
@@ -475,30 +506,14 @@ static int check_memory(const struct run *r, char *err, size_t errlen)
 
 static void setup_counters(struct run *r)
 {
-    char why[512];
     const struct cli_options *o = r->o;
-    if (!o->counters) {
+    if (!o->counters)
         snprintf(r->meta.counters, sizeof r->meta.counters, "not collected (--no-counters)");
-        return;
-    }
-    if (o->trace) {
+    else if (o->trace) {
         snprintf(r->meta.counters, sizeof r->meta.counters,
                  "not collected (--trace: activity tracing and the range profiler are not combined)");
         fprintf(stderr, "gemmprof: --trace: hardware counters off for this run\n");
-        return;
     }
-    r->prof = prof_open(o->device, o->metrics, o->nmetrics, why, sizeof why);
-    if (!r->prof) {
-        fprintf(stderr, "gemmprof: warning: no hardware counters: %s\n"
-                        "gemmprof: carrying on with timing only\n", why);
-        snprintf(r->meta.counters, sizeof r->meta.counters, "not collected: %.200s", why);
-        return;
-    }
-    r->passes = prof_num_passes(r->prof);
-    printf("counters: %d metrics in %d replay pass%s per kernel\n", o->nmetrics, r->passes,
-           r->passes == 1 ? "" : "es");
-    snprintf(r->meta.counters, sizeof r->meta.counters, "collected: %d metrics, %d passes",
-             o->nmetrics, r->passes);
 }
 
 static void setup_ceilings(struct run *r)
@@ -609,6 +624,7 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
 
     setup_ceilings(r);
     setup_counters(r);
+    r->meta.planned_rows = o->nshapes * o->nvariants;
     write_meta(r);   /* now, so a sweep that dies still has its metadata */
     if (o->trace && !(trace = trace_start(err, sizeof err)))
         fprintf(stderr, "gemmprof: warning: no timeline: %s\n", err);
@@ -625,24 +641,29 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
             r->failures++;
             continue;
         }
+        struct gp_result rows[CLI_MAX_VARIANTS];
+        int nrows = 0;
         for (int vi = 0; vi < o->nvariants && !r->context_lost; vi++)
-            run_variant(r, &s, o->variants[vi]);
+            run_variant(r, &s, o->variants[vi], &rows[nrows++]);
+        if (!r->context_lost)
+            count_shape(r, &s, rows, nrows);
+        for (int i = 0; i < nrows; i++)
+            write_row(r, &rows[i]);
         free_shape(&s);
     }
     if (trace) {
         cudaDeviceSynchronize();
         snprintf(path, sizeof path, "%s/trace.json", o->out_dir);
+        err[0] = '\0';
         if (trace_finish(trace, path, err, sizeof err))
             fprintf(stderr, "gemmprof: timeline: %s\n", err);
         else
-            printf("timeline: %s (open in https://ui.perfetto.dev)\n", path);
+            printf("timeline: %s (open in https://ui.perfetto.dev)%s%s\n", path, err[0] ? "; " : "", err);
     }
     write_meta(r);
     rc = r->failures || r->context_lost ? EXIT_FAILED : EXIT_OK;
     printf("%s/results.csv: %d failure%s\n", o->out_dir, r->failures, r->failures == 1 ? "" : "s");
 out:
-    if (r->prof)
-        prof_close(r->prof);
     if (r->ev_start)
         for (int i = 0; i < o->reps; i++) {
             if (r->ev_start[i]) cudaEventDestroy(r->ev_start[i]);

@@ -42,13 +42,13 @@ static int plots_main(int argc, char **argv)
         fprintf(stderr, "gemmprof: %s\n", err);
         return EXIT_FAILED;
     }
-    int rc = plots_render(&ds, argv[1], NULL, err, sizeof err);
-    if (rc)
+    int rendered = plots_render(&ds, argv[1], NULL, err, sizeof err);
+    if (rendered < 0)
         fprintf(stderr, "gemmprof: %s\n", err);
     else
-        printf("charts written to %s/\n", argv[1]);
+        printf("%d charts written to %s/\n", rendered, argv[1]);
     dataset_free(&ds);
-    return rc ? EXIT_FAILED : EXIT_OK;
+    return rendered < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 int main(int argc, char **argv)

@@ -72,13 +72,15 @@ int main(void)
     CHECK(sizes("12x", s, &n, err) == -1, "incomplete MxNxK: %s", err);
     CHECK(sizes("2x3x4x5", s, &n, err) == -1, "too many dimensions: %s", err);
     CHECK(sizes("99999999999", s, &n, err) == -1 && strstr(err, "too large"), "size beyond int: %s", err);
-    CHECK(sizes("2000000000x2000000000x2000000000", s, &n, err) == 0 && shape_bytes(&s[0]) > 0,
-          "2e9^2 buffers are representable in 64-bit bytes");
+    CHECK(sizes("2000000000x2000000000x2000000000", s, &n, err) == -1 && strstr(err, "overflow"),
+          "buffers beyond 64-bit byte counts rejected: %s", err);
+    CHECK(sizes("100000x100000x100000", s, &n, err) == 0 && shape_bytes(&s[0]) == 120000000000LL,
+          "100000^3: 3 x 4e10 bytes counted without overflow");
     CHECK(sizes("8:4:x2", s, &n, err) == -1 && strstr(err, "above"), "reversed range: %s", err);
     CHECK(sizes("4:8:x1", s, &n, err) == -1 && strstr(err, "factor"), "factor 1: %s", err);
     CHECK(sizes("4:8", s, &n, err) == -1, "range without step: %s", err);
     CHECK(sizes(",", s, &n, err) == -1 && strstr(err, "empty"), "empty list: %s", err);
     struct shape big = {2147483647L, 2147483647L, 2147483647L};
-    CHECK(shape_bytes(&big) > 0, "largest int shape fits in 64 bits (%lld bytes)", shape_bytes(&big));
+    CHECK(shape_bytes(&big) == -1, "largest int shape overflows and says so");
     TEST_EXIT();
 }

@@ -7,7 +7,7 @@ set -u
 OUT=${OUT:-/tmp/gemmprof-out}
 W=$OUT/work
 mkdir -p "$W/logs"
-steps=${*:-build tests run rerun sol}
+steps=${*:-build run tests rerun sol}
 has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 stamp() { echo "[$(date +%T)] $*"; }
 
@@ -19,15 +19,20 @@ if has build; then
     stamp build
     make -j16 >"$W/logs/build.log" 2>&1 || { tail -40 "$W/logs/build.log"; echo BUILD FAILED; }
 fi
+if has cupti; then
+    stamp "test_cupti on the GPU"
+    timeout 120 build/tests/test_cupti >"$W/logs/test_cupti.log" 2>&1; grep -E "^(FAIL|skip)" "$W/logs/test_cupti.log"; grep -c "^ok" "$W/logs/test_cupti.log"
+fi
 if has run; then
     stamp "main job: build/gemmprof --out $W/run1"
-    /usr/bin/time -v build/gemmprof --out "$W/run1" >"$W/logs/run1.log" 2>&1
-    echo "exit $?" >>"$W/logs/run1.log"
-    tail -45 "$W/logs/run1.log" | grep -v "^\s*\(Page\|Volun\|Invol\|Swaps\|File\|Socket\|Signals\|Average\|Exit\|Minor\|Major\|Percent\|System\|User\)"
+    t0=$(date +%s.%N)
+    timeout 240 build/gemmprof --out "$W/run1" >"$W/logs/run1.log" 2>&1
+    echo "exit $? after $(echo "$(date +%s.%N) - $t0" | bc) s" >>"$W/logs/run1.log"
+    tail -50 "$W/logs/run1.log"
 fi
 if has rerun; then
     stamp "second run for agreement: --out $W/run2"
-    build/gemmprof --out "$W/run2" --no-report >"$W/logs/run2.log" 2>&1
+    timeout 120 build/gemmprof --out "$W/run2" --no-report >"$W/logs/run2.log" 2>&1
     echo "exit $?" >>"$W/logs/run2.log"
     python3 - "$W/run1/results.csv" "$W/run2/results.csv" <<'PY' | tee "$W/logs/agreement.txt"
 import csv, sys
@@ -49,7 +54,7 @@ PY
 fi
 if has tests; then
     stamp "make test-gpu"
-    make test-gpu >"$W/logs/test-gpu.log" 2>&1
+    timeout ${TEST_TIMEOUT:-300} make test-gpu >"$W/logs/test-gpu.log" 2>&1
     grep -E "^(FAIL|skip)|passed," "$W/logs/test-gpu.log"
     grep -A12 "ncu compare\|gemmprof counters agree" "$W/logs/test-gpu.log" | head -0
 fi

@@ -1,0 +1,135 @@
+# The classic roofline: every variant x shape at DRAM level, against the DRAM and
+# compute roofs (measured solid, datasheet dashed), ridge points labelled.
+#   gnuplot -c plots/roofline_dram.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS]
+# POINTS   roofline_points.csv (variant,m,n,k,shape,level,ai_flop_per_byte,flop_per_s)
+# ROOFS    roofline_roofs.csv (kind,roof,level,source,label,value,ridge_ai_flop_per_byte),
+#          or "none" to draw the points alone
+# OUTBASE  writes OUTBASE.png and OUTBASE.svg
+# TITLE    GPU and date, e.g. "NVIDIA H200, 2026-11-30"; FORMATS default "png svg"
+
+DIR = ""
+do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
+load DIR."common.gp"
+if (strlen(argv(3)) == 0) {
+    exit error "usage: gnuplot -c roofline_dram.gp POINTS.csv ROOFS.csv|none OUTBASE [TITLE] [FORMATS]"
+}
+P = argv(1); R = argv(2); OUT = argv(3)
+TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
+FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
+HAVE_ROOFS = (R ne "none" && strlen(R) > 0)
+
+call DIR."check.gp" P "variant m n k shape level ai_flop_per_byte flop_per_s" "m n k ai_flop_per_byte flop_per_s" ""
+if (HAVE_ROOFS) {
+    call DIR."check.gp" R "kind roof level source label value ridge_ai_flop_per_byte" "value" "ridge_ai_flop_per_byte"
+}
+
+# Variants in file order and the extent of the DRAM-level points.
+VARIANTS = ""
+XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0
+stats P using (strcol("level") eq "dram" ? ( \
+        pv = strcol("variant"), VARIANTS = word_pos(VARIANTS, pv) ? VARIANTS : VARIANTS." ".pv, \
+        px = column("ai_flop_per_byte"), py = column("flop_per_s"), \
+        XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
+        YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
+if (words(VARIANTS) == 0) { exit error sprintf("%s: no rows at level 'dram' to plot", P) }
+
+# Roofs: highest compute peak and DRAM bandwidth of each source; how many of each kind.
+PEAK_M = 0; PEAK_T = 0; BW_M = 0; BW_T = 0; N_RIDGE = 0; PEAK_LOW = 1e300
+if (HAVE_ROOFS) {
+    stats R using (rk = strcol("kind"), rs = strcol("source"), rv = column("value"), \
+        (rk eq "compute" && rv < PEAK_LOW) ? PEAK_LOW = rv : 0, \
+        (rk eq "compute" && rs eq "measured" && rv > PEAK_M) ? PEAK_M = rv : 0, \
+        (rk eq "compute" && rs eq "theoretical" && rv > PEAK_T) ? PEAK_T = rv : 0, \
+        (rk eq "memory" && strcol("level") eq "dram") ? (rs eq "measured" ? BW_M = rv : (BW_T = rv)) : 0, \
+        (rk eq "ridge" && strcol("level") eq "dram") ? N_RIDGE = N_RIDGE + 1 : 0, 0) nooutput
+}
+PEAK = PEAK_M > PEAK_T ? PEAK_M : PEAK_T
+BW = BW_M > BW_T ? BW_M : BW_T
+# Each roof meets the other roofs of its own source; fall back to the other source.
+peak_of(s) = s eq "measured" ? (PEAK_M > 0 ? PEAK_M : PEAK) : (PEAK_T > 0 ? PEAK_T : PEAK)
+bw_of(s) = s eq "measured" ? (BW_M > 0 ? BW_M : BW) : (BW_T > 0 ? BW_T : BW)
+if (PEAK > 0) { YMAX = PEAK > YMAX ? PEAK : YMAX }
+# Every ridge inside the frame, with room left of the lowest for the slope to show.
+if (PEAK > 0 && BW > 0) {
+    XMAX = PEAK / BW > XMAX ? PEAK / BW : XMAX
+    XMAX = BW_M > 0 && PEAK / BW_M > XMAX ? PEAK / BW_M : XMAX
+    XMIN = PEAK_LOW / BW < XMIN ? PEAK_LOW / BW : XMIN
+}
+XLO = dec_floor(XMIN / 3.0); XHI = dec_ceil(XMAX * 3.0)
+YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YMAX * 2.0)
+HAS_MEM = BW > 0; HAS_PEAK = PEAK > 0
+N_MEM_M = BW_M > 0; N_MEM_T = BW_T > 0; N_PEAK_M = PEAK_M > 0; N_PEAK_T = PEAK_T > 0
+
+# Geometry of a DRAM roof of bandwidth b: from the left or bottom edge to its ridge.
+mem_x0(b) = XLO > YLO / b ? XLO : YLO / b
+mem_x1(b, s) = peak_of(s) > 0 ? peak_of(s) / b : XHI
+# A compute roof starts at its ridge with the DRAM roof of its source.
+comp_x0(p, s) = bw_of(s) > 0 ? p / bw_of(s) : XLO
+is_row(kind, src) = strcol("kind") eq kind && strcol("source") eq src && \
+                    (kind eq "compute" || strcol("level") eq "dram")
+T = 1e12
+
+set logscale xy 10
+set xrange [XLO:XHI]
+set yrange [YLO / T:YHI / T]
+set xlabel "arithmetic intensity at DRAM  [FLOP/byte]  (2MNK / DRAM bytes read + written)"
+set ylabel "performance  [TFLOP/s]"
+set format x "%g"
+set format y "%g"
+set title sprintf("DRAM roofline, every variant x size (point label = N)\n%s", TITLE)
+ANGLE = slope_angle(XLO, XHI, YLO, YHI)
+
+do for [FMT in FORMATS] {
+    eval set_term(FMT)
+    set output OUT.".".FMT
+    plot \
+      for [u = 1:N_MEM_M] R using (is_row("memory", "measured") ? mem_x0(column("value")) : 1/0): \
+          (mem_x0(column("value")) * column("value") / T): \
+          (mem_x1(column("value"), "measured") - mem_x0(column("value"))): \
+          ((mem_x1(column("value"), "measured") - mem_x0(column("value"))) * column("value") / T) \
+          with vectors nohead lw 3 lc rgb ROOF_COLOR notitle, \
+      for [u = 1:N_MEM_T] R using (is_row("memory", "theoretical") ? mem_x0(column("value")) : 1/0): \
+          (mem_x0(column("value")) * column("value") / T): \
+          (mem_x1(column("value"), "theoretical") - mem_x0(column("value"))): \
+          ((mem_x1(column("value"), "theoretical") - mem_x0(column("value"))) * column("value") / T) \
+          with vectors nohead lw 2 dt 2 lc rgb ROOF_COLOR notitle, \
+      for [u = 1:N_PEAK_M] R using (is_row("compute", "measured") ? comp_x0(column("value"), "measured") : 1/0): \
+          (column("value") / T):(XHI - comp_x0(column("value"), "measured")):(0) \
+          with vectors nohead lw 3 lc rgb ROOF_COLOR notitle, \
+      for [u = 1:N_PEAK_T] R using (is_row("compute", "theoretical") ? comp_x0(column("value"), "theoretical") : 1/0): \
+          (column("value") / T):(XHI - comp_x0(column("value"), "theoretical")):(0) \
+          with vectors nohead lw 2 dt 2 lc rgb ROOF_COLOR notitle, \
+      for [u = 1:N_MEM_M] R using (is_row("memory", "measured") ? mem_x0(column("value")) * 2.2 : 1/0): \
+          (mem_x0(column("value")) * 2.2 * column("value") / T): \
+          (sprintf("%s %sB/s measured", strcol("label"), si(column("value")))) \
+          with labels left rotate by ANGLE offset 0,-0.8 tc rgb ROOF_COLOR notitle, \
+      for [u = 1:N_MEM_T] R using (is_row("memory", "theoretical") ? mem_x0(column("value")) * 2.2 : 1/0): \
+          (mem_x0(column("value")) * 2.2 * column("value") / T): \
+          (sprintf("%s %sB/s datasheet", strcol("label"), si(column("value")))) \
+          with labels left rotate by ANGLE offset 0,0.8 tc rgb ROOF_COLOR notitle, \
+      for [u = 1:N_PEAK_M] R using (is_row("compute", "measured") ? XHI / 1.15 : 1/0):(column("value") / T): \
+          (sprintf("%s %sFLOP/s measured", strcol("label"), si(column("value")))) \
+          with labels right offset 0,-0.75 tc rgb ROOF_COLOR notitle, \
+      for [u = 1:N_PEAK_T] R using (is_row("compute", "theoretical") ? XHI / 1.15 : 1/0):(column("value") / T): \
+          (sprintf("%s %sFLOP/s datasheet", strcol("label"), si(column("value")))) \
+          with labels right offset 0,0.75 tc rgb ROOF_COLOR notitle, \
+      for [u = 1:(N_RIDGE > 0)] R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? \
+          column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T) \
+          with points pt 6 ps 1.8 lw 2 lc rgb "black" notitle, \
+      for [u = 1:(N_RIDGE > 0)] R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? \
+          column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T): \
+          (sprintf("ridge %.3g FLOP/B", column("ridge_ai_flop_per_byte"))) \
+          with labels left offset 1.2,-1.0 font ",10" notitle, \
+      for [i = 1:words(VARIANTS)] P using \
+          (strcol("level") eq "dram" && strcol("variant") eq word(VARIANTS, i) ? column("ai_flop_per_byte") : 1/0): \
+          (column("flop_per_s") / T) with points pt 7 ps 1.8 lc rgb vcolor(i) title word(VARIANTS, i), \
+      for [i = 1:words(VARIANTS)] P using \
+          (strcol("level") eq "dram" && strcol("variant") eq word(VARIANTS, i) ? column("ai_flop_per_byte") : 1/0): \
+          (column("flop_per_s") / T): \
+          (shape_label(column("m"), column("n"), column("k"), strcol("shape"))) \
+          with labels left offset 1.0,0 font ",10" tc rgb vcolor(i) notitle, \
+      keyentry with lines lw 3 lc rgb ROOF_COLOR title "measured ceiling", \
+      keyentry with lines lw 2 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \
+      keyentry with points pt 6 ps 1.8 lw 2 lc rgb "black" title "ridge point"
+    unset output
+}

@@ -1,0 +1,467 @@
+/* The report and the dataset loader. Crafted datasets (H200-like numbers from
+ * shared/anchors/h200-measured.md, and variations of them) must change the report's
+ * conclusions: the binding level named for each variant, the verdict on the seed's
+ * claims, the notes for missing counters, failed verification and partial runs. The
+ * loader cases read the small directories under tests/data/report_*. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/dataset.h"
+#include "analysis/report.h"
+#include "analysis/roofline.h"
+#include "tests/test.h"
+
+#define DATA "tests/data/"
+
+static char tmpdir[64];
+static struct gp_result rows[64];
+
+/* ---- crafted datasets ---- */
+
+static void set_ceil(struct gp_ceilings *cs, int id, double measured, double theory)
+{
+    cs->c[id].measured = measured;
+    cs->c[id].theoretical = theory;
+    cs->c[id].sm_clock_hz = 1.755e9;
+    snprintf(cs->c[id].theory_source, sizeof cs->c[id].theory_source, "crafted for the test");
+}
+
+static void h200_ceilings(struct gp_ceilings *cs)
+{
+    ceilings_init(cs);
+    strcpy(cs->gpu, "NVIDIA H200");
+    strcpy(cs->date, "2026-11-30T12:00:00Z");
+    set_ceil(cs, GP_CEIL_dram_copy, 3.96e12, 4.8e12);
+    set_ceil(cs, GP_CEIL_dram_read, 4.1e12, 4.8e12);
+    set_ceil(cs, GP_CEIL_l2, 1.1e13, NAN);
+    set_ceil(cs, GP_CEIL_l1, 1.9e13, 3.34e13);
+    set_ceil(cs, GP_CEIL_shared, 3.0e13, 3.34e13);
+    set_ceil(cs, GP_CEIL_fp32_fma, 60.1e12, 66.9e12);
+    set_ceil(cs, GP_CEIL_fp32_nofma, 30.5e12, 33.5e12);
+    set_ceil(cs, GP_CEIL_tf32, 440e12, 494.7e12);
+}
+
+static void h200_meta(struct gp_meta *m)
+{
+    meta_init(m);
+    strcpy(m->gpu_name, "NVIDIA H200");
+    m->cc_major = 9;
+    m->sm_count = 132;
+    m->sm_clock_max_hz = 1.98e9;
+    m->sm_clock_measured_hz = 1.755e9;
+    strcpy(m->git_rev, "abc1234");
+    strcpy(m->date, "2026-11-30T12:00:00Z");
+    strcpy(m->command, "gemmprof --out out");
+    strcpy(m->counters, "collected (3 passes)");
+    m->reps = 10;
+    m->warmups = 2;
+    m->l2_flush = 1;
+}
+
+struct counters { double dram_r, dram_w, l2, l1, ld_wf, st_wf, ffma, confl, tensor; };
+
+static struct gp_result *add_row(struct gp_dataset *ds, const char *variant, const char *prec,
+                                 long n, double time_s, struct counters c)
+{
+    struct gp_result *r = &ds->rows[ds->nrows++];
+    gp_result_init(r);
+    strcpy(r->variant, variant);
+    strcpy(r->precision, prec);
+    r->m = r->n = r->k = n;
+    r->status = GP_STATUS_OK;
+    r->rel_err = 1e-7;
+    r->tolerance = 1e-5;
+    r->time_median_s = r->time_min_s = time_s;
+    r->time_max_s = time_s * 1.02;
+    r->time_spread = 0.02;
+    r->flop_per_s = 2.0 * n * n * n / time_s;
+    r->sm_clock_hz = 1.755e9;
+    r->metric[GP_M_dram_read] = c.dram_r;
+    r->metric[GP_M_dram_write] = c.dram_w;
+    r->metric[GP_M_l2_bytes] = c.l2;
+    r->metric[GP_M_l1_bytes] = c.l1;
+    r->metric[GP_M_smem_ld_wf] = c.ld_wf;
+    r->metric[GP_M_smem_st_wf] = c.st_wf;
+    r->metric[GP_M_ffma] = c.ffma;
+    r->metric[GP_M_smem_ld_confl] = c.confl;
+    r->metric[GP_M_tensor_tf32] = c.tensor;
+    r->metric[GP_M_fadd] = isnan(c.ffma) ? NAN : 0;
+    r->metric[GP_M_fmul] = isnan(c.ffma) ? NAN : 0;
+    r->counter_passes = isnan(c.ffma) ? 0 : 3;
+    return r;
+}
+
+static void new_dataset(struct gp_dataset *ds)
+{
+    memset(ds, 0, sizeof *ds);
+    strcpy(ds->dir, "crafted");
+    h200_meta(&ds->meta);
+    ds->have_meta = 1;
+    h200_ceilings(&ds->ceilings);
+    ds->have_ceilings = 1;
+    ds->rows = rows;
+}
+
+/* The H200's seed ladder at 1024 and 2048 (counters from the ncu anchors; 1024 scaled). */
+static void h200_ladder(struct gp_dataset *ds)
+{
+    new_dataset(ds);
+    for (int s = 0; s < 2; s++) {
+        long n = s ? 2048 : 1024;
+        double f = s ? 1.0 : 0.125, d = s ? 1.0 : 0.25;   /* work scales n^3, compulsory DRAM n^2 */
+        add_row(ds, "naive", "fp32", n, s ? 2.78e-3 : 3.567e-4,
+                (struct counters){33641728 * d, 12700416 * d, 2095528704 * f, 42966271456 * f, 0, 0,
+                                  8589934592 * f, 0, 0});
+        add_row(ds, "tiled", "fp32", n, s ? 1.86e-3 : 2.399e-4,
+                (struct counters){33659136 * d, 12076544 * d, 1843393216 * f, 2164084352 * f,
+                                  402820588 * f, 20219523 * f, 8589934592 * f, 167404 * f, 0});
+        add_row(ds, "cublas", "fp32", n, s ? 0.349e-3 : 6.49e-5,
+                (struct counters){33629184 * d, 2407424 * d, 422062592 * f, 419430400 * f,
+                                  25333269 * f, 15292067 * f, 8589934592 * f, 24085 * f, 0});
+        add_row(ds, "cublas_tf32", "tf32", n, s ? 0.061e-3 : 2.357e-5,
+                (struct counters){33626112 * d, 2972928 * d, 319681600 * f, 950272 * f, 4028215 * f,
+                                  2500331 * f, 4194304 * f, 1048576 * f, 17179869184 * f});
+    }
+}
+
+/* ---- report text helpers ---- */
+
+static char *render(const struct gp_dataset *ds, int elsewhere, const char *name)
+{
+    char path[256], err[512];
+    snprintf(path, sizeof path, "%s/%s.md", tmpdir, name);
+    if (report_write(ds, path, elsewhere, err, sizeof err)) {
+        printf("report_write(%s): %s\n", name, err);
+        return NULL;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* A copy of the part of `text` from `heading` to the next heading of level 2 or 3. */
+static char *section(const char *text, const char *heading)
+{
+    const char *a = text ? strstr(text, heading) : NULL;
+    if (!a)
+        return strdup("");
+    const char *e = a + strlen(heading);
+    const char *n3 = strstr(e, "\n### "), *n2 = strstr(e, "\n## ");
+    const char *end = n3 && (!n2 || n3 < n2) ? n3 : n2 ? n2 : e + strlen(e);
+    return strndup(a, (size_t)(end - a));
+}
+
+static int has(const char *text, const char *needle) { return text && strstr(text, needle) != NULL; }
+
+/* ---- tests ---- */
+
+static void test_ladder(void)
+{
+    struct gp_dataset ds;
+    h200_ladder(&ds);
+    char *t = render(&ds, 1, "ladder");
+    CHECK(t != NULL, "report of the H200 ladder written");
+    CHECK(has(t, "**Recorded data: measured on NVIDIA H200 on 2026-11-30T12:00:00Z at commit abc1234, "
+                 "not on this machine.**"), "recorded-elsewhere note names GPU, date and commit");
+    char *naive = section(t, "### `naive`"), *tiled = section(t, "### `tiled`");
+    char *cublas = section(t, "### `cublas`\n"), *tf32 = section(t, "### `cublas_tf32`");
+    CHECK(has(naive, "**Binding level: L1.** 5.00 bytes of L1 traffic per FMA"),
+          "naive: L1-bound with 5.00 bytes of L1 traffic per FMA");
+    CHECK(has(naive, "DRAM alone would allow"), "naive: what DRAM alone would allow");
+    CHECK(has(naive, "It reads no shared memory"), "naive: no shared memory");
+    CHECK(has(naive, "Next up, `tiled`") && has(naive, "cuts L1 traffic per FMA 19.9x"),
+          "naive: the next variant and what it changes (L1 traffic cut 19.9x)");
+    CHECK(has(tiled, "**Binding level: shared memory.**"), "tiled: shared-memory-bound");
+    CHECK(has(tiled, "1.50 load wavefronts per warp-level FFMA"), "tiled: 1.50 wavefronts per warp FFMA");
+    CHECK(has(tiled, "bank conflicts are 0.0416% of the load wavefronts (negligible)"),
+          "tiled: bank conflicts negligible");
+    CHECK(has(cublas, "**Binding level: compute.**") && has(cublas, "FP32 FMA ceiling of 60.1 TFLOP/s"),
+          "cublas: compute-bound against the FP32 ceiling");
+    CHECK(has(tf32, "**Binding level: compute.**") && has(tf32, "TF32 tensor ceiling of 440 TFLOP/s"),
+          "cublas_tf32: compute-bound against the TF32 ceiling");
+    CHECK(has(tf32, "bank conflicts are 26.0% of the load wavefronts (significant)"),
+          "cublas_tf32: significant bank conflicts flagged");
+    CHECK(has(t, "2048^3: naive 2.78 ms, tiled 1.86 ms: tiled is **1.49x** faster; the claim **does not hold**"),
+          "seed speedup claim at 2048 does not hold (1.49x)");
+    CHECK(has(t, "1024^3: naive 0.357 ms, tiled 0.240 ms: tiled is **1.49x** faster; the claim **does not hold**"),
+          "seed speedup claim at 1024 does not hold");
+    CHECK(has(t, "naive is L1-bound") && has(t, "tiled is shared-memory-bound"),
+          "speedup claim explained by both binding levels");
+    CHECK(has(t, "stays the same within 5%, against the claim"), "the gap does not widen at 2048");
+    CHECK(has(t, "bandwidth-bound **yes, but not by DRAM**: by L1"), "naive bandwidth-bound, by L1 not DRAM");
+    CHECK(has(t, "claim ~5%: does not hold"), "naive runs at 10%%, not ~5%% of peak");
+    CHECK(has(t, "| `naive` | fp32 | ok | 2.78 | 2.00% | 6.18 | 12.6% |"),
+          "2048 table: naive time, spread, TFLOP/s and %% of cuBLAS");
+    CHECK(has(t, "| `cublas_tf32` | tf32 | ok | 0.0610 | 2.00% | 282 | 572% | 100% |"),
+          "2048 table: TF32 row against cuBLAS and cuBLAS TF32");
+    CHECK(has(t, "| L1 | 19.0 TB/s | 33.4 TB/s | 56.9% |"), "ceilings table with %% of theory");
+    CHECK(has(t, "`roofline_hier.png` is not next to this report"), "absent charts are noted");
+    CHECK(!has(t, "FAILED VERIFICATION") && !has(t, "Counters were not collected"),
+          "no failure or missing-counter notes when there are none");
+    free(naive); free(tiled); free(cublas); free(tf32); free(t);
+
+    /* rendered where it was measured: no note */
+    t = render(&ds, 0, "ladder_here");
+    CHECK(t && !has(t, "Recorded data"), "measured here: no recorded-elsewhere note");
+    free(t);
+}
+
+static void test_fast_tiled(void)
+{
+    /* a tiled kernel with 8x less shared traffic and a 7x speedup: the claim now holds */
+    struct gp_dataset ds;
+    h200_ladder(&ds);
+    struct gp_result *r = &ds.rows[5];
+    r->time_median_s = 2.78e-3 / 7.0;
+    r->metric[GP_M_smem_ld_wf] /= 8;
+    r->metric[GP_M_smem_st_wf] /= 8;
+    char *t = render(&ds, 1, "fast_tiled");
+    CHECK(has(t, "2048^3: naive 2.78 ms, tiled 0.397 ms: tiled is **7.00x** faster; the claim **holds**"),
+          "seed speedup claim holds for a 7x tiled kernel");
+    CHECK(has(t, "so it widens, as claimed"), "the gap widens at 2048 when it does");
+    free(t);
+}
+
+static void test_dram_bound(void)
+{
+    /* no reuse at all: every FMA pulls operands from DRAM */
+    struct gp_dataset ds;
+    new_dataset(&ds);
+    add_row(&ds, "naive", "fp32", 8192, 0.2,
+            (struct counters){5.5e11, 0.5e11, 6.5e11, 1.0e12, 0, 0, 5.5e11, 0, 0});
+    char *t = render(&ds, 1, "dram");
+    char *naive = section(t, "### `naive`");
+    CHECK(has(naive, "**Binding level: DRAM.**"), "DRAM-bound kernel named DRAM-bound");
+    CHECK(!has(naive, "DRAM alone would allow"), "no 'DRAM alone' remark when DRAM binds");
+    CHECK(has(t, "bandwidth-bound **as claimed, by DRAM**: by DRAM"), "seed claim holds as stated for DRAM");
+    CHECK(has(t, "1024^3: not measured (no naive or tiled row)"), "claim sizes absent are said to be unmeasured");
+    free(naive);
+    free(t);
+}
+
+static void test_compute_only(void)
+{
+    struct gp_dataset ds;
+    new_dataset(&ds);
+    add_row(&ds, "cublas", "fp32", 4096, 2.69e-3,
+            (struct counters){2.0e8, 7e7, 3.4e9, 3.4e9, 2.0e8, 1.2e8, 6.87e10, 2e5, 0});
+    char *t = render(&ds, 1, "compute");
+    CHECK(has(t, "**Binding level: compute.**") && !has(t, "Binding level: L1") &&
+              !has(t, "Binding level: DRAM"), "compute-bound only");
+    CHECK(has(t, "At 85.0% of the bound, compute is what limits it."), "share of the compute bound");
+    CHECK(has(t, "Not checked: the data has no `naive` rows."), "no naive rows: claim not checked");
+    free(t);
+}
+
+static void test_no_counters(void)
+{
+    struct gp_dataset ds;
+    h200_ladder(&ds);
+    for (int i = 0; i < ds.nrows; i++)
+        if (strcmp(ds.rows[i].variant, "naive") == 0 || strcmp(ds.rows[i].variant, "tiled") == 0)
+            for (int k = 0; k < GP_METRIC_COUNT; k++)
+                ds.rows[i].metric[k] = NAN;
+    char *t = render(&ds, 1, "nocounters");
+    char *naive = section(t, "### `naive`");
+    CHECK(has(naive, "Counters were not collected") && !has(naive, "Binding level"),
+          "naive without counters: time-only statement, no binding level");
+    CHECK(has(naive, "6.18 TFLOP/s, 10.3% of the FP32 FMA ceiling, 12.6% of cuBLAS"),
+          "time-only statement gives TFLOP/s, %% of peak and %% of cuBLAS");
+    CHECK(has(t, "Counters were not collected for 4 verified rows"), "data notes list the rows without counters");
+    CHECK(has(t, "Counters or ceilings are missing (naive: no counters; tiled: no counters)"),
+          "claim check falls back to time only");
+    CHECK(has(t, "the claim **does not hold**"), "the time-only verdict is still given");
+    char *cublas = section(t, "### `cublas`\n");
+    CHECK(has(cublas, "Binding level: compute"), "rows with counters keep their analysis");
+    free(cublas);
+    free(naive);
+    free(t);
+}
+
+static void test_failed_verification(void)
+{
+    struct gp_dataset ds;
+    h200_ladder(&ds);
+    ds.rows[5].status = GP_STATUS_VERIFY_FAILED;   /* tiled at 2048 */
+    ds.rows[5].rel_err = 0.3;
+    strcpy(ds.rows[5].verify_method, "cpu_fp64_sampled");
+    char *t = render(&ds, 1, "failed");
+    CHECK(has(t, "## WARNING: 1 row FAILED VERIFICATION"), "failed verification flagged prominently");
+    CHECK(has(t, "| `tiled` | 2048x2048x2048 | 0.300 | 1.00e-05 | cpu_fp64_sampled |"),
+          "the failing row is listed with its error and tolerance");
+    CHECK(has(t, "| `tiled` | fp32 | **VERIFY FAILED** | excluded |"), "excluded from the shape table");
+    CHECK(has(t, "2048^3: not checked: tiled did not produce a verified result"),
+          "excluded from the seed claim");
+    CHECK(has(t, "Next up, `tiled` (seed kernel: 32x32 shared-memory tiles, one output per thread): "
+                 "failed verification at 2048x2048x2048, so no comparison"),
+          "excluded from the step comparison");
+    char *tiled = section(t, "### `tiled`");
+    CHECK(has(tiled, "At 1024x1024x1024:"), "tiled explained at its verified shape");
+    CHECK(has(tiled, "2048x2048x2048 **verification failed**"), "tiled's failed shape marked");
+    free(tiled);
+    free(t);
+}
+
+static void test_no_ceilings(void)
+{
+    struct gp_dataset ds;
+    h200_ladder(&ds);
+    ceilings_init(&ds.ceilings);
+    ds.have_ceilings = 0;
+    char *t = render(&ds, 1, "noceil");
+    CHECK(has(t, "No ceilings.csv: without measured ceilings"), "missing ceilings said");
+    CHECK(has(t, "No ceilings to compare against, so no binding level") && !has(t, "Binding level:"),
+          "no binding levels without ceilings");
+    free(t);
+}
+
+static void test_loader(void)
+{
+    struct gp_dataset ds;
+    char err[1024];
+    int rc = dataset_load(DATA "report_missing", &ds, err, sizeof err);
+    CHECK(rc < 0 && has(err, "results directory 'tests/data/report_missing' does not exist"),
+          "missing directory: %s", err);
+    rc = dataset_load(DATA "report_nocsv", &ds, err, sizeof err);
+    CHECK(rc < 0 && has(err, "has no results.csv"), "no results.csv: %s", err);
+    rc = dataset_load(DATA "report_empty", &ds, err, sizeof err);
+    CHECK(rc < 0 && has(err, "results.csv: empty file"), "empty results.csv: %s", err);
+    rc = dataset_load(DATA "report_oldcsv", &ds, err, sizeof err);
+    CHECK(rc < 0 && has(err, "older"), "older results.csv schema: %s", err);
+    rc = dataset_load(DATA "report_oldjson", &ds, err, sizeof err);
+    CHECK(rc < 0 && has(err, "schema 0 is older"), "older results.json schema: %s", err);
+    rc = dataset_load(DATA "report_nocsv/results.json", &ds, err, sizeof err);
+    CHECK(rc < 0 && has(err, "is not a directory"), "a file instead of a directory: %s", err);
+
+    rc = dataset_load(DATA "report_badjson", &ds, err, sizeof err);
+    CHECK(rc == 0 && !ds.have_meta && !ds.have_ceilings, "unreadable sidecars: still loads");
+    CHECK(has(ds.warnings, "results.json unreadable (tests/data/report_badjson/results.json:3:")
+              && has(ds.warnings, "ceilings.csv unreadable"),
+          "unreadable sidecars are warnings naming file and line: %s", ds.warnings);
+    if (rc == 0)
+        dataset_free(&ds);
+
+    rc = dataset_load(DATA "report_minimal", &ds, err, sizeof err);
+    CHECK(rc == 0 && ds.nrows == 2, "results.csv alone loads (%d rows)", rc == 0 ? ds.nrows : -1);
+    CHECK(has(ds.warnings, "no results.json") && has(ds.warnings, "no ceilings.csv"),
+          "missing sidecars are warnings");
+    if (rc == 0) {
+        char *t = render(&ds, 1, "minimal");
+        CHECK(has(t, "Recorded data: measured on an unknown GPU on an unknown date at commit unknown"),
+              "unknown machine said in the recorded-elsewhere note");
+        CHECK(has(t, "No results.json: the GPU, clocks"), "machine section says metadata is missing");
+        CHECK(has(t, "2048^3: naive 2.78 ms, tiled 1.86 ms: tiled is **1.49x** faster"),
+              "speedup still computed from the CSV");
+        free(t);
+        dataset_free(&ds);
+    }
+
+    rc = dataset_load(DATA "report_partial", &ds, err, sizeof err);
+    CHECK(rc == 0, "partial sweep loads%s%s", rc ? ": " : "", rc ? err : "");
+    CHECK(has(ds.warnings, "partial sweep: 2 of 3 rows did not run (1 cuda_error, 1 skipped)"),
+          "partial sweep warning for rows that did not run");
+    CHECK(has(ds.warnings, "results.csv has 3 rows, the run planned 8"), "partial sweep against planned rows");
+    if (rc == 0) {
+        char *t = render(&ds, 1, "partial");
+        CHECK(has(t, "`tiled` at 1024x1024x1024 did not run (cuda_error): cudaErrorLaunchFailure"),
+              "report lists the row that did not run, with its error");
+        CHECK(has(t, "1024^3: not checked: tiled did not produce a verified result"),
+              "claim not checked against a row that did not run");
+        free(t);
+        dataset_free(&ds);
+    }
+}
+
+/* The CLI verb, end to end: files written by the real writers, read back, reported. */
+static void test_report_main(void)
+{
+    struct gp_dataset ds;
+    char dir[128], path[256], err[512];
+    h200_ladder(&ds);
+    snprintf(dir, sizeof dir, "%s/run", tmpdir);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    FILE *f = fopen(path, "w");
+    int ok = f && results_csv_write_header(f) == 0;
+    for (int i = 0; ok && i < ds.nrows; i++)
+        ok = results_csv_write_row(f, &ds.rows[i], &ds.ceilings) == 0;
+    if (f)
+        fclose(f);
+    CHECK(ok, "results.csv written");
+    snprintf(path, sizeof path, "%s/ceilings.csv", dir);
+    CHECK(ceilings_write_csv(path, &ds.ceilings, err, sizeof err) == 0, "ceilings.csv written");
+    ds.meta.planned_rows = ds.nrows;
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    CHECK(meta_write_json(path, &ds.meta, err, sizeof err) == 0, "results.json written");
+
+    snprintf(path, sizeof path, "%s/out.md", tmpdir);
+    char *argv1[] = {"report", dir, "--no-plots", "--out", path, NULL};
+    CHECK(report_main(5, argv1) == 0, "gemmprof report DIR --no-plots --out FILE exits 0");
+    f = fopen(path, "r");
+    char text[200000];
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    CHECK(has(text, "**Binding level: L1.**") && has(text, "**Binding level: shared memory.**") &&
+              has(text, "Recorded data: measured on NVIDIA H200"),
+          "report from files reaches the same conclusions");
+    CHECK(!has(text, "Data notes"), "a complete run has no data notes");
+
+    char *argv2[] = {"report", dir, "--measured-here", NULL};
+    int rc = report_main(3, argv2);   /* renders charts too when gnuplot is there */
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    CHECK(rc == 0 && access(path, R_OK) == 0, "default output is DIR/report.md, charts or not");
+    f = fopen(path, "r");
+    n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    CHECK(!has(text, "Recorded data"), "--measured-here drops the recorded-elsewhere note");
+
+    char *argv3[] = {"report", NULL};
+    CHECK(report_main(1, argv3) == 2, "no directory: usage error 2");
+    char *argv4[] = {"report", dir, "--bogus", NULL};
+    CHECK(report_main(3, argv4) == 2, "unknown option: usage error 2");
+    char *argv5[] = {"report", DATA "report_missing", NULL};
+    CHECK(report_main(2, argv5) == 1, "missing directory: data error 1");
+    char *argv6[] = {"report", DATA "report_empty", "--out", tmpdir, NULL};
+    CHECK(report_main(4, argv6) == 1, "empty results.csv: data error 1");
+}
+
+int main(void)
+{
+    strcpy(tmpdir, "/tmp/gp_report_XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        CHECK(0, "mkdtemp");
+        TEST_EXIT();
+    }
+    test_ladder();
+    test_fast_tiled();
+    test_dram_bound();
+    test_compute_only();
+    test_no_counters();
+    test_failed_verification();
+    test_no_ceilings();
+    test_loader();
+    test_report_main();
+
+    /* GP_KEEP_REPORTS=1 keeps the rendered reports for reading */
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (getenv("GP_KEEP_REPORTS"))
+        printf("reports kept in %s\n", tmpdir);
+    else if (system(cmd) != 0)
+        printf("note: could not remove %s\n", tmpdir);
+    TEST_EXIT();
+}

@@ -25,9 +25,9 @@ if has cupti; then
 fi
 if has run; then
     stamp "main job: build/gemmprof --out $W/run1"
-    t0=$(date +%s.%N)
+    t0=$SECONDS
     timeout 240 build/gemmprof --out "$W/run1" >"$W/logs/run1.log" 2>&1
-    echo "exit $? after $(echo "$(date +%s.%N) - $t0" | bc) s" >>"$W/logs/run1.log"
+    echo "exit $? after $((SECONDS - t0)) s" >>"$W/logs/run1.log"
     tail -50 "$W/logs/run1.log"
 fi
 if has rerun; then

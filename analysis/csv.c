@@ -169,6 +169,11 @@ void csv_write_field(FILE *f, const char *s)
 
 void csv_write_double(FILE *f, double v)
 {
-    if (!isnan(v))
+    if (isnan(v))
+        return;
+    /* counts are integers: write them exactly, so they diff equal against ncu */
+    if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        fprintf(f, "%.0f", v);
+    else
         fprintf(f, "%.9g", v);
 }

@@ -299,18 +299,59 @@ static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err
     return n;
 }
 
+struct sweep_key {
+    int variant;    /* index of the variant's first row: ladder order */
+    double work;    /* m n k */
+    int row;
+};
+
+static int sweep_cmp(const void *a, const void *b)
+{
+    const struct sweep_key *x = a, *y = b;
+    if (x->variant != y->variant)
+        return x->variant < y->variant ? -1 : 1;
+    if (x->work != y->work)
+        return x->work < y->work ? -1 : 1;
+    return x->row - y->row;
+}
+
+/* sweep.csv, each variant's rows together and in size order: gnuplot joins consecutive
+ * rows, and a row of another variant in between would break the line. */
 static int write_sweep(const struct gp_dataset *ds, const char *path, char *err, size_t errlen)
 {
-    struct tmpfile t;
-    FILE *f = atomic_open(&t, path, err, errlen);
-    if (!f)
+    struct sweep_key *keys = malloc(((size_t)ds->nrows + 1) * sizeof *keys);
+    if (!keys) {
+        snprintf(err, errlen, "%s: out of memory", path);
         return -1;
-    fputs("variant,precision,m,n,k,shape,size,flop_per_s,time_median_s\n", f);
-    int n = 0;
+    }
+    int nk = 0;
     for (int i = 0; i < ds->nrows; i++) {
         const struct gp_result *r = &ds->rows[i];
         if (!row_plottable(r))
             continue;
+        int first = i;
+        for (int j = 0; j < i; j++)
+            if (strcmp(ds->rows[j].variant, r->variant) == 0) {
+                first = j;
+                break;
+            }
+        keys[nk].variant = first;
+        keys[nk].work = (double)r->m * (double)r->n * (double)r->k;
+        keys[nk].row = i;
+        nk++;
+    }
+    qsort(keys, (size_t)nk, sizeof *keys, sweep_cmp);
+
+    struct tmpfile t;
+    FILE *f = atomic_open(&t, path, err, errlen);
+    if (!f) {
+        free(keys);
+        return -1;
+    }
+    fputs("variant,precision,m,n,k,shape,size,flop_per_s,time_median_s\n", f);
+    int n = 0;
+    for (int i = 0; i < nk; i++) {
+        const struct gp_result *r = &ds->rows[keys[i].row];
         char shape[96];
         shape_of(r, shape, sizeof shape);
         /* Square shapes plot at N; others at the cube root of M N K, the N of a square
@@ -331,6 +372,7 @@ static int write_sweep(const struct gp_dataset *ds, const char *path, char *err,
         fputc('\n', f);
         n++;
     }
+    free(keys);
     if (atomic_close(&t, err, errlen) != 0)
         return -1;
     return n;

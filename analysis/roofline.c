@@ -22,6 +22,7 @@ const char *const gp_level_name[GP_LEVEL_COUNT + 1] = {"dram", "l2", "l1", "shar
  * full-width accesses, an overestimate for narrower ones. Bank conflicts add
  * wavefronts, which is right: they cost bandwidth just like real bytes. */
 #define GP_SMEM_WAVEFRONT_BYTES 128.0
+#define GP_L1_CYCLE_BYTES 128.0
 
 static double metric(const struct gp_result *r, enum gp_metric_id id)
 {
@@ -42,7 +43,14 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
 
     out->bytes[GP_LEVEL_DRAM] = metric(r, GP_M_dram_read) + metric(r, GP_M_dram_write);
     out->bytes[GP_LEVEL_L2] = metric(r, GP_M_l2_bytes);
-    out->bytes[GP_LEVEL_L1] = metric(r, GP_M_l1_bytes);
+    /* L1 as Nsight Compute's hierarchical roofline counts it on cc >= 9.0: 128 bytes per
+     * cycle the LSU data path spends writing back global/local results. Unlike the bytes
+     * requested (l1tex__t_bytes), it charges a 4-byte broadcast a full cycle, which is what
+     * such a load costs (the naive kernel's A loads). Falls back to the bytes requested
+     * where the cycles were not collected. */
+    out->bytes[GP_LEVEL_L1] = isnan(metric(r, GP_M_l1_lgds_wb))
+                                  ? metric(r, GP_M_l1_bytes)
+                                  : GP_L1_CYCLE_BYTES * metric(r, GP_M_l1_lgds_wb);
     out->bytes[GP_LEVEL_SHARED] =
         GP_SMEM_WAVEFRONT_BYTES * (metric(r, GP_M_smem_ld_wf) + metric(r, GP_M_smem_st_wf));
 
@@ -82,7 +90,8 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
 
     out->bound_level = -1;
     out->bound_attainable = NAN;
-    if (!isnan(out->peak_compute) && (min_level < 0 || out->peak_compute < min_mem)) {
+    /* Without any memory data nothing can be said about what binds, not even compute. */
+    if (min_level >= 0 && out->peak_compute < min_mem) {
         out->bound_level = GP_BOUND_COMPUTE;
         out->bound_attainable = out->peak_compute;
     } else if (min_level >= 0) {

@@ -1,0 +1,60 @@
+# Bytes moved at each memory level, per variant, at one shape: clustered bars on a log
+# scale, each bar labelled with its value.
+#   gnuplot -c plots/bytes.gp POINTS OUTBASE [TITLE] [FORMATS] [SHAPE]
+# POINTS   roofline_points.csv (variant,shape,level,bytes)
+# OUTBASE  writes OUTBASE.png and OUTBASE.svg; TITLE: GPU and date; FORMATS default
+#          "png svg"; SHAPE e.g. 2048x2048x2048 (default: the shape of the first row)
+
+DIR = ""
+do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
+load DIR."common.gp"
+if (strlen(argv(2)) == 0) {
+    exit error "usage: gnuplot -c bytes.gp POINTS.csv OUTBASE [TITLE] [FORMATS] [SHAPE]"
+}
+P = argv(1); OUT = argv(2)
+TITLE = strlen(argv(3)) ? argv(3) : "GPU unknown"
+FORMATS = strlen(argv(4)) ? argv(4) : "png svg"
+SHAPE = argv(5)
+
+call DIR."check.gp" P "variant shape level bytes" "bytes" ""
+if (strlen(SHAPE) == 0) {
+    stats P every ::0::0 using (SHAPE = strcol("shape"), 0) nooutput
+}
+VARIANTS = ""
+YMIN = 1e300; YMAX = 0
+stats P using (strcol("shape") eq SHAPE && level_index(strcol("level")) > 0 ? ( \
+        pv = strcol("variant"), VARIANTS = word_pos(VARIANTS, pv) ? VARIANTS : VARIANTS." ".pv, \
+        py = column("bytes"), YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
+if (words(VARIANTS) == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
+YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YMAX * 4.0)
+
+LEVEL_COLORS = "#4D4D4D #1B9E77 #D95F02 #7570B3"
+lcolor(j) = word(LEVEL_COLORS, j)
+BAR = 0.19
+bar_x(l) = word_pos(VARIANTS, strcol("variant")) + (level_index(l) - 2.5) * (BAR + 0.02)
+in_level(j) = strcol("shape") eq SHAPE && level_index(strcol("level")) == j
+
+set logscale y 10
+set xrange [0.4:words(VARIANTS) + 0.6]
+set yrange [YLO:YHI]
+set xtics () scale 0
+do for [i = 1:words(VARIANTS)] { set xtics add (word(VARIANTS, i) i) }
+set grid noxtics nomxtics ytics mytics
+set format y "%.0s %cB"
+set ylabel "bytes moved  (log scale)"
+set xlabel "variant      (shared = 128 B x shared-memory wavefronts: an upper bound)"
+set style fill solid 0.85 border lc rgb "#333333"
+set title sprintf("Bytes moved per memory level at M x N x K = %s\n%s", SHAPE, TITLE)
+
+do for [FMT in FORMATS] {
+    eval set_term(FMT)
+    set output OUT.".".FMT
+    plot \
+      for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(column("bytes")): \
+          (bar_x(strcol("level")) - BAR / 2):(bar_x(strcol("level")) + BAR / 2):(YLO):(column("bytes")) \
+          with boxxyerror lc rgb lcolor(j) title word(LEVEL_NAMES, j), \
+      for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(column("bytes")): \
+          (sprintf("%sB", si(column("bytes")))) \
+          with labels center offset 0,0.7 font ",9" notitle
+    unset output
+}

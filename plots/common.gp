@@ -57,3 +57,30 @@ set border lw 1.2
 
 # The n-th script argument, "" when not given (gnuplot leaves ARGn undefined then).
 argv(n) = exists(sprintf("ARG%d", n)) ? value(sprintf("ARG%d", n)) : ""
+
+# Where each level's bandwidth-roof label sits: how far along the line from its start
+# (factor on x) and on which side (1 above, -1 below), so nearly equal roofs such as
+# L1 and shared memory get their labels on opposite sides.
+LEVEL_LABEL_ALONG = "1.5 1.5 1.5 5"
+LEVEL_LABEL_SIDE = "-1 1 -1 1"
+label_along(l) = level_index(l) > 0 ? word(LEVEL_LABEL_ALONG, level_index(l)) + 0 : 1.5
+label_side(l) = level_index(l) > 0 ? word(LEVEL_LABEL_SIDE, level_index(l)) + 0 : 1
+
+# Compute-roof labels: one per roof, "FP32 FMA  60.1 TFLOP/s measured, 66.9 datasheet",
+# placed above the higher of its two lines, where no kernel can be. load_peaks (`eval load_peaks`)
+# fills the lists they read (call it once the roofs file has been checked).
+PEAKS_M = ""; PEAKS_T = ""
+# Memory rows go in the same lists (their roof names differ from the compute ones).
+load_peaks = 'stats R using (strcol("kind") ne "ridge" ? (strcol("source") eq "measured" ? \
+    PEAKS_M = PEAKS_M." ".strcol("roof")." ".sprintf("%.6e", column("value")) : \
+    PEAKS_T = PEAKS_T." ".strcol("roof")." ".sprintf("%.6e", column("value"))) : 0, 0) nooutput'
+peak_m(r) = word_pos(PEAKS_M, r) > 0 ? word(PEAKS_M, word_pos(PEAKS_M, r) + 1) + 0 : 0
+peak_t(r) = word_pos(PEAKS_T, r) > 0 ? word(PEAKS_T, word_pos(PEAKS_T, r) + 1) + 0 : 0
+peak_hi(r) = peak_m(r) > peak_t(r) ? peak_m(r) : peak_t(r)
+peak_text(r, lbl) = peak_m(r) > 0 ? \
+    sprintf("%s  %sFLOP/s measured", lbl, si(peak_m(r))) . \
+        (peak_t(r) > 0 ? sprintf(", %sFLOP/s datasheet", si(peak_t(r))) : "") : \
+    sprintf("%s  %sFLOP/s datasheet", lbl, si(peak_t(r)))
+# True on the one row of a compute roof that carries its label.
+peak_label_row(x) = strcol("kind") eq "compute" && \
+    (strcol("source") eq "measured" || peak_m(strcol("roof")) == 0)

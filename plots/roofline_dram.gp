@@ -44,6 +44,7 @@ if (HAVE_ROOFS) {
         (rk eq "ridge" && strcol("level") eq "dram") ? N_RIDGE = N_RIDGE + 1 : 0, 0) nooutput
 }
 PEAK = PEAK_M > PEAK_T ? PEAK_M : PEAK_T
+if (HAVE_ROOFS) { eval load_peaks }
 BW = BW_M > BW_T ? BW_M : BW_T
 # Each roof meets the other roofs of its own source; fall back to the other source.
 peak_of(s) = s eq "measured" ? (PEAK_M > 0 ? PEAK_M : PEAK) : (PEAK_T > 0 ? PEAK_T : PEAK)
@@ -99,19 +100,16 @@ do for [FMT in FORMATS] {
       for [u = 1:N_PEAK_T] R using (is_row("compute", "theoretical") ? comp_x0(column("value"), "theoretical") : 1/0): \
           (column("value") / T):(XHI - comp_x0(column("value"), "theoretical")):(0) \
           with vectors nohead lw 2 dt 2 lc rgb ROOF_COLOR notitle, \
-      for [u = 1:N_MEM_M] R using (is_row("memory", "measured") ? mem_x0(column("value")) * 2.2 : 1/0): \
-          (mem_x0(column("value")) * 2.2 * column("value") / T): \
+      for [u = 1:N_MEM_M] R using (is_row("memory", "measured") ? mem_x0(column("value")) * 1.5 : 1/0): \
+          (mem_x0(column("value")) * 1.5 * column("value") / T): \
           (sprintf("%s %sB/s measured", strcol("label"), si(column("value")))) \
-          with labels left rotate by ANGLE offset 0,-0.8 tc rgb ROOF_COLOR notitle, \
-      for [u = 1:N_MEM_T] R using (is_row("memory", "theoretical") ? mem_x0(column("value")) * 2.2 : 1/0): \
-          (mem_x0(column("value")) * 2.2 * column("value") / T): \
+          with labels left rotate by ANGLE offset 0,-1.0 tc rgb ROOF_COLOR notitle, \
+      for [u = 1:N_MEM_T] R using (is_row("memory", "theoretical") ? mem_x0(column("value")) * 1.5 : 1/0): \
+          (mem_x0(column("value")) * 1.5 * column("value") / T): \
           (sprintf("%s %sB/s datasheet", strcol("label"), si(column("value")))) \
-          with labels left rotate by ANGLE offset 0,0.8 tc rgb ROOF_COLOR notitle, \
-      for [u = 1:N_PEAK_M] R using (is_row("compute", "measured") ? XHI / 1.15 : 1/0):(column("value") / T): \
-          (sprintf("%s %sFLOP/s measured", strcol("label"), si(column("value")))) \
-          with labels right offset 0,-0.75 tc rgb ROOF_COLOR notitle, \
-      for [u = 1:N_PEAK_T] R using (is_row("compute", "theoretical") ? XHI / 1.15 : 1/0):(column("value") / T): \
-          (sprintf("%s %sFLOP/s datasheet", strcol("label"), si(column("value")))) \
+          with labels left rotate by ANGLE offset 0,1.4 tc rgb ROOF_COLOR notitle, \
+      for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) ? XHI / 1.15 : 1/0): \
+          (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
           with labels right offset 0,0.75 tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? \
           column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T) \

@@ -1,0 +1,146 @@
+# The hierarchical roofline of one shape: per kernel one marker per memory level
+# (DRAM, L2, L1, shared) joined by a line, against every level's bandwidth roof and the
+# FP32 FMA and TF32 compute roofs (measured solid, datasheet dashed), ridges labelled.
+# All of a kernel's markers share its height (its achieved FLOP/s); how far each sits
+# from its own roof shows which level limits it. The binding level is ringed.
+#   gnuplot -c plots/roofline_hier.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE]
+# POINTS   roofline_points.csv (variant,m,n,k,shape,level,ai_flop_per_byte,flop_per_s,bound)
+# ROOFS    roofline_roofs.csv, or "none"
+# OUTBASE  writes OUTBASE.png and OUTBASE.svg
+# TITLE    GPU and date; FORMATS default "png svg"; SHAPE e.g. 2048x2048x2048 (default:
+#          the shape of the first row)
+
+DIR = ""
+do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
+load DIR."common.gp"
+if (strlen(argv(3)) == 0) {
+    exit error "usage: gnuplot -c roofline_hier.gp POINTS.csv ROOFS.csv|none OUTBASE [TITLE] [FORMATS] [SHAPE]"
+}
+P = argv(1); R = argv(2); OUT = argv(3)
+TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
+FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
+SHAPE = argv(6)
+HAVE_ROOFS = (R ne "none" && strlen(R) > 0)
+
+call DIR."check.gp" P "variant m n k shape level ai_flop_per_byte flop_per_s bound" \
+                      "m n k ai_flop_per_byte flop_per_s bound" ""
+if (HAVE_ROOFS) {
+    call DIR."check.gp" R "kind roof level source label value ridge_ai_flop_per_byte" "value" "ridge_ai_flop_per_byte"
+}
+if (strlen(SHAPE) == 0) {
+    stats P every ::0::0 using (SHAPE = strcol("shape"), 0) nooutput
+}
+
+VARIANTS = ""
+XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0; SQUARE = 0; SIZE_N = 0
+stats P using (strcol("shape") eq SHAPE ? ( \
+        pv = strcol("variant"), VARIANTS = word_pos(VARIANTS, pv) ? VARIANTS : VARIANTS." ".pv, \
+        SQUARE = column("m") == column("n") && column("n") == column("k"), SIZE_N = column("m"), \
+        px = column("ai_flop_per_byte"), py = column("flop_per_s"), \
+        XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
+        YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
+if (words(VARIANTS) == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
+
+# The compute roofs drawn here: FP32 FMA and TF32, the two this suite's variants use.
+is_peak(r) = r eq "fp32_fma" || r eq "tf32"
+PEAK_M = 0; PEAK_T = 0; PEAK_LOW = 1e300; BWMAX_M = 0; BWMAX_T = 0; BWMIN = 1e300
+N_MEM_M = 0; N_MEM_T = 0; N_PEAK_M = 0; N_PEAK_T = 0; N_RIDGE = 0
+if (HAVE_ROOFS) {
+    stats R using (rk = strcol("kind"), rs = strcol("source"), rv = column("value"), rm = rs eq "measured", \
+        (rk eq "compute" && is_peak(strcol("roof"))) ? ( \
+            rm ? (PEAK_M = rv > PEAK_M ? rv : PEAK_M, N_PEAK_M = N_PEAK_M + 1) \
+               : (PEAK_T = rv > PEAK_T ? rv : PEAK_T, N_PEAK_T = N_PEAK_T + 1), \
+            PEAK_LOW = rv < PEAK_LOW ? rv : PEAK_LOW) : 0, \
+        (rk eq "memory") ? ( \
+            rm ? (BWMAX_M = rv > BWMAX_M ? rv : BWMAX_M, N_MEM_M = N_MEM_M + 1) \
+               : (BWMAX_T = rv > BWMAX_T ? rv : BWMAX_T, N_MEM_T = N_MEM_T + 1), \
+            BWMIN = rv < BWMIN ? rv : BWMIN) : 0, \
+        (rk eq "ridge" && is_peak(substr(strcol("roof"), strstrt(strcol("roof"), "/") + 1, 99))) ? \
+            N_RIDGE = N_RIDGE + 1 : 0, 0) nooutput
+}
+PEAK = PEAK_M > PEAK_T ? PEAK_M : PEAK_T
+if (HAVE_ROOFS) { eval load_peaks }
+BWMAX = BWMAX_M > BWMAX_T ? BWMAX_M : BWMAX_T
+peak_of(s) = s eq "measured" ? (PEAK_M > 0 ? PEAK_M : PEAK) : (PEAK_T > 0 ? PEAK_T : PEAK)
+bwmax_of(s) = s eq "measured" ? (BWMAX_M > 0 ? BWMAX_M : BWMAX) : (BWMAX_T > 0 ? BWMAX_T : BWMAX)
+if (PEAK > 0) { YMAX = PEAK > YMAX ? PEAK : YMAX }
+if (PEAK > 0 && BWMAX > 0) {
+    XMAX = PEAK / BWMIN > XMAX ? PEAK / BWMIN : XMAX
+    XMIN = PEAK_LOW / BWMAX < XMIN ? PEAK_LOW / BWMAX : XMIN
+}
+XLO = dec_floor(XMIN / 3.0); XHI = dec_ceil(XMAX * 3.0)
+YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YMAX * 2.0)
+ANGLE = slope_angle(XLO, XHI, YLO, YHI)
+
+mem_x0(b) = XLO > YLO / b ? XLO : YLO / b
+mem_x1(b, s) = peak_of(s) > 0 ? peak_of(s) / b : XHI
+comp_x0(p, s) = bwmax_of(s) > 0 ? p / bwmax_of(s) : XLO
+is_mem(src) = strcol("kind") eq "memory" && strcol("source") eq src
+is_comp(src) = strcol("kind") eq "compute" && strcol("source") eq src && is_peak(strcol("roof"))
+is_ridge(side) = strcol("kind") eq "ridge" && label_side(strcol("level")) == side && \
+                 is_peak(substr(strcol("roof"), strstrt(strcol("roof"), "/") + 1, 99))
+lab_x(b, l) = mem_x0(b) * label_along(l)
+# A label above its roof goes above the datasheet line too, which may lie just above.
+label_bw(b, side) = side > 0 && peak_t(strcol("level")) > b ? peak_t(strcol("level")) : b
+in_shape(v) = strcol("shape") eq SHAPE && strcol("variant") eq v
+T = 1e12
+
+set logscale xy 10
+set xrange [XLO:XHI]
+set yrange [YLO / T:YHI / T]
+set xlabel "arithmetic intensity  [FLOP/byte]  (2MNK / bytes moved at each level)"
+set ylabel "performance  [TFLOP/s]"
+set format x "%g"
+set format y "%g"
+set title sprintf("Hierarchical roofline at M x N x K = %s\n%s", SHAPE, TITLE)
+
+do for [FMT in FORMATS] {
+    eval set_term(FMT)
+    set output OUT.".".FMT
+    plot \
+      for [u = 1:(N_MEM_M > 0)] R using (is_mem("measured") ? mem_x0(column("value")) : 1/0): \
+          (mem_x0(column("value")) * column("value") / T): \
+          (mem_x1(column("value"), "measured") - mem_x0(column("value"))): \
+          ((mem_x1(column("value"), "measured") - mem_x0(column("value"))) * column("value") / T) \
+          with vectors nohead lw 2.5 lc rgb ROOF_COLOR notitle, \
+      for [u = 1:(N_MEM_T > 0)] R using (is_mem("theoretical") ? mem_x0(column("value")) : 1/0): \
+          (mem_x0(column("value")) * column("value") / T): \
+          (mem_x1(column("value"), "theoretical") - mem_x0(column("value"))): \
+          ((mem_x1(column("value"), "theoretical") - mem_x0(column("value"))) * column("value") / T) \
+          with vectors nohead lw 1.5 dt 2 lc rgb ROOF_COLOR notitle, \
+      for [u = 1:(N_PEAK_M > 0)] R using (is_comp("measured") ? comp_x0(column("value"), "measured") : 1/0): \
+          (column("value") / T):(XHI - comp_x0(column("value"), "measured")):(0) \
+          with vectors nohead lw 2.5 lc rgb ROOF_COLOR notitle, \
+      for [u = 1:(N_PEAK_T > 0)] R using (is_comp("theoretical") ? comp_x0(column("value"), "theoretical") : 1/0): \
+          (column("value") / T):(XHI - comp_x0(column("value"), "theoretical")):(0) \
+          with vectors nohead lw 1.5 dt 2 lc rgb ROOF_COLOR notitle, \
+      for [side in "1 -1"] for [u = 1:(N_MEM_M > 0)] R using \
+          (is_mem("measured") && label_side(strcol("level")) == side ? lab_x(column("value"), strcol("level")) : 1/0): \
+          (lab_x(column("value"), strcol("level")) * label_bw(column("value"), side) / T): \
+          (sprintf("%s %sB/s", strcol("label"), si(column("value")))) \
+          with labels left rotate by ANGLE offset 0, side * 0.9 - 0.2 tc rgb ROOF_COLOR notitle, \
+      for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) && is_peak(strcol("roof")) ? XHI / 1.15 : 1/0): \
+          (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
+          with labels right offset 0,0.75 tc rgb ROOF_COLOR notitle, \
+      for [u = 1:(N_RIDGE > 0)] R using (is_ridge(1) || is_ridge(-1) ? column("ridge_ai_flop_per_byte") : 1/0): \
+          (column("value") / T) with points pt 6 ps 1.4 lw 1.5 lc rgb "black" notitle, \
+      for [side in "1 -1"] for [u = 1:(N_RIDGE > 0)] R using \
+          (is_ridge(side) ? column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T): \
+          (sprintf("%.3g", column("ridge_ai_flop_per_byte"))) \
+          with labels center offset 0, side * 1.0 font ",9" notitle, \
+      for [i = 1:words(VARIANTS)] P using (in_shape(word(VARIANTS, i)) && column("bound") == 1 ? \
+          column("ai_flop_per_byte") : 1/0):(column("flop_per_s") / T) \
+          with points pt 6 ps 3.2 lw 2 lc rgb vcolor(i) notitle, \
+      for [i = 1:words(VARIANTS)] P using (in_shape(word(VARIANTS, i)) ? column("ai_flop_per_byte") : 1/0): \
+          (column("flop_per_s") / T):(level_pt(strcol("level"))) \
+          with linespoints pt variable ps 1.8 lw 2 lc rgb vcolor(i) title word(VARIANTS, i), \
+      keyentry with points pt level_pt("dram") ps 1.8 lc rgb "black" title "DRAM", \
+      keyentry with points pt level_pt("l2") ps 1.8 lc rgb "black" title "L2", \
+      keyentry with points pt level_pt("l1") ps 1.8 lc rgb "black" title "L1", \
+      keyentry with points pt level_pt("shared") ps 1.8 lc rgb "black" title "shared", \
+      keyentry with points pt 6 ps 3.2 lw 2 lc rgb "black" title "binding level", \
+      keyentry with lines lw 2.5 lc rgb ROOF_COLOR title "measured ceiling", \
+      keyentry with lines lw 1.5 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \
+      keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb "black" title "ridge (FLOP/byte)"
+    unset output
+}

@@ -1,0 +1,77 @@
+# Throughput against problem size: one line per variant, log2 size axis, with the FP32
+# FMA and TF32 compute roofs (measured solid, datasheet dashed).
+#   gnuplot -c plots/sweep.gp SWEEP ROOFS OUTBASE [TITLE] [FORMATS]
+# SWEEP    sweep.csv (variant,m,n,k,size,flop_per_s); gnuplot joins consecutive rows, so
+#          each variant's rows must be together and in size order (gemmprof writes them so)
+# ROOFS    roofline_roofs.csv (kind,roof,source,label,value), or "none"
+# OUTBASE  writes OUTBASE.png and OUTBASE.svg; TITLE: GPU and date; FORMATS default "png svg"
+
+DIR = ""
+do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
+load DIR."common.gp"
+if (strlen(argv(3)) == 0) {
+    exit error "usage: gnuplot -c sweep.gp SWEEP.csv ROOFS.csv|none OUTBASE [TITLE] [FORMATS]"
+}
+S = argv(1); R = argv(2); OUT = argv(3)
+TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
+FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
+HAVE_ROOFS = (R ne "none" && strlen(R) > 0)
+
+call DIR."check.gp" S "variant m n k size flop_per_s" "m n k size flop_per_s" ""
+if (HAVE_ROOFS) { call DIR."check.gp" R "kind roof source label value" "value" "" }
+
+VARIANTS = ""; SIZES = ""
+XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0; ALL_SQUARE = 1
+stats S using (pv = strcol("variant"), VARIANTS = word_pos(VARIANTS, pv) ? VARIANTS : VARIANTS." ".pv, \
+        ps = sprintf("%.0f", column("size")), SIZES = word_pos(SIZES, ps) ? SIZES : SIZES." ".ps, \
+        ALL_SQUARE = ALL_SQUARE && column("m") == column("n") && column("n") == column("k"), \
+        px = column("size"), py = column("flop_per_s"), \
+        XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
+        YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX, 0) nooutput
+
+is_peak(r) = r eq "fp32_fma" || r eq "tf32"
+is_comp(src) = strcol("kind") eq "compute" && strcol("source") eq src && is_peak(strcol("roof"))
+N_PEAK_M = 0; N_PEAK_T = 0
+if (HAVE_ROOFS) {
+    stats R using (strcol("kind") eq "compute" && is_peak(strcol("roof")) ? ( \
+        rv = column("value"), YMAX = rv > YMAX ? rv : YMAX, \
+        strcol("source") eq "measured" ? N_PEAK_M = N_PEAK_M + 1 : (N_PEAK_T = N_PEAK_T + 1)) : 0, 0) nooutput
+}
+if (HAVE_ROOFS) { eval load_peaks }
+XLO = XMIN / 1.4; XHI = XMAX * 1.4
+YLO = dec_floor(YMIN / 2.0); YHI = dec_ceil(YMAX * 1.5)
+T = 1e12
+
+set logscale x 2
+set logscale y 10
+set xrange [XLO:XHI]
+set yrange [YLO / T:YHI / T]
+set xlabel ALL_SQUARE ? "matrix size N  (M = N = K), log2 scale" : \
+                        "size  (M x N x K)^(1/3), log2 scale"
+set ylabel "performance  [TFLOP/s]  (2MNK / median time)"
+set format x "%g"
+set format y "%g"
+# A tic at every measured size, and only there.
+set xtics () nomirror
+do for [i = 1:words(SIZES)] { set xtics add (word(SIZES, i) word(SIZES, i) + 0) }
+set mxtics 1
+set title sprintf("Throughput against size, per variant\n%s", TITLE)
+
+do for [FMT in FORMATS] {
+    eval set_term(FMT)
+    set output OUT.".".FMT
+    plot \
+      for [u = 1:(N_PEAK_M > 0)] R using (is_comp("measured") ? XLO : 1/0):(column("value") / T): \
+          (XHI - XLO):(0) with vectors nohead lw 2.5 lc rgb ROOF_COLOR notitle, \
+      for [u = 1:(N_PEAK_T > 0)] R using (is_comp("theoretical") ? XLO : 1/0):(column("value") / T): \
+          (XHI - XLO):(0) with vectors nohead lw 1.5 dt 2 lc rgb ROOF_COLOR notitle, \
+      for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) && is_peak(strcol("roof")) ? XLO * 1.08 : 1/0): \
+          (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
+          with labels left offset 0,0.75 tc rgb ROOF_COLOR notitle, \
+      for [i = 1:words(VARIANTS)] S using (strcol("variant") eq word(VARIANTS, i) ? column("size") : 1/0): \
+          (column("flop_per_s") / T) with linespoints pt 7 ps 1.6 lw 2.5 lc rgb vcolor(i) title word(VARIANTS, i), \
+      for [i = 1:words(VARIANTS)] S using (strcol("variant") eq word(VARIANTS, i) ? column("size") : 1/0): \
+          (column("flop_per_s") / T):(sprintf("%.3g", column("flop_per_s") / T)) \
+          with labels left offset 0.8,-0.6 font ",9" tc rgb vcolor(i) notitle
+    unset output
+}

@@ -24,6 +24,7 @@
 #include "cupti/prof.h"
 #include "cupti/trace.h"
 #include "kernels/clock_probe.h"
+#include "kernels/l2_flush.h"
 #include "src/ceilings_measure.h"
 #include "src/device.h"
 #include "src/npy.h"
@@ -39,6 +40,8 @@ struct run {
     struct gp_ceilings ceilings;
     int have_ceilings;
     int counters_off, counters_announced;
+    double counter_wall_s;   /* wall time of the counter phases, for the cost of counters */
+    int counter_measures;
     int passes;
     struct gemm_context *ctx;
     cudaStream_t stream;
@@ -125,6 +128,11 @@ static double probe_sm_clock(struct run *r)
     for (int i = 0; i < PROBE_BLOCKS; i++)
         hz[i] = h[2 * i + 1] ? (double)h[2 * i] / ((double)h[2 * i + 1] * 1e-9) : NAN;
     return median(hz, PROBE_BLOCKS);
+}
+
+static cudaError_t flush_l2(struct run *r)
+{
+    return l2_flush_launch(r->d_flush, r->flush_bytes, (float *)r->d_probe, r->meta.sm_count, r->stream);
 }
 
 struct workload {
@@ -231,10 +239,10 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
 
     gp_nvtx_push("timed", -1);
     for (int i = 0; i < o->reps; i++) {
-        /* writing 2x the L2 evicts A, B and C, so each repetition starts cold;
-         * the memset sits outside the event pair */
+        /* reading 2x the L2 evicts A, B and C, so each repetition starts cold;
+         * the flush sits outside the event pair */
         if (r->d_flush)
-            TRY("L2 flush", cudaMemsetAsync(r->d_flush, i & 0xff, r->flush_bytes, r->stream));
+            TRY("L2 flush", flush_l2(r));
         TRY("event", cudaEventRecord(r->ev_start[i], r->stream));
         TRY("timed launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
         TRY("event", cudaEventRecord(r->ev_stop[i], r->stream));
@@ -293,11 +301,19 @@ static void run_variant(struct run *r, struct shape_data *s, int vi, struct gp_r
 
 /* The counter phase of one shape: the profiler is enabled only here, after every
  * variant of the shape has been timed, so it can never slow a timed launch. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows)
 {
     char why[512], range[128];
     if (!r->o->counters || r->o->trace || r->counters_off)
         return;
+    const double t0 = now_s();
     gp_nvtx_push("counters", -1);
     struct prof_session *prof = prof_open(r->o->device, r->o->metrics, r->o->nmetrics, why, sizeof why);
     if (!prof) {
@@ -325,7 +341,7 @@ static void count_shape(struct run *r, struct shape_data *s, struct gp_result *r
         gp_nvtx_push(range, vi);
         /* cold L2 before the profiled launch, as ncu's default cache control does */
         if (r->d_flush)
-            cudaMemsetAsync(r->d_flush, 0x5a, r->flush_bytes, r->stream);
+            flush_l2(r);
         cudaStreamSynchronize(r->stream);
         struct workload w = {&gemm_variants[vi], r, s};
         if (prof_measure(prof, launch_once, &w, row->metric, row->kernels, sizeof row->kernels,
@@ -341,6 +357,8 @@ static void count_shape(struct run *r, struct shape_data *s, struct gp_result *r
     }
     prof_close(prof);
     gp_nvtx_pop();
+    r->counter_wall_s += now_s() - t0;
+    r->counter_measures += nrows;
 }
 
 static void write_row(struct run *r, const struct gp_result *row)
@@ -417,6 +435,7 @@ static int prepare_shape(struct run *r, struct shape_data *s, int shape_index, c
         if (ci >= 0 && s->h_cublas &&
             gemm_variants[ci].launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b,
                                      s->d_c, r->stream) == cudaSuccess &&
+            cudaStreamSynchronize(r->stream) == cudaSuccess &&
             cudaMemcpy(s->h_cublas, s->d_c, nc * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess) {
             struct verify_stats st;
             verify_compare(s->h_cublas, (long)nc, s->ref, s->idx, s->nidx, &st);
@@ -465,6 +484,7 @@ static void fill_run_meta(struct run *r, int argc, char **argv)
     for (int i = 0; i < argc && off < sizeof m->command; i++)
         off += (size_t)snprintf(m->command + off, sizeof m->command - off, "%s%s", i ? " " : "", argv[i]);
     snprintf(m->git_rev, sizeof m->git_rev, "%s", GP_GIT_REV);
+    snprintf(m->tool_version, sizeof m->tool_version, "%s", GP_VERSION);
     now_iso(m->date, sizeof m->date);
     gethostname(m->hostname, sizeof m->hostname - 1);
     m->l2_flush = r->o->l2_flush;
@@ -616,7 +636,10 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
         }
     if (o->l2_flush) {
         r->flush_bytes = (size_t)(2 * r->meta.l2_bytes);
-        if (cudaMalloc(&r->d_flush, r->flush_bytes) != cudaSuccess) {
+        r->flush_bytes &= ~(size_t)15;
+        /* filled once so the flush reads defined data */
+        if (cudaMalloc(&r->d_flush, r->flush_bytes) != cudaSuccess ||
+            cudaMemset(r->d_flush, 0, r->flush_bytes) != cudaSuccess) {
             fprintf(stderr, "gemmprof: cannot allocate the L2 flush buffer\n");
             goto out;
         }
@@ -662,6 +685,9 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
     }
     write_meta(r);
     rc = r->failures || r->context_lost ? EXIT_FAILED : EXIT_OK;
+    if (r->counter_measures)
+        printf("counter phase: %.2f s wall for %d variant x shape measurements (%.1f ms each)\n",
+               r->counter_wall_s, r->counter_measures, 1e3 * r->counter_wall_s / r->counter_measures);
     printf("%s/results.csv: %d failure%s\n", o->out_dir, r->failures, r->failures == 1 ? "" : "s");
 out:
     if (r->ev_start)

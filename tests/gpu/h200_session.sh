@@ -7,7 +7,7 @@ set -u
 OUT=${OUT:-/tmp/gemmprof-out}
 W=$OUT/work
 mkdir -p "$W/logs"
-steps=${*:-build run tests rerun sol}
+steps=${*:-build cupti run rerun tests trace sass cost sol}
 has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 stamp() { echo "[$(date +%T)] $*"; }
 
@@ -57,6 +57,43 @@ if has tests; then
     timeout ${TEST_TIMEOUT:-300} make test-gpu >"$W/logs/test-gpu.log" 2>&1
     grep -E "^(FAIL|skip)|passed," "$W/logs/test-gpu.log"
     grep -A12 "ncu compare\|gemmprof counters agree" "$W/logs/test-gpu.log" | head -0
+fi
+if has trace; then
+    stamp "Perfetto timeline: --trace"
+    timeout 120 build/gemmprof -k naive,tiled,cublas,cublas_tf32 -s 1024,2048 -r 3 --trace --no-report \
+        -o "$W/trace" >"$W/logs/trace.log" 2>&1; echo "exit $?" >>"$W/logs/trace.log"
+    tail -3 "$W/logs/trace.log"
+    python3 - "$W/trace/trace.json" <<'PY' | tee -a "$W/logs/trace.log"
+import json, sys, collections
+t = json.load(open(sys.argv[1]))
+ev = t["traceEvents"]
+kinds = collections.Counter((e.get("cat", "-"), e["ph"]) for e in ev)
+print("trace events:", len(ev), dict(kinds))
+nv = [e["name"] for e in ev if e.get("cat") == "nvtx"][:6]
+print("first NVTX ranges:", nv)
+PY
+fi
+if has sass; then
+    stamp "SASS"
+    make sass >"$W/logs/sass.log" 2>&1
+    for f in build/sass/*.sass; do
+        echo "$(basename $f): FFMA $(grep -c FFMA $f) LDS.128 $(grep -c 'LDS.128' $f) LDS $(grep -c 'LDS' $f) LDG.E.128 $(grep -c 'LDG.E.128' $f) LDGSTS $(grep -c LDGSTS $f) LDL/STL $(grep -cE 'LDL|STL' $f) HGMMA $(grep -c HGMMA $f)"
+    done | tee "$W/logs/sass_summary.txt"
+    cp -r build/sass "$W/"
+fi
+if has cost; then
+    stamp "cost of counters: gemmprof's counter phase against ncu, same metrics"
+    metrics=$(build/gemmprof --list-metrics | awk 'NR > 1 && $2 == "yes" {print $1}' | paste -sd, -)
+    t0=$SECONDS
+    timeout 200 build/gemmprof --no-ceilings --no-report --no-counters -r 1 -w 0 -o "$W/cost_plain" >"$W/logs/cost_plain.log" 2>&1
+    t_plain=$((SECONDS - t0)); t0=$SECONDS
+    timeout 400 ncu --clock-control none --metrics "$metrics" --kernel-name regex:"gemm|Kernel2|xmma" \
+        --csv --page raw --log-file "$W/logs/cost_ncu.csv" \
+        build/gemmprof --no-ceilings --no-report --no-counters -r 1 -w 0 -o "$W/cost_ncu" >"$W/logs/cost_ncu.log" 2>&1
+    t_ncu=$((SECONDS - t0))
+    nk=$(python3 tests/gpu/ncu_csv.py kernels "$W/logs/cost_ncu.csv" | wc -l)
+    echo "plain run ${t_plain} s; under ncu ${t_ncu} s profiling $nk kernels: ncu adds $((t_ncu - t_plain)) s" | tee "$W/logs/cost.txt"
+    grep "counter phase" "$W/logs/run1.log" | tee -a "$W/logs/cost.txt"
 fi
 if has sol; then
     stamp "ncu SpeedOfLight + memory workload for naive, tiled, cublas at 2048"

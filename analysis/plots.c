@@ -557,7 +557,9 @@ int plots_render(const struct gp_dataset *ds, const char *outdir, const char *pl
                      : cs && cs->date[0]                 ? cs->date
                                                          : "date unknown";
     char title[256];
-    snprintf(title, sizeof title, "%s, %.10s", gpu, date);
+    /* ISO dates are cut to the day; the time of day only clutters a title. */
+    snprintf(title, sizeof title, "%s, %.*s%s", gpu, date[0] >= '0' && date[0] <= '9' ? 10 : 64, date,
+             cs ? "" : "  (no ceilings.csv: roofs not drawn)");
     const char *roofs_arg = n_roofs > 0 ? roofs : "none";
     char shape[96];
     pick_shape(ds, cs, shape, sizeof shape);

@@ -6,18 +6,18 @@
  * (fragile, surprising), this one translation unit is C++17 and exports only the
  * extern "C" functions of prof.h and cupti_internal.h; no exception crosses them.
  *
- * Mode: auto range + kernel replay. CUPTI makes every kernel launched between Start
- * and Stop one range and replays each kernel internally (saving and restoring the
- * memory it touches) until all passes are collected. So one workload call gives one
- * range per kernel, however many kernels cuBLAS launches, and the workload runs once
- * per measure. User range + user replay would need the workload re-run once per
- * pass with identical device state (true for beta=0 GEMMs, but not a contract of
- * prof.h) and would give one range per call, mixing several kernels' rates.
- * The cost of kernel replay, a context sync after every kernel, does not matter here:
- * the counter phase is separate from the timing phase.
+ * Mode: user range + user replay. prof_measure runs the caller's workload once per
+ * pass inside one pushed range, each pass preceded by the caller's `prepare` (an L2
+ * flush) outside the range. CUPTI sums every kernel the workload launches into the one
+ * range, which is what a variant's row needs (cuBLAS may launch several kernels).
+ * Kernel replay (auto range) was the first design and was measured against ncu on the
+ * H200: it restores device memory between passes and leaves the L2 full of dirty
+ * lines, whose write-back then lands inside the profiled kernel (3x ncu's DRAM write
+ * bytes for a 2048^3 GEMM). With user replay every pass starts from the same cold,
+ * clean L2, as under ncu's default cache control. The workload must be idempotent
+ * (a beta = 0 GEMM is).
  *
- * Kernel names: auto ranges are named "0","1",... in launch order. The real names
- * come from a CUPTI callback subscriber on the runtime and driver launch APIs
+ * Kernel names: range names are ours, so the kernel names come from a CUPTI callback subscriber on the runtime and driver launch APIs
  * (CUpti_CallbackData.symbolName), enabled only during prof_measure so it costs
  * the timing phase nothing. The subscriber does not profile anything itself, so it
  * does not conflict with the range profiler; it does fail with
@@ -68,6 +68,8 @@ template <class T> T zeroed_params(size_t struct_size)
 /* Counter-data capacity per measure: more kernels than this in one workload is an
  * error (a GEMM variant launches one to a few). */
 const size_t max_ranges = 64;
+/* A metric set needing more passes than this is a bug, not a workload to replay. */
+const size_t max_passes = 64;
 
 void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void say(char *why, size_t len, const char *fmt, ...)
@@ -147,57 +149,28 @@ struct launch_log {
     bool on = false;
 };
 
-/* Runtime launches call the driver; that nested driver callback is the same launch.
- * Per thread: depth of runtime launch calls, and the slot the outer one opened. */
-thread_local int tl_runtime_depth = 0;
-thread_local size_t tl_runtime_slot = 0;
-
+/* Every launch, whether it starts in the runtime or in a library calling the driver
+ * directly (cuBLAS), reaches the driver's launch entry points, so the driver domain
+ * alone sees each kernel exactly once. (Counting runtime calls too and pairing them
+ * with the nested driver call needed per-thread depth bookkeeping that went out of
+ * step on the H200 after the first measure, leaving every later name empty.) */
 void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                         const void *cbdata)
 {
     (void)cbid;
     auto *log = static_cast<launch_log *>(userdata);
     const auto *cb = static_cast<const CUpti_CallbackData *>(cbdata);
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || cb->callbackSite != CUPTI_API_ENTER)
+        return;
     try {
         std::lock_guard<std::mutex> lock(log->mu);
-        if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-            if (cb->callbackSite == CUPTI_API_ENTER) {
-                if (tl_runtime_depth++ == 0 && log->on) {
-                    tl_runtime_slot = log->names.size();
-                    log->names.emplace_back(cb->symbolName ? cb->symbolName : "");
-                }
-            } else if (tl_runtime_depth > 0) {
-                tl_runtime_depth--;
-            }
-            return;
-        }
-        if (cb->callbackSite != CUPTI_API_ENTER || !log->on)
-            return;
-        if (tl_runtime_depth > 0) {
-            /* the runtime already opened this launch's slot; fill it if it had no name */
-            if (tl_runtime_slot < log->names.size() && log->names[tl_runtime_slot].empty() &&
-                cb->symbolName)
-                log->names[tl_runtime_slot] = cb->symbolName;
-            return;
-        }
-        log->names.emplace_back(cb->symbolName ? cb->symbolName : "");
+        if (log->on)
+            log->names.emplace_back(cb->symbolName ? cb->symbolName : "");
     } catch (...) {
         /* out of memory while naming a kernel: the name is lost, nothing else */
     }
 }
 
-const CUpti_CallbackId runtime_launch_cbids[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-};
 const CUpti_CallbackId driver_launch_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunch,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
@@ -212,11 +185,6 @@ const CUpti_CallbackId driver_launch_cbids[] = {
 
 CUptiResult enable_launch_callbacks(CUpti_SubscriberHandle sub, uint32_t on)
 {
-    for (CUpti_CallbackId id : runtime_launch_cbids) {
-        CUptiResult r = cuptiEnableCallback(on, sub, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-        if (r != CUPTI_SUCCESS)
-            return r;
-    }
     for (CUpti_CallbackId id : driver_launch_cbids) {
         CUptiResult r = cuptiEnableCallback(on, sub, CUPTI_CB_DOMAIN_DRIVER_API, id);
         if (r != CUPTI_SUCCESS)
@@ -609,8 +577,8 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
         p.pConfig = s->host.config.data();
         p.counterDataImageSize = s->counter_data.size();
         p.pCounterDataImage = s->counter_data.data();
-        p.range = CUPTI_AutoRange;
-        p.replayMode = CUPTI_KernelReplay;
+        p.range = CUPTI_UserRange;
+        p.replayMode = CUPTI_UserReplay;
         p.maxRangesPerPass = max_ranges;
         p.numNestingLevels = 1;
         p.minNestingLevel = 1;
@@ -650,8 +618,9 @@ int prof_num_passes(const struct prof_session *s)
     return s ? (int)s->host.passes : -1;
 }
 
-static int measure(struct prof_session *s, prof_workload_fn workload, void *arg, double *values,
-                   char *kernels, size_t kernels_len, char *why, size_t len)
+static int measure(struct prof_session *s, prof_prepare_fn prepare, prof_workload_fn workload,
+                   void *arg, double *values, char *kernels, size_t kernels_len, char *why,
+                   size_t len)
 {
     CUptiResult r;
     if (kernels && kernels_len)
@@ -676,16 +645,49 @@ static int measure(struct prof_session *s, prof_workload_fn workload, void *arg,
         return -1;
     }
 
-    auto start = GP_PARAMS(CUpti_RangeProfiler_Start_Params);
-    start.pRangeProfilerObject = s->rp;
-    r = cuptiRangeProfilerStart(&start);
+    /* User replay: we run every pass ourselves, each preceded by `prepare` (the caller's
+     * L2 flush) outside the range, so every pass starts from the same cold cache as
+     * ncu's default cache control. Kernel replay would restore memory between passes
+     * and leave dirty lines whose write-back lands in the profiled kernel. */
+    r = CUPTI_SUCCESS;
     int wrc = 0;
     CUptiResult rstop = CUPTI_SUCCESS;
-    if (r == CUPTI_SUCCESS) {
-        wrc = workload(arg);
+    const char *failed_call = "cuptiRangeProfilerStart";
+    size_t pass = 0;
+    for (bool all = false; !all && pass < max_passes; pass++) {
+        if (prepare) {
+            std::lock_guard<std::mutex> lock(s->launches.mu);
+            s->launches.on = false;   /* the flush is not the variant's kernel */
+        }
+        if (prepare)
+            prepare(arg);
+        {
+            std::lock_guard<std::mutex> lock(s->launches.mu);
+            s->launches.on = pass == 0;   /* names once, not once per pass */
+        }
+        auto start = GP_PARAMS(CUpti_RangeProfiler_Start_Params);
+        start.pRangeProfilerObject = s->rp;
+        if ((r = cuptiRangeProfilerStart(&start)) != CUPTI_SUCCESS)
+            break;
+        auto push = GP_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+        push.pRangeProfilerObject = s->rp;
+        push.pRangeName = "workload";
+        if ((r = cuptiRangeProfilerPushRange(&push)) != CUPTI_SUCCESS) {
+            failed_call = "cuptiRangeProfilerPushRange";
+            break;
+        }
+        wrc |= workload(arg);
+        auto pop = GP_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+        pop.pRangeProfilerObject = s->rp;
+        if ((r = cuptiRangeProfilerPopRange(&pop)) != CUPTI_SUCCESS) {
+            failed_call = "cuptiRangeProfilerPopRange";
+            break;
+        }
         auto stop = GP_PARAMS(CUpti_RangeProfiler_Stop_Params);
         stop.pRangeProfilerObject = s->rp;
-        rstop = cuptiRangeProfilerStop(&stop);
+        if ((rstop = cuptiRangeProfilerStop(&stop)) != CUPTI_SUCCESS)
+            break;
+        all = stop.isAllPassSubmitted != 0;
     }
     enable_launch_callbacks(s->sub, 0);
     {
@@ -693,11 +695,15 @@ static int measure(struct prof_session *s, prof_workload_fn workload, void *arg,
         s->launches.on = false;
     }
     if (r != CUPTI_SUCCESS) {
-        cupti_describe_error("cuptiRangeProfilerStart", r, why, len);
+        cupti_describe_error(failed_call, r, why, len);
         return -1;
     }
     if (rstop != CUPTI_SUCCESS) {
         cupti_describe_error("cuptiRangeProfilerStop", rstop, why, len);
+        return -1;
+    }
+    if (pass >= max_passes) {
+        say(why, len, "the profiler still wanted passes after %zu", max_passes);
         return -1;
     }
     auto dec = GP_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
@@ -739,7 +745,6 @@ static int measure(struct prof_session *s, prof_workload_fn workload, void *arg,
         ri.counterDataImageSize = s->counter_data.size();
         ri.rangeIndex = i;
         ri.rangeDelimiter = "/";
-        /* auto ranges are named by launch order, "0", "1", ... */
         launch_index[i] = i;
         if (cuptiRangeProfilerCounterDataGetRangeInfo(&ri) == CUPTI_SUCCESS && ri.rangeName) {
             char *end = nullptr;
@@ -799,15 +804,14 @@ static int measure(struct prof_session *s, prof_workload_fn workload, void *arg,
     if (kernels && kernels_len) {
         std::string list;
         std::lock_guard<std::mutex> lock(s->launches.mu);
-        for (size_t i = 0; i < nr; i++) {
+        for (size_t k = 0; k < s->launches.names.size(); k++) {
             char name[512];
-            size_t k = launch_index[i];
-            cupti_kernel_name(k < s->launches.names.size() ? s->launches.names[k].c_str() : nullptr, name,
-                              sizeof name);
-            if (i)
+            cupti_kernel_name(s->launches.names[k].c_str(), name, sizeof name);
+            if (k)
                 list += ';';
             list += name;
         }
+        (void)launch_index;
         snprintf(kernels, kernels_len, "%s", list.c_str());
     }
     if (why && len)
@@ -815,15 +819,16 @@ static int measure(struct prof_session *s, prof_workload_fn workload, void *arg,
     return 0;
 }
 
-int prof_measure(struct prof_session *s, prof_workload_fn workload, void *arg, double *values,
-                 char *kernels, size_t kernels_len, char *why, size_t why_len)
+int prof_measure(struct prof_session *s, prof_prepare_fn prepare, prof_workload_fn workload,
+                 void *arg, double *values, char *kernels, size_t kernels_len, char *why,
+                 size_t why_len)
 {
     if (!s || !workload || !values) {
         say(why, why_len, "prof_measure: no session, workload or values array");
         return -1;
     }
     try {
-        return measure(s, workload, arg, values, kernels, kernels_len, why, why_len);
+        return measure(s, prepare, workload, arg, values, kernels, kernels_len, why, why_len);
     } catch (const std::exception &e) {
         say(why, why_len, "counter measurement failed: %s", e.what());
         return -1;

@@ -29,15 +29,19 @@ struct prof_session *prof_open(int device, const int *ids, int nids, char *why, 
 /* Replay passes the configured metric set needs (cuptiProfilerHostGetNumOfPasses). */
 int prof_num_passes(const struct prof_session *s);
 
-/* Runs `workload(arg)` under the profiler; it must launch the same kernels each call
- * (it may be replayed) and return 0 on success. Every kernel it launches is one range;
- * their values are combined per metric by gp_metrics[id].agg and stored in
- * values[id] (values has GP_METRIC_COUNT entries; only the opened ids are written).
- * `kernels` receives the launched kernel names, ';'-separated (demangled where the
- * name allows). Returns 0, or -1 with `why` filled. */
+/* Runs `workload(arg)` once per replay pass (prof_num_passes times), each run inside
+ * one profiler range and preceded by `prepare(arg)` (may be NULL) outside it, e.g. an
+ * L2 flush so every pass starts cold. The workload must be idempotent (same kernels,
+ * same device state each call) and return 0 on success; it must synchronize nothing
+ * itself. All kernels it launches are summed into one set of values, stored in
+ * values[id] for the opened ids (values has GP_METRIC_COUNT entries). `kernels`
+ * receives the launched kernel names in launch order, ';'-separated and demangled.
+ * Returns 0, or -1 with `why` filled. */
 typedef int (*prof_workload_fn)(void *arg);
-int prof_measure(struct prof_session *s, prof_workload_fn workload, void *arg, double *values,
-                 char *kernels, size_t kernels_len, char *why, size_t why_len);
+typedef void (*prof_prepare_fn)(void *arg);
+int prof_measure(struct prof_session *s, prof_prepare_fn prepare, prof_workload_fn workload,
+                 void *arg, double *values, char *kernels, size_t kernels_len, char *why,
+                 size_t why_len);
 
 /* Ends the session: disables the profiler, frees the images, releases the context.
  * Safe on NULL and on a session that failed half-way. */

@@ -80,10 +80,9 @@ set format y "%g"
 set title sprintf("DRAM roofline, every variant x size (point label = N)\n%s", TITLE)
 ANGLE = slope_angle(XLO, XHI, YLO, YHI)
 
-do for [FMT in FORMATS] {
-    eval set_term(FMT)
-    set output OUT.".".FMT
-    plot \
+# The plot, as strings, so the roof elements can be left out entirely without roofs:
+# gnuplot resolves column names of a plot element even when its loop runs zero times.
+ROOF_ELEMS = ' \
       for [u = 1:N_MEM_M] R using (is_row("memory", "measured") ? mem_x0(column("value")) : 1/0): \
           (mem_x0(column("value")) * column("value") / T): \
           (mem_x1(column("value"), "measured") - mem_x0(column("value"))): \
@@ -118,6 +117,8 @@ do for [FMT in FORMATS] {
           column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T): \
           (sprintf("ridge %.3g FLOP/B", column("ridge_ai_flop_per_byte"))) \
           with labels left offset 1.2,-1.0 font ",10" notitle, \
+'
+DATA_ELEMS = ' \
       for [i = 1:words(VARIANTS)] P using \
           (strcol("level") eq "dram" && strcol("variant") eq word(VARIANTS, i) ? column("ai_flop_per_byte") : 1/0): \
           (column("flop_per_s") / T) with points pt 7 ps 1.8 lc rgb vcolor(i) title word(VARIANTS, i), \
@@ -125,9 +126,15 @@ do for [FMT in FORMATS] {
           (strcol("level") eq "dram" && strcol("variant") eq word(VARIANTS, i) ? column("ai_flop_per_byte") : 1/0): \
           (column("flop_per_s") / T): \
           (shape_label(column("m"), column("n"), column("k"), strcol("shape"))) \
-          with labels left offset 1.0,0 font ",10" tc rgb vcolor(i) notitle, \
+          with labels left offset 1.0,0 font ",10" tc rgb vcolor(i) notitle'
+ROOF_KEYS = ', \
       keyentry with lines lw 3 lc rgb ROOF_COLOR title "measured ceiling", \
       keyentry with lines lw 2 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \
-      keyentry with points pt 6 ps 1.8 lw 2 lc rgb "black" title "ridge point"
+      keyentry with points pt 6 ps 1.8 lw 2 lc rgb "black" title "ridge point"'
+
+do for [FMT in FORMATS] {
+    eval set_term(FMT)
+    set output OUT.".".FMT
+    eval 'plot ' . (HAVE_ROOFS ? ROOF_ELEMS : '') . DATA_ELEMS . (HAVE_ROOFS ? ROOF_KEYS : '')
     unset output
 }

@@ -94,10 +94,9 @@ set format x "%g"
 set format y "%g"
 set title sprintf("Hierarchical roofline at M x N x K = %s\n%s", SHAPE, TITLE)
 
-do for [FMT in FORMATS] {
-    eval set_term(FMT)
-    set output OUT.".".FMT
-    plot \
+# The plot, as strings, so the roof elements can be left out entirely without roofs:
+# gnuplot resolves column names of a plot element even when its loop runs zero times.
+ROOF_ELEMS = ' \
       for [u = 1:(N_MEM_M > 0)] R using (is_mem("measured") ? mem_x0(column("value")) : 1/0): \
           (mem_x0(column("value")) * column("value") / T): \
           (mem_x1(column("value"), "measured") - mem_x0(column("value"))): \
@@ -128,6 +127,8 @@ do for [FMT in FORMATS] {
           (is_ridge(side) ? column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T): \
           (sprintf("%.3g", column("ridge_ai_flop_per_byte"))) \
           with labels center offset 0, side * 1.0 font ",9" notitle, \
+'
+DATA_ELEMS = ' \
       for [i = 1:words(VARIANTS)] P using (in_shape(word(VARIANTS, i)) && column("bound") == 1 ? \
           column("ai_flop_per_byte") : 1/0):(column("flop_per_s") / T) \
           with points pt 6 ps 3.2 lw 2 lc rgb vcolor(i) notitle, \
@@ -137,10 +138,16 @@ do for [FMT in FORMATS] {
       keyentry with points pt level_pt("dram") ps 1.8 lc rgb "black" title "DRAM", \
       keyentry with points pt level_pt("l2") ps 1.8 lc rgb "black" title "L2", \
       keyentry with points pt level_pt("l1") ps 1.8 lc rgb "black" title "L1", \
-      keyentry with points pt level_pt("shared") ps 1.8 lc rgb "black" title "shared", \
+      keyentry with points pt level_pt("shared") ps 1.8 lc rgb "black" title "shared"'
+ROOF_KEYS = ', \
       keyentry with points pt 6 ps 3.2 lw 2 lc rgb "black" title "binding level", \
       keyentry with lines lw 2.5 lc rgb ROOF_COLOR title "measured ceiling", \
       keyentry with lines lw 1.5 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \
-      keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb "black" title "ridge (FLOP/byte)"
+      keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb "black" title "ridge (FLOP/byte)"'
+
+do for [FMT in FORMATS] {
+    eval set_term(FMT)
+    set output OUT.".".FMT
+    eval 'plot ' . (HAVE_ROOFS ? ROOF_ELEMS : '') . DATA_ELEMS . (HAVE_ROOFS ? ROOF_KEYS : '')
     unset output
 }

@@ -57,10 +57,9 @@ do for [i = 1:words(SIZES)] { set xtics add (word(SIZES, i) word(SIZES, i) + 0) 
 set mxtics 1
 set title sprintf("Throughput against size, per variant\n%s", TITLE)
 
-do for [FMT in FORMATS] {
-    eval set_term(FMT)
-    set output OUT.".".FMT
-    plot \
+# The plot, as strings, so the roof elements can be left out entirely without roofs:
+# gnuplot resolves column names of a plot element even when its loop runs zero times.
+ROOF_ELEMS = ' \
       for [u = 1:(N_PEAK_M > 0)] R using (is_comp("measured") ? XLO : 1/0):(column("value") / T): \
           (XHI - XLO):(0) with vectors nohead lw 2.5 lc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_PEAK_T > 0)] R using (is_comp("theoretical") ? XLO : 1/0):(column("value") / T): \
@@ -68,10 +67,17 @@ do for [FMT in FORMATS] {
       for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) && is_peak(strcol("roof")) ? XLO * 1.08 : 1/0): \
           (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
           with labels left offset 0,0.75 tc rgb ROOF_COLOR notitle, \
+'
+DATA_ELEMS = ' \
       for [i = 1:words(VARIANTS)] S using (strcol("variant") eq word(VARIANTS, i) ? column("size") : 1/0): \
           (column("flop_per_s") / T) with linespoints pt 7 ps 1.6 lw 2.5 lc rgb vcolor(i) title word(VARIANTS, i), \
       for [i = 1:words(VARIANTS)] S using (strcol("variant") eq word(VARIANTS, i) ? column("size") : 1/0): \
           (column("flop_per_s") / T):(sprintf("%.3g", column("flop_per_s") / T)) \
-          with labels left offset 0.8,-0.6 font ",9" tc rgb vcolor(i) notitle
+          with labels left offset 0.8,-0.6 font ",9" tc rgb vcolor(i) notitle'
+
+do for [FMT in FORMATS] {
+    eval set_term(FMT)
+    set output OUT.".".FMT
+    eval 'plot ' . (HAVE_ROOFS ? ROOF_ELEMS : '') . DATA_ELEMS
     unset output
 }

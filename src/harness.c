@@ -141,6 +141,15 @@ struct workload {
     struct shape_data *s;
 };
 
+/* Before each counter pass: a cold L2, as under ncu's default cache control. */
+static void flush_before_pass(void *arg)
+{
+    struct workload *w = arg;
+    if (w->run->d_flush)
+        flush_l2(w->run);
+    cudaStreamSynchronize(w->run->stream);
+}
+
 static int launch_once(void *arg)
 {
     struct workload *w = arg;
@@ -339,12 +348,8 @@ static void count_shape(struct run *r, struct shape_data *s, struct gp_result *r
         const int vi = registry_find(row->variant);
         snprintf(range, sizeof range, "counters %s %s", row->variant, s->label);
         gp_nvtx_push(range, vi);
-        /* cold L2 before the profiled launch, as ncu's default cache control does */
-        if (r->d_flush)
-            flush_l2(r);
-        cudaStreamSynchronize(r->stream);
         struct workload w = {&gemm_variants[vi], r, s};
-        if (prof_measure(prof, launch_once, &w, row->metric, row->kernels, sizeof row->kernels,
+        if (prof_measure(prof, flush_before_pass, launch_once, &w, row->metric, row->kernels, sizeof row->kernels,
                          why, sizeof why) == 0) {
             row->counter_passes = r->passes;
         } else {

@@ -87,7 +87,7 @@ if has cost; then
     t0=$SECONDS
     timeout 200 build/gemmprof --no-ceilings --no-report --no-counters -r 1 -w 0 -o "$W/cost_plain" >"$W/logs/cost_plain.log" 2>&1
     t_plain=$((SECONDS - t0)); t0=$SECONDS
-    timeout 400 ncu --clock-control none --metrics "$metrics" --kernel-name regex:"gemm|Kernel2|xmma" \
+    timeout 400 ncu --clock-control none --metrics "$metrics" --kernel-name regex:"gemm|Kernel2|xmma|blocktile|vectorized|warptile" \
         --csv --page raw --log-file "$W/logs/cost_ncu.csv" \
         build/gemmprof --no-ceilings --no-report --no-counters -r 1 -w 0 -o "$W/cost_ncu" >"$W/logs/cost_ncu.log" 2>&1
     t_ncu=$((SECONDS - t0))
@@ -104,7 +104,10 @@ if has sol; then
             --log-file "$W/logs/ncu_sol_$v.txt" \
             build/gemmprof -k "$v" -s 2048 -r 1 -w 0 --no-counters --no-ceilings --no-report -o "$W/sol$v" >/dev/null 2>&1
     done
-    grep -h -E "^\s+(SM Throughput|Memory Throughput|DRAM Throughput|L1/TEX Cache Throughput|L2 Cache Throughput|Duration|Compute \(SM\) Throughput)" "$W"/logs/ncu_sol_*.txt | head -40
+    for v in naive tiled cublas cublas_tf32; do
+        echo "-- $v"
+        grep -h -E "^\s+(Memory Throughput|DRAM Throughput|L1/TEX Cache Throughput|L2 Cache Throughput|Duration|Compute \(SM\) Throughput|Mem Busy|Max Bandwidth|Mem Pipes Busy|Issue Slots Busy|smsp__warp_issue_stalled|l1tex__throughput|lts__throughput)" "$W/logs/ncu_sol_$v.txt" | head -16
+    done
 fi
 stamp "packing"
 tar czf "$OUT/bundle.tgz" -C "$W" . 2>/dev/null

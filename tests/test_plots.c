@@ -1,0 +1,371 @@
+/* The charts (analysis/plots.c and the plots/ scripts) rendered from the recorded test dataset
+ * tests/data/h200_crafted, without a GPU: every chart comes out as a valid, non-empty
+ * PNG and SVG with gnuplot silent; each bad input fails with a clear message and leaves
+ * no half-written chart. Needs gnuplot (apt-get install gnuplot-nox); the rendering
+ * checks are skipped, with that reason, where it is missing. Run from the repository root. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/dataset.h"
+#include "analysis/plots.h"
+#include "tests/test.h"
+
+static char tmpdir[256];
+
+static void path_in(char *out, size_t len, const char *dir, const char *name)
+{
+    snprintf(out, len, "%s/%s", dir, name);
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* PNG: the 8-byte signature, then an IHDR chunk with a non-zero width and height. */
+static int png_valid(const char *path, unsigned *w, unsigned *h)
+{
+    unsigned char b[24];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(b, 1, sizeof b, f);
+    fclose(f);
+    if (n < 24 || memcmp(b, "\x89PNG\r\n\x1a\n", 8) != 0 || memcmp(b + 12, "IHDR", 4) != 0)
+        return 0;
+    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
+    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+    return *w > 0 && *h > 0;
+}
+
+/* SVG: an <svg element, a closing </svg>, and some drawing in between. */
+static int svg_valid(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return n > 1000 && strstr(buf, "<svg") && strstr(buf, "</svg>") && strstr(buf, "<path");
+}
+
+static int file_contains(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, needle) != NULL;
+}
+
+/* Finds the line of `path` starting with `prefix` and parses the two numbers after it. */
+static int line_numbers(const char *path, const char *prefix, double *a, double *b)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f))
+        if (strncmp(line, prefix, strlen(prefix)) == 0) {
+            char *end;
+            *a = strtod(line + strlen(prefix), &end);
+            found = *end == ',' && (*b = strtod(end + 1, &end), *end == ',');
+        }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Count of entries in dir whose name contains `part`. */
+static int count_matching(const char *dir, const char *part)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls -a '%s' 2>/dev/null | grep -c -- '%s'", dir, part);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p) {
+        if (fscanf(p, "%d", &n) != 1)
+            n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+static void test_render_dataset(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[512], path[600];
+    int rc = dataset_load("tests/data/h200_crafted", &ds, err, sizeof err);
+    CHECK(rc == 0, "load the recorded dataset tests/data/h200_crafted: %s", rc ? err : "ok");
+    if (rc)
+        return;
+    CHECK(ds.nrows == 20 && ds.have_ceilings, "dataset has 20 rows and ceilings (%d rows)", ds.nrows);
+
+    path_in(out, sizeof out, tmpdir, "render");
+    int n = plots_render(&ds, out, NULL, err, sizeof err);
+    CHECK(n == 4, "plots_render draws 4 charts, gnuplot silent (got %d: %s)", n, err);
+    for (int i = 0; plots_chart_names[i]; i++) {
+        unsigned w = 0, h = 0;
+        snprintf(path, sizeof path, "%s/%s.png", out, plots_chart_names[i]);
+        CHECK(png_valid(path, &w, &h) && file_size(path) > 10000, "%s.png is a valid PNG (%ux%u, %ld bytes)",
+              plots_chart_names[i], w, h, file_size(path));
+        snprintf(path, sizeof path, "%s/%s.svg", out, plots_chart_names[i]);
+        CHECK(svg_valid(path), "%s.svg is a valid, non-empty SVG (%ld bytes)", plots_chart_names[i],
+              file_size(path));
+    }
+    CHECK(count_matching(out, "tmp") == 0, "no temporary files left in the output directory");
+
+    /* the plot inputs: by-name columns, one row per kernel and level with data */
+    path_in(path, sizeof path, out, "roofline_points.csv");
+    CHECK(file_contains(path, "variant,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,"
+                              "attainable_flop_per_s,bound\n"),
+          "roofline_points.csv header");
+    double a = 0, b = 0;
+    CHECK(line_numbers(path, "naive,fp32,2048,2048,2048,2048x2048x2048,l1,", &a, &b) &&
+              fabs(a - 42966271456.) < 1e3 && fabs(b - 0.399845474) < 1e-8,
+          "naive at 2048: L1 bytes 43 GB, AI 0.40 FLOP/byte (%g, %g)", a, b);
+    CHECK(!file_contains(path, ",512x512x512,"), "rows without counters give no roofline points");
+    path_in(path, sizeof path, out, "roofline_roofs.csv");
+    CHECK(line_numbers(path, "ridge,dram/fp32_fma,dram,measured,DRAM / FP32 FMA,", &a, &b) && a == 60.1e12 &&
+              fabs(b - 15.1767677) < 1e-6,
+          "ridge of DRAM 3.96 TB/s and FP32 60.1 TFLOP/s at 15.18 FLOP/byte (%g, %g)", a, b);
+    CHECK(!file_contains(path, "memory,l2,l2,theoretical"), "an unknown ceiling is left out, not guessed");
+    path_in(path, sizeof path, out, "sweep.csv");
+    CHECK(line_numbers(path, "cublas_tf32,tf32,8192,8192,8192,8192x8192x8192,", &a, &b) && a == 8192 &&
+              fabs(b / 420e12 - 1) < 1e-6,
+          "sweep.csv: cuBLAS TF32 at 8192 = 420 TFLOP/s (%g, %g)", a, b);
+    CHECK(!file_contains(path, "naive,fp32,8192"), "sweep.csv leaves out the skipped row");
+
+    /* re-render over existing charts: replaced in place, still valid */
+    n = plots_render(&ds, out, NULL, err, sizeof err);
+    unsigned w, h;
+    path_in(path, sizeof path, out, "sweep.png");
+    CHECK(n == 4 && png_valid(path, &w, &h), "re-render into the same directory (got %d)", n);
+
+    /* a directory without counters: only the sweep, with a note naming what was skipped */
+    for (int i = 0; i < ds.nrows; i++)
+        for (int m = 0; m < GP_METRIC_COUNT; m++)
+            ds.rows[i].metric[m] = NAN;
+    path_in(out, sizeof out, tmpdir, "nocounters");
+    n = plots_render(&ds, out, NULL, err, sizeof err);
+    path_in(path, sizeof path, out, "sweep.png");
+    char dram[600];
+    path_in(dram, sizeof dram, out, "roofline_dram.png");
+    CHECK(n == 1 && png_valid(path, &w, &h) && file_size(dram) < 0 && strstr(err, "roofline_dram: skipped"),
+          "no counters: sweep only, roofline skipped with a note (got %d: %s)", n, err);
+
+    /* no ceilings file: points without roofs still render */
+    dataset_free(&ds);
+    rc = dataset_load("tests/data/h200_crafted", &ds, err, sizeof err);
+    ds.have_ceilings = 0;
+    path_in(out, sizeof out, tmpdir, "noceilings");
+    n = plots_render(&ds, out, NULL, err, sizeof err);
+    CHECK(rc == 0 && n == 4, "no ceilings: all 4 charts still render, without roofs (got %d: %s)", n, err);
+    dataset_free(&ds);
+}
+
+/* A dataset filled in C: one variant, two shapes, no counters, no metadata. */
+static void test_render_minimal(void)
+{
+    struct gp_dataset ds;
+    memset(&ds, 0, sizeof ds);
+    meta_init(&ds.meta);
+    ceilings_init(&ds.ceilings);
+    struct gp_result rows[2];
+    for (int i = 0; i < 2; i++) {
+        gp_result_init(&rows[i]);
+        strcpy(rows[i].variant, "solo");
+        strcpy(rows[i].precision, "fp32");
+        rows[i].m = rows[i].n = rows[i].k = 1000 * (i + 1);
+        rows[i].k = 300;   /* non-square: plotted at the cube root of M N K */
+        rows[i].status = GP_STATUS_OK;
+        rows[i].time_median_s = 1e-3 * (i + 1);
+    }
+    ds.rows = rows;
+    ds.nrows = 2;
+    char err[2048], out[512], path[600];
+    path_in(out, sizeof out, tmpdir, "minimal");
+    int n = plots_render(&ds, out, NULL, err, sizeof err);
+    unsigned w, h;
+    path_in(path, sizeof path, out, "sweep.png");
+    CHECK(n == 1 && png_valid(path, &w, &h), "hand-filled dataset, non-square shapes: sweep renders (%d: %s)",
+          n, err);
+    path_in(path, sizeof path, out, "sweep.svg");
+    CHECK(file_contains(path, "unknown GPU"), "title says the GPU is unknown when no metadata names it");
+}
+
+/* Each script run directly on bad CSVs: a message naming file, line and column; no output. */
+static void script_error(const char *script, const char *name, const char *text, const char *want)
+{
+    char csv[600], outbase[600], cmd[2048], msg[4096] = "";
+    path_in(csv, sizeof csv, tmpdir, name);
+    if (text) {
+        FILE *f = fopen(csv, "w");
+        if (f) {
+            fputs(text, f);
+            fclose(f);
+        }
+    }
+    snprintf(outbase, sizeof outbase, "%s/bad_%s", tmpdir, name);
+    if (strcmp(script, "bytes.gp") == 0)
+        snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' '%s' T png 2>&1", script, csv, outbase);
+    else
+        snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' none '%s' T png 2>&1", script, csv, outbase);
+    FILE *p = popen(cmd, "r");
+    size_t used = 0;
+    if (p) {
+        used = fread(msg, 1, sizeof msg - 1, p);
+        msg[used] = '\0';
+        int st = pclose(p);
+        char png[700];
+        snprintf(png, sizeof png, "%s.png", outbase);
+        char *nl;
+        while ((nl = strchr(msg, '\n')))
+            *nl = ' ';
+        CHECK(st != 0 && strstr(msg, want) && file_size(png) < 0, "%s on %s: fails with '%s' (%s)", script,
+              name, want, msg);
+    } else {
+        CHECK(0, "popen gnuplot");
+    }
+}
+
+#define PTS_HDR "variant,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,attainable_flop_per_s,bound\n"
+#define PTS_ROW "naive,fp32,2048,2048,2048,2048x2048x2048,dram,46342144,370.7,6.18e+12,6.01e+13,0\n"
+
+static void test_script_bad_input(void)
+{
+    script_error("roofline_dram.gp", "missing.csv", NULL, "missing.csv: cannot read the file");
+    script_error("roofline_dram.gp", "empty.csv", "", "empty.csv: empty file");
+    script_error("roofline_hier.gp", "hdr.csv", PTS_HDR, "hdr.csv: no data rows");
+    script_error("roofline_dram.gp", "nocol.csv",
+                 "variant,m,n,k,shape,level,flop_per_s\nnaive,1,1,1,1x1x1,dram,5\n",
+                 "nocol.csv:1: missing column 'ai_flop_per_byte'");
+    script_error("roofline_hier.gp", "text.csv", PTS_HDR PTS_ROW
+                 "naive,fp32,2048,2048,2048,2048x2048x2048,l2,1,fast,6.18e+12,6.01e+13,0\n",
+                 "text.csv:3: column ai_flop_per_byte (9): 'fast' is not a number");
+    script_error("roofline_dram.gp", "neg.csv", PTS_HDR PTS_ROW
+                 "tiled,fp32,2048,2048,2048,2048x2048x2048,dram,1,2,-9.2e+12,6.01e+13,0\n",
+                 "neg.csv:3: column flop_per_s (10): '-9.2e+12' is not a number >= 0");
+    script_error("bytes.gp", "negbytes.csv", PTS_HDR
+                 "naive,fp32,2048,2048,2048,2048x2048x2048,dram,-4,370.7,6.18e+12,6.01e+13,0\n",
+                 "negbytes.csv:2: column bytes (8)");
+    script_error("sweep.gp", "sweepcol.csv", "variant,m,n,k,size\nnaive,1,1,1,1\n",
+                 "sweepcol.csv:1: missing column 'flop_per_s'");
+    script_error("roofline_dram.gp", "nodram.csv", PTS_HDR
+                 "naive,fp32,2048,2048,2048,2048x2048x2048,l2,1,2,6.18e+12,6.01e+13,0\n",
+                 "no rows at level 'dram'");
+}
+
+/* gnuplot missing, scripts missing, output directory unusable, gnuplot failing halfway. */
+static void test_render_failures(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[512], path[600];
+    if (dataset_load("tests/data/h200_crafted", &ds, err, sizeof err) != 0) {
+        CHECK(0, "load tests/data/h200_crafted: %s", err);
+        return;
+    }
+
+    /* gnuplot not installed: PATH without it */
+    const char *old = getenv("PATH");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("PATH", tmpdir, 1);
+    char why[512];
+    int avail = plots_gnuplot_available(why, sizeof why);
+    path_in(out, sizeof out, tmpdir, "nognuplot");
+    int n = plots_render(&ds, out, NULL, err, sizeof err);
+    if (saved) {
+        setenv("PATH", saved, 1);
+        free(saved);
+    }
+    CHECK(!avail && strstr(why, "apt-get install gnuplot-nox"), "gnuplot missing: says how to install: %s", why);
+    path_in(path, sizeof path, out, "roofline_dram.png");
+    CHECK(n == -1 && strstr(err, "gnuplot not found") && strstr(err, "apt-get install gnuplot-nox") &&
+              file_size(path) < 0,
+          "plots_render without gnuplot: clear error, no chart: %s", err);
+    path_in(path, sizeof path, out, "roofline_points.csv");
+    CHECK(file_size(path) > 0, "the plot data is still written for a later render");
+
+    /* scripts not found */
+    path_in(out, sizeof out, tmpdir, "noscripts");
+    n = plots_render(&ds, out, "/nonexistent/plots", err, sizeof err);
+    CHECK(n == -1 && strstr(err, "/nonexistent/plots/roofline_dram.gp") && strstr(err, "GEMMPROF_PLOTS"),
+          "scripts missing: names the path and the override: %s", err);
+    setenv("GEMMPROF_PLOTS", "/nonexistent/env/plots", 1);
+    n = plots_render(&ds, out, NULL, err, sizeof err);
+    unsetenv("GEMMPROF_PLOTS");
+    CHECK(n == -1 && strstr(err, "/nonexistent/env/plots"), "GEMMPROF_PLOTS is honoured: %s", err);
+
+    /* output directory that cannot be created */
+    n = plots_render(&ds, "/proc/gemmprof_no/out", NULL, err, sizeof err);
+    CHECK(n == -1 && strstr(err, "/proc/gemmprof_no/out"), "unusable output directory named: %s", err);
+
+    /* a script that writes part of its output and then fails: nothing left behind */
+    if (plots_gnuplot_available(why, sizeof why)) {
+        char pdir[600], cmd[1400];
+        path_in(pdir, sizeof pdir, tmpdir, "brokenplots");
+        snprintf(cmd, sizeof cmd, "mkdir -p '%.500s' && cp plots/*.gp '%.500s'/", pdir, pdir);
+        int sys = system(cmd);
+        snprintf(cmd, sizeof cmd, "printf '%s' > '%.500s/sweep.gp'",
+                 "set terminal pngcairo\\nset output ARG3.\".png\"\\nplot x\\nunset output\\n"
+                 "exit error \"sweep failed on purpose\"\\n",
+                 pdir);
+        sys |= system(cmd);
+        path_in(out, sizeof out, tmpdir, "broken");
+        n = plots_render(&ds, out, pdir, err, sizeof err);
+        path_in(path, sizeof path, out, "sweep.png");
+        CHECK(sys == 0 && n == -1 && strstr(err, "sweep failed on purpose") && strstr(err, "sweep.gp") &&
+                  file_size(path) < 0 && count_matching(out, "tmp") == 0,
+              "gnuplot failing halfway: its text reported, no sweep.png, no temp file: %s", err);
+
+        /* a warning alone (exit status 0) is a failure too */
+        snprintf(cmd, sizeof cmd, "printf '%s' > '%.500s/sweep.gp'",
+                 "set terminal pngcairo\\nset output ARG3.\".png\"\\nplot \"/nonexistent.dat\"\\n"
+                 "set terminal svg\\nset output ARG3.\".svg\"\\nplot x\\n",
+                 pdir);
+        sys = system(cmd);
+        n = plots_render(&ds, out, pdir, err, sizeof err);
+        CHECK(sys == 0 && n == -1 && strstr(err, "nonexistent.dat") && file_size(path) < 0,
+              "gnuplot warning with exit status 0 counts as a failure: %s", err);
+    } else {
+        SKIP(why, "gnuplot failing halfway");
+    }
+    dataset_free(&ds);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/gp_test_plots.XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        CHECK(0, "mkdtemp: %s", strerror(errno));
+        TEST_EXIT();
+    }
+    char why[512];
+    if (plots_gnuplot_available(why, sizeof why)) {
+        test_render_dataset();
+        test_render_minimal();
+        test_script_bad_input();
+    } else {
+        SKIP(why, "rendering the charts");
+    }
+    test_render_failures();
+    if (!getenv("GP_TEST_KEEP")) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+        if (system(cmd) != 0)
+            printf("note: could not remove %s\n", tmpdir);
+    } else {
+        printf("kept %s\n", tmpdir);
+    }
+    TEST_EXIT();
+}

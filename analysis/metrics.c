@@ -15,3 +15,10 @@ int gp_metric_find(const char *name)
             return i;
     return -1;
 }
+
+int gp_metric_is_instrumented(int id)
+{
+    const char *n = gp_metrics[id].name;
+    return (strncmp(n, "smsp__sass_", 11) == 0 || strncmp(n, "sm__sass_", 9) == 0) &&
+           !strstr(n, "peak_sustained");
+}

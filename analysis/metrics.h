@@ -22,6 +22,12 @@ struct gp_metric_info {
 
 extern const struct gp_metric_info gp_metrics[GP_METRIC_COUNT];
 
+/* 1 when collecting the metric patches the kernel's SASS (smsp__sass_* counts), 0 for
+ * hardware counters and per-device peaks. The collector keeps the two kinds in
+ * separate sessions: measured on the H200, instrumented code sharing a pass with the
+ * DRAM counters added its own memory traffic to theirs (3x ncu's DRAM write bytes). */
+int gp_metric_is_instrumented(int id);
+
 /* Index of the metric named exactly `name`, or -1. */
 int gp_metric_find(const char *name);
 

@@ -60,13 +60,15 @@ if has tests; then
 fi
 if has diag; then
     stamp "diagnostic: DRAM counters alone against the default set"
-    build/gemmprof -k naive,tiled,cublas -s 2048,1000x1500x700 -r 2 --no-ceilings --no-report \
-        --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum -o "$W/diag" >"$W/logs/diag.log" 2>&1
-    python3 - "$W/diag/results.csv" "$W/run1/results.csv" <<'PY' | tee -a "$W/logs/diag.log"
+    for mode in read none write-read read-wait; do
+    GEMMPROF_COUNTER_FLUSH=$mode build/gemmprof -k naive,tiled,cublas -s 2048,1000x1500x700 -r 2 --no-ceilings --no-report \
+        --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum -o "$W/diag$mode" >"$W/logs/diag.log" 2>&1
+    python3 - "$W/diag$mode/results.csv" $mode <<'PY' | tee -a "$W/logs/diag.log"
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
-    print(f"DRAM-only session {r['variant']:8s} {r['m']}x{r['n']}x{r['k']}: read {float(r['dram__bytes_read.sum'])/1e6:8.2f} MB write {float(r['dram__bytes_write.sum'])/1e6:8.2f} MB L2 {float(r['lts__t_bytes.sum'])/1e6:8.1f} MB")
+    print(f"flush {sys.argv[2]:10s} {r['variant']:8s} {r['m']}x{r['n']}x{r['k']}: read {float(r['dram__bytes_read.sum'])/1e6:8.2f} MB write {float(r['dram__bytes_write.sum'])/1e6:8.2f} MB L2 {float(r['lts__t_bytes.sum'])/1e6:8.1f} MB")
 PY
+    done
 fi
 if has trace; then
     stamp "Perfetto timeline: --trace"

@@ -58,6 +58,11 @@ if has tests; then
     grep -E "^(FAIL|skip)|passed," "$W/logs/test-gpu.log"
     grep -A12 "ncu compare\|gemmprof counters agree" "$W/logs/test-gpu.log" | head -0
 fi
+if has ncu; then
+    stamp "counters against ncu"
+    sh tests/gpu/test_ncu_compare.sh build >"$W/logs/ncu-compare.log" 2>&1
+    grep -E "^(ok|FAIL)|MISMATCH" "$W/logs/ncu-compare.log"
+fi
 if has diag; then
     stamp "diagnostic: DRAM counters alone against the default set"
     for mode in read none write-read read-wait; do

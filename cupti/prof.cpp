@@ -65,8 +65,8 @@ template <class T> T zeroed_params(size_t struct_size)
 }
 #define GP_PARAMS(T) zeroed_params<T>(T##_STRUCT_SIZE)
 
-/* Counter-data capacity per measure: more kernels than this in one workload is an
- * error (a GEMM variant launches one to a few). */
+/* Counter-data capacity: ranges (workloads) per batch measure; more is an
+ * error (gemmprof batches one range per variant of a shape). */
 const size_t max_ranges = 64;
 /* A metric set needing more passes than this is a bug, not a workload to replay. */
 const size_t max_passes = 64;
@@ -145,8 +145,8 @@ void driver_why(const driver *d, const char *call, CUresult r, char *why, size_t
 /* One kernel launch seen by the subscriber, in launch order. */
 struct launch_log {
     std::mutex mu;
-    std::vector<std::string> names;
-    bool on = false;
+    std::vector<std::vector<std::string>> names;   /* per range of the batch */
+    int cur = -1;                                  /* range being recorded, -1: none */
 };
 
 /* Every launch, whether it starts in the runtime or in a library calling the driver
@@ -164,8 +164,8 @@ void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_Callb
         return;
     try {
         std::lock_guard<std::mutex> lock(log->mu);
-        if (log->on)
-            log->names.emplace_back(cb->symbolName ? cb->symbolName : "");
+        if (log->cur >= 0 && (size_t)log->cur < log->names.size())
+            log->names[log->cur].emplace_back(cb->symbolName ? cb->symbolName : "");
     } catch (...) {
         /* out of memory while naming a kernel: the name is lost, nothing else */
     }
@@ -618,13 +618,29 @@ int prof_num_passes(const struct prof_session *s)
     return s ? (int)s->host.passes : -1;
 }
 
-static int measure(struct prof_session *s, prof_prepare_fn prepare, prof_workload_fn workload,
-                   void *arg, double *values, char *kernels, size_t kernels_len, char *why,
-                   size_t len)
+static void set_recording(struct prof_session *s, int range)
+{
+    std::lock_guard<std::mutex> lock(s->launches.mu);
+    s->launches.cur = range;
+}
+
+/* Measures n workloads in one pass sequence: every pass runs each workload inside its
+ * own range ("w0", "w1", ...), preceded by prepare(args[i]) outside any range. One pass
+ * sequence for a whole batch costs the profiler's fixed per-pass work once instead of
+ * once per workload. */
+static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
+                   prof_workload_fn workload, void *const *args, double *const *values,
+                   char *const *kernels, size_t kernels_len, char *why, size_t len)
 {
     CUptiResult r;
-    if (kernels && kernels_len)
-        kernels[0] = '\0';
+    if ((size_t)n > max_ranges) {
+        say(why, len, "a batch of %d workloads is more than the %zu ranges of the counter image", n,
+            max_ranges);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (kernels && kernels[i] && kernels_len)
+            kernels[i][0] = '\0';
     {
         auto p = GP_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
         p.pRangeProfilerObject = s->rp;
@@ -637,63 +653,63 @@ static int measure(struct prof_session *s, prof_prepare_fn prepare, prof_workloa
     }
     {
         std::lock_guard<std::mutex> lock(s->launches.mu);
-        s->launches.names.clear();
-        s->launches.on = true;
+        s->launches.names.assign(n, {});
+        s->launches.cur = -1;
     }
     if ((r = enable_launch_callbacks(s->sub, 1)) != CUPTI_SUCCESS) {
         cupti_describe_error("cuptiEnableCallback", r, why, len);
         return -1;
     }
 
-    /* User replay: we run every pass ourselves, each preceded by `prepare` (the caller's
-     * L2 flush) outside the range, so every pass starts from the same cold cache as
-     * ncu's default cache control. Kernel replay would restore memory between passes
-     * and leave dirty lines whose write-back lands in the profiled kernel. */
+    /* User replay: we run every pass ourselves, each workload preceded by `prepare`
+     * (the caller's L2 flush) outside the ranges, so every workload starts from the same
+     * cold cache as under ncu's default cache control. Kernel replay would restore memory
+     * between passes and leave dirty lines whose write-back lands in the profiled kernel. */
+    std::vector<std::string> range_names(n);
+    for (int i = 0; i < n; i++)
+        range_names[i] = "w" + std::to_string(i);
     r = CUPTI_SUCCESS;
     int wrc = 0;
     CUptiResult rstop = CUPTI_SUCCESS;
     const char *failed_call = "cuptiRangeProfilerStart";
     size_t pass = 0;
+    bool started = false;
     for (bool all = false; !all && pass < max_passes; pass++) {
-        if (prepare) {
-            std::lock_guard<std::mutex> lock(s->launches.mu);
-            s->launches.on = false;   /* the flush is not the variant's kernel */
-        }
-        if (prepare)
-            prepare(arg);
-        {
-            std::lock_guard<std::mutex> lock(s->launches.mu);
-            s->launches.on = pass == 0;   /* names once, not once per pass */
-        }
         auto start = GP_PARAMS(CUpti_RangeProfiler_Start_Params);
         start.pRangeProfilerObject = s->rp;
         if ((r = cuptiRangeProfilerStart(&start)) != CUPTI_SUCCESS)
             break;
-        auto push = GP_PARAMS(CUpti_RangeProfiler_PushRange_Params);
-        push.pRangeProfilerObject = s->rp;
-        push.pRangeName = "workload";
-        if ((r = cuptiRangeProfilerPushRange(&push)) != CUPTI_SUCCESS) {
-            failed_call = "cuptiRangeProfilerPushRange";
-            break;
+        started = true;
+        for (int i = 0; i < n && r == CUPTI_SUCCESS; i++) {
+            set_recording(s, -1);   /* the flush is not the workload's kernel */
+            if (prepare)
+                prepare(args[i]);
+            set_recording(s, pass == 0 ? i : -1);   /* names once, not once per pass */
+            auto push = GP_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+            push.pRangeProfilerObject = s->rp;
+            push.pRangeName = range_names[i].c_str();
+            if ((r = cuptiRangeProfilerPushRange(&push)) != CUPTI_SUCCESS) {
+                failed_call = "cuptiRangeProfilerPushRange";
+                break;
+            }
+            wrc |= workload(args[i]);
+            auto pop = GP_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+            pop.pRangeProfilerObject = s->rp;
+            if ((r = cuptiRangeProfilerPopRange(&pop)) != CUPTI_SUCCESS)
+                failed_call = "cuptiRangeProfilerPopRange";
         }
-        wrc |= workload(arg);
-        auto pop = GP_PARAMS(CUpti_RangeProfiler_PopRange_Params);
-        pop.pRangeProfilerObject = s->rp;
-        if ((r = cuptiRangeProfilerPopRange(&pop)) != CUPTI_SUCCESS) {
-            failed_call = "cuptiRangeProfilerPopRange";
-            break;
-        }
+        set_recording(s, -1);
         auto stop = GP_PARAMS(CUpti_RangeProfiler_Stop_Params);
         stop.pRangeProfilerObject = s->rp;
-        if ((rstop = cuptiRangeProfilerStop(&stop)) != CUPTI_SUCCESS)
+        rstop = cuptiRangeProfilerStop(&stop);
+        started = false;
+        if (r != CUPTI_SUCCESS || rstop != CUPTI_SUCCESS)
             break;
         all = stop.isAllPassSubmitted != 0;
     }
+    (void)started;
     enable_launch_callbacks(s->sub, 0);
-    {
-        std::lock_guard<std::mutex> lock(s->launches.mu);
-        s->launches.on = false;
-    }
+    set_recording(s, -1);
     if (r != CUPTI_SUCCESS) {
         cupti_describe_error(failed_call, r, why, len);
         return -1;
@@ -713,12 +729,11 @@ static int measure(struct prof_session *s, prof_prepare_fn prepare, prof_workloa
         return -1;
     }
     if (wrc != 0) {
-        say(why, len, "the workload failed (returned %d) while being profiled", wrc);
+        say(why, len, "a workload failed while being profiled");
         return -1;
     }
     if (dec.numOfRangeDropped > 0) {
-        say(why, len, "%zu kernels were dropped: the workload launched more than %zu kernels in one measure",
-            dec.numOfRangeDropped, max_ranges);
+        say(why, len, "%zu ranges were dropped", dec.numOfRangeDropped);
         return -1;
     }
 
@@ -729,90 +744,61 @@ static int measure(struct prof_session *s, prof_prepare_fn prepare, prof_workloa
         cupti_describe_error("cuptiRangeProfilerGetCounterDataInfo", r, why, len);
         return -1;
     }
-    size_t nr = info.numTotalRanges;
-    if (nr == 0) {
-        say(why, len, "no kernel was profiled: the workload launched nothing into device %d's primary context",
-            s->device);
-        return -1;
-    }
-
+    const size_t nr = info.numTotalRanges;
     const size_t nm = s->host.names.size();
-    std::vector<double> v(nr * nm);
-    std::vector<size_t> launch_index(nr);
-    for (size_t i = 0; i < nr; i++) {
+    std::vector<bool> seen(n, false);
+    std::vector<double> v(nm);
+    for (size_t k = 0; k < nr; k++) {
         auto ri = GP_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
         ri.pCounterDataImage = s->counter_data.data();
         ri.counterDataImageSize = s->counter_data.size();
-        ri.rangeIndex = i;
+        ri.rangeIndex = k;
         ri.rangeDelimiter = "/";
-        launch_index[i] = i;
-        if (cuptiRangeProfilerCounterDataGetRangeInfo(&ri) == CUPTI_SUCCESS && ri.rangeName) {
-            char *end = nullptr;
-            unsigned long k = strtoul(ri.rangeName, &end, 10);
-            if (end != ri.rangeName && *end == '\0')
-                launch_index[i] = k;
-        }
+        if (cuptiRangeProfilerCounterDataGetRangeInfo(&ri) != CUPTI_SUCCESS || !ri.rangeName ||
+            ri.rangeName[0] != 'w')
+            continue;
+        char *end = nullptr;
+        long i = strtol(ri.rangeName + 1, &end, 10);
+        if (end == ri.rangeName + 1 || *end || i < 0 || i >= n)
+            continue;
         auto ev = GP_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
         ev.pHostObject = s->host.host;
         ev.pCounterDataImage = s->counter_data.data();
         ev.counterDataImageSize = s->counter_data.size();
-        ev.rangeIndex = i;
+        ev.rangeIndex = k;
         ev.ppMetricNames = s->host.names.data();
         ev.numMetrics = nm;
-        ev.pMetricValues = &v[i * nm];
+        ev.pMetricValues = v.data();
         if ((r = cuptiProfilerHostEvaluateToGpuValues(&ev)) != CUPTI_SUCCESS) {
             cupti_describe_error("cuptiProfilerHostEvaluateToGpuValues", r, why, len);
             return -1;
         }
+        /* one range per workload: CUPTI has already combined its kernels */
+        for (int id : s->ids)
+            values[i][id] = v[s->eval_of_id[id]];
+        seen[i] = true;
     }
-
-    /* Weights for rates and clocks: each kernel's duration when collected, else equal. */
-    std::vector<double> w(nr, 1.0);
-    int dur = s->eval_of_id[GP_M_duration];
-    if (dur >= 0) {
-        double total = 0;
-        for (size_t i = 0; i < nr; i++)
-            total += v[i * nm + dur];
-        if (total > 0 && std::isfinite(total))
-            for (size_t i = 0; i < nr; i++)
-                w[i] = v[i * nm + dur];
-    }
-    for (int id : s->ids) {
-        int m = s->eval_of_id[id];
-        double acc = 0, wsum = 0;
-        switch (gp_metrics[id].agg) {
-        case GP_AGG_SUM:
-            for (size_t i = 0; i < nr; i++)
-                acc += v[i * nm + m];
-            break;
-        case GP_AGG_WAVG:
-            for (size_t i = 0; i < nr; i++) {
-                acc += w[i] * v[i * nm + m];
-                wsum += w[i];
-            }
-            acc = wsum > 0 ? acc / wsum : NAN;
-            break;
-        case GP_AGG_MAX:
-            acc = v[m];
-            for (size_t i = 1; i < nr; i++)
-                acc = std::fmax(acc, v[i * nm + m]);
-            break;
+    for (int i = 0; i < n; i++)
+        if (!seen[i]) {
+            say(why, len, "no counters came back for workload %d of %d (it launched nothing?)", i + 1, n);
+            return -1;
         }
-        values[id] = acc;
-    }
 
     if (kernels && kernels_len) {
-        std::string list;
         std::lock_guard<std::mutex> lock(s->launches.mu);
-        for (size_t k = 0; k < s->launches.names.size(); k++) {
-            char name[512];
-            cupti_kernel_name(s->launches.names[k].c_str(), name, sizeof name);
-            if (k)
-                list += ';';
-            list += name;
+        for (int i = 0; i < n; i++) {
+            if (!kernels[i])
+                continue;
+            std::string list;
+            for (size_t k = 0; k < s->launches.names[i].size(); k++) {
+                char name[512];
+                cupti_kernel_name(s->launches.names[i][k].c_str(), name, sizeof name);
+                if (k)
+                    list += ';';
+                list += name;
+            }
+            snprintf(kernels[i], kernels_len, "%s", list.c_str());
         }
-        (void)launch_index;
-        snprintf(kernels, kernels_len, "%s", list.c_str());
     }
     if (why && len)
         why[0] = '\0';
@@ -823,12 +809,20 @@ int prof_measure(struct prof_session *s, prof_prepare_fn prepare, prof_workload_
                  void *arg, double *values, char *kernels, size_t kernels_len, char *why,
                  size_t why_len)
 {
-    if (!s || !workload || !values) {
+    return prof_measure_batch(s, 1, prepare, workload, &arg, &values, &kernels, kernels_len, why,
+                              why_len);
+}
+
+int prof_measure_batch(struct prof_session *s, int n, prof_prepare_fn prepare,
+                       prof_workload_fn workload, void *const *args, double *const *values,
+                       char *const *kernels, size_t kernels_len, char *why, size_t why_len)
+{
+    if (!s || !workload || !values || !args || n < 1) {
         say(why, why_len, "prof_measure: no session, workload or values array");
         return -1;
     }
     try {
-        return measure(s, prepare, workload, arg, values, kernels, kernels_len, why, why_len);
+        return measure(s, n, prepare, workload, args, values, kernels, kernels_len, why, why_len);
     } catch (const std::exception &e) {
         say(why, why_len, "counter measurement failed: %s", e.what());
         return -1;

@@ -45,6 +45,14 @@ int prof_measure(struct prof_session *s, prof_prepare_fn prepare, prof_workload_
 
 /* Ends the session: disables the profiler, frees the images, releases the context.
  * Safe on NULL and on a session that failed half-way. */
+/* prof_measure for n workloads (n <= 64) in one pass sequence: each pass runs, for
+ * i = 0..n-1, prepare(args[i]) then workload(args[i]) in its own range, and values[i]
+ * and kernels[i] (may be NULL) receive workload i's results. Much cheaper than n
+ * prof_measure calls: the profiler's fixed cost per pass is paid once per batch. */
+int prof_measure_batch(struct prof_session *s, int n, prof_prepare_fn prepare,
+                       prof_workload_fn workload, void *const *args, double *const *values,
+                       char *const *kernels, size_t kernels_len, char *why, size_t why_len);
+
 void prof_close(struct prof_session *s);
 
 /* Offline checks, no GPU or driver needed (the CUPTI host library knows the chips of

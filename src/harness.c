@@ -371,27 +371,55 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
         gp_nvtx_pop();
         r->counter_warmup_s += now_s() - t0;
     }
+    /* every variant of the shape in one batch: one pass sequence, one range each */
+    struct workload work[CLI_MAX_VARIANTS];
+    void *args[CLI_MAX_VARIANTS];
+    double values_store[CLI_MAX_VARIANTS][GP_METRIC_COUNT], *values[CLI_MAX_VARIANTS];
+    char kernels_store[CLI_MAX_VARIANTS][sizeof rows[0].kernels], *kernels[CLI_MAX_VARIANTS];
+    struct gp_result *batch_rows[CLI_MAX_VARIANTS];
+    int n = 0;
     for (int i = 0; i < nrows; i++) {
-        struct gp_result *row = &rows[i];
-        double values[GP_METRIC_COUNT];
-        char kernels[sizeof row->kernels];
-        if (row->status == GP_STATUS_CUDA_ERROR)
+        if (rows[i].status == GP_STATUS_CUDA_ERROR)
             continue;
-        const int vi = registry_find(row->variant);
-        snprintf(range, sizeof range, "counters %s %s", row->variant, s->label);
-        gp_nvtx_push(range, vi);
-        struct workload w = {&gemm_variants[vi], r, s};
-        if (prof_measure(prof, flush_before_pass, launch_once, &w, values, kernels, sizeof kernels,
-                         why, sizeof why) == 0) {
-            for (int j = 0; j < nids; j++)
-                row->metric[ids[j]] = values[ids[j]];
-            if (!row->kernels[0])
-                snprintf(row->kernels, sizeof row->kernels, "%s", kernels);
-        } else {
-            fprintf(stderr, "gemmprof: counters for %s %s: %s\n", row->variant, s->label, why);
-            cudaGetLastError();
+        work[n] = (struct workload){&gemm_variants[registry_find(rows[i].variant)], r, s};
+        args[n] = &work[n];
+        values[n] = values_store[n];
+        kernels[n] = kernels_store[n];
+        batch_rows[n++] = &rows[i];
+    }
+    snprintf(range, sizeof range, "counters %s", s->label);
+    gp_nvtx_push(range, -1);
+    int rc = n ? prof_measure_batch(prof, n, flush_before_pass, launch_once, args, values, kernels,
+                                    sizeof kernels_store[0], why, sizeof why)
+               : 0;
+    gp_nvtx_pop();
+    for (int i = 0; i < n && rc == 0; i++) {
+        for (int j = 0; j < nids; j++)
+            batch_rows[i]->metric[ids[j]] = values[i][ids[j]];
+        if (!batch_rows[i]->kernels[0])
+            snprintf(batch_rows[i]->kernels, sizeof batch_rows[i]->kernels, "%s", kernels[i]);
+    }
+    if (rc != 0) {
+        /* one variant failing under the profiler should not cost the others their
+         * counters: measure them one at a time */
+        fprintf(stderr, "gemmprof: counters for %s as a batch: %s; measuring one by one\n", s->label, why);
+        cudaGetLastError();
+        for (int i = 0; i < n; i++) {
+            struct gp_result *row = batch_rows[i];
+            snprintf(range, sizeof range, "counters %s %s", row->variant, s->label);
+            gp_nvtx_push(range, -1);
+            if (prof_measure(prof, flush_before_pass, launch_once, &work[i], values[i], kernels[i],
+                             sizeof kernels_store[0], why, sizeof why) == 0) {
+                for (int j = 0; j < nids; j++)
+                    row->metric[ids[j]] = values[i][ids[j]];
+                if (!row->kernels[0])
+                    snprintf(row->kernels, sizeof row->kernels, "%s", kernels[i]);
+            } else {
+                fprintf(stderr, "gemmprof: counters for %s %s: %s\n", row->variant, s->label, why);
+                cudaGetLastError();
+            }
+            gp_nvtx_pop();
         }
-        gp_nvtx_pop();
     }
     t_open = now_s();
     prof_close(prof);

@@ -392,6 +392,20 @@ static void test_gpu(void)
             CHECK(v1[GP_M_sm_clock] > 1e8 && v1[GP_M_sm_clock] < 5e9, "SM clock in Hz: %.3g", v1[GP_M_sm_clock]);
             CHECK(v1[GP_M_l2_bytes] >= 2.0 * bytes, "L2 traffic at least reads A and B: %.3g", v1[GP_M_l2_bytes]);
         }
+        /* a batch: two SGEMMs of different sizes, one range each, one pass sequence */
+        struct sgemm small = g;
+        small.n = g.n / 2;
+        void *args[2] = {&g, &small};
+        double b1[GP_METRIC_COUNT], b2[GP_METRIC_COUNT], *bv[2] = {b1, b2};
+        char bk1[1024], bk2[1024], *bk[2] = {bk1, bk2};
+        int rb = prof_measure_batch(s, 2, NULL, run_sgemm, args, bv, bk, sizeof bk1, why, sizeof why);
+        CHECK(rb == 0, "prof_measure_batch of two SGEMMs (%s)", why);
+        if (rb == 0) {
+            double n1 = (double)g.n * g.n * g.n, n2 = (double)small.n * small.n * small.n;
+            CHECK_NEAR(b1[GP_M_ffma], n1, 0.03, "batch: first range's FFMA ~ its M*N*K (%.0f vs %.0f)", b1[GP_M_ffma], n1);
+            CHECK_NEAR(b2[GP_M_ffma], n2, 0.10, "batch: second range's FFMA ~ its M*N*K (%.0f vs %.0f)", b2[GP_M_ffma], n2);
+            CHECK(bk1[0] && bk2[0], "batch: kernel names per range (%s | %s)", bk1, bk2);
+        }
         prof_close(s);
         /* a second session in the same process: nothing left over from the first */
         s = prof_open(0, dflt, ndflt, why, sizeof why);

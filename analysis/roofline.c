@@ -43,14 +43,19 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
 
     out->bytes[GP_LEVEL_DRAM] = metric(r, GP_M_dram_read) + metric(r, GP_M_dram_write);
     out->bytes[GP_LEVEL_L2] = metric(r, GP_M_l2_bytes);
-    /* L1 as Nsight Compute's hierarchical roofline counts it on cc >= 9.0: 128 bytes per
-     * cycle the LSU data path spends writing back global/local results. Unlike the bytes
-     * requested (l1tex__t_bytes), it charges a 4-byte broadcast a full cycle, which is what
-     * such a load costs (the naive kernel's A loads). Falls back to the bytes requested
-     * where the cycles were not collected. */
-    out->bytes[GP_LEVEL_L1] = isnan(metric(r, GP_M_l1_lgds_wb))
-                                  ? metric(r, GP_M_l1_bytes)
-                                  : GP_L1_CYCLE_BYTES * metric(r, GP_M_l1_lgds_wb);
+    /* L1: the larger of two lower bounds on the L1's work. Nsight Compute's hierarchical
+     * roofline (cc >= 9.0) counts 128 bytes per cycle the LSU data path spends writing
+     * back global/local results; unlike the bytes requested (l1tex__t_bytes) it charges
+     * a 4-byte broadcast a full cycle, which is what such a load costs (the naive
+     * kernel's A loads: 8 B/FMA against 5 B/FMA requested). But asynchronous copies
+     * into shared memory (cp.async, LDGSTS) never use that writeback path: for warptile
+     * and cuBLAS it sees almost nothing while l1tex__t_bytes sees all of it (measured on
+     * the H200). Either alone misplaces some kernel; the maximum places both kinds. */
+    {
+        const double wb = GP_L1_CYCLE_BYTES * metric(r, GP_M_l1_lgds_wb);
+        const double req = metric(r, GP_M_l1_bytes);
+        out->bytes[GP_LEVEL_L1] = isnan(wb) ? req : isnan(req) ? wb : fmax(wb, req);
+    }
     out->bytes[GP_LEVEL_SHARED] =
         GP_SMEM_WAVEFRONT_BYTES * (metric(r, GP_M_smem_ld_wf) + metric(r, GP_M_smem_st_wf));
 

@@ -89,7 +89,7 @@ RECORDED ?= results/h200
 run: $(GEMMPROF)
 	$(Q)$(GEMMPROF) --out $(OUT) || { rc=$$?; [ $$rc -eq 3 ] || exit $$rc; \
 	  echo "gemmprof: no GPU here: rendering the recorded run $(RECORDED)/ into $(OUT)/recorded/ instead"; \
-	  $(GEMMPROF) report $(RECORDED) --out $(OUT)/recorded; }
+	  mkdir -p $(OUT)/recorded && $(GEMMPROF) report $(RECORDED) --out $(OUT)/recorded/; }
 
 test: all
 	$(Q)tests/run.sh $(BUILD)

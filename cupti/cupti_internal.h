@@ -20,6 +20,10 @@ void cupti_kernel_name(const char *mangled, char *out, size_t len);
  * (CUDA_INJECTION64_PATH set). Used by prof.cpp and trace.c for every failure. */
 void cupti_describe_error(const char *call, int code, char *why, size_t len);
 
+/* printf into `why` (nothing when why is NULL or len is 0): the one way cupti/ writes
+ * a reason for its caller. */
+void cupti_say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #ifdef __cplusplus
 }
 #endif

@@ -71,16 +71,7 @@ const size_t max_ranges = 64;
 /* A metric set needing more passes than this is a bug, not a workload to replay. */
 const size_t max_passes = 64;
 
-void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void say(char *why, size_t len, const char *fmt, ...)
-{
-    if (!why || len == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-}
+#define say cupti_say
 
 const char *cupti_code_name(CUptiResult r)
 {
@@ -338,6 +329,17 @@ struct prof_session {
 };
 
 extern "C" {
+
+void cupti_say(char *why, size_t len, const char *fmt, ...)
+{
+    if (!why || len == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+}
+
 
 void cupti_describe_error(const char *call, int code, char *why, size_t len)
 {

@@ -85,16 +85,7 @@ struct trace {
     int nenabled;
 };
 
-static void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-    if (!why || len == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-}
+#define say cupti_say
 
 /* Room for one more element in *arr; 0 or -1 when out of memory. */
 static int grow(void **arr, size_t *cap, size_t n, size_t elem)

@@ -226,9 +226,12 @@ ceil_shared_read_kernel(const float4 *__restrict__ buf, int passes, unsigned rot
 #define CEIL_UNROLL 16  /* chain steps per loop trip: 128 FP instructions per branch */
 
 /* 8 chains x 16 steps x 2 flop = CEIL_FLOP_PER_ITER. With `mul` just below 1 and `add`
- * small the values converge to add / (1 - mul) and never overflow or go subnormal. */
+ * small the values converge to add / (1 - mul) and never overflow or go subnormal.
+ * FUSED = false computes the same recurrence without FMA: __fmul_rn / __fadd_rn are
+ * never contracted into an FMA, whatever -fmad says. */
+template <bool FUSED>
 static __global__ void __launch_bounds__(CEIL_BLOCK)
-ceil_fma_kernel(int iters, float mul, float add, float *sink, float never, unsigned long long *probe)
+ceil_fp32_kernel(int iters, float mul, float add, float *sink, float never, unsigned long long *probe)
 {
     const ceil_probe_start ps = probe_begin(probe);
     float a[CEIL_CHAINS];
@@ -240,29 +243,7 @@ ceil_fma_kernel(int iters, float mul, float add, float *sink, float never, unsig
         for (int u = 0; u < CEIL_UNROLL; u++) {
 #pragma unroll
             for (int c = 0; c < CEIL_CHAINS; c++)
-                a[c] = fmaf(a[c], mul, add);
-        }
-    }
-    float4 acc = make_float4(a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]);
-    sink_if(sink, acc, never);
-    probe_end(probe, ps);
-}
-
-/* __fmul_rn / __fadd_rn are never contracted into an FMA, whatever -fmad says. */
-static __global__ void __launch_bounds__(CEIL_BLOCK)
-ceil_nofma_kernel(int iters, float mul, float add, float *sink, float never, unsigned long long *probe)
-{
-    const ceil_probe_start ps = probe_begin(probe);
-    float a[CEIL_CHAINS];
-#pragma unroll
-    for (int c = 0; c < CEIL_CHAINS; c++)
-        a[c] = (float)(threadIdx.x + c) * 1.0e-3f;
-    for (int it = 0; it < iters; it++) {
-#pragma unroll
-        for (int u = 0; u < CEIL_UNROLL; u++) {
-#pragma unroll
-            for (int c = 0; c < CEIL_CHAINS; c++)
-                a[c] = __fadd_rn(__fmul_rn(a[c], mul), add);
+                a[c] = FUSED ? fmaf(a[c], mul, add) : __fadd_rn(__fmul_rn(a[c], mul), add);
         }
     }
     float4 acc = make_float4(a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]);
@@ -288,8 +269,8 @@ extern "C" cudaError_t ceil_blocks_per_sm(enum ceil_kernel k, int *blocks)
     case CEIL_K_L2: fn = (const void *)ceil_l2_read_kernel; break;
     case CEIL_K_L1: fn = (const void *)ceil_l1_read_kernel; break;
     case CEIL_K_SHARED: fn = (const void *)ceil_shared_read_kernel; break;
-    case CEIL_K_FMA: fn = (const void *)ceil_fma_kernel; break;
-    case CEIL_K_NOFMA: fn = (const void *)ceil_nofma_kernel; break;
+    case CEIL_K_FMA: fn = (const void *)ceil_fp32_kernel<true>; break;
+    case CEIL_K_NOFMA: fn = (const void *)ceil_fp32_kernel<false>; break;
     case CEIL_K_COUNT: break;
     }
     if (fn == NULL)
@@ -347,13 +328,13 @@ extern "C" cudaError_t ceil_shared_read_launch(const float *buf, int passes, uns
 extern "C" cudaError_t ceil_fma_launch(int iters, float mul, float add, float *sink, float never, int grid,
                                        unsigned long long *probe, cudaStream_t stream)
 {
-    ceil_fma_kernel<<<grid, CEIL_BLOCK, 0, stream>>>(iters, mul, add, sink, never, probe);
+    ceil_fp32_kernel<true><<<grid, CEIL_BLOCK, 0, stream>>>(iters, mul, add, sink, never, probe);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t ceil_nofma_launch(int iters, float mul, float add, float *sink, float never, int grid,
                                          unsigned long long *probe, cudaStream_t stream)
 {
-    ceil_nofma_kernel<<<grid, CEIL_BLOCK, 0, stream>>>(iters, mul, add, sink, never, probe);
+    ceil_fp32_kernel<false><<<grid, CEIL_BLOCK, 0, stream>>>(iters, mul, add, sink, never, probe);
     return cudaGetLastError();
 }

@@ -583,6 +583,32 @@ int plots_render(const struct gp_dataset *ds, const char *outdir, const char *pl
         if (render_chart(plots_dir, "bytes.gp", outdir, "bytes", bargs, 5, err, errlen))
             return -1;
         rendered++;
+        /* every other shape with counters gets its own hierarchical roofline too: where
+         * A, B and C fit in the L2 (2048 on an H200) the picture differs from the largest */
+        char done[16][96];
+        int ndone = 0;
+        for (int i = 0; i < ds->nrows && ndone < 16; i++) {
+            char other[96], base[128];
+            struct gp_roof roof;
+            if (!row_plottable(&ds->rows[i]))
+                continue;
+            roof_derive(&ds->rows[i], cs, &roof);
+            int has_bytes = 0;
+            for (int l = 0; l < GP_LEVEL_COUNT; l++)
+                has_bytes |= !isnan(roof.ai[l]);
+            shape_of(&ds->rows[i], other, sizeof other);
+            int seen = !has_bytes || strcmp(other, shape) == 0;
+            for (int j = 0; j < ndone && !seen; j++)
+                seen = strcmp(done[j], other) == 0;
+            if (seen)
+                continue;
+            snprintf(done[ndone++], sizeof done[0], "%s", other);
+            snprintf(base, sizeof base, "roofline_hier_%s", other);
+            const char *oargs[] = {points, roofs_arg, NULL, title, PLOT_FORMATS, other};
+            if (render_chart(plots_dir, "roofline_hier.gp", outdir, base, oargs, 6, err, errlen))
+                return -1;
+            rendered++;
+        }
     } else {
         append_note(notes, sizeof notes,
                     "roofline_hier, bytes: skipped, no row has memory counters");

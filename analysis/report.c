@@ -494,6 +494,20 @@ static void write_charts(struct rep *R)
             say(R, "- %s: `%s` is not next to this report (charts not rendered: gnuplot missing or "
                    "--no-plots; `gemmprof plots DIR` renders them).\n\n", charts[i][1], charts[i][0]);
     }
+    /* the hierarchical roofline of each other shape, where rendered */
+    for (int i = 0; i < R->ds->nrows; i++) {
+        const struct gp_result *r = &R->ds->rows[i];
+        char name[160], path[2400];
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = !(R->ds->rows[j].m == r->m && R->ds->rows[j].n == r->n && R->ds->rows[j].k == r->k);
+        if (!first)
+            continue;
+        snprintf(name, sizeof name, "roofline_hier_%ldx%ldx%ld.png", r->m, r->n, r->k);
+        snprintf(path, sizeof path, "%s/%s", R->outdir, name);
+        if (access(path, R_OK) == 0)
+            say(R, "![Hierarchical roofline at %ldx%ldx%ld](%s)\n\n", r->m, r->n, r->k, name);
+    }
 }
 
 /* The tightest roof other than the binding one (memory levels and compute). */
@@ -924,7 +938,7 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "gemmprof report: %s\nusage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots]\n",
+    fprintf(stderr, "gemmprof report: %s (usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots])\n",
             why);
     return 2;
 }

@@ -5,6 +5,27 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The kernel driver's own version ("580.159.04") from /proc, where Linux has one. */
+static int nvidia_driver_version(char *buf, size_t len)
+{
+    char line[512];
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f)
+        return -1;
+    int found = 0;
+    if (fgets(line, sizeof line, f))
+        for (char *save = NULL, *tok = strtok_r(line, " \t\n", &save); tok && !found;
+             tok = strtok_r(NULL, " \t\n", &save)) {
+            int a, b;
+            if (sscanf(tok, "%d.%d", &a, &b) == 2 && strchr(tok, '.')) {
+                snprintf(buf, len, "%s", tok);
+                found = 1;
+            }
+        }
+    fclose(f);
+    return found ? 0 : -1;
+}
+
 static void version_string(int v, char *buf, size_t len)
 {
     snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
@@ -59,7 +80,12 @@ int device_open(int device, struct gp_meta *m, int *no_device, char *err, size_t
     int drv = 0, rt = 0, blas = 0;
     cudaDriverGetVersion(&drv);
     cudaRuntimeGetVersion(&rt);
-    version_string(drv, m->driver_version, sizeof m->driver_version);
+    char cuda_api[16], kernel_driver[24];
+    version_string(drv, cuda_api, sizeof cuda_api);
+    if (nvidia_driver_version(kernel_driver, sizeof kernel_driver) == 0)
+        snprintf(m->driver_version, sizeof m->driver_version, "%.15s (CUDA %.8s)", kernel_driver, cuda_api);
+    else
+        snprintf(m->driver_version, sizeof m->driver_version, "CUDA %.15s", cuda_api);
     version_string(rt, m->runtime_version, sizeof m->runtime_version);
     cublasHandle_t h;
     if (cublasCreate(&h) == CUBLAS_STATUS_SUCCESS) {

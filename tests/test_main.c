@@ -1,0 +1,97 @@
+/* The gemmprof command line end to end: every bad input gets one line on stderr that
+ * names the problem and a non-zero exit status, before any GPU work. Runs the built
+ * binary next to this test (BUILD/gemmprof). */
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/test.h"
+
+static char gemmprof[512];
+static char out[8192], errtxt[8192];
+
+/* Runs gemmprof with `args`; stdout into out, stderr into errtxt; returns the status. */
+static int run(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s >/tmp/gp_main_out.$PPID 2>/tmp/gp_main_err.$PPID; echo $?", gemmprof, args);
+    FILE *p = popen(cmd, "r");
+    int rc = -1;
+    if (!p || fscanf(p, "%d", &rc) != 1)
+        rc = -1;
+    if (p)
+        pclose(p);
+    out[0] = errtxt[0] = '\0';
+    FILE *f;
+    snprintf(cmd, sizeof cmd, "/tmp/gp_main_out.%d", (int)getpid());
+    if ((f = fopen(cmd, "r"))) {
+        out[fread(out, 1, sizeof out - 1, f)] = '\0';
+        fclose(f);
+        remove(cmd);
+    }
+    snprintf(cmd, sizeof cmd, "/tmp/gp_main_err.%d", (int)getpid());
+    if ((f = fopen(cmd, "r"))) {
+        errtxt[fread(errtxt, 1, sizeof errtxt - 1, f)] = '\0';
+        fclose(f);
+        remove(cmd);
+    }
+    return rc;
+}
+
+static int one_line(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    return nl && nl[1] == '\0';
+}
+
+static void bad(const char *args, int want_rc, const char *needle)
+{
+    int rc = run(args);
+    int single = one_line(errtxt);
+    errtxt[strcspn(errtxt, "\n")] = '\0';   /* one line in the message below */
+    CHECK(rc == want_rc && strstr(errtxt, needle) && single,
+          "gemmprof %s -> exit %d, one line naming '%s': %s", args, rc, needle, errtxt);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    char self[512];
+    snprintf(self, sizeof self, "%s", argv[0]);
+    snprintf(gemmprof, sizeof gemmprof, "%s/../gemmprof", dirname(self));
+
+    CHECK(run("--help") == 0 && strstr(out, "usage: gemmprof"), "--help prints the usage");
+    CHECK(run("--version") == 0 && strstr(out, "gemmprof "), "--version: %s", out);
+    CHECK(run("--list") == 0 && strstr(out, "naive") && strstr(out, "cublas_tf32"), "--list shows the registry");
+    CHECK(run("--list-metrics") == 0 && strstr(out, "dram__bytes_read.sum") && strstr(out, "yes"),
+          "--list-metrics shows the metric table and the default set");
+
+    bad("-s 0", 2, "size 0");
+    bad("-s -5", 2, "-5");
+    bad("-s abc", 2, "abc");
+    bad("-s 64x64", 2, "MxNxK");
+    bad("-s 2000000000x2000000000x2000000000", 2, "overflow");
+    bad("-k naive,bogus", 2, "unknown variant 'bogus'");
+    bad("--metrics lts__t_bytes.sum,bogus__metric.sum", 2, "unknown metric 'bogus__metric.sum'");
+    bad("-r 0", 2, "--reps");
+    bad("--bogus", 2, "--bogus");
+    bad("-s 64 -o /etc/passwd/sub", 2, "cannot create directory");
+    bad("report /nonexistent/dir", 1, "does not exist");
+    bad("report", 2, "missing the results directory");
+    bad("plots /nonexistent/dir", 1, "does not exist");
+
+    /* no GPU: its own exit status and message, and no half-written results left */
+    int rc = run("-s 64 -k naive -o /tmp/gp_main_nogpu");
+    if (rc == 3) {
+        errtxt[strcspn(errtxt, "\n")] = '\0';
+        CHECK(strstr(errtxt, "no CUDA device") != NULL, "no GPU: exit 3 and 'no CUDA device': %s", errtxt);
+        CHECK(access("/tmp/gp_main_nogpu/results.csv", F_OK) != 0, "no GPU: no header-only results.csv left behind");
+    } else {
+        SKIP("a CUDA device is present", "the no-GPU exit status");
+    }
+    system("rm -rf /tmp/gp_main_nogpu");
+    TEST_EXIT();
+}

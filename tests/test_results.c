@@ -1,0 +1,117 @@
+/* results.csv: writing, escaping, reading back, and the reader's errors. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/csv.h"
+#include "analysis/results.h"
+#include "tests/test.h"
+
+static char dir[] = "/tmp/gemmprof_test_results_XXXXXX";
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static int read_err(const char *name, const char *text, char *err, size_t len)
+{
+    struct gp_result *rows = NULL;
+    int n = 0;
+    err[0] = '\0';
+    int rc = results_csv_read(write_file(name, text), &rows, &n, err, len);
+    free(rows);
+    return rc;
+}
+
+int main(void)
+{
+    char path[256], err[512];
+    if (!mkdtemp(dir)) {
+        CHECK(0, "temporary directory");
+        TEST_EXIT();
+    }
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+
+    struct gp_result in[2];
+    gp_result_init(&in[0]);
+    snprintf(in[0].variant, sizeof in[0].variant, "naive");
+    snprintf(in[0].precision, sizeof in[0].precision, "fp32");
+    in[0].m = 17, in[0].n = 33, in[0].k = 65;
+    in[0].rel_err = 1.25e-7;
+    in[0].time_median_s = 2.5e-6;
+    in[0].flop_per_s = 2.0 * 17 * 33 * 65 / 2.5e-6;
+    in[0].metric[GP_M_ffma] = 8589934592.0;          /* 2^33: must come back exact */
+    in[0].metric[GP_M_dram_read] = 33641728.0;
+    snprintf(in[0].kernels, sizeof in[0].kernels, "void Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>");
+    gp_result_init(&in[1]);
+    snprintf(in[1].variant, sizeof in[1].variant, "tiled");
+    snprintf(in[1].precision, sizeof in[1].precision, "fp32");
+    in[1].m = in[1].n = in[1].k = 2048;
+    in[1].status = GP_STATUS_CUDA_ERROR;
+    snprintf(in[1].error, sizeof in[1].error, "tiled 2048x2048x2048: launch: \"too many resources\", retry\nlater");
+
+    FILE *f = fopen(path, "w");
+    CHECK(f && results_csv_write_header(f) == 0, "header written");
+    CHECK(results_csv_write_row(f, &in[0], NULL) == 0 && results_csv_write_row(f, &in[1], NULL) == 0,
+          "rows written without ceilings");
+    fclose(f);
+
+    struct gp_result *out = NULL;
+    int n = 0;
+    CHECK(results_csv_read(path, &out, &n, err, sizeof err) == 0 && n == 2, "read back 2 rows (%s)", err);
+    if (n == 2) {
+        CHECK(strcmp(out[0].variant, "naive") == 0 && out[0].m == 17 && out[0].k == 65, "fixed columns round-trip");
+        CHECK(out[0].metric[GP_M_ffma] == 8589934592.0, "a 2^33 count round-trips exactly (%.17g)", out[0].metric[GP_M_ffma]);
+        CHECK(isnan(out[0].metric[GP_M_l2_bytes]), "an uncollected metric reads back as not collected");
+        CHECK(fabs(out[0].rel_err - 1.25e-7) < 1e-15, "doubles round-trip");
+        CHECK(strcmp(out[0].kernels, in[0].kernels) == 0, "kernel names with <> and commas-free text round-trip");
+        CHECK(out[1].status == GP_STATUS_CUDA_ERROR, "status round-trips");
+        CHECK(strcmp(out[1].error, in[1].error) == 0, "an error with quotes, a comma and a newline round-trips");
+        CHECK(isnan(out[1].time_median_s), "a row that never ran has no time");
+    }
+    free(out);
+
+    /* the file on disk: an uncollected metric is an empty cell, never 0 */
+    FILE *g = fopen(path, "r");
+    char line[16384];
+    fgets(line, sizeof line, g);
+    CHECK(strstr(line, "dram__bytes_read.sum") && strstr(line, "time_median_s") && strstr(line, "bound_level"),
+          "header names raw, ncu and derived columns");
+    fgets(line, sizeof line, g);
+    CHECK(strstr(line, ",8589934592,") != NULL, "counts written as exact integers");
+    fclose(g);
+
+    CHECK(read_err("empty.csv", "", err, sizeof err) == -1 && strstr(err, "empty"), "empty file: %s", err);
+    CHECK(read_err("old.csv", "variant,m,n\nnaive,1,2\n", err, sizeof err) == -1 && strstr(err, "no column") &&
+              strstr(err, "schema"), "older schema: %s", err);
+    CHECK(read_err("nan.csv",
+                   "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s\nnaive,fp32,abc,2,3,ok,0,1,1\n",
+                   err, sizeof err) == -1 && strstr(err, ":2:") && strstr(err, "column m"),
+          "non-numeric size names line and column: %s", err);
+    CHECK(read_err("neg.csv",
+                   "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s,lts__t_bytes.sum\n"
+                   "naive,fp32,1,2,3,ok,0,1,1,-5\n", err, sizeof err) == -1 && strstr(err, "lts__t_bytes.sum") &&
+              strstr(err, "negative"), "negative counter: %s", err);
+    CHECK(read_err("short.csv", "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s\nnaive,fp32,1,2\n",
+                   err, sizeof err) == -1 && strstr(err, "truncated"), "truncated row: %s", err);
+    CHECK(read_err("zero.csv", "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s\nnaive,fp32,0,2,3,ok,0,1,1\n",
+                   err, sizeof err) == -1 && strstr(err, "positive"), "zero size: %s", err);
+    CHECK(read_err("status.csv", "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s\nnaive,fp32,1,2,3,great,0,1,1\n",
+                   err, sizeof err) == -1 && strstr(err, "status"), "unknown status: %s", err);
+    CHECK(read_err("quote.csv", "variant,precision\n\"naive,fp32\n", err, sizeof err) == -1, "unterminated quote: %s", err);
+    struct gp_result *none = NULL;
+    CHECK(results_csv_read("/nonexistent/results.csv", &none, &n, err, sizeof err) == -1 && strstr(err, "cannot open"),
+          "missing file: %s", err);
+
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0, "clean up");
+    TEST_EXIT();
+}

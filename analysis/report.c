@@ -23,6 +23,7 @@
 #define SHARE_LIMITS  0.80   /* at or above: the binding level is what limits it */
 #define SHARE_PARTLY  0.50   /* at or above: the roof binds, other costs take a share */
 #define STEP_AGREES   1.25   /* measured vs predicted speedup within this factor: "explained" */
+#define STEP_SHARE_SAME 1.10 /* share of the bound changes by less: the bound alone explains a step */
 #define CONFLICT_SIG  0.10   /* bank-conflict wavefronts / wavefronts worth a remark */
 #define FLOPS_DIFFER  0.02   /* counted vs analytic FLOPs worth a remark */
 
@@ -680,16 +681,21 @@ static void explain_step(struct rep *R, int i)
     say(R, " Its binding level is %s (here: %s); its bound allows %s TFLOP/s against %s here, "
            "%sx.", level_label[b->bound_level], level_label[a->bound_level],
         tf(b->bound_attainable), tf(a->bound_attainable), num(pred));
-    if (speedup <= pred * STEP_AGREES && speedup >= pred / STEP_AGREES)
-        say(R, " The bounds predict %sx and it measured %sx: the change of bound explains the step.",
-            num(pred), num(speedup));
-    else if (speedup > pred * STEP_AGREES)
-        say(R, " It gains more than the bounds predict (%sx measured, %sx predicted): it reaches %s "
-               "of its bound where this one reached %s.", num(speedup), num(pred),
+    /* achieved = share x bound, so the step factors exactly into the change of bound and
+     * the change of the share of it each one reaches */
+    double share_ratio = b->bound_share / a->bound_share;
+    if (share_ratio <= STEP_SHARE_SAME && share_ratio >= 1.0 / STEP_SHARE_SAME)
+        say(R, " The bounds predict %sx and it measured %sx (%s and %s of their bounds): the change "
+               "of bound explains the step.", num(pred), num(speedup), pct(a->bound_share),
+            pct(b->bound_share));
+    else if (share_ratio > STEP_SHARE_SAME)
+        say(R, " Of the %sx, the change of bound accounts for %sx and reaching more of its bound "
+               "for %sx (%s of it, against %s here).", num(speedup), num(pred), num(share_ratio),
             pct(b->bound_share), pct(a->bound_share));
     else
-        say(R, " It gains less than its bound allows (%sx of a possible %sx): it reaches only %s "
-               "of its own bound.", num(speedup), num(pred), pct(b->bound_share));
+        say(R, " It gains less than its bound allows (%sx of a possible %sx): it reaches %s of its "
+               "own bound, against %s here.", num(speedup), num(pred), pct(b->bound_share),
+            pct(a->bound_share));
     say(R, "\n\n");
 }
 

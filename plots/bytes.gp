@@ -41,6 +41,8 @@ set xtics () scale 0
 do for [i = 1:words(VARIANTS)] { set xtics add (word(VARIANTS, i) i) }
 set grid noxtics nomxtics ytics mytics
 set format y "%.0s %cB"
+# room above the tallest bar for its rotated label
+set offsets 0, 0, graph 0.12, 0
 set ylabel "bytes moved  (log scale)"
 set xlabel "variant      (shared = 128 B x shared-memory wavefronts: an upper bound)"
 set style fill solid 0.85 border lc rgb "#333333"
@@ -55,6 +57,6 @@ do for [FMT in FORMATS] {
           with boxxyerror lc rgb lcolor(j) title word(LEVEL_NAMES, j), \
       for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(column("bytes")): \
           (sprintf("%sB", si(column("bytes")))) \
-          with labels center offset 0,0.7 font ",9" notitle
+          with labels left rotate by 90 offset 0,0.5 font ",8" notitle
     unset output
 }

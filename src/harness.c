@@ -778,12 +778,21 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
         }
         struct gp_result rows[CLI_MAX_VARIANTS];
         int nrows = 0;
-        for (int vi = 0; vi < o->nvariants && !r->context_lost; vi++)
-            run_variant(r, &s, o->variants[vi], &rows[nrows++]);
-        if (!r->context_lost)
-            count_shape(r, &s, rows, nrows);
-        for (int i = 0; i < nrows; i++)
-            write_row(r, &rows[i]);
+        /* Without counters a row is complete once timed, and is written at once; with
+         * counters it waits for its shape's counter phase (one batch for all variants). */
+        const int counting = o->counters && !o->trace && !r->counters_off;
+        for (int vi = 0; vi < o->nvariants && !r->context_lost; vi++) {
+            run_variant(r, &s, o->variants[vi], &rows[nrows]);
+            if (!counting)
+                write_row(r, &rows[nrows]);
+            nrows++;
+        }
+        if (counting) {
+            if (!r->context_lost)
+                count_shape(r, &s, rows, nrows);
+            for (int i = 0; i < nrows; i++)
+                write_row(r, &rows[i]);
+        }
         free_shape(&s);
     }
     if (trace) {

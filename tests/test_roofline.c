@@ -360,8 +360,42 @@ static void test_ceilings_io(void)
         printf("note: could not remove %s\n", tmpdir);
 }
 
+/* The L1 level is the larger of the data-path bytes (128 B per writeback cycle, what a
+ * broadcast load costs) and the bytes requested (what cp.async traffic shows as). */
+static void test_l1_level(void)
+{
+    struct gp_ceilings cs;
+    struct gp_result r;
+    struct gp_roof ro;
+    hand_ceilings(&cs);
+
+    hand_row(&r);   /* naive-like: 2e9 B requested, 2.5e7 cycles x 128 = 3.2e9 B on the data path */
+    r.metric[GP_M_l1_lgds_wb] = 2.5e7;
+    roof_derive(&r, &cs, &ro);
+    CHECK_NEAR(ro.bytes[GP_LEVEL_L1], 3.2e9, 1e-12, "broadcast-heavy kernel: L1 bytes from data-path cycles (%g)",
+               ro.bytes[GP_LEVEL_L1]);
+    CHECK_NEAR(ro.ai[GP_LEVEL_L1], 2147483648.0 / 3.2e9, 1e-12, "its L1 AI uses those bytes");
+
+    hand_row(&r);   /* cp.async-like: 2e9 B requested, only 2048 writeback cycles */
+    r.metric[GP_M_l1_lgds_wb] = 2048;
+    roof_derive(&r, &cs, &ro);
+    CHECK_NEAR(ro.bytes[GP_LEVEL_L1], 2e9, 1e-12, "cp.async kernel: L1 bytes from bytes requested (%g)",
+               ro.bytes[GP_LEVEL_L1]);
+
+    hand_row(&r);   /* cycles not collected: bytes requested */
+    roof_derive(&r, &cs, &ro);
+    CHECK_NEAR(ro.bytes[GP_LEVEL_L1], 2e9, 1e-12, "without data-path cycles: bytes requested");
+
+    hand_row(&r);   /* only the cycles collected */
+    r.metric[GP_M_l1_bytes] = NAN;
+    r.metric[GP_M_l1_lgds_wb] = 1e7;
+    roof_derive(&r, &cs, &ro);
+    CHECK_NEAR(ro.bytes[GP_LEVEL_L1], 1.28e9, 1e-12, "without bytes requested: data-path bytes");
+}
+
 int main(void)
 {
+    test_l1_level();
     test_memory_bound();
     test_compute_bound();
     test_no_counters();

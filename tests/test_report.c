@@ -249,6 +249,18 @@ static void test_dram_bound(void)
     free(t);
 }
 
+static void test_peak_claim_holds(void)
+{
+    /* naive at 8192 in 0.37 s: 2.97 TFLOP/s, 4.9% of the 60.1 TFLOP/s FP32 ceiling */
+    struct gp_dataset ds;
+    new_dataset(&ds);
+    add_row(&ds, "naive", "fp32", 8192, 0.37,
+            (struct counters){5.5e11, 0.5e11, 6.5e11, 1.0e12, 0, 0, 5.5e11, 0, 0});
+    char *t = render(&ds, 1, "peakclaim");
+    CHECK(has(t, "claim ~5%: holds, 0.98"), "a naive kernel at ~5%% of peak: the claim holds");
+    free(t);
+}
+
 static void test_compute_only(void)
 {
     struct gp_dataset ds;
@@ -449,6 +461,7 @@ int main(void)
     test_ladder();
     test_fast_tiled();
     test_dram_bound();
+    test_peak_claim_holds();
     test_compute_only();
     test_no_counters();
     test_failed_verification();

@@ -47,6 +47,14 @@ MAIN_OBJ     := $(call obj,src/main.c)
 TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 GEMMPROF     := $(BUILD)/gemmprof
 
+.DEFAULT_GOAL := all
+
+# Objects that print the revision are rebuilt when it changes (the stamp file is
+# rewritten only then, so other objects are not).
+GITREV_STAMP := $(BUILD)/gitrev.txt
+$(shell mkdir -p $(BUILD); echo '$(GIT_REV) $(VERSION)' | cmp -s - $(GITREV_STAMP) 2>/dev/null || echo '$(GIT_REV) $(VERSION)' > $(GITREV_STAMP))
+$(BUILD)/src/main.o $(BUILD)/src/harness.o $(BUILD)/analysis/report.o: $(GITREV_STAMP)
+
 .PHONY: all run test test-host test-gpu plots report clean sass help
 all: $(GEMMPROF) $(TEST_BIN)
 

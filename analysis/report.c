@@ -237,7 +237,8 @@ static void write_header(struct rep *R, int recorded_elsewhere)
 {
     const struct gp_dataset *ds = R->ds;
     const struct gp_meta *m = &ds->meta;
-    say(R, "# gemmprof report\n\nData: `%s` (%d rows).\n\n", ds->dir, ds->nrows);
+    say(R, "# gemmprof report\n\nData: `%s` (%d rows), rendered by gemmprof %s (commit %s).\n\n",
+        ds->dir, ds->nrows, GP_VERSION, GP_GIT_REV);
     if (recorded_elsewhere) {
         say(R, "> **Recorded data: measured on ");
         md_text(R->f, ds->have_meta && *m->gpu_name ? m->gpu_name : "an unknown GPU");

@@ -39,10 +39,9 @@ void verify_reference(const float *a, const float *b, long m, long n, long k, co
     }
 }
 
-/* splitmix64: a tiny, well-mixed generator so the sample is reproducible from the seed */
-static uint64_t mix(uint64_t *s)
+unsigned long long gp_splitmix64(unsigned long long x)
 {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    uint64_t z = (uint64_t)x + 0x9e3779b97f4a7c15ULL;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
@@ -56,9 +55,9 @@ void verify_sample_indices(long m, long n, long nidx, unsigned long long seed, l
     long i = 0;
     for (; i < nidx && i < (long)(sizeof fixed / sizeof fixed[0]); i++)
         idx[i] = fixed[i];
-    uint64_t s = seed ^ 0x5eed;
-    for (; i < nidx; i++)
-        idx[i] = (long)(mix(&s) % (uint64_t)(m * n));
+    const uint64_t s = seed ^ 0x5eed;
+    for (long j = 0; i < nidx; i++, j++)   /* the j-th output of a splitmix64 stream from s */
+        idx[i] = (long)(gp_splitmix64(s + j * 0x9e3779b97f4a7c15ULL) % (uint64_t)(m * n));
 }
 
 void verify_compare(const float *c, long n_total, const double *ref, const long *idx, long nidx,

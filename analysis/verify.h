@@ -22,6 +22,11 @@ double verify_tolerance(enum gp_precision p, double factor, long k);
 void verify_reference(const float *a, const float *b, long m, long n, long k, const long *idx,
                       long nidx, double *ref);
 
+/* splitmix64's output function: a well-mixed 64-bit hash of x. Counter-based random
+ * numbers (input fills, sample indices) come from hashing seed + i, reproducibly and in
+ * any order. */
+unsigned long long gp_splitmix64(unsigned long long x);
+
 /* nidx element indices spread over C, corners and edges first, then pseudo-random
  * ones from `seed`. */
 void verify_sample_indices(long m, long n, long nidx, unsigned long long seed, long *idx);

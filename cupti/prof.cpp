@@ -675,13 +675,11 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
     CUptiResult rstop = CUPTI_SUCCESS;
     const char *failed_call = "cuptiRangeProfilerStart";
     size_t pass = 0;
-    bool started = false;
     for (bool all = false; !all && pass < max_passes; pass++) {
         auto start = GP_PARAMS(CUpti_RangeProfiler_Start_Params);
         start.pRangeProfilerObject = s->rp;
         if ((r = cuptiRangeProfilerStart(&start)) != CUPTI_SUCCESS)
             break;
-        started = true;
         for (int i = 0; i < n && r == CUPTI_SUCCESS; i++) {
             set_recording(s, -1);   /* the flush is not the workload's kernel */
             if (prepare)
@@ -704,12 +702,10 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
         auto stop = GP_PARAMS(CUpti_RangeProfiler_Stop_Params);
         stop.pRangeProfilerObject = s->rp;
         rstop = cuptiRangeProfilerStop(&stop);
-        started = false;
         if (r != CUPTI_SUCCESS || rstop != CUPTI_SUCCESS)
             break;
         all = stop.isAllPassSubmitted != 0;
     }
-    (void)started;
     enable_launch_callbacks(s->sub, 0);
     set_recording(s, -1);
     if (r != CUPTI_SUCCESS) {

@@ -15,6 +15,7 @@
  * sm_clock_hz is the median over the samples.
  */
 #include "src/ceilings_measure.h"
+#include "src/paths.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -662,28 +663,6 @@ int ceilings_cache_path(int device, const char *cache_dir, char *buf, size_t len
     return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-/* mkdir -p; 0 or -1 with errno set. */
-static int make_dirs(const char *path)
-{
-    char tmp[4096];
-    int n = snprintf(tmp, sizeof tmp, "%s", path);
-    if (n <= 0 || (size_t)n >= sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 /* A cache file is usable when it names this GPU and has every ceiling this GPU can
  * measure (TF32 needs cc >= 8.0). */
 static int cache_complete(const struct gp_ceilings *cs, const char *gpu, int cc_major, const char **why)
@@ -745,7 +724,7 @@ int ceilings_get(int device, const char *cache_dir, int force, struct gp_ceiling
         return -1;
     if (cache_dir != NULL) {
         char why[512];
-        if (make_dirs(cache_dir) != 0) {
+        if (mkdir_p(cache_dir) != 0) {
             if (log)
                 fprintf(log, "ceilings: not cached: cannot create %s: %s\n", cache_dir, strerror(errno));
         } else if (ceilings_write_csv(path, out, why, sizeof why) != 0) {

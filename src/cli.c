@@ -205,11 +205,7 @@ static int parse_metrics(const char *list, struct cli_options *o, char *err, siz
             snprintf(err, errlen, "unknown metric '%s' (gemmprof --list-metrics shows the known ones)", tok);
             return -1;
         }
-        int dup = 0;
-        for (int j = 0; j < o->nmetrics; j++)
-            dup |= o->metrics[j] == id;
-        if (!dup && o->nmetrics < CLI_MAX_METRICS)
-            o->metrics[o->nmetrics++] = id;
+        o->nmetrics = index_list_add(o->metrics, o->nmetrics, CLI_MAX_METRICS, id);
     }
     if (!o->nmetrics) {
         snprintf(err, errlen, "empty metric list");

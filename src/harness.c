@@ -29,6 +29,7 @@
 #include "src/device.h"
 #include "src/npy.h"
 #include "src/nvtx.h"
+#include "src/paths.h"
 #include "src/print.h"
 #include "src/registry.h"
 
@@ -43,7 +44,6 @@ struct run {
     double counter_wall_s;   /* wall time of the counter phases, for the cost of counters */
     double counter_open_s, counter_warmup_s;
     int counter_measures;
-    int passes;
     struct gemm_context *ctx;
     cudaStream_t stream;
     void *d_flush;
@@ -68,41 +68,22 @@ struct shape_data {
     char label[64];                      /* "2048x2048x2048" */
 };
 
-static int mkdir_p(const char *path, char *err, size_t errlen)
+/* mkdir -p with a one-line reason for the user. */
+static int make_dir(const char *path, char *err, size_t errlen)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) && errno != EEXIST) {
-            snprintf(err, errlen, "cannot create directory '%.400s': %s", buf, strerror(errno));
-            return -1;
-        }
-        *p = '/';
-    }
-    if (mkdir(buf, 0755) && errno != EEXIST) {
-        snprintf(err, errlen, "cannot create directory '%.400s': %s", buf, strerror(errno));
-        return -1;
-    }
-    return 0;
+    if (mkdir_p(path) == 0)
+        return 0;
+    snprintf(err, errlen, "cannot create directory '%.400s': %s", path, strerror(errno));
+    return -1;
 }
 
-static uint64_t splitmix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 /* Uniform in [-0.5, 0.5), counter-based so the fill is parallel and reproducible. */
 static void fill_random(float *x, long count, uint64_t seed)
 {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < count; i++)
-        x[i] = (float)((double)(splitmix(seed + (uint64_t)i) >> 40) * 0x1p-24 - 0.5);
+        x[i] = (float)((double)(gp_splitmix64(seed + (uint64_t)i) >> 40) * 0x1p-24 - 0.5);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -210,7 +191,8 @@ static void verify_variant(struct run *r, struct shape_data *s, const struct gem
 
     row->tolerance = verify_tolerance(v->precision, v->tol_factor, s->k);
     verify_compare(s->h_c, count, s->ref, s->idx, s->nidx, &st);
-    long nonfinite = verify_count_nonfinite(s->h_c, count);
+    /* unwritten (poisoned) elements anywhere in C; a full comparison already counted them */
+    long nonfinite = s->idx ? verify_count_nonfinite(s->h_c, count) : st.n_nonfinite;
     row->rel_err = st.rel_err;
     row->max_abs_err = st.max_abs_err;
     snprintf(row->verify_method, sizeof row->verify_method, "%s",
@@ -331,6 +313,17 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Stores one measure's values of the group `ids` into the row, and its kernel names if
+ * the row has none yet (the first group names them). */
+static void keep_counts(struct gp_result *row, const int *ids, int nids, const double *values,
+                        const char *kernels)
+{
+    for (int j = 0; j < nids; j++)
+        row->metric[ids[j]] = values[ids[j]];
+    if (!row->kernels[0])
+        snprintf(row->kernels, sizeof row->kernels, "%s", kernels);
+}
+
 /* One profiler session over a group of metrics, measuring every row of the shape. */
 /* A workload of one tiny kernel (64 KiB through the L2), to absorb a session's
  * first-measure effects cheaply. */
@@ -393,12 +386,8 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
                                     sizeof kernels_store[0], why, sizeof why)
                : 0;
     gp_nvtx_pop();
-    for (int i = 0; i < n && rc == 0; i++) {
-        for (int j = 0; j < nids; j++)
-            batch_rows[i]->metric[ids[j]] = values[i][ids[j]];
-        if (!batch_rows[i]->kernels[0])
-            snprintf(batch_rows[i]->kernels, sizeof batch_rows[i]->kernels, "%s", kernels[i]);
-    }
+    for (int i = 0; i < n && rc == 0; i++)
+        keep_counts(batch_rows[i], ids, nids, values[i], kernels[i]);
     if (rc != 0) {
         /* one variant failing under the profiler should not cost the others their
          * counters: measure them one at a time */
@@ -410,10 +399,7 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
             gp_nvtx_push(range, -1);
             if (prof_measure(prof, flush_before_pass, launch_once, &work[i], values[i], kernels[i],
                              sizeof kernels_store[0], why, sizeof why) == 0) {
-                for (int j = 0; j < nids; j++)
-                    row->metric[ids[j]] = values[i][ids[j]];
-                if (!row->kernels[0])
-                    snprintf(row->kernels, sizeof row->kernels, "%s", kernels[i]);
+                keep_counts(row, ids, nids, values[i], kernels[i]);
             } else {
                 fprintf(stderr, "gemmprof: counters for %s %s: %s\n", row->variant, s->label, why);
                 cudaGetLastError();
@@ -452,7 +438,6 @@ static void count_shape(struct run *r, struct shape_data *s, struct gp_result *r
     gp_nvtx_pop();
     if (!ok)
         return;
-    r->passes = passes;
     for (int i = 0; i < nrows; i++)
         if (rows[i].status != GP_STATUS_CUDA_ERROR)
             rows[i].counter_passes = passes;
@@ -514,11 +499,11 @@ static int prepare_shape(struct run *r, struct shape_data *s, int shape_index, c
         goto fail;
     }
     /* fresh inputs per shape: the seed mixes in the shape, so no two shapes share data */
-    const uint64_t seed = splitmix(r->o->seed ^ splitmix((uint64_t)shape_index * 0x1000193ULL +
+    const uint64_t seed = gp_splitmix64(r->o->seed ^ gp_splitmix64((uint64_t)shape_index * 0x1000193ULL +
                                                          (uint64_t)s->m * 31 + (uint64_t)s->n * 17 +
                                                          (uint64_t)s->k));
     fill_random(s->h_a, (long)na, seed);
-    fill_random(s->h_b, (long)nb, splitmix(seed + 1));
+    fill_random(s->h_b, (long)nb, gp_splitmix64(seed + 1));
 
     cudaError_t e;
     if ((e = cudaMalloc((void **)&s->d_a, na * sizeof(float))) ||
@@ -652,7 +637,7 @@ static void setup_ceilings(struct run *r)
         snprintf(cache, sizeof cache, "%s/gemmprof", xdg);
     else
         snprintf(cache, sizeof cache, "%s/.cache/gemmprof", home && *home ? home : "/tmp");
-    if (mkdir_p(cache, err, sizeof err))
+    if (make_dir(cache, err, sizeof err))
         snprintf(cache, sizeof cache, "%s", r->o->out_dir);
     gp_nvtx_push("ceilings", -1);
     int got = ceilings_get(r->o->device, cache, r->o->force_ceilings, &r->ceilings, stdout, err, sizeof err);
@@ -690,13 +675,13 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
     fill_run_meta(r, argc, argv);
 
     /* the output directory first: a bad path is bad input, reported before GPU work */
-    if (mkdir_p(o->out_dir, err, sizeof err)) {
+    if (make_dir(o->out_dir, err, sizeof err)) {
         fprintf(stderr, "gemmprof: --out: %s\n", err);
         free(r);
         return EXIT_USAGE;
     }
     snprintf(path, sizeof path, "%s/npy", o->out_dir);
-    if (o->dump_npy && mkdir_p(path, err, sizeof err)) {
+    if (o->dump_npy && make_dir(path, err, sizeof err)) {
         fprintf(stderr, "gemmprof: %s\n", err);
         free(r);
         return EXIT_USAGE;

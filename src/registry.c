@@ -18,6 +18,16 @@ int registry_find(const char *name)
     return -1;
 }
 
+int index_list_add(int *list, int n, int max, int v)
+{
+    for (int j = 0; j < n; j++)
+        if (list[j] == v)
+            return n;
+    if (n < max)
+        list[n++] = v;
+    return n;
+}
+
 int registry_parse_list(const char *list, int *idx, int max, char *err, size_t errlen)
 {
     char buf[1024];
@@ -29,13 +39,8 @@ int registry_parse_list(const char *list, int *idx, int max, char *err, size_t e
     strcpy(buf, list);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (strcmp(tok, "all") == 0) {
-            for (int i = 0; i < gemm_variant_count && n < max; i++) {
-                int dup = 0;
-                for (int j = 0; j < n; j++)
-                    dup |= idx[j] == i;
-                if (!dup)
-                    idx[n++] = i;
-            }
+            for (int i = 0; i < gemm_variant_count; i++)
+                n = index_list_add(idx, n, max, i);
             continue;
         }
         int v = registry_find(tok);
@@ -47,11 +52,7 @@ int registry_parse_list(const char *list, int *idx, int max, char *err, size_t e
                 snprintf(err + off, errlen - off, ")");
             return -1;
         }
-        int dup = 0;
-        for (int j = 0; j < n; j++)
-            dup |= idx[j] == v;
-        if (!dup && n < max)
-            idx[n++] = v;
+        n = index_list_add(idx, n, max, v);
     }
     if (n == 0) {
         snprintf(err, errlen, "empty variant list");

@@ -17,6 +17,10 @@ struct gemm_variant {
 extern const struct gemm_variant gemm_variants[];
 extern const int gemm_variant_count;
 
+/* Appends v to list[0..n) unless it is already there or the list holds max; returns
+ * the new count. Keeps order: the CLI's variant and metric lists run as given. */
+int index_list_add(int *list, int n, int max, int v);
+
 /* Index of the variant called `name`, or -1. */
 int registry_find(const char *name);
 

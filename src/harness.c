@@ -77,7 +77,6 @@ static int make_dir(const char *path, char *err, size_t errlen)
     return -1;
 }
 
-
 /* Uniform in [-0.5, 0.5), counter-based so the fill is parallel and reproducible. */
 static void fill_random(float *x, long count, uint64_t seed)
 {
@@ -324,7 +323,6 @@ static void keep_counts(struct gp_result *row, const int *ids, int nids, const d
         snprintf(row->kernels, sizeof row->kernels, "%s", kernels);
 }
 
-/* One profiler session over a group of metrics, measuring every row of the shape. */
 /* A workload of one tiny kernel (64 KiB through the L2), to absorb a session's
  * first-measure effects cheaply. */
 static int tiny_workload(void *arg)
@@ -335,6 +333,7 @@ static int tiny_workload(void *arg)
                            (float *)r->d_probe, 1, r->stream) == cudaSuccess ? 0 : -1;
 }
 
+/* One profiler session over a group of metrics, measuring every row of the shape. */
 static int count_group(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows,
                        const int *ids, int nids, int warm_up, int *passes)
 {

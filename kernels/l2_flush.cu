@@ -26,3 +26,19 @@ extern "C" cudaError_t l2_flush_launch(const void *buf, size_t bytes, float *sin
                                                        -1.2345e38f, sink);
     return cudaGetLastError();
 }
+
+/* Drops buf's lines from the L2 without writing them back (discard.global.L2, sm_80+):
+ * after a read flush the L2 then holds invalid lines rather than clean ones, the state
+ * ncu's cache invalidation leaves. buf's contents become undefined. */
+static __global__ void l2_discard_kernel(char *buf, size_t lines)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < lines;
+         i += (size_t)gridDim.x * blockDim.x)
+        asm volatile("discard.global.L2 [%0], 128;" ::"l"(buf + i * 128) : "memory");
+}
+
+extern "C" cudaError_t l2_discard_launch(void *buf, size_t bytes, int sm_count, cudaStream_t stream)
+{
+    l2_discard_kernel<<<sm_count * 4, 512, 0, stream>>>((char *)buf, bytes / 128);
+    return cudaGetLastError();
+}

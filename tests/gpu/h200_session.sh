@@ -64,16 +64,8 @@ if has ncu; then
     grep -E "^(ok|FAIL)|MISMATCH" "$W/logs/ncu-compare.log"
 fi
 if has diag; then
-    stamp "diagnostic: DRAM counters alone against the default set"
-    for mode in read none write-read read-wait; do
-    GEMMPROF_COUNTER_FLUSH=$mode build/gemmprof -k naive,tiled,cublas -s 2048,1000x1500x700 -r 2 --no-ceilings --no-report \
-        --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum -o "$W/diag$mode" >"$W/logs/diag.log" 2>&1
-    python3 - "$W/diag$mode/results.csv" $mode <<'PY' | tee -a "$W/logs/diag.log"
-import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
-    print(f"flush {sys.argv[2]:10s} {r['variant']:8s} {r['m']}x{r['n']}x{r['k']}: read {float(r['dram__bytes_read.sum'])/1e6:8.2f} MB write {float(r['dram__bytes_write.sum'])/1e6:8.2f} MB L2 {float(r['lts__t_bytes.sum'])/1e6:8.1f} MB")
-PY
-    done
+    stamp "diagnostic: DRAM writes under each flush mode and ncu replay/cache mode"
+    timeout 400 tests/gpu/diag_dram_write.sh build 2>&1 | tee "$W/logs/diag_dram_write.txt"
 fi
 if has trace; then
     stamp "Perfetto timeline: --trace"

@@ -20,7 +20,7 @@ $(error nvcc not found at $(NVCC): set CUDA_HOME to your CUDA toolkit, e.g. make
 endif
 
 # The git revision is baked in so every results.json names the code that produced it.
-GIT_REV := $(shell git describe --always --dirty 2>/dev/null || cat .gitrev 2>/dev/null || echo unknown)
+GIT_REV ?= $(shell git describe --always --dirty 2>/dev/null || cat .gitrev 2>/dev/null || echo unknown)
 VERSION := 0.1.0
 DEFS    := -DGP_VERSION=\"$(VERSION)\" -DGP_GIT_REV=\"$(GIT_REV)\" -DGP_CUDA_HOME=\"$(CUDA_HOME)\"
 INCS    := -I. -I$(CUDA_HOME)/include

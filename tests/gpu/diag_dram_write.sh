@@ -2,8 +2,11 @@
 # Diagnostic (not a test): where gemmprof's dram__bytes_write differs from ncu's.
 # Measures the same kernels with gemmprof under each counter-pass flush mode and with
 # ncu under different replay modes and cache controls, then prints one table.
-#   tests/gpu/diag_dram_write.sh [BUILD] > table
+#   tests/gpu/diag_dram_write.sh [BUILD [REPEATS [MODES]]] > table
+# With REPEATS, only gemmprof runs: REPEATS times per flush mode in MODES, on more kernels.
 BUILD=${1:-build}
+REPEATS=${2:-1}
+MODES=${3:-read read-discard read2 write-read none}
 G=$BUILD/gemmprof
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -12,8 +15,10 @@ cases="naive:2048 cublas:2048 naive:1000x1500x700"
 
 row() { printf '%-34s %-22s %10s %10s %10s\n' "$@"; }
 row source case "read MB" "write MB" "L2 MB"
-for mode in read read-discard read2 write-read none; do
-    GEMMPROF_COUNTER_FLUSH=$mode $G -k naive,cublas -s 2048,1000x1500x700 -r 2 --no-ceilings \
+kernels=naive,cublas
+[ "$REPEATS" -gt 1 ] && kernels=naive,tiled,cublas,cublas_tf32
+for rep in $(seq "$REPEATS"); do for mode in $MODES; do
+    GEMMPROF_COUNTER_FLUSH=$mode $G -k $kernels -s 2048,1000x1500x700 -r 2 --no-ceilings \
         --no-report --metrics $M -o "$T/g$mode" >"$T/g.log" 2>&1 || { cat "$T/g.log"; continue; }
     python3 - "$T/g$mode/results.csv" "gemmprof flush=$mode" <<'PY'
 import csv, sys
@@ -22,7 +27,8 @@ for r in csv.DictReader(open(sys.argv[1])):
           f"{float(r['dram__bytes_read.sum'])/1e6:10.3f} {float(r['dram__bytes_write.sum'])/1e6:10.3f} "
           f"{float(r['lts__t_bytes.sum'])/1e6:10.2f}")
 PY
-done
+done; done
+[ "$REPEATS" -gt 1 ] && exit 0
 # ncu: $1 label, $2 variant, $3 shape, rest: ncu options
 ncu_case() {
     local label=$1 v=$2 s=$3; shift 3

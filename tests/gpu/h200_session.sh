@@ -12,12 +12,15 @@ has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 stamp() { echo "[$(date +%T)] $*"; }
 
 { nvidia-smi; nvidia-smi -q -d CLOCK; } >"$W/logs/nvidia-smi.txt" 2>&1
-git rev-parse HEAD >"$W/logs/commit.txt" 2>/dev/null
+{ [ -f .gitrev ] && echo "working tree: $(cat .gitrev)"; git rev-parse HEAD; } >"$W/logs/commit.txt" 2>/dev/null
 git status --short >>"$W/logs/commit.txt" 2>/dev/null
 
 if has build; then
     stamp build
-    make -j16 >"$W/logs/build.log" 2>&1 || { tail -40 "$W/logs/build.log"; echo BUILD FAILED; }
+    # .gitrev, written where the commit is known, names the revision when the copy's
+    # .git here lags behind the working tree it came with
+    rev=(); [ -f .gitrev ] && rev=(GIT_REV="$(cat .gitrev)")
+    make -j16 "${rev[@]}" >"$W/logs/build.log" 2>&1 || { tail -40 "$W/logs/build.log"; echo BUILD FAILED; }
 fi
 if has cupti; then
     stamp "test_cupti on the GPU"

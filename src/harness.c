@@ -127,9 +127,9 @@ static void flush_before_pass(void *arg)
 {
     struct workload *w = arg;
     /* GEMMPROF_COUNTER_FLUSH (diagnostic, for comparing the L2 state with ncu's cache
-     * control): "read" (default) reads 2x the L2; "none" keeps the cache warm;
-     * "write-read" dirties the L2 with a memset first; "read-wait" pauses 2 ms after;
-     * "read-discard" then invalidates the flush buffer's lines; "read2" reads twice. */
+     * control): "read" (default) reads 2x the L2 once, "read2" twice; "-discard" then
+     * invalidates the flush buffer's lines; "none" keeps the cache warm; "write-read"
+     * dirties the L2 with a memset first; "read-wait" pauses 2 ms after. */
     const char *mode = getenv("GEMMPROF_COUNTER_FLUSH");
     if (!mode)
         mode = "read";
@@ -137,9 +137,9 @@ static void flush_before_pass(void *arg)
         if (strcmp(mode, "write-read") == 0)
             cudaMemsetAsync(w->run->d_flush, 0, w->run->flush_bytes / 2, w->run->stream);
         flush_l2(w->run);
-        if (strcmp(mode, "read2") == 0)
+        if (strncmp(mode, "read2", 5) == 0)
             flush_l2(w->run);
-        if (strcmp(mode, "read-discard") == 0)
+        if (strstr(mode, "discard"))
             l2_discard_launch(w->run->d_flush, w->run->flush_bytes, w->run->meta.sm_count,
                               w->run->stream);
     }

@@ -4,6 +4,10 @@ GEMMPROF=$BUILD/gemmprof
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
+# ncu --kernel-name pattern for every GEMM kernel (ncu matches the function name without
+# namespace or template: cuBLAS's CUTLASS kernels are "Kernel2"), never gemmprof's L2 flush
+GEMM_KERNELS='gemm|Kernel2|xmma|blocktile|vectorized|warptile'
+
 ok()   { echo "ok - $*"; }
 fail() { echo "FAIL - $*"; }
 skip() { echo "skip - $*"; }

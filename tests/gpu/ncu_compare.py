@@ -1,7 +1,7 @@
 """Compares gemmprof's CUPTI counters with ncu's for the same kernels in the same state.
    ncu_compare.py RESULTS_CSV NCU_CSV VARIANT SHAPE KERNELS_PER_CALL
 NCU_CSV holds ncu's view of the variant's timed calls, each after gemmprof's L2 flush (the
-state gemmprof's counter passes start from); the flush kernels in it are dropped. Per metric,
+state gemmprof's counter passes start from); flush kernels, if any, are dropped. Per metric,
 ncu's value is the median over those calls, since DRAM write-backs vary from call to call.
 SASS instruction counts must be equal, byte counts within 2% (or 64 KiB). Prints a table row
 per metric and exits 1 on a mismatch."""
@@ -27,9 +27,11 @@ def main():
     m, n, k = shape.split("x")
     row = next(r for r in csv.DictReader(open(res, newline=""))
                if r["variant"] == variant and (r["m"], r["n"], r["k"]) == (m, n, k))
-    groups = calls(kernels(ncu), int(per_call))
-    if not groups:
-        print(f"FAIL - ncu compare {variant} {shape}: ncu profiled no call of the variant")
+    ks = kernels(ncu)
+    groups = calls(ks, int(per_call))
+    if not groups or len(ks) % int(per_call):
+        print(f"FAIL - ncu compare {variant} {shape}: ncu profiled {len(ks)} kernels, "
+              f"not whole calls of {per_call}")
         return 1
     bad = 0
     names = sorted(set(x["Kernel Name"][:60] for g in groups for x in g))

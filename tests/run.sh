@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the test programs and scripts and counts their "ok/FAIL/skip" lines.
 #   tests/run.sh BUILD [host|gpu|all]
-# host: build/tests/test_* (no GPU needed). gpu: tests/gpu/*.sh, which skip with the
+# host: build/tests/test_* and tests/host/*.sh (no GPU needed). gpu: tests/gpu/*.sh, which skip with the
 # reason on a machine without a GPU. Ends with "N passed, N failed, N skipped".
 build=${1:-build}
 which=${2:-all}
@@ -27,6 +27,10 @@ if [ "$which" != gpu ]; then
         [ -x "$t" ] || continue
         case "$t" in *.o|*.d) continue ;; esac
         run_one "$(basename "$t")" "$t"
+    done
+    for t in tests/host/test_*.sh; do
+        [ -f "$t" ] || continue
+        run_one "$(basename "$t")" sh "$t"
     done
 fi
 if [ "$which" != host ]; then

@@ -1,10 +1,12 @@
 """Compares gemmprof's CUPTI counters with ncu's for the same kernels in the same state.
    ncu_compare.py RESULTS_CSV NCU_CSV VARIANT SHAPE KERNELS_PER_CALL
 NCU_CSV holds ncu's view of the variant's timed calls, each after gemmprof's L2 flush (the
-state gemmprof's counter passes start from); flush kernels, if any, are dropped. Per metric,
-ncu's value is the median over those calls, since DRAM write-backs vary from call to call.
-SASS instruction counts must be equal, byte counts within 2% (or 64 KiB). Prints a table row
-per metric and exits 1 on a mismatch."""
+state gemmprof's counter passes start from); flush kernels, if any, are dropped.
+SASS instruction counts must be equal in every call. A byte count must lie within 2% (or
+64 KiB) of ncu's own range over the calls (its median with one call): DRAM write-backs of a
+kernel whose output fits in the L2 differ from call to call by up to 3.5% under ncu too
+(9.28-9.60 MB for naive at 2048^3 on the H200). Prints a table row per metric and exits
+1 on a mismatch."""
 import csv
 import statistics
 import sys
@@ -44,16 +46,17 @@ def main():
         per_call_values = [sum(number(x[name]) for x in g) for g in groups]
         theirs = statistics.median(per_call_values)
         diff = (ours - theirs) / theirs if theirs else (0.0 if ours == 0 else float("inf"))
+        lo, hi = min(per_call_values), max(per_call_values)
         if name.startswith(SASS):
-            good = ours == theirs
+            good = lo == ours == hi
         elif name in BYTES:
             # tiny counts (a few KB of DRAM writes) are noise-dominated: 2% or 64 KiB
-            good = abs(ours - theirs) <= max(0.02 * theirs, 65536)
+            good = lo - max(0.02 * lo, 65536) <= ours <= hi + max(0.02 * hi, 65536)
         else:
             good = True  # clocks, durations and peaks are shown, not judged
         bad += not good
-        print(f"  {name:50s} {ours:14.6g} {theirs:14.6g} {min(per_call_values):12.6g} "
-              f"{max(per_call_values):12.6g} {diff*100:7.2f}% {'' if good else '<-- MISMATCH'}")
+        print(f"  {name:50s} {ours:14.6g} {theirs:14.6g} {lo:12.6g} "
+              f"{hi:12.6g} {diff*100:7.2f}% {'' if good else '<-- MISMATCH'}")
     print(f"{'ok' if not bad else 'FAIL'} - gemmprof counters agree with ncu for {variant} {shape}")
     return 1 if bad else 0
 

@@ -122,19 +122,21 @@ struct workload {
     struct shape_data *s;
 };
 
-/* Before each counter pass: a cold, clean L2. Reading 2x the L2 twice, because one read
- * leaves a few of the previous pass's dirty C lines behind (39-75 KB at 1000x1500x700 on
- * the H200), whose write-backs then land in this pass; after two, none (ncu also sees 0). */
+/* Before each counter pass: the L2 state ncu's cache control leaves. Reading 2x the L2
+ * evicts A, B and C; dropping the flush buffer's own (clean) lines then leaves the L2
+ * nearly empty. On the H200 this matched ncu's DRAM writes best: naive at 2048^3 9.27 MB
+ * (ncu's least disturbed call 9.24), where reading only gave the same but 46-57 KB at
+ * 1000x1500x700 (ncu: 0) and reading twice 0 there but 2-3% too few at 2048^3. */
 static void flush_before_pass(void *arg)
 {
     struct workload *w = arg;
     /* GEMMPROF_COUNTER_FLUSH (diagnostic, for comparing the L2 state with ncu's cache
-     * control): "read2" (default) reads 2x the L2 twice, "read" once; "-discard" then
-     * invalidates the flush buffer's lines; "none" keeps the cache warm; "write-read"
-     * dirties the L2 with a memset first; "read-wait" pauses 2 ms after. */
+     * control): "read-discard" (default) as above; "read" reads 2x the L2 once, "read2"
+     * twice, either followed by "-discard" or not; "none" keeps the cache warm;
+     * "write-read" dirties the L2 with a memset first; "read-wait" pauses 2 ms after. */
     const char *mode = getenv("GEMMPROF_COUNTER_FLUSH");
     if (!mode)
-        mode = "read2";
+        mode = "read-discard";
     if (w->run->d_flush && strcmp(mode, "none") != 0) {
         if (strcmp(mode, "write-read") == 0)
             cudaMemsetAsync(w->run->d_flush, 0, w->run->flush_bytes / 2, w->run->stream);

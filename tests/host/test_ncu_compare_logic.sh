@@ -5,22 +5,22 @@ command -v python3 >/dev/null 2>&1 || { echo "skip - ncu_compare.py logic: pytho
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$(dirname "$0")/../gpu" || exit 1
+COLS=smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,dram__bytes_write.sum,lts__t_bytes.sum,gpu__time_duration.sum
 
-# ours: $1 FFMA count, $2 DRAM write bytes
+# gemmprof's row: FFMA count, DRAM write bytes, L2 bytes
 ours() {
-    printf 'variant,m,n,k,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,dram__bytes_write.sum,gpu__time_duration.sum\n' >"$T/res.csv"
-    printf 'naive,64,64,64,%s,%s,1000\n' "$1" "$2" >>"$T/res.csv"
+    printf 'variant,m,n,k,%s\nnaive,64,64,64,%s,%s,%s,1000\n' "$COLS" "$1" "$2" "$3" >"$T/res.csv"
 }
-# ncu: one line per profiled kernel: name ffma dram_write duration
+# ncu's raw CSV, one kernel per 4 arguments: name, FFMA, DRAM write bytes, L2 bytes
 ncu() {
     {
         echo '==PROF== Connected to process'
-        echo '"ID","Kernel Name","smsp__sass_thread_inst_executed_op_ffma_pred_on.sum","dram__bytes_write.sum","gpu__time_duration.sum"'
-        echo '"","","inst","byte","ns"'
+        printf '"ID","Kernel Name","%s"\n' "$(echo $COLS | sed 's/,/","/g')"
+        echo '"","","inst","byte","byte","ns"'
         i=0
         while [ $# -gt 0 ]; do
-            echo "\"$i\",\"$1\",\"$2\",\"$3\",\"900\""
-            i=$((i + 1)); shift 3
+            echo "\"$i\",\"$1\",\"$2\",\"$3\",\"$4\",\"900\""
+            i=$((i + 1)); shift 4
         done
     } >"$T/ncu.csv"
 }
@@ -30,35 +30,41 @@ check() {   # $1 expected exit (0 agree, 1 disagree), $2 description, $3 kernels
     if [ "$rc" = "$1" ]; then echo "ok - ncu_compare.py: $2"; else
         sed "s/^/    /" "$T/out"; echo "FAIL - ncu_compare.py: $2 (exit $rc, expected $1)"; fi
 }
+K=gemm_naive_kernel
 
-ours 262144 9200000
-ncu gemm_naive_kernel 262,144 "9,280,000" gemm_naive_kernel 262144 9600000 gemm_naive_kernel 262144 9275000
-check 0 "DRAM writes inside ncu's call-to-call range, SASS equal, duration not judged"
-ours 262144 9750000
-check 0 "DRAM writes 5.1% over ncu's median but 1.6% over its highest call"
-ours 262144 8900000
-check 1 "DRAM writes 2.4% under ncu's lowest call"
-ours 262144 9900000
-check 1 "DRAM writes 3.1% over ncu's highest call"
-ours 262145 9280000
+ours 262144 9200000 100000000
+ncu $K 262,144 "9,280,000" 99000000 $K 262144 9600000 100000000 $K 262144 9275000 101000000
+check 0 "all within 2%: DRAM writes of ncu's fewest, L2 of its median; duration not judged"
+ncu $K 262144 9280000 100000000 $K 262144 11600000 100000000 $K 262144 11700000 100000000
+check 0 "DRAM writes judged against ncu's call with the fewest (9.28 MB), not its median (11.6 MB)"
+ours 262144 8900000 100000000
+check 1 "DRAM writes 4.1% under ncu's fewest"
+ours 262144 9500000 100000000
+check 1 "DRAM writes 2.4% over ncu's fewest"
+ours 262144 9280000 103000000
+check 1 "L2 bytes 3% over ncu's median"
+ncu $K 262144 9280000 90000000 $K 262144 9280000 103000000 $K 262144 9280000 104000000
+check 0 "L2 bytes judged against ncu's median (103 MB), not its fewest (90 MB)"
+ours 262145 9280000 100000000
+ncu $K 262144 9280000 100000000
 check 1 "one FFMA more than ncu"
-ours 262144 9280000
-ncu gemm_naive_kernel 262144 9280000 gemm_naive_kernel 262143 9280000
+ours 262144 9280000 100000000
+ncu $K 262144 9280000 100000000 $K 262143 9280000 100000000
 check 1 "ncu's calls disagree on the FFMA count"
-ours 262144 60000
-ncu gemm_naive_kernel 262144 0
+ours 262144 60000 100000000
+ncu $K 262144 0 100000000
 check 0 "60 KB of DRAM writes against ncu's 0: under the 64 KiB floor"
-ours 262144 70000
+ours 262144 70000 100000000
 check 1 "70 KB of DRAM writes against ncu's 0: over the 64 KiB floor"
-ours 262144 9280000
-ncu l2_flush_kernel 0 0 gemm_naive_kernel 262144 9280000 l2_flush_kernel 0 0
+ours 262144 9280000 100000000
+ncu l2_flush_kernel 0 0 0 $K 262144 9280000 100000000 l2_flush_kernel 0 0 0
 check 0 "flush kernels in ncu's list are dropped"
-ncu a 131072 4640000 b 131072 4640000 a 131072 4640000 b 131072 4640000
+ncu a 131072 4640000 50000000 b 131072 4640000 50000000 a 131072 4640000 50000000 b 131072 4640000 50000000
 check 0 "two kernels per call are summed into the call" 2
-ncu a 131072 4640000 b 131072 4640000 a 131072 4640000
+ncu a 131072 4640000 50000000 b 131072 4640000 50000000 a 131072 4640000 50000000
 check 1 "a call with a kernel missing is refused" 2
 ncu
 check 1 "ncu profiled nothing"
-ours 262144 nan
-ncu gemm_naive_kernel 262144 9280000
+ours 262144 nan 100000000
+ncu $K 262144 9280000 100000000
 check 1 "NaN from gemmprof never passes"

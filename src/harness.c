@@ -124,9 +124,10 @@ struct workload {
 
 /* Before each counter pass: the L2 state ncu's cache control leaves. Reading 2x the L2
  * evicts A, B and C; dropping the flush buffer's own (clean) lines then leaves the L2
- * nearly empty. On the H200 this matched ncu's DRAM writes best: naive at 2048^3 9.27 MB
- * (ncu's least disturbed call 9.24), where reading only gave the same but 46-57 KB at
- * 1000x1500x700 (ncu: 0) and reading twice 0 there but 2-3% too few at 2048^3. */
+ * nearly empty. On the H200 this matched ncu's DRAM writes best (tests/gpu/diag_dram_write.sh):
+ * 21-32 KB at 1000x1500x700 where ncu sees 0 and reading alone left 40-75 KB of the last
+ * pass's dirty lines; at 2048^3 naive 9.06-9.57 MB over 6 runs against ncu's 9.24-9.60,
+ * where reading twice gave 2-3% fewer. */
 static void flush_before_pass(void *arg)
 {
     struct workload *w = arg;

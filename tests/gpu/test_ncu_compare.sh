@@ -8,22 +8,27 @@ metrics=$($GEMMPROF --list-metrics | awk 'NR > 1 && $2 == "yes" {print $1}' | pa
 for vs in naive:2048 tiled:2048 cublas:2048 cublas_tf32:2048 naive:1000x1500x700 tiled:1000x1500x700 cublas:1000x1500x700; do
     v=${vs%%:*}; s=${vs#*:}
     case $s in *x*) shape=$s ;; *) shape=${s}x${s}x${s} ;; esac
-    $GEMMPROF -k "$v" -s "$s" -r 2 -w 1 --no-ceilings --no-report -o "$TMP/$v$s" >"$TMP/run.log" 2>&1 ||
-        { cat "$TMP/run.log"; fail "gemmprof run $v $s"; continue; }
-    nk=$(python3 -c "import csv,sys; r=next(csv.DictReader(open('$TMP/$v$s/results.csv'))); print(len([k for k in r['kernels'].split(';') if k]) or 1)")
-    # ncu sees the variant's 3 timed calls, each after gemmprof's L2 flush: the state
+    # three runs: DRAM write-backs differ from run to run (ncu_compare.py says how much)
+    runs=
+    for i in 1 2 3; do
+        $GEMMPROF -k "$v" -s "$s" -r 2 -w 1 --no-ceilings --no-report -o "$TMP/$v$s.$i" >"$TMP/run.log" 2>&1 ||
+            { cat "$TMP/run.log"; fail "gemmprof run $v $s"; continue 2; }
+        runs=${runs:+$runs,}$TMP/$v$s.$i/results.csv
+    done
+    nk=$(python3 -c "import csv,sys; r=next(csv.DictReader(open('$TMP/$v$s.1/results.csv'))); print(len([k for k in r['kernels'].split(';') if k]) or 1)")
+    # ncu sees the variant's 5 timed calls, each after gemmprof's L2 flush: the state
     # gemmprof's counter passes start from. Skipped: the verify call (its inputs and
     # poisoned C were just written from the host) and the warm-up call; the flush kernels
     # run unprofiled. Application replay, because kernel replay restores C from a saved
     # copy before each pass after the first, and ncu's cache flush leaves part of that
     # write behind: +2.3 MB of DRAM writes per 2048^3 call (11.4 vs 9.3 MB for naive).
     ncu --replay-mode application --nvtx --nvtx-include "gemmprof@$v $shape/" \
-        --kernel-name regex:"$GEMM_KERNELS" --launch-skip $((2 * nk)) --launch-count $((3 * nk)) \
+        --kernel-name regex:"$GEMM_KERNELS" --launch-skip $((2 * nk)) --launch-count $((5 * nk)) \
         --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
         --log-file "$TMP/ncu.csv" \
-        $GEMMPROF -k "$v" -s "$s" -r 3 -w 1 --no-ceilings --no-report -o "$TMP/ncu$v$s" \
+        $GEMMPROF -k "$v" -s "$s" -r 5 -w 1 --no-ceilings --no-report -o "$TMP/ncu$v$s" \
         >"$TMP/ncu.out" 2>"$TMP/ncu.err"
-    (cd tests/gpu && python3 ncu_compare.py "$TMP/$v$s/results.csv" "$TMP/ncu.csv" "$v" "$shape" "$nk")
+    (cd tests/gpu && python3 ncu_compare.py "$runs" "$TMP/ncu.csv" "$v" "$shape" "$nk")
     if grep -q "carrying on with timing only" "$TMP/ncu.err" "$TMP/ncu.out" 2>/dev/null; then
         ok "under ncu, gemmprof falls back to timing only ($v $s)"
     else

@@ -17,9 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "analysis/atomic_file.h"
 #include "analysis/csv.h"
 
 const struct gp_ceiling_info gp_ceiling_info[GP_CEIL_COUNT] = {
@@ -46,25 +45,10 @@ enum { COL_ID, COL_LABEL, COL_UNIT, COL_MEASURED, COL_THEORETICAL, COL_CLOCK, CO
 
 int ceilings_write_csv(const char *path, const struct gp_ceilings *cs, char *err, size_t errlen)
 {
-    /* Temp file in the same directory so rename() is atomic: a reader never sees half a file. */
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp) {
-        snprintf(err, errlen, "%s: path too long", path);
+    struct atomic_file t;
+    FILE *f = atomic_open(&t, path, err, errlen);
+    if (!f)
         return -1;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    fchmod(fd, 0644);   /* mkstemp makes it 0600; this is a data file others read */
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        return -1;
-    }
     for (int j = 0; j < COL_COUNT; j++)
         fprintf(f, "%s%s", j ? "," : "", ceil_header[j]);
     fputc('\n', f);
@@ -90,18 +74,7 @@ int ceilings_write_csv(const char *path, const struct gp_ceilings *cs, char *err
         csv_write_field(f, cs->date);
         fputc('\n', f);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return atomic_commit(&t, err, errlen);
 }
 
 static int ceiling_find(const char *id)

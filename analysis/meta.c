@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "analysis/atomic_file.h"
 #include "analysis/results.h"
 
 enum field_kind { F_STR, F_INT, F_DBL, F_U64 };
@@ -116,16 +116,10 @@ static void write_field(FILE *f, const struct gp_meta *m, const struct meta_fiel
 
 int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t errlen)
 {
-    char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
-        snprintf(err, errlen, "%s: path too long", path);
+    struct atomic_file t;
+    FILE *f = atomic_open(&t, path, err, errlen);
+    if (!f)
         return -1;
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, errlen, "cannot create '%s': %s", tmp, strerror(errno));
-        return -1;
-    }
     fprintf(f, "{\n  \"schema\": %d", m->schema);
     for (size_t s = 0; s < sizeof meta_sections / sizeof meta_sections[0]; s++) {
         fprintf(f, ",\n  \"%s\": {", meta_sections[s]);
@@ -140,19 +134,7 @@ int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t
         fputs("\n  }", f);
     }
     fputs("\n}\n", f);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
-        remove(tmp);
-        return -1;
-    }
-    /* rename is atomic: a reader sees the old file or the new one, never half of one */
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return atomic_commit(&t, err, errlen);
 }
 
 /* ---- reading ---- */

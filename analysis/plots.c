@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analysis/atomic_file.h"
 #include "analysis/csv.h"
 #include "analysis/roofline.h"
 
@@ -85,50 +86,6 @@ int plots_gnuplot_available(char *why, size_t whylen)
     return 0;
 }
 
-/* ---- atomic CSV files ---- */
-
-struct tmpfile {
-    char tmp[4096];
-    const char *path;
-    FILE *f;
-};
-
-static FILE *atomic_open(struct tmpfile *t, const char *path, char *err, size_t errlen)
-{
-    t->path = path;
-    t->f = NULL;
-    snprintf(t->tmp, sizeof t->tmp, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(t->tmp);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    fchmod(fd, 0644);   /* mkstemp makes it 0600; these are files for people to read */
-    t->f = fdopen(fd, "w");
-    if (!t->f) {
-        snprintf(err, errlen, "cannot write '%s': %s", t->tmp, strerror(errno));
-        close(fd);
-        unlink(t->tmp);
-    }
-    return t->f;
-}
-
-static int atomic_close(struct tmpfile *t, char *err, size_t errlen)
-{
-    int bad = ferror(t->f);
-    if (fclose(t->f) != 0 || bad) {
-        snprintf(err, errlen, "cannot write '%s': %s", t->path, strerror(errno ? errno : EIO));
-        unlink(t->tmp);
-        return -1;
-    }
-    if (rename(t->tmp, t->path) != 0) {
-        snprintf(err, errlen, "cannot rename '%s' to '%s': %s", t->tmp, t->path, strerror(errno));
-        unlink(t->tmp);
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- what to plot ---- */
 
 static int row_plottable(const struct gp_result *r)
@@ -182,7 +139,7 @@ static const char *const level_label[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "sha
 static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *cs, const char *path,
                         int *n_dram, char *err, size_t errlen)
 {
-    struct tmpfile t;
+    struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
     if (!f)
         return -1;
@@ -220,7 +177,7 @@ static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *c
                 (*n_dram)++;
         }
     }
-    if (atomic_close(&t, err, errlen) != 0)
+    if (atomic_commit(&t, err, errlen) != 0)
         return -1;
     return n;
 }
@@ -243,7 +200,7 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
  * Returns the number of rows. */
 static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err, size_t errlen)
 {
-    struct tmpfile t;
+    struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
     if (!f)
         return -1;
@@ -294,7 +251,7 @@ static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err
                 n++;
             }
     }
-    if (atomic_close(&t, err, errlen) != 0)
+    if (atomic_commit(&t, err, errlen) != 0)
         return -1;
     return n;
 }
@@ -342,7 +299,7 @@ static int write_sweep(const struct gp_dataset *ds, const char *path, char *err,
     }
     qsort(keys, (size_t)nk, sizeof *keys, sweep_cmp);
 
-    struct tmpfile t;
+    struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
     if (!f) {
         free(keys);
@@ -373,7 +330,7 @@ static int write_sweep(const struct gp_dataset *ds, const char *path, char *err,
         n++;
     }
     free(keys);
-    if (atomic_close(&t, err, errlen) != 0)
+    if (atomic_commit(&t, err, errlen) != 0)
         return -1;
     return n;
 }

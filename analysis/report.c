@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/roofline.h"
 
@@ -893,9 +894,8 @@ static void dir_of(char *out, size_t len, const char *path)
 int report_write(const struct gp_dataset *ds, const char *out_path, int recorded_elsewhere,
                  char *err, size_t errlen)
 {
-    char tmp[4096], outdir[2048];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out_path, (long)getpid()) >= sizeof tmp ||
-        strlen(out_path) >= sizeof outdir) {
+    char outdir[2048];
+    if (strlen(out_path) >= sizeof outdir) {
         snprintf(err, errlen, "%s: path too long", out_path);
         return -1;
     }
@@ -915,9 +915,9 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
             R.roof[i].bound_attainable = R.roof[i].bound_share = NAN;
         }
     }
-    R.f = fopen(tmp, "w");
+    struct atomic_file out;
+    R.f = atomic_open(&out, out_path, err, errlen);
     if (!R.f) {
-        snprintf(err, errlen, "cannot create '%s': %s", tmp, strerror(errno));
         free(R.roof);
         return -1;
     }
@@ -930,18 +930,7 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
     write_charts(&R);
     write_variants(&R);
     free(R.roof);
-    int bad = ferror(R.f);
-    if (fclose(R.f) != 0 || bad) {
-        snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno ? errno : EIO));
-        remove(tmp);
-        return -1;
-    }
-    if (rename(tmp, out_path) != 0) {
-        snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, out_path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return atomic_commit(&out, err, errlen);
 }
 
 /* ---- the CLI verb ---- */

@@ -15,6 +15,7 @@
  */
 #include "cupti/trace.h"
 
+#include "analysis/atomic_file.h"
 #include "analysis/meta.h"
 #include "cupti/cupti_internal.h"
 #include "cupti/trace_internal.h"
@@ -479,14 +480,10 @@ int trace_write(const struct trace *t, const char *path, char *why, size_t len)
     }
     struct tr_writer *w = calloc(1, sizeof *w);
     struct tr_ext *ext = NULL;
-    char *tmp = malloc(strlen(path) + 32);
-    if (!w || !tmp) {
-        free(w);
-        free(tmp);
+    if (!w) {
         say(why, len, "%s: out of memory writing the trace", path);
         return -1;
     }
-    sprintf(tmp, "%s.tmp.%ld", path, (long)getpid());
 
     /* t0: the earliest timestamp of any record, so ts stays small and exact */
     uint64_t t0 = UINT64_MAX;
@@ -510,11 +507,12 @@ int trace_write(const struct trace *t, const char *path, char *why, size_t len)
         }
     }
 
-    FILE *f = fopen(tmp, "w");
+    struct atomic_file out;
+    char err[4400];
+    FILE *f = atomic_open(&out, path, err, sizeof err);
     if (!f) {
-        say(why, len, "%s: cannot create: %s", tmp, strerror(errno));
+        say(why, len, "%s", err);
         free(w);
-        free(tmp);
         free(ext);
         return -1;
     }
@@ -532,23 +530,12 @@ int trace_write(const struct trace *t, const char *path, char *why, size_t len)
             "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"gemmprof cupti/trace.c\","
             "\"time_origin_ns\":%llu,\"dropped_records\":%zu,\"unpaired_nvtx_markers\":%zu}}\n",
             (unsigned long long)t0, t->dropped, unpaired);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
     free(w);
     free(ext);
-    if (bad) {
-        say(why, len, "%s: write failed: %s", tmp, strerror(errno));
-        unlink(tmp);
-        free(tmp);
+    if (atomic_commit(&out, err, sizeof err) != 0) {
+        say(why, len, "%s", err);
         return -1;
     }
-    if (rename(tmp, path) != 0) {
-        say(why, len, "%s: cannot rename from %s: %s", path, tmp, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
     if (t->dropped || unpaired)
         say(why, len, "%s: %zu activity records dropped, %zu NVTX markers unpaired (timeline incomplete)",
             path, t->dropped, unpaired);

@@ -5,9 +5,11 @@
 #ifndef GEMMPROF_TESTS_TEST_H
 #define GEMMPROF_TESTS_TEST_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int test_failed_count;
 
@@ -38,6 +40,20 @@ static int test_failed_count;
         printf(": %s\n", reason);                                                         \
         fflush(stdout);                                                                   \
     } while (0)
+
+/* How many entries of `dir` have `part` in their name; -1 when it cannot be read. For
+ * "no temporary file left behind" after an atomic write. */
+static inline int count_files_named(const char *dir, const char *part)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strstr(e->d_name, part) != NULL;
+    closedir(d);
+    return n;
+}
 
 #define TEST_EXIT() return test_failed_count ? 1 : 0
 

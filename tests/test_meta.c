@@ -89,9 +89,7 @@ int main(void)
               strcmp(a.tool_version, b.tool_version) == 0 && strcmp(a.gpu_uuid, b.gpu_uuid) == 0 &&
               strcmp(a.cublas_version, b.cublas_version) == 0,
           "strings of every section round-trip");
-    char tmpname[300];
-    snprintf(tmpname, sizeof tmpname, "%s.tmp.%ld", path, (long)getpid());
-    CHECK(access(tmpname, F_OK) != 0, "no temporary file left behind");
+    CHECK(count_files_named(tmpdir, ".tmp.") == 0, "no temporary file left behind");
 
     /* the file is nested as documented, and NaN is null */
     a.sm_clock_measured_hz = NAN;

@@ -87,20 +87,6 @@ static int line_numbers(const char *path, const char *prefix, double *a, double 
 }
 
 /* Count of entries in dir whose name contains `part`. */
-static int count_matching(const char *dir, const char *part)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "ls -a '%s' 2>/dev/null | grep -c -- '%s'", dir, part);
-    FILE *p = popen(cmd, "r");
-    int n = -1;
-    if (p) {
-        if (fscanf(p, "%d", &n) != 1)
-            n = -1;
-        pclose(p);
-    }
-    return n;
-}
-
 static void test_render_dataset(void)
 {
     struct gp_dataset ds;
@@ -123,7 +109,7 @@ static void test_render_dataset(void)
         CHECK(svg_valid(path), "%s.svg is a valid, non-empty SVG (%ld bytes)", plots_chart_names[i],
               file_size(path));
     }
-    CHECK(count_matching(out, "tmp") == 0, "no temporary files left in the output directory");
+    CHECK(count_files_named(out, "tmp") == 0, "no temporary files left in the output directory");
 
     /* the plot inputs: by-name columns, one row per kernel and level with data */
     path_in(path, sizeof path, out, "roofline_points.csv");
@@ -325,7 +311,7 @@ static void test_render_failures(void)
         n = plots_render(&ds, out, pdir, err, sizeof err);
         path_in(path, sizeof path, out, "sweep.png");
         CHECK(sys == 0 && n == -1 && strstr(err, "sweep failed on purpose") && strstr(err, "sweep.gp") &&
-                  file_size(path) < 0 && count_matching(out, "tmp") == 0,
+                  file_size(path) < 0 && count_files_named(out, "tmp") == 0,
               "gnuplot failing halfway: its text reported, no sweep.png, no temp file: %s", err);
 
         /* a warning alone (exit status 0) is a failure too */

@@ -296,15 +296,7 @@ static void test_ceilings_io(void)
               b.c[GP_CEIL_l2].sm_clock_hz == 1.98e9 &&
               strcmp(b.c[GP_CEIL_tf32].theory_source, a.c[GP_CEIL_tf32].theory_source) == 0,
           "round trip keeps gpu, date, clock and quoted source text");
-    char lscmd[600];
-    snprintf(lscmd, sizeof lscmd, "ls -a '%s' | grep -c '\\.tmp\\.'", tmpdir);
-    FILE *ls = popen(lscmd, "r");
-    int leftovers = -1;
-    if (ls) {
-        if (fscanf(ls, "%d", &leftovers) != 1)
-            leftovers = -1;
-        pclose(ls);
-    }
+    int leftovers = count_files_named(tmpdir, ".tmp.");
     CHECK(leftovers == 0, "no temporary file left after the atomic write (%d)", leftovers);
 
     /* the recorded test dataset's file */

@@ -1,0 +1,52 @@
+#include "analysis/atomic_file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+FILE *atomic_open(struct atomic_file *t, const char *path, char *err, size_t errlen)
+{
+    t->path = path;
+    t->f = NULL;
+    if ((size_t)snprintf(t->tmp, sizeof t->tmp, "%s.tmp.XXXXXX", path) >= sizeof t->tmp) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return NULL;
+    }
+    int fd = mkstemp(t->tmp);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    fchmod(fd, 0644);   /* mkstemp makes it 0600; these are files for people to read */
+    t->f = fdopen(fd, "w");
+    if (!t->f) {
+        snprintf(err, errlen, "cannot write '%s': %s", t->tmp, strerror(errno));
+        close(fd);
+        unlink(t->tmp);
+    }
+    return t->f;
+}
+
+int atomic_commit(struct atomic_file *t, char *err, size_t errlen)
+{
+    int bad = ferror(t->f);
+    if (fclose(t->f) != 0 || bad) {
+        snprintf(err, errlen, "cannot write '%s': %s", t->path, strerror(errno ? errno : EIO));
+        unlink(t->tmp);
+        return -1;
+    }
+    if (rename(t->tmp, t->path) != 0) {
+        snprintf(err, errlen, "cannot rename '%s' to '%s': %s", t->tmp, t->path, strerror(errno));
+        unlink(t->tmp);
+        return -1;
+    }
+    return 0;
+}
+
+void atomic_abort(struct atomic_file *t)
+{
+    fclose(t->f);
+    unlink(t->tmp);
+}

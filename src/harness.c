@@ -35,6 +35,14 @@
 
 #define PROBE_BLOCKS 132
 
+/* What a counter pass does to the L2 first (counter_flush_modes below). */
+struct counter_flush {
+    int reads;         /* reads of the 2x-L2 flush buffer */
+    int discard;       /* then drop the flush buffer's lines from the L2 */
+    int dirty_first;   /* memset half the flush buffer before reading */
+    int pause_ms;      /* sleep after the flush */
+};
+
 struct run {
     const struct cli_options *o;
     struct gp_meta meta;
@@ -48,6 +56,7 @@ struct run {
     cudaStream_t stream;
     void *d_flush;
     size_t flush_bytes;
+    struct counter_flush counter_flush;
     unsigned long long *d_probe;
     cudaEvent_t *ev_start, *ev_stop;
     FILE *csv;
@@ -122,35 +131,58 @@ struct workload {
     struct shape_data *s;
 };
 
-/* Before each counter pass: the L2 state ncu's cache control leaves. Reading 2x the L2
- * evicts A, B and C; dropping the flush buffer's own (clean) lines then leaves the L2
- * nearly empty. On the H200 this matched ncu's DRAM writes best (tests/gpu/diag_dram_write.sh):
- * 21-32 KB at 1000x1500x700 where ncu sees 0 and reading alone left 40-75 KB of the last
- * pass's dirty lines; at 2048^3 naive 9.06-9.57 MB over 6 runs against ncu's 9.24-9.60,
- * where reading twice gave 2-3% fewer. */
+/* How the L2 is flushed before each counter pass. The default, a read of 2x the L2 and
+ * then a discard of the flush buffer's own (clean) lines, leaves the L2 nearly empty, as
+ * ncu's cache control does; on the H200 it matched ncu's DRAM writes best
+ * (tests/gpu/diag_dram_write.sh): 21-32 KB at 1000x1500x700 where ncu sees 0 and reading
+ * alone left 40-75 KB of the last pass's dirty lines; at 2048^3 naive 9.06-9.57 MB over
+ * 6 runs against ncu's 9.24-9.60, where reading twice gave 2-3% fewer. The others stay
+ * for that comparison, chosen with GEMMPROF_COUNTER_FLUSH. */
+static const struct counter_flush_mode {
+    const char *name;
+    struct counter_flush how;
+} counter_flush_modes[] = {
+    {"read-discard", {1, 1, 0, 0}},
+    {"read", {1, 0, 0, 0}},
+    {"read2", {2, 0, 0, 0}},
+    {"read2-discard", {2, 1, 0, 0}},
+    {"write-read", {1, 0, 1, 0}},   /* dirties the L2 with a memset first */
+    {"read-wait", {1, 0, 0, 2}},    /* pauses 2 ms after */
+    {"none", {0, 0, 0, 0}},         /* keeps the cache warm */
+};
+
+/* GEMMPROF_COUNTER_FLUSH, read once before any GPU work: 0, or -1 naming the choices. */
+static int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen)
+{
+    const char *mode = getenv("GEMMPROF_COUNTER_FLUSH");
+    size_t n = sizeof counter_flush_modes / sizeof counter_flush_modes[0];
+    for (size_t i = 0; i < n; i++)
+        if (!mode || strcmp(mode, counter_flush_modes[i].name) == 0) {
+            *how = counter_flush_modes[i].how;
+            return 0;
+        }
+    int used = snprintf(err, errlen, "GEMMPROF_COUNTER_FLUSH=%s: unknown; one of", mode);
+    for (size_t i = 0; i < n && used > 0 && (size_t)used < errlen; i++)
+        used += snprintf(err + used, errlen - (size_t)used, "%s %s", i ? "," : "", counter_flush_modes[i].name);
+    return -1;
+}
+
 static void flush_before_pass(void *arg)
 {
     struct workload *w = arg;
-    /* GEMMPROF_COUNTER_FLUSH (diagnostic, for comparing the L2 state with ncu's cache
-     * control): "read-discard" (default) as above; "read" reads 2x the L2 once, "read2"
-     * twice, either followed by "-discard" or not; "none" keeps the cache warm;
-     * "write-read" dirties the L2 with a memset first; "read-wait" pauses 2 ms after. */
-    const char *mode = getenv("GEMMPROF_COUNTER_FLUSH");
-    if (!mode)
-        mode = "read-discard";
-    if (w->run->d_flush && strcmp(mode, "none") != 0) {
-        if (strcmp(mode, "write-read") == 0)
-            cudaMemsetAsync(w->run->d_flush, 0, w->run->flush_bytes / 2, w->run->stream);
-        flush_l2(w->run);
-        if (strncmp(mode, "read2", 5) == 0)
-            flush_l2(w->run);
-        if (strstr(mode, "discard"))
-            l2_discard_launch(w->run->d_flush, w->run->flush_bytes, w->run->meta.sm_count,
-                              w->run->stream);
+    struct run *r = w->run;
+    const struct counter_flush *how = &r->counter_flush;
+    if (r->d_flush) {
+        if (how->dirty_first)
+            cudaMemsetAsync(r->d_flush, 0, r->flush_bytes / 2, r->stream);
+        for (int i = 0; i < how->reads; i++)
+            flush_l2(r);
+        if (how->discard)
+            l2_discard_launch(r->d_flush, r->flush_bytes, r->meta.sm_count, r->stream);
     }
-    cudaStreamSynchronize(w->run->stream);
-    if (strcmp(mode, "read-wait") == 0) {
-        struct timespec pause = {0, 2000000};
+    cudaStreamSynchronize(r->stream);
+    if (how->pause_ms) {
+        struct timespec pause = {0, how->pause_ms * 1000000L};
         nanosleep(&pause, NULL);
     }
 }
@@ -684,6 +716,11 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
     ceilings_init(&r->ceilings);
     fill_run_meta(r, argc, argv);
 
+    if (counter_flush_from_env(&r->counter_flush, err, sizeof err)) {
+        fprintf(stderr, "gemmprof: %s\n", err);
+        free(r);
+        return EXIT_USAGE;
+    }
     /* the output directory first: a bad path is bad input, reported before GPU work */
     if (make_dir(o->out_dir, err, sizeof err)) {
         fprintf(stderr, "gemmprof: --out: %s\n", err);

@@ -82,6 +82,9 @@ int main(int argc, char **argv)
     bad("report /nonexistent/dir", 1, "does not exist");
     bad("report", 2, "missing the results directory");
     bad("plots /nonexistent/dir", 1, "does not exist");
+    setenv("GEMMPROF_COUNTER_FLUSH", "bogus", 1);   /* the diagnostic flush choice, before GPU work */
+    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_COUNTER_FLUSH=bogus: unknown; one of read-discard");
+    unsetenv("GEMMPROF_COUNTER_FLUSH");
 
     /* no GPU: its own exit status and message, and no half-written results left */
     int rc = run("-s 64 -k naive -o /tmp/gp_main_nogpu");

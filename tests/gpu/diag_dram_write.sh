@@ -10,6 +10,7 @@ MODES=${3:-read read-discard read2 write-read none}
 G=$BUILD/gemmprof
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+GEMM_KERNELS=$(sh -c '. "$(dirname "$0")/lib.sh"; printf %s "$GEMM_KERNELS"' "$0")
 M=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum
 cases="naive:2048 cublas:2048 naive:1000x1500x700"
 
@@ -33,7 +34,7 @@ done; done
 ncu_case() {
     local label=$1 v=$2 s=$3; shift 3
     local shape=$s; case $s in *x*) ;; *) shape=${s}x${s}x${s} ;; esac
-    ncu --nvtx --nvtx-include "gemmprof@$v $shape/" -k regex:gemm --clock-control none \
+    ncu --nvtx --nvtx-include "gemmprof@$v $shape/" --kernel-name regex:"$GEMM_KERNELS" --clock-control none \
         --csv --page raw --print-units base --metrics $M --log-file "$T/n.csv" "$@" \
         $G -k "$v" -s "$s" -r 2 -w 1 --no-ceilings --no-report --no-counters -o "$T/n" >"$T/n.log" 2>&1
     (cd "$(dirname "$0")" && python3 - "$T/n.csv" "$label" "$v $shape") <<'PY'

@@ -99,7 +99,8 @@ if has cost; then
     t0=$SECONDS
     timeout 200 build/gemmprof --no-ceilings --no-report --no-counters -r 1 -w 0 -o "$W/cost_plain" >"$W/logs/cost_plain.log" 2>&1
     t_plain=$((SECONDS - t0)); t0=$SECONDS
-    timeout 400 ncu --clock-control none --metrics "$metrics" --kernel-name regex:"gemm|Kernel2|xmma|blocktile|vectorized|warptile" \
+    gemm_kernels=$(sh -c '. tests/gpu/lib.sh; printf %s "$GEMM_KERNELS"')
+    timeout 400 ncu --clock-control none --metrics "$metrics" --kernel-name regex:"$gemm_kernels" \
         --csv --page raw --log-file "$W/logs/cost_ncu.csv" \
         build/gemmprof --no-ceilings --no-report --no-counters -r 1 -w 0 -o "$W/cost_ncu" >"$W/logs/cost_ncu.log" 2>&1
     t_ncu=$((SECONDS - t0))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# gemmprof's CUPTI counters against ncu for the same launch, and the timing-only
+# gemmprof's CUPTI counters against ncu for the same kernels in the same L2 state, and the
 # fallback when ncu holds the counters.
 . tests/gpu/lib.sh
 need_gpu "counters agree with ncu" || exit 0

@@ -1,6 +1,6 @@
 #!/bin/sh
 # gemmprof's CUPTI counters against ncu for the same kernels in the same L2 state, and the
-# fallback when ncu holds the counters.
+# timing-only fallback when ncu holds the counters.
 . tests/gpu/lib.sh
 need_gpu "counters agree with ncu" || exit 0
 command -v ncu >/dev/null 2>&1 || { skip "counters agree with ncu: ncu not installed"; exit 0; }

@@ -20,6 +20,13 @@ void cupti_kernel_name(const char *mangled, char *out, size_t len);
  * (CUDA_INJECTION64_PATH set). Used by prof.cpp and trace.c for every failure. */
 void cupti_describe_error(const char *call, int code, char *why, size_t len);
 
+/* Calls a CUPTI function; when it fails, describes the failure (cupti_describe_error)
+ * under the call's own name, taken from its source text, so no call site types a name
+ * that can drift from the call. Evaluates to the CUptiResult:
+ *   if ((r = CUPTI_TRY(cuptiRangeProfilerEnable(&p), why, len)) != CUPTI_SUCCESS) goto fail; */
+#define CUPTI_TRY(call, why, len) ((__typeof__(call))cupti_check((int)(call), #call, (why), (len)))
+int cupti_check(int code, const char *call_text, char *why, size_t len);
+
 /* printf into `why` (nothing when why is NULL or len is 0): the one way cupti/ writes
  * a reason for its caller. */
 void cupti_say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

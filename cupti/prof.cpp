@@ -230,6 +230,7 @@ int host_build(host_config *h, const char *chip, const std::vector<uint8_t> &ava
     ip.pCounterAvailabilityImage = avail.empty() ? nullptr : avail.data();
     CUptiResult r = cuptiProfilerHostInitialize(&ip);
     if (r != CUPTI_SUCCESS) {
+        /* the common cause gets its own words; anything else the generic description */
         if (r == CUPTI_ERROR_INVALID_CHIP_NAME || r == CUPTI_ERROR_INVALID_PARAMETER)
             say(why, len, "CUPTI host API does not know chip \"%s\" (%s): this CUPTI predates the GPU, "
                           "use a newer CUDA toolkit", chip, cupti_code_name(r));
@@ -257,14 +258,12 @@ int host_build(host_config *h, const char *chip, const std::vector<uint8_t> &ava
     ap.pHostObject = h->host;
     ap.ppMetricNames = h->names.data();
     ap.numMetrics = h->names.size();
-    if ((r = cuptiProfilerHostConfigAddMetrics(&ap)) != CUPTI_SUCCESS) {
-        cupti_describe_error("cuptiProfilerHostConfigAddMetrics", r, why, len);
+    if ((r = CUPTI_TRY(cuptiProfilerHostConfigAddMetrics(&ap), why, len)) != CUPTI_SUCCESS) {
         return -1;
     }
     auto sp = GP_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
     sp.pHostObject = h->host;
-    if ((r = cuptiProfilerHostGetConfigImageSize(&sp)) != CUPTI_SUCCESS) {
-        cupti_describe_error("cuptiProfilerHostGetConfigImageSize", r, why, len);
+    if ((r = CUPTI_TRY(cuptiProfilerHostGetConfigImageSize(&sp), why, len)) != CUPTI_SUCCESS) {
         return -1;
     }
     h->config.assign(sp.configImageSize, 0);
@@ -272,15 +271,13 @@ int host_build(host_config *h, const char *chip, const std::vector<uint8_t> &ava
     gp.pHostObject = h->host;
     gp.configImageSize = h->config.size();
     gp.pConfigImage = h->config.data();
-    if ((r = cuptiProfilerHostGetConfigImage(&gp)) != CUPTI_SUCCESS) {
-        cupti_describe_error("cuptiProfilerHostGetConfigImage", r, why, len);
+    if ((r = CUPTI_TRY(cuptiProfilerHostGetConfigImage(&gp), why, len)) != CUPTI_SUCCESS) {
         return -1;
     }
     auto np = GP_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
     np.configImageSize = h->config.size();
     np.pConfigImage = h->config.data();
-    if ((r = cuptiProfilerHostGetNumOfPasses(&np)) != CUPTI_SUCCESS) {
-        cupti_describe_error("cuptiProfilerHostGetNumOfPasses", r, why, len);
+    if ((r = CUPTI_TRY(cuptiProfilerHostGetNumOfPasses(&np), why, len)) != CUPTI_SUCCESS) {
         return -1;
     }
     h->passes = np.numOfPasses;
@@ -341,6 +338,13 @@ void cupti_say(char *why, size_t len, const char *fmt, ...)
 }
 
 
+int cupti_check(int code, const char *call_text, char *why, size_t len)
+{
+    if (code != CUPTI_SUCCESS)
+        cupti_describe_error(call_text, code, why, len);
+    return code;
+}
+
 void cupti_describe_error(const char *call, int code, char *why, size_t len)
 {
     CUptiResult r = (CUptiResult)code;
@@ -386,7 +390,9 @@ void cupti_describe_error(const char *call, int code, char *why, size_t len)
     char note[160] = "";
     if (inj && *inj)
         snprintf(note, sizeof note, "; note: CUDA_INJECTION64_PATH=%.100s, another tool is injected", inj);
-    say(why, len, "%s (%s: %s, %d)%s", what, call ? call : "CUPTI", cupti_code_name(r), code, note);
+    /* the call's name only: CUPTI_TRY passes the whole expression text */
+    int call_len = call ? (int)strcspn(call, "(") : 5;
+    say(why, len, "%s (%.*s: %s, %d)%s", what, call_len, call ? call : "CUPTI", cupti_code_name(r), code, note);
 }
 
 void cupti_kernel_name(const char *mangled, char *out, size_t len)
@@ -473,8 +479,7 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
         auto p = GP_PARAMS(CUpti_Profiler_Initialize_Params);
         /* After this fails, other CUPTI profiler calls may crash (seen offline with
          * cuptiDeviceGetChipName): stop at the first failure. */
-        if ((r = cuptiProfilerInitialize(&p)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiProfilerInitialize", r, why, len);
+        if ((r = CUPTI_TRY(cuptiProfilerInitialize(&p), why, len)) != CUPTI_SUCCESS) {
             goto fail;
         }
         s->profiler_initialized = true;
@@ -483,8 +488,7 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
         auto p = GP_PARAMS(CUpti_Profiler_DeviceSupported_Params);
         p.cuDevice = s->cudev;
         p.api = CUPTI_PROFILER_RANGE_PROFILING;
-        if ((r = cuptiProfilerDeviceSupported(&p)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiProfilerDeviceSupported", r, why, len);
+        if ((r = CUPTI_TRY(cuptiProfilerDeviceSupported(&p), why, len)) != CUPTI_SUCCESS) {
             goto fail;
         }
         if (p.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
@@ -511,22 +515,19 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
         std::vector<uint8_t> avail;
         auto cp = GP_PARAMS(CUpti_Device_GetChipName_Params);
         cp.deviceIndex = (size_t)device;
-        if ((r = cuptiDeviceGetChipName(&cp)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiDeviceGetChipName", r, why, len);
+        if ((r = CUPTI_TRY(cuptiDeviceGetChipName(&cp), why, len)) != CUPTI_SUCCESS) {
             goto fail;
         }
         chip = cp.pChipName;
 
         auto ap = GP_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
         ap.ctx = s->ctx;
-        if ((r = cuptiProfilerGetCounterAvailability(&ap)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiProfilerGetCounterAvailability", r, why, len);
+        if ((r = CUPTI_TRY(cuptiProfilerGetCounterAvailability(&ap), why, len)) != CUPTI_SUCCESS) {
             goto fail;
         }
         avail.assign(ap.counterAvailabilityImageSize, 0);
         ap.pCounterAvailabilityImage = avail.data();
-        if ((r = cuptiProfilerGetCounterAvailability(&ap)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiProfilerGetCounterAvailability", r, why, len);
+        if ((r = CUPTI_TRY(cuptiProfilerGetCounterAvailability(&ap), why, len)) != CUPTI_SUCCESS) {
             goto fail;
         }
         if (host_build(&s->host, chip.c_str(), avail, ids, nids, why, len) != 0)
@@ -541,8 +542,7 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
     {
         auto p = GP_PARAMS(CUpti_RangeProfiler_Enable_Params);
         p.ctx = s->ctx;
-        if ((r = cuptiRangeProfilerEnable(&p)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiRangeProfilerEnable", r, why, len);
+        if ((r = CUPTI_TRY(cuptiRangeProfilerEnable(&p), why, len)) != CUPTI_SUCCESS) {
             goto fail;
         }
         s->rp = p.pRangeProfilerObject;
@@ -554,8 +554,7 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
         p.numMetrics = s->host.names.size();
         p.maxNumOfRanges = max_ranges;
         p.maxNumRangeTreeNodes = (uint32_t)max_ranges;
-        if ((r = cuptiRangeProfilerGetCounterDataSize(&p)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiRangeProfilerGetCounterDataSize", r, why, len);
+        if ((r = CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize(&p), why, len)) != CUPTI_SUCCESS) {
             goto fail;
         }
         s->counter_data.assign(p.counterDataSize, 0);
@@ -565,8 +564,7 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
         p.pRangeProfilerObject = s->rp;
         p.counterDataSize = s->counter_data.size();
         p.pCounterData = s->counter_data.data();
-        if ((r = cuptiRangeProfilerCounterDataImageInitialize(&p)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiRangeProfilerCounterDataImageInitialize", r, why, len);
+        if ((r = CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize(&p), why, len)) != CUPTI_SUCCESS) {
             goto fail;
         }
     }
@@ -586,14 +584,12 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
         p.minNestingLevel = 1;
         p.passIndex = 0;
         p.targetNestingLevel = 1;
-        if ((r = cuptiRangeProfilerSetConfig(&p)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiRangeProfilerSetConfig", r, why, len);
+        if ((r = CUPTI_TRY(cuptiRangeProfilerSetConfig(&p), why, len)) != CUPTI_SUCCESS) {
             goto fail;
         }
     }
-    if ((r = cuptiSubscribe(&s->sub, on_launch, &s->launches)) != CUPTI_SUCCESS) {
+    if ((r = CUPTI_TRY(cuptiSubscribe(&s->sub, on_launch, &s->launches), why, len)) != CUPTI_SUCCESS) {
         s->sub = nullptr;
-        cupti_describe_error("cuptiSubscribe", r, why, len);
         goto fail;
     }
     if (why && len)
@@ -648,8 +644,7 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
         p.pRangeProfilerObject = s->rp;
         p.counterDataSize = s->counter_data.size();
         p.pCounterData = s->counter_data.data();
-        if ((r = cuptiRangeProfilerCounterDataImageInitialize(&p)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiRangeProfilerCounterDataImageInitialize", r, why, len);
+        if ((r = CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize(&p), why, len)) != CUPTI_SUCCESS) {
             return -1;
         }
     }
@@ -722,8 +717,7 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
     }
     auto dec = GP_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
     dec.pRangeProfilerObject = s->rp;
-    if ((r = cuptiRangeProfilerDecodeData(&dec)) != CUPTI_SUCCESS) {
-        cupti_describe_error("cuptiRangeProfilerDecodeData", r, why, len);
+    if ((r = CUPTI_TRY(cuptiRangeProfilerDecodeData(&dec), why, len)) != CUPTI_SUCCESS) {
         return -1;
     }
     if (wrc != 0) {
@@ -738,8 +732,7 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
     auto info = GP_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
     info.pCounterDataImage = s->counter_data.data();
     info.counterDataImageSize = s->counter_data.size();
-    if ((r = cuptiRangeProfilerGetCounterDataInfo(&info)) != CUPTI_SUCCESS) {
-        cupti_describe_error("cuptiRangeProfilerGetCounterDataInfo", r, why, len);
+    if ((r = CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo(&info), why, len)) != CUPTI_SUCCESS) {
         return -1;
     }
     const size_t nr = info.numTotalRanges;
@@ -767,8 +760,7 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
         ev.ppMetricNames = s->host.names.data();
         ev.numMetrics = nm;
         ev.pMetricValues = v.data();
-        if ((r = cuptiProfilerHostEvaluateToGpuValues(&ev)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiProfilerHostEvaluateToGpuValues", r, why, len);
+        if ((r = CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues(&ev), why, len)) != CUPTI_SUCCESS) {
             return -1;
         }
         /* one range per workload: CUPTI has already combined its kernels */

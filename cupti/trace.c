@@ -648,8 +648,7 @@ struct trace *trace_start(char *why, size_t why_len)
     t->nvtx_routed = nvtx && *nvtx;
     CUptiResult r;
     if (!g_registered) {
-        if ((r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)) != CUPTI_SUCCESS) {
-            cupti_describe_error("cuptiActivityRegisterCallbacks", r, why, why_len);
+        if ((r = CUPTI_TRY(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), why, why_len)) != CUPTI_SUCCESS) {
             trace_free(t);
             return NULL;
         }
@@ -688,16 +687,15 @@ int trace_finish(struct trace *t, const char *path, char *why, size_t why_len)
     }
     /* Forced flush hands over partly filled buffers too; it does not synchronize the
      * device, which is why the caller synchronizes first. */
-    CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    CUptiResult r = CUPTI_TRY(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), why, why_len);
     disable_all(t);
     if (r == CUPTI_SUCCESS)
-        r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        r = CUPTI_TRY(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), why, why_len);
     pthread_mutex_lock(&g_mu);
     g_active = NULL;
     pthread_mutex_unlock(&g_mu);
     int rc;
     if (r != CUPTI_SUCCESS) {
-        cupti_describe_error("cuptiActivityFlushAll", r, why, why_len);
         rc = -1;
     } else {
         rc = trace_write(t, path, why, why_len);

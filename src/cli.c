@@ -83,6 +83,17 @@ static int add_shape(struct shape *shapes, int *n, int max, long m, long nn, lon
                  m, nn, k, spec);
         return -1;
     }
+    /* the kernels index each matrix with 32-bit integers, and the host work (inputs,
+     * comparison) grows with M*N: a matrix of more elements is refused up front */
+    const struct { const char *name; double elems; } mats[] = {
+        {"A (MxK)", (double)m * k}, {"B (KxN)", (double)k * nn}, {"C (MxN)", (double)m * nn}};
+    for (size_t i = 0; i < sizeof mats / sizeof mats[0]; i++)
+        if (mats[i].elems > (double)CLI_MAX_MATRIX_ELEMS) {
+            snprintf(err, errlen, "size %ldx%ldx%ld in '%s': %s would have %.0f elements, more than the "
+                                  "%ld the kernels can index (32-bit)", m, nn, k, spec, mats[i].name,
+                     mats[i].elems, (long)CLI_MAX_MATRIX_ELEMS);
+            return -1;
+        }
     (*n)++;
     return 0;
 }
@@ -214,6 +225,18 @@ static int parse_metrics(const char *list, struct cli_options *o, char *err, siz
     return 0;
 }
 
+/* The option getopt stopped at: a long one is the word itself (up to '='); a short one
+ * is optopt, since inside a cluster ("-zh") optind has not moved past its word yet. */
+static const char *option_name(char **argv, int opt, char *buf, size_t len)
+{
+    const char *word = optind > 0 ? argv[optind - 1] : "";
+    if (strncmp(word, "--", 2) == 0)
+        snprintf(buf, len, "%.*s", (int)strcspn(word, "="), word);
+    else
+        snprintf(buf, len, "-%c", opt > 32 && opt < 127 ? opt : '?');
+    return buf;
+}
+
 enum { OPT_SEED = 256, OPT_NO_FLUSH, OPT_NO_COUNTERS, OPT_NO_CEILINGS, OPT_REMEASURE,
        OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS };
 
@@ -233,6 +256,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *sizes = NULL, *variants = "all";
+    char buf[128];
 
     memset(o, 0, sizeof *o);
     o->action = CLI_RUN;
@@ -288,10 +312,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case 'h': o->action = CLI_HELP; break;
         case 'V': o->action = CLI_VERSION; break;
         case ':':
-            snprintf(err, errlen, "option %s needs a value", argv[optind - 1]);
+            snprintf(err, errlen, "option %s needs a value", option_name(argv, optopt, buf, sizeof buf));
             return -1;
         default:
-            snprintf(err, errlen, "unknown option '%s' (gemmprof --help lists them)", argv[optind - 1]);
+            snprintf(err, errlen, "unknown option '%s' (gemmprof --help lists them)",
+                     option_name(argv, optopt, buf, sizeof buf));
             return -1;
         }
     }

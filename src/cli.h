@@ -7,6 +7,7 @@
 #define CLI_MAX_SHAPES 256
 #define CLI_MAX_VARIANTS 64
 #define CLI_MAX_METRICS 128
+#define CLI_MAX_MATRIX_ELEMS 2147483647L   /* per matrix: kernels index with int */
 
 struct shape { long m, n, k; };
 

@@ -31,30 +31,28 @@ static void version_string(int v, char *buf, size_t len)
     snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-int device_open(int device, struct gp_meta *m, int *no_device, char *err, size_t errlen)
+enum device_status device_open(int device, struct gp_meta *m, char *err, size_t errlen)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    *no_device = 0;
     if (e != cudaSuccess || count == 0) {
-        *no_device = 1;
         snprintf(err, errlen, "no CUDA device: %s",
                  e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports none");
-        return -1;
+        return DEVICE_NONE;
     }
     if (device >= count) {
         snprintf(err, errlen, "--device %d: only %d CUDA device%s (0..%d)", device, count,
                  count == 1 ? "" : "s", count - 1);
-        return -1;
+        return DEVICE_BAD_INDEX;
     }
     if ((e = cudaSetDevice(device)) != cudaSuccess || (e = cudaFree(0)) != cudaSuccess) {
         snprintf(err, errlen, "cannot use CUDA device %d: %s", device, cudaGetErrorString(e));
-        return -1;
+        return DEVICE_FAILED;
     }
     struct cudaDeviceProp p;
     if ((e = cudaGetDeviceProperties(&p, device)) != cudaSuccess) {
         snprintf(err, errlen, "cannot query CUDA device %d: %s", device, cudaGetErrorString(e));
-        return -1;
+        return DEVICE_FAILED;
     }
     int clock_khz = 0, mem_khz = 0, bus = 0, optin = 0;
     cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
@@ -94,5 +92,5 @@ int device_open(int device, struct gp_meta *m, int *no_device, char *err, size_t
         snprintf(m->cublas_version, sizeof m->cublas_version, "%d.%d.%d", blas / 10000,
                  (blas / 100) % 100, blas % 100);
     }
-    return 0;
+    return DEVICE_OK;
 }

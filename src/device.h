@@ -6,9 +6,15 @@
 
 #include "analysis/meta.h"
 
-/* Selects `device` and fills the device and software fields of `m`. Returns 0, or -1
- * with "no CUDA device: ..." (or another reason) in err; *no_device is set when the
- * cause is that there is no usable GPU or driver. */
-int device_open(int device, struct gp_meta *m, int *no_device, char *err, size_t errlen);
+enum device_status {
+    DEVICE_OK = 0,
+    DEVICE_NONE,        /* no usable GPU or driver */
+    DEVICE_BAD_INDEX,   /* --device names a GPU that is not there: bad input */
+    DEVICE_FAILED,      /* the GPU is there but cannot be used */
+};
+
+/* Selects `device` and fills the device and software fields of `m`. DEVICE_OK, or
+ * another status with a one-line reason ("no CUDA device: ...") in err. */
+enum device_status device_open(int device, struct gp_meta *m, char *err, size_t errlen);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/message.h"
 #include "analysis/dataset.h"
 #include "analysis/metrics.h"
 #include "analysis/plots.h"
@@ -35,16 +36,16 @@ static int plots_main(int argc, char **argv)
     char err[1024];
     struct gp_dataset ds;
     if (argc != 2) {
-        fprintf(stderr, "gemmprof: usage: gemmprof plots DIR\n");
+        gp_message("usage: gemmprof plots DIR");
         return EXIT_USAGE;
     }
     if (dataset_load(argv[1], &ds, err, sizeof err)) {
-        fprintf(stderr, "gemmprof: %s\n", err);
+        gp_message("%s", err);
         return EXIT_FAILED;
     }
     int rendered = plots_render(&ds, argv[1], NULL, err, sizeof err);
     if (rendered < 0)
-        fprintf(stderr, "gemmprof: %s\n", err);
+        gp_message("%s", err);
     else
         printf("%d charts written to %s/\n", rendered, argv[1]);
     dataset_free(&ds);
@@ -62,7 +63,7 @@ int main(int argc, char **argv)
         return plots_main(argc - 1, argv + 1);
 
     if (cli_parse(argc, argv, &opts, err, sizeof err)) {
-        fprintf(stderr, "gemmprof: %s\n", err);
+        gp_message("%s", err);
         return EXIT_USAGE;
     }
     switch (opts.action) {
@@ -74,14 +75,5 @@ int main(int argc, char **argv)
     }
     if (opts.trace)
         trace_prepare();   /* before the first NVTX call, so NVTX reaches CUPTI */
-    int rc = harness_run(&opts, argc, argv);
-    if (rc == EXIT_OK || rc == EXIT_FAILED) {
-        if (opts.report) {
-            /* the main job ends with the report of what it just measured */
-            char *rargv[] = {"report", (char *)opts.out_dir, "--measured-here", NULL};
-            if (report_main(3, rargv) != 0)
-                fprintf(stderr, "gemmprof: the report could not be written (see above)\n");
-        }
-    }
-    return rc;
+    return harness_run(&opts, argc, argv);   /* ends with the report of what it measured */
 }

@@ -74,8 +74,12 @@ int main(void)
     CHECK(sizes("99999999999", s, &n, err) == -1 && strstr(err, "too large"), "size beyond int: %s", err);
     CHECK(sizes("2000000000x2000000000x2000000000", s, &n, err) == -1 && strstr(err, "overflow"),
           "buffers beyond 64-bit byte counts rejected: %s", err);
-    CHECK(sizes("100000x100000x100000", s, &n, err) == 0 && shape_bytes(&s[0]) == 120000000000LL,
-          "100000^3: 3 x 4e10 bytes counted without overflow");
+    struct shape huge = {100000, 100000, 100000};
+    CHECK(shape_bytes(&huge) == 120000000000LL, "100000^3: 3 x 4e10 bytes counted without overflow");
+    CHECK(sizes("100000x100000x4", s, &n, err) == -1 && strstr(err, "C (MxN) would have 10000000000 elements"),
+          "a matrix beyond 32-bit indexing is refused up front: %s", err);
+    CHECK(sizes("4x100000x100000", s, &n, err) == -1 && strstr(err, "B (KxN)"), "B too: %s", err);
+    CHECK(sizes("46340x46340x46340", s, &n, err) == 0, "46340^3 (each matrix just under 2^31 elements) is accepted");
     CHECK(sizes("8:4:x2", s, &n, err) == -1 && strstr(err, "above"), "reversed range: %s", err);
     CHECK(sizes("4:8:x1", s, &n, err) == -1 && strstr(err, "factor"), "factor 1: %s", err);
     CHECK(sizes("4:8", s, &n, err) == -1, "range without step: %s", err);

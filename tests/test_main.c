@@ -79,6 +79,15 @@ int main(int argc, char **argv)
     bad("-r 0", 2, "--reps");
     bad("--bogus", 2, "--bogus");
     bad("-s 64 -o /etc/passwd/sub", 2, "cannot create directory");
+    bad("-zh", 2, "unknown option '-z'");
+    bad("-k", 2, "option -k needs a value");
+    bad("--seed", 2, "option --seed needs a value");
+    bad("-k 'naive\nbogus'", 2, "unknown variant 'naive\\nbogus'");   /* one line, newline escaped */
+    bad("-k \"$(printf 'x\\033[31m')\"", 2, "unknown variant 'x\\x1b[31m'");
+    bad("-s 100000x100000x4", 2, "C (MxN) would have 10000000000 elements");
+    bad("-s 64 -o /dev/null", 2, "is a character device, not a directory");
+    bad("-s 64 -o /etc/passwd", 2, "is a regular file, not a directory");
+    bad("-s 64 -o /$(printf '%01000d' 0)", 2, "more than the 900 gemmprof allows");
     bad("report /nonexistent/dir", 1, "does not exist");
     bad("report", 2, "missing the results directory");
     bad("plots /nonexistent/dir", 1, "does not exist");
@@ -86,12 +95,19 @@ int main(int argc, char **argv)
     bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_COUNTER_FLUSH=bogus: unknown; one of read-discard");
     unsetenv("GEMMPROF_COUNTER_FLUSH");
 
-    /* no GPU: its own exit status and message, and no half-written results left */
-    int rc = run("-s 64 -k naive -o /tmp/gp_main_nogpu");
+    /* no GPU: its own exit status and message, no half-written results left, and an
+     * existing results directory left exactly as it was */
+    int rc = run("-s 64 -k naive -o /tmp/gp_main_nogpu/new/dir");
     if (rc == 3) {
         errtxt[strcspn(errtxt, "\n")] = '\0';
         CHECK(strstr(errtxt, "no CUDA device") != NULL, "no GPU: exit 3 and 'no CUDA device': %s", errtxt);
-        CHECK(access("/tmp/gp_main_nogpu/results.csv", F_OK) != 0, "no GPU: no header-only results.csv left behind");
+        CHECK(access("/tmp/gp_main_nogpu", F_OK) != 0, "no GPU: no empty --out directory left behind");
+        int copied = system("mkdir -p /tmp/gp_main_nogpu && cp results/h200/results.csv results/h200/results.json "
+                            "/tmp/gp_main_nogpu/ 2>/dev/null");
+        rc = run("-s 64 -o /tmp/gp_main_nogpu");
+        int same = system("cmp -s results/h200/results.csv /tmp/gp_main_nogpu/results.csv && "
+                          "cmp -s results/h200/results.json /tmp/gp_main_nogpu/results.json");
+        CHECK(copied == 0 && rc == 3 && same == 0, "no GPU: an existing results directory keeps its results.csv and results.json");
     } else {
         SKIP("a CUDA device is present", "the no-GPU exit status");
     }

@@ -1,0 +1,228 @@
+/* The counter phase of a shape: the CUPTI range profiler, enabled only after every
+ * variant of the shape has been timed, so it can never slow a timed launch. Each pass
+ * starts from the L2 state chosen by GEMMPROF_COUNTER_FLUSH; all variants of the shape
+ * are measured in one batch, one range each. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime.h>
+
+#include "analysis/message.h"
+#include "analysis/metrics.h"
+#include "cupti/prof.h"
+#include "kernels/l2_flush.h"
+#include "src/interrupt.h"
+#include "src/nvtx.h"
+#include "src/registry.h"
+#include "src/run.h"
+
+struct workload {
+    const struct gemm_variant *v;
+    struct run *run;
+    struct shape_data *s;
+};
+
+/* How the L2 is flushed before each counter pass. The default, a read of 2x the L2 and
+ * then a discard of the flush buffer's own (clean) lines, leaves the L2 nearly empty, as
+ * ncu's cache control does; on the H200 it matched ncu's DRAM writes best
+ * (tests/gpu/diag_dram_write.sh): 21-32 KB at 1000x1500x700 where ncu sees 0 and reading
+ * alone left 40-75 KB of the last pass's dirty lines; at 2048^3 naive 9.06-9.57 MB over
+ * 6 runs against ncu's 9.24-9.60, where reading twice gave 2-3% fewer. The others stay
+ * for that comparison, chosen with GEMMPROF_COUNTER_FLUSH. */
+static const struct counter_flush_mode {
+    const char *name;
+    struct counter_flush how;
+} counter_flush_modes[] = {
+    {"read-discard", {1, 1, 0, 0}},
+    {"read", {1, 0, 0, 0}},
+    {"read2", {2, 0, 0, 0}},
+    {"read2-discard", {2, 1, 0, 0}},
+    {"write-read", {1, 0, 1, 0}},   /* dirties the L2 with a memset first */
+    {"read-wait", {1, 0, 0, 2}},    /* pauses 2 ms after */
+    {"none", {0, 0, 0, 0}},         /* keeps the cache warm */
+};
+
+/* GEMMPROF_COUNTER_FLUSH, read once before any GPU work: 0, or -1 naming the choices. */
+int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen)
+{
+    const char *mode = getenv("GEMMPROF_COUNTER_FLUSH");
+    size_t n = sizeof counter_flush_modes / sizeof counter_flush_modes[0];
+    for (size_t i = 0; i < n; i++)
+        if (!mode || strcmp(mode, counter_flush_modes[i].name) == 0) {
+            *how = counter_flush_modes[i].how;
+            return 0;
+        }
+    int used = snprintf(err, errlen, "GEMMPROF_COUNTER_FLUSH=%s: unknown; one of", mode);
+    for (size_t i = 0; i < n && used > 0 && (size_t)used < errlen; i++)
+        used += snprintf(err + used, errlen - (size_t)used, "%s %s", i ? "," : "", counter_flush_modes[i].name);
+    return -1;
+}
+
+static void flush_before_pass(void *arg)
+{
+    struct workload *w = arg;
+    struct run *r = w->run;
+    const struct counter_flush *how = &r->counter_flush;
+    if (r->d_flush) {
+        if (how->dirty_first)
+            cudaMemsetAsync(r->d_flush, 0, r->flush_bytes / 2, r->stream);
+        for (int i = 0; i < how->reads; i++)
+            run_flush_l2(r);
+        if (how->discard)
+            l2_discard_launch(r->d_flush, r->flush_bytes, r->meta.sm_count, r->stream);
+    }
+    cudaStreamSynchronize(r->stream);
+    if (how->pause_ms) {
+        struct timespec pause = {0, how->pause_ms * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+}
+
+static int launch_once(void *arg)
+{
+    struct workload *w = arg;
+    return w->v->launch(w->run->ctx, (int)w->s->m, (int)w->s->n, (int)w->s->k, w->s->d_a,
+                        w->s->d_b, w->s->d_c, w->run->stream) == cudaSuccess ? 0 : -1;
+}
+
+/* Stores one measure's values of the group `ids` into the row, and its kernel names if
+ * the row has none yet (the first group names them). */
+static void keep_counts(struct gp_result *row, const int *ids, int nids, const double *values,
+                        const char *kernels)
+{
+    for (int j = 0; j < nids; j++)
+        row->metric[ids[j]] = values[ids[j]];
+    if (!row->kernels[0])
+        snprintf(row->kernels, sizeof row->kernels, "%s", kernels);
+}
+
+/* A workload of one tiny kernel (64 KiB through the L2), to absorb a session's
+ * first-measure effects cheaply. */
+static int tiny_workload(void *arg)
+{
+    struct run *r = arg;
+    return l2_flush_launch(r->d_flush ? r->d_flush : (void *)r->d_probe,
+                           r->d_flush ? 65536 : 2 * PROBE_BLOCKS * sizeof(unsigned long long),
+                           (float *)r->d_probe, 1, r->stream) == cudaSuccess ? 0 : -1;
+}
+
+/* One profiler session over a group of metrics, measuring every row of the shape. */
+static int count_group(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows,
+                       const int *ids, int nids, int warm_up, int *passes)
+{
+    char why[512], range[128];
+    double t_open = now_s();
+    struct prof_session *prof = prof_open(r->o->device, ids, nids, why, sizeof why);
+    r->counter_open_s += now_s() - t_open;
+    if (!prof) {
+        gp_message("warning: no hardware counters: %s", why);
+        gp_message("carrying on with timing only");
+        snprintf(r->meta.counters, sizeof r->meta.counters, "not collected: %.200s", why);
+        r->counters_off = 1;   /* one warning, not one per shape */
+        return -1;
+    }
+    *passes += prof_num_passes(prof);
+    /* A throwaway first measure of a tiny kernel: on the H200 the first measure of a
+     * session carried extra DRAM writes (38 MB instead of ncu's 12 MB for naive at 2048,
+     * while the same kernel measured second agreed with ncu), as if the profiler's own
+     * set-up writes were still in the L2. Hardware counters only: instrumented counts
+     * do not depend on the cache. */
+    if (warm_up) {
+        double values[GP_METRIC_COUNT];
+        char kernels[64];
+        const double t0 = now_s();
+        gp_nvtx_push("counters warm-up", -1);
+        prof_measure(prof, NULL, tiny_workload, r, values, kernels, sizeof kernels, why, sizeof why);
+        gp_nvtx_pop();
+        r->counter_warmup_s += now_s() - t0;
+    }
+    /* every variant of the shape in one batch: one pass sequence, one range each */
+    struct workload work[CLI_MAX_VARIANTS];
+    void *args[CLI_MAX_VARIANTS];
+    double values_store[CLI_MAX_VARIANTS][GP_METRIC_COUNT], *values[CLI_MAX_VARIANTS];
+    char kernels_store[CLI_MAX_VARIANTS][sizeof rows[0].kernels], *kernels[CLI_MAX_VARIANTS];
+    struct gp_result *batch_rows[CLI_MAX_VARIANTS];
+    int n = 0;
+    for (int i = 0; i < nrows; i++) {
+        if (rows[i].status == GP_STATUS_CUDA_ERROR)
+            continue;
+        work[n] = (struct workload){&gemm_variants[registry_find(rows[i].variant)], r, s};
+        args[n] = &work[n];
+        values[n] = values_store[n];
+        kernels[n] = kernels_store[n];
+        batch_rows[n++] = &rows[i];
+    }
+    snprintf(range, sizeof range, "counters %s", s->label);
+    gp_nvtx_push(range, -1);
+    int rc = n ? prof_measure_batch(prof, n, flush_before_pass, launch_once, args, values, kernels,
+                                    sizeof kernels_store[0], why, sizeof why)
+               : 0;
+    gp_nvtx_pop();
+    for (int i = 0; i < n && rc == 0; i++)
+        keep_counts(batch_rows[i], ids, nids, values[i], kernels[i]);
+    if (rc != 0) {
+        /* one variant failing under the profiler should not cost the others their
+         * counters: measure them one at a time */
+        gp_message("counters for %s as a batch: %s; measuring one by one", s->label, why);
+        cudaGetLastError();
+        for (int i = 0; i < n; i++) {
+            struct gp_result *row = batch_rows[i];
+            snprintf(range, sizeof range, "counters %s %s", row->variant, s->label);
+            gp_nvtx_push(range, -1);
+            if (prof_measure(prof, flush_before_pass, launch_once, &work[i], values[i], kernels[i],
+                             sizeof kernels_store[0], why, sizeof why) == 0) {
+                keep_counts(row, ids, nids, values[i], kernels[i]);
+            } else {
+                gp_message("counters for %s %s: %s", row->variant, s->label, why);
+                cudaGetLastError();
+            }
+            gp_nvtx_pop();
+        }
+    }
+    t_open = now_s();
+    prof_close(prof);
+    r->counter_open_s += now_s() - t_open;
+    return 0;
+}
+
+/* The counter phase of one shape: the profiler is enabled only here, after every
+ * variant of the shape has been timed, so it can never slow a timed launch. Hardware
+ * counters and SASS-instrumented counts are collected in separate sessions (the same
+ * number of passes in total), so instrumentation traffic never pollutes the bytes. */
+void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows)
+{
+    if (!r->o->counters || r->o->trace || r->counters_off)
+        return;
+    const double t0 = now_s();
+    int hw[CLI_MAX_METRICS], sass[CLI_MAX_METRICS], nhw = 0, nsass = 0, passes = 0;
+    for (int i = 0; i < r->o->nmetrics; i++) {
+        if (gp_metric_is_instrumented(r->o->metrics[i]))
+            sass[nsass++] = r->o->metrics[i];
+        else
+            hw[nhw++] = r->o->metrics[i];
+    }
+    gp_nvtx_push("counters", -1);
+    int ok = 1;
+    if (nhw)
+        ok = count_group(r, s, rows, nrows, hw, nhw, 1, &passes) == 0;
+    if (ok && nsass && !interrupt_pending())   /* a signal: close here, keep what was counted */
+        ok = count_group(r, s, rows, nrows, sass, nsass, 0, &passes) == 0;
+    gp_nvtx_pop();
+    if (!ok)
+        return;
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].status != GP_STATUS_CUDA_ERROR)
+            rows[i].counter_passes = passes;
+    if (!r->counters_announced) {
+        printf("counters: %d metrics in %d replay pass%s per kernel (%d hardware, %d SASS-instrumented)\n",
+               r->o->nmetrics, passes, passes == 1 ? "" : "es", nhw, nsass);
+        snprintf(r->meta.counters, sizeof r->meta.counters, "collected: %d metrics, %d passes",
+                 r->o->nmetrics, passes);
+        r->counters_announced = 1;
+    }
+    r->counter_wall_s += now_s() - t0;
+    r->counter_measures += nrows;
+}
+

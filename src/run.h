@@ -1,0 +1,76 @@
+/* The state of one sweep, shared by the harness (src/harness.c), the shape setup
+ * (src/shape.c) and the counter phase (src/counter_phase.c). Internal to the sweep. */
+#ifndef GEMMPROF_SRC_RUN_H
+#define GEMMPROF_SRC_RUN_H
+
+#include <cuda_runtime.h>
+
+#include "analysis/ceilings.h"
+#include "analysis/meta.h"
+#include "analysis/results.h"
+#include "src/cli.h"
+#include "src/outdir.h"
+
+#define PROBE_BLOCKS 132
+
+/* What a counter pass does to the L2 first (counter_flush_modes in counter_phase.c). */
+struct counter_flush {
+    int reads;         /* reads of the 2x-L2 flush buffer */
+    int discard;       /* then drop the flush buffer's lines from the L2 */
+    int dirty_first;   /* memset half the flush buffer before reading */
+    int pause_ms;      /* sleep after the flush */
+};
+
+struct run {
+    const struct cli_options *o;
+    struct gp_meta meta;
+    struct gp_ceilings ceilings;
+    int have_ceilings;
+    int counters_off, counters_announced;
+    double counter_wall_s;   /* wall time of the counter phases, for the cost of counters */
+    double counter_open_s, counter_warmup_s;
+    int counter_measures;
+    struct gemm_context *ctx;
+    cudaStream_t stream;
+    void *d_flush;
+    size_t flush_bytes;
+    struct counter_flush counter_flush;
+    unsigned long long *d_probe;
+    cudaEvent_t *ev_start, *ev_stop;
+    struct outdir out;
+    int rows_written;
+    int failures;
+    int context_lost;
+    double clocks[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    int nclocks;
+};
+
+/* The inputs and reference of one shape, shared by every variant. */
+struct shape_data {
+    long m, n, k;
+    float *h_a, *h_b, *h_c, *h_cublas;   /* h_cublas: whole-matrix comparison, sampled mode */
+    float *d_a, *d_b, *d_c;
+    double *ref;                         /* m*n (full) or nsamples entries */
+    long *idx;                           /* NULL in full mode */
+    long nidx;
+    char label[64];                      /* "2048x2048x2048" */
+};
+
+/* src/shape.c: inputs, device buffers and the reference of shape `shape_index`; 0, or
+ * -1 with the reason. shape_free releases them. */
+int shape_prepare(struct run *r, struct shape_data *s, int shape_index, char *err, size_t errlen);
+void shape_free(struct shape_data *s);
+/* Before any GPU work: every shape's host and device memory against what the machine
+ * has. 0, or -1 with "size MxNxK needs X GiB of host memory, Y available". */
+int shapes_check_memory(const struct run *r, char *err, size_t errlen);
+
+/* src/counter_phase.c: GEMMPROF_COUNTER_FLUSH, read once before GPU work (0, or -1
+ * naming the choices); the counter phase of one shape, filling the rows' counters. */
+int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen);
+void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows);
+
+/* src/harness.c helpers the other parts use. */
+cudaError_t run_flush_l2(struct run *r);
+double now_s(void);
+
+#endif

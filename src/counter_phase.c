@@ -203,6 +203,8 @@ void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, in
         else
             hw[nhw++] = r->o->metrics[i];
     }
+    /* progress, and the phase a signal would interrupt */
+    gp_message("%s: counters for %d variant%s", s->label, nrows, nrows == 1 ? "" : "s");
     gp_nvtx_push("counters", -1);
     int ok = 1;
     if (nhw)

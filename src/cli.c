@@ -38,8 +38,10 @@ void cli_usage(FILE *f)
             "      --list-metrics     list the metrics gemmprof knows\n"
             "  -h, --help             this help\n"
             "  -V, --version          version\n"
-            "\nExit status: 0 all verified, 1 a verification or CUDA failure, 2 bad arguments,\n"
-            "3 no CUDA device.\n",
+            "\nExit status: 0 all verified, 1 a verification or CUDA failure (rows so far kept),\n"
+            "2 bad arguments (also: --out not a directory or busy with another run, --device\n"
+            "beyond the GPUs, a size memory cannot hold), 3 no CUDA device, 130/143 stopped by\n"
+            "SIGINT/SIGTERM (whole rows so far kept).\n",
             default_sizes);
 }
 

@@ -31,7 +31,7 @@ ncu() {
         printf '"ID","Kernel Name","%s"\n' "$(echo $COLS | sed 's/,/","/g')"
         echo '"","","inst","byte","byte","byte","","byte","ns"'
         while [ $# -gt 0 ]; do
-            echo "\"$NK\",\"$1\",\"$2\",\"$3\",\"$4\",\"$5\",\"$6\",\"4096\",\"900\""
+            echo "\"$NK\",\"$1\",\"$2\",\"$3\",\"$4\",\"$5\",\"$6\",\"4096\",\"900\"${LAST:+,\"$LAST\"}"
             NK=$((NK + 1)); shift 6
         done
     } >"$T/ncu.csv"
@@ -119,6 +119,13 @@ COLS=$FFMA,dram__bytes_read.sum,lts__t_bytes.sum,$WAVE,l1tex__t_bytes.sum,gpu__t
 ncu $K 262144 33570000 100000000 50000 4096
 check 1 "ncu's CSV without dram__bytes_write.sum"
 COLS=$COLS0
+# a column of ncu's own that gemmprof lacks, text rather than a number, is not judged
+COLS=$COLS0,device__attribute_display_name LAST="NVIDIA H200"
+ncu $K 262144 33570000 9280000 100000000 50000
+COLS=$COLS0 LAST=
+check 0 "a text column of ncu's own (device__attribute_display_name) is shown, not judged"
+ours 262144 33560000 abc 100000000 50000
+check 1 "unreadable DRAM writes from gemmprof"
 
 # the other metrics keep their criteria
 ours 262144 33560000 9280000 100000000 50000

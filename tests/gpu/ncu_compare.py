@@ -6,7 +6,8 @@ after gemmprof's L2 flush and ncu's own cache flush); l2_flush_kernel launches, 
 dropped. The kernels per call are found from ncu's list itself: it must split into CALLS
 equal runs of the same kernel names, and gemmprof's `kernels` column must name as many. The
 first N calls (--skip: the verify call and the warm-up) are not compared. Medians on both
-sides: several gemmprof runs, several ncu calls; a call's value is the sum over its kernels.
+sides: several gemmprof runs, several ncu calls; a call's value is the sum over its kernels
+(for the shown-only rates and peaks: their duration-weighted mean and their maximum).
 --multi marks a case meant to show a call of several kernels (split-K GEMM plus reduction):
 if cuBLAS launched one kernel there, that sub-check is skipped with the reason.
 Prints the criterion, a table row per metric, ok/FAIL/skip lines; exits 1 on a mismatch."""
@@ -59,6 +60,19 @@ def split_calls(ks, ncalls):
     if any(names[i] != names[i % per] for i in range(len(names))):
         return None, f"ncu's {len(gemm)} kernels do not repeat as {ncalls} calls of {per}"
     return [gemm[i * per:(i + 1) * per] for i in range(ncalls)], None
+
+
+def combine(name, call):
+    """ncu's value for a call of several kernels, combined as gemmprof combines them
+    (cupti/metrics.def): peaks the largest, rates and clocks averaged by duration, the
+    rest (counts, bytes, durations) summed."""
+    xs = [number(x[name]) for x in call]
+    if name.endswith("peak_sustained"):
+        return max(xs)
+    if "per_second" in name or "pct_of_peak" in name:
+        w = [number(x.get("gpu__time_duration.sum", "1")) for x in call]
+        return sum(a * b for a, b in zip(xs, w)) / sum(w) if finite(w) and sum(w) > 0 else float("nan")
+    return sum(xs)
 
 
 def finite(xs):
@@ -141,7 +155,7 @@ def main(argv):
                 bad += 1
                 print(f"  {name:50s} missing from gemmprof's CSV <-- MISMATCH")
             continue
-        theirs = [sum(number(x[name]) for x in c) for c in calls]
+        theirs = [combine(name, c) for c in calls]
         if not (finite(mine) and finite(theirs)):
             good = not judged  # NaN or n/a on either side never passes
             print(f"  {name:50s} not finite: gemmprof {mine}, ncu {theirs}"

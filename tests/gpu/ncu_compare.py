@@ -1,6 +1,9 @@
 """Compares gemmprof's CUPTI counters with ncu's for the same kernels in the same state.
    ncu_compare.py RESULTS_CSV[,RESULTS_CSV...] NCU_CSV VARIANT SHAPE CALLS [--skip N] [--multi]
    ncu_compare.py --criterion        prints the criterion below
+   ncu_compare.py --names RESULTS_CSV VARIANT SHAPE
+                                     prints the function names of the kernels gemmprof's row
+                                     names, '|'-separated: an ncu --kernel-name regex for them
 NCU_CSV holds ncu's view of CALLS whole calls of the variant (application replay, each call
 after gemmprof's L2 flush and ncu's own cache flush); l2_flush_kernel launches, if any, are
 dropped. The kernels per call are found from ncu's list itself: it must split into CALLS
@@ -14,6 +17,7 @@ Prints the criterion, a table row per metric, ok/FAIL/skip lines; exits 1 on a m
 import argparse
 import csv
 import math
+import re
 import statistics
 import sys
 
@@ -96,6 +100,30 @@ def load_rows(results, variant, shape):
     return rows, None
 
 
+def base_names(kernels_cell):
+    """Function names without return type, namespace, template or parameters, as ncu's
+    --kernel-name matches them: 'cublasLt::splitKreduce_kernel<32, 16, int>' -> 'splitKreduce_kernel'."""
+    out = []
+    for k in (kernels_cell or "").split(";"):
+        k = k.strip()
+        if k.startswith("void "):
+            k = k[5:]
+        depth, head = 0, ""
+        for ch in k:  # drop template arguments, stop at the parameter list
+            if ch == "<":
+                depth += 1
+            elif ch == ">":
+                depth -= 1
+            elif ch == "(" and depth == 0:
+                break
+            elif depth == 0:
+                head += ch
+        name = head.split("::")[-1].strip()
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and name not in out:
+            out.append(name)
+    return out
+
+
 def values(rows, name):
     """gemmprof's values of `name`, one per run; None if any run lacks it."""
     cells = [r.get(name) for r in rows]
@@ -107,6 +135,10 @@ def values(rows, name):
 def main(argv):
     if argv[1:] == ["--criterion"]:
         print(CRITERION)
+        return 0
+    if len(argv) == 5 and argv[1] == "--names":
+        rows, _ = load_rows(argv[2], argv[3], argv[4])
+        print("|".join(base_names(rows[0].get("kernels") if rows else "")))
         return 0
     ap = argparse.ArgumentParser()
     for a in ("results", "ncu", "variant", "shape"):

@@ -53,6 +53,9 @@ for vs in naive:2048 tiled:2048 cublas:2048 cublas_tf32:2048 naive:1000x1500x700
     case $s in *:multi) s=${s%:multi}; multi=--multi ;; esac
     case $s in *x*) shape=$s ;; *) shape=${s}x${s}x${s} ;; esac
     t1=$(date +%s)
+    # ncu's pattern: the usual GEMM kernels plus what gemmprof's range saw for this case, so
+    # that a kernel cuBLAS adds (a split-K reduction) is not left out of ncu's calls
+    seen=$(cd tests/gpu && python3 ncu_compare.py --names "${runs%%,*}" "$v" "$shape")
     # ncu sees every GEMM kernel of the variant's range: the verify call, the warm-up call
     # and CALLS timed calls, each timed call after gemmprof's L2 flush, the state
     # gemmprof's counter passes start from; ncu_compare.py finds the kernels per call
@@ -62,7 +65,7 @@ for vs in naive:2048 tiled:2048 cublas:2048 cublas_tf32:2048 naive:1000x1500x700
     # the first, and ncu's cache flush leaves part of that write behind: +2.3 MB of DRAM
     # writes per 2048^3 call (11.4 vs 9.3 MB for naive).
     ncu --replay-mode application --nvtx --nvtx-include "gemmprof@$v $shape/" \
-        --kernel-name regex:"$GEMM_KERNELS" \
+        --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
         --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
         --log-file "$TMP/ncu.csv" \
         $GEMMPROF -k "$v" -s "$s" -r "$CALLS" -w 1 --no-ceilings --no-report -o "$TMP/ncu$v$s" \

@@ -202,3 +202,13 @@ ours 262144 33560000 9280000 100000000 50000
 ncu $K 262144 33570000 9280000 100000000 50000 $K 262144 33570000 9280000 100000000 50000
 check 0 "--multi with one kernel per call: compared as one kernel" 2 --multi
 says "^skip - split-K sub-check for naive 64x64x64: cuBLAS launched one kernel per call"
+
+# --names: the function names ncu's --kernel-name matches, from gemmprof's kernels column
+KERNELS="cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>;cublasLt::splitKreduce_kernel<32, 16, int, float, float, float, float, true, false, false>"
+ours 262144 33560000 9280000 100000000 50000
+got=$(python3 ncu_compare.py --names "$RES" naive 64x64x64)
+if [ "$got" = "Kernel2|splitKreduce_kernel" ]; then echo "ok - ncu_compare.py --names: $got"; else
+    echo "FAIL - ncu_compare.py --names: '$got', expected 'Kernel2|splitKreduce_kernel'"; fi
+got=$(python3 ncu_compare.py --names "$RES" tiled 64x64x64)
+if [ -z "$got" ]; then echo "ok - ncu_compare.py --names: nothing for a case without a row"; else
+    echo "FAIL - ncu_compare.py --names: '$got' for a case without a row"; fi

@@ -2,7 +2,13 @@
 # Everything one GPU session needs, in one call: build, GPU tests, the main job (twice,
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
-#   tests/gpu/h200_session.sh [steps...]    steps: build tests run rerun sol (default: all)
+#   tests/gpu/h200_session.sh [steps...]
+# steps: build cupti run rerun tests tests3 ncu diag trace sass cost sol (default: build cupti
+# run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
+# a device command has 10 minutes, so run `build` as a command of its own first.
+# TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
+# it), TESTS3_TIMEOUT bounds each against a hang (default 300 s).
 set -u
 OUT=${OUT:-/tmp/gemmprof-out}
 W=$OUT/work
@@ -15,11 +21,12 @@ stamp() { echo "[$(date +%T)] $*"; }
 { [ -f .gitrev ] && echo "working tree: $(cat .gitrev)"; git rev-parse HEAD; } >"$W/logs/commit.txt" 2>/dev/null
 git status --short >>"$W/logs/commit.txt" 2>/dev/null
 
+# .gitrev, written where the commit is known, names the revision when the copy's .git
+# here lags behind the working tree it came with; every make below uses it, so that a
+# test run does not rebuild what the build step built
+rev=(); [ -f .gitrev ] && rev=(GIT_REV="$(cat .gitrev)")
 if has build; then
     stamp build
-    # .gitrev, written where the commit is known, names the revision when the copy's
-    # .git here lags behind the working tree it came with
-    rev=(); [ -f .gitrev ] && rev=(GIT_REV="$(cat .gitrev)")
     make -j16 "${rev[@]}" >"$W/logs/build.log" 2>&1 || { tail -40 "$W/logs/build.log"; echo BUILD FAILED; }
 fi
 if has cupti; then
@@ -57,9 +64,25 @@ PY
 fi
 if has tests; then
     stamp "make test-gpu"
-    timeout ${TEST_TIMEOUT:-300} make test-gpu >"$W/logs/test-gpu.log" 2>&1
+    timeout ${TEST_TIMEOUT:-300} make "${rev[@]}" test-gpu >"$W/logs/test-gpu.log" 2>&1
     grep -E "^(FAIL|skip)|passed," "$W/logs/test-gpu.log"
-    grep -A12 "ncu compare\|gemmprof counters agree" "$W/logs/test-gpu.log" | head -0
+fi
+if has tests3; then
+    summary=()
+    for i in ${TESTS3_RUNS:-1 2 3}; do
+        stamp "make test-gpu, run $i of 3 -> $OUT/test-gpu-run$i.log"
+        t0=$SECONDS
+        timeout ${TESTS3_TIMEOUT:-300} make "${rev[@]}" test-gpu >"$OUT/test-gpu-run$i.log" 2>&1
+        rc=$?
+        line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$OUT/test-gpu-run$i.log" | tail -1)
+        [ $rc -eq 124 ] && line="timed out after ${TESTS3_TIMEOUT:-300} s${line:+ ($line)}"
+        summary+=("run $i: ${line:-no summary line} (exit $rc, $((SECONDS - t0)) s wall)")
+        echo "${summary[-1]}"
+        grep -E "^(FAIL|skip) - |MISMATCH|under ncu: [0-9]+ s|gemmprof: [0-9]+ runs|ncu comparison: " \
+            "$OUT/test-gpu-run$i.log"
+    done
+    echo "make test-gpu, three times in a row:"
+    printf '  %s\n' "${summary[@]}" | tee "$OUT/test-gpu-3runs.txt"
 fi
 if has ncu; then
     stamp "counters against ncu"

@@ -5,8 +5,10 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 # ncu --kernel-name pattern for every GEMM kernel (ncu matches the function name without
-# namespace or template: cuBLAS's CUTLASS kernels are "Kernel2"), never gemmprof's L2 flush
-GEMM_KERNELS='gemm|Kernel2|xmma|blocktile|vectorized|warptile'
+# namespace or template: cuBLAS's CUTLASS kernels are "Kernel2"), including what cuBLAS may
+# launch besides: nvjet_* GEMMs, gemv, and a split-K call's reduction (splitKreduce_kernel);
+# never gemmprof's L2 flush (l2_flush_kernel)
+GEMM_KERNELS='gemm|Kernel2|xmma|blocktile|vectorized|warptile|nvjet|gemv|splitK|SplitK|[Rr]educe'
 
 ok()   { echo "ok - $*"; }
 fail() { echo "FAIL - $*"; }

@@ -1,68 +1,265 @@
 """Compares gemmprof's CUPTI counters with ncu's for the same kernels in the same state.
-   ncu_compare.py RESULTS_CSV[,RESULTS_CSV...] NCU_CSV VARIANT SHAPE KERNELS_PER_CALL
-NCU_CSV holds ncu's view of the variant's timed calls, each after gemmprof's L2 flush (the
-state gemmprof's counter passes start from); flush kernels, if any, are dropped. Medians on
-both sides: several gemmprof runs, several ncu calls. DRAM writes of a kernel whose output
-fits in the L2 are capacity evictions and differ from call to call under either tool (H200,
-naive at 2048^3: gemmprof 9.06-9.57 MB, ncu 9.24-9.60 MB, and +2.3 MB in about one ncu call
-in three), so one sample against one sample cannot show agreement within 2%.
-SASS instruction counts must be equal in every run and call; byte counts within 2% (or
-64 KiB). Prints a table row per metric; exits 1 on a mismatch."""
+   ncu_compare.py RESULTS_CSV[,RESULTS_CSV...] NCU_CSV VARIANT SHAPE CALLS [--skip N] [--multi]
+   ncu_compare.py --criterion        prints the criterion below
+   ncu_compare.py --names RESULTS_CSV VARIANT SHAPE
+                                     prints the function names of the kernels gemmprof's row
+                                     names, '|'-separated: an ncu --kernel-name regex for them
+NCU_CSV holds ncu's view of CALLS whole calls of the variant (application replay, each call
+after gemmprof's L2 flush and ncu's own cache flush); l2_flush_kernel launches, if any, are
+dropped. The kernels per call are found from ncu's list itself: it must split into CALLS
+equal runs of the same kernel names, and gemmprof's `kernels` column must name as many. The
+first N calls (--skip: the verify call and the warm-up) are not compared. Medians on both
+sides: several gemmprof runs, several ncu calls; a call's value is the sum over its kernels
+(for the shown-only rates and peaks: their duration-weighted mean and their maximum).
+--multi marks a case meant to show a call of several kernels (split-K GEMM plus reduction):
+if cuBLAS launched one kernel there, that sub-check is skipped with the reason.
+Prints the criterion, a table row per metric, ok/FAIL/skip lines; exits 1 on a mismatch."""
+import argparse
 import csv
+import math
+import re
 import statistics
 import sys
 
 from ncu_csv import kernels, number
 
-SASS = ("smsp__sass_",)
-BYTES = ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum")
 FLUSH = "l2_flush_kernel"
+FLOOR = 65536  # bytes: below this, DRAM traffic is noise (a few dirty lines)
+COUNTS = ("smsp__sass_", "sm__ops_path_tensor_")  # instruction and tensor-op counts
+BYTES = ("dram__bytes_read.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum")
+WRITE = "dram__bytes_write.sum"
+READ = "dram__bytes_read.sum"
+WAVEFRONTS = ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")
+REQUIRED = BYTES + (WRITE,)
+
+CRITERION = """\
+criterion (gemmprof = median of its runs, ncu = median of its calls, a call = sum of its kernels):
+  instruction and tensor-op counts (smsp__sass_*, sm__ops_path_tensor_*): equal in every run and call
+  DRAM reads, L2 and L1 bytes: within 2% or 64 KiB of ncu, whichever is larger
+  shared-memory wavefronts (ld, st): within 2% of ncu, or within ncu's own call-to-call spread
+  DRAM writes: inside ncu's call-to-call range [min, max], each end widened by 2% or 64 KiB,
+    whichever is larger; outside it, a one-kernel call still passes when the DRAM total
+    (read + write) is within 2% of ncu's (writes are capacity evictions of C, which vary
+    from call to call under both tools); the total is printed either way
+  a call of several kernels (split-K GEMM + reduction): ncu flushes the caches between the
+    kernels, gemmprof measures the call as one range, so DRAM reads must satisfy
+    ncu's largest kernel - tol <= gemmprof <= ncu's sum over the kernels + tol (tol: 2% or
+    64 KiB), not equality; the DRAM total is not used there
+  a judged value missing or not finite on either side fails; clocks, durations and peaks
+    are shown, not judged"""
 
 
-def calls(ks, per_call):
-    """ncu's kernels grouped into the variant's calls, `per_call` kernels each."""
+def tol(x):
+    return max(0.02 * abs(x), FLOOR)
+
+
+def split_calls(ks, ncalls):
+    """ncu's kernels as `ncalls` calls of the same kernel names; (calls, None) or (None, why)."""
     gemm = [k for k in ks if not k["Kernel Name"].startswith(FLUSH)]
-    return [gemm[i:i + per_call] for i in range(0, len(gemm) - per_call + 1, per_call)]
+    if ncalls < 1 or not gemm or len(gemm) % ncalls:
+        return None, f"ncu profiled {len(gemm)} kernels, not {ncalls} whole calls"
+    per = len(gemm) // ncalls
+    names = [k["Kernel Name"] for k in gemm]
+    if any(names[i] != names[i % per] for i in range(len(names))):
+        return None, f"ncu's {len(gemm)} kernels do not repeat as {ncalls} calls of {per}"
+    return [gemm[i * per:(i + 1) * per] for i in range(ncalls)], None
 
 
-def main():
-    results, ncu, variant, shape, per_call = sys.argv[1:6]
+def combine(name, call):
+    """ncu's value for a call of several kernels, combined as gemmprof combines them
+    (cupti/metrics.def): peaks the largest, rates and clocks averaged by duration, the
+    rest (counts, bytes, durations) summed."""
+    xs = [number(x[name]) for x in call]
+    if name.endswith("peak_sustained"):
+        return max(xs)
+    if "per_second" in name or "pct_of_peak" in name:
+        w = [number(x.get("gpu__time_duration.sum", "1")) for x in call]
+        return sum(a * b for a, b in zip(xs, w)) / sum(w) if finite(w) and sum(w) > 0 else float("nan")
+    return sum(xs)
+
+
+def finite(xs):
+    return bool(xs) and all(math.isfinite(x) for x in xs)
+
+
+def pct(a, b):
+    return (a - b) / b * 100 if b else (0.0 if a == b else float("inf"))
+
+
+def load_rows(results, variant, shape):
     m, n, k = shape.split("x")
-    rows = [next(r for r in csv.DictReader(open(path, newline=""))
-                 if r["variant"] == variant and (r["m"], r["n"], r["k"]) == (m, n, k))
-            for path in results.split(",")]
-    ks = kernels(ncu)
-    groups = calls(ks, int(per_call))
-    if not groups or len(ks) % int(per_call):
-        print(f"FAIL - ncu compare {variant} {shape}: ncu profiled {len(ks)} kernels, "
-              f"not whole calls of {per_call}")
+    rows = []
+    for path in results.split(","):
+        row = next((r for r in csv.DictReader(open(path, newline=""))
+                    if r.get("variant") == variant and (r.get("m"), r.get("n"), r.get("k")) == (m, n, k)),
+                   None)
+        if row is None:
+            return None, path
+        rows.append(row)
+    return rows, None
+
+
+def base_names(kernels_cell):
+    """Function names without return type, namespace, template or parameters, as ncu's
+    --kernel-name matches them: 'cublasLt::splitKreduce_kernel<32, 16, int>' -> 'splitKreduce_kernel'."""
+    out = []
+    for k in (kernels_cell or "").split(";"):
+        k = k.strip()
+        if k.startswith("void "):
+            k = k[5:]
+        depth, head = 0, ""
+        for ch in k:  # drop template arguments, stop at the parameter list
+            if ch == "<":
+                depth += 1
+            elif ch == ">":
+                depth -= 1
+            elif ch == "(" and depth == 0:
+                break
+            elif depth == 0:
+                head += ch
+        name = head.split("::")[-1].strip()
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and name not in out:
+            out.append(name)
+    return out
+
+
+def values(rows, name):
+    """gemmprof's values of `name`, one per run; None if any run lacks it."""
+    cells = [r.get(name) for r in rows]
+    if any(c is None or not c.strip() for c in cells):
+        return None
+    return [number(c) for c in cells]
+
+
+def main(argv):
+    if argv[1:] == ["--criterion"]:
+        print(CRITERION)
+        return 0
+    if len(argv) == 5 and argv[1] == "--names":
+        rows, _ = load_rows(argv[2], argv[3], argv[4])
+        print("|".join(base_names(rows[0].get("kernels") if rows else "")))
+        return 0
+    ap = argparse.ArgumentParser()
+    for a in ("results", "ncu", "variant", "shape"):
+        ap.add_argument(a)
+    ap.add_argument("calls", type=int)
+    ap.add_argument("--skip", type=int, default=0)
+    ap.add_argument("--multi", action="store_true")
+    a = ap.parse_args(argv[1:])
+    what = f"{a.variant} {a.shape}"
+
+    rows, missing = load_rows(a.results, a.variant, a.shape)
+    if rows is None:
+        print(f"FAIL - ncu compare {what}: no row for it in {missing}")
         return 1
+    calls, why = split_calls(kernels(a.ncu), a.calls)
+    if calls is None or a.skip >= a.calls:
+        print(f"FAIL - ncu compare {what}: {why or f'nothing left after skipping {a.skip} calls'}")
+        return 1
+    calls = calls[a.skip:]
+    per = len(calls[0])
+    names = [x["Kernel Name"] for x in calls[0]]
     bad = 0
-    names = sorted(set(x["Kernel Name"][:60] for g in groups for x in g))
-    print(f"  {variant} {shape}: {len(rows)} gemmprof runs; ncu profiled {len(groups)} calls of: "
-          f"{'; '.join(names)}")
+
+    print(f"  {what}: {len(rows)} gemmprof runs; ncu profiled {len(calls)} calls of {per} "
+          f"kernel{'s' if per > 1 else ''}: {' + '.join(x[:60] for x in names)}")
+    # gemmprof summed the kernels its range saw: as many as ncu's calls hold
+    theirs_k = [len([x for x in (r.get("kernels") or "").split(";") if x]) for r in rows]
+    if any(x != per for x in theirs_k):
+        bad += 1
+        print(f"  <-- MISMATCH: gemmprof's kernels column names {theirs_k} kernels per call "
+              f"({rows[0].get('kernels')}), ncu profiled {per}")
+
+    ncu_cols = [c for c in calls[0][0] if "__" in c]   # metric columns
+    for name in REQUIRED:
+        if name not in ncu_cols:
+            bad += 1
+            print(f"  {name:50s} missing from ncu's CSV <-- MISMATCH")
+    med = {}
     print(f"  {'metric':50s} {'gemmprof':>12s} {'min':>10s} {'max':>10s} {'ncu':>12s} "
           f"{'min':>10s} {'max':>10s} {'diff':>8s}")
-    for name in groups[0][0]:
-        if any(name not in r or not r[name] for r in rows):
+    for name in ncu_cols:
+        judged = name.startswith(COUNTS) or name in REQUIRED or name in WAVEFRONTS
+        mine = values(rows, name)
+        if mine is None:  # a column gemmprof does not have (ncu's own, like launch__*)
+            if judged:
+                bad += 1
+                print(f"  {name:50s} missing from gemmprof's CSV <-- MISMATCH")
             continue
-        mine = [float(r[name]) for r in rows]
-        theirs = [sum(number(x[name]) for x in g) for g in groups]
+        theirs = [combine(name, c) for c in calls]
+        if not (finite(mine) and finite(theirs)):
+            good = not judged  # NaN or n/a on either side never passes
+            print(f"  {name:50s} not finite: gemmprof {mine}, ncu {theirs}"
+                  f"{' <-- MISMATCH' if judged else ''}")
+            bad += not good
+            continue
         ours, ncus = statistics.median(mine), statistics.median(theirs)
-        diff = (ours - ncus) / ncus if ncus else (0.0 if ours == 0 else float("inf"))
-        if name.startswith(SASS):
+        med[name] = (ours, mine, theirs)
+        note = ""
+        if name.startswith(COUNTS):
             good = min(mine) == max(mine) == min(theirs) == max(theirs)
+        elif name == WRITE or (name == READ and per > 1):
+            good, note = True, "(judged below)"
         elif name in BYTES:
-            # tiny counts (a few KB of DRAM writes) are noise-dominated: 2% or 64 KiB
-            good = abs(ours - ncus) <= max(0.02 * ncus, 65536)
+            good = abs(ours - ncus) <= tol(ncus)
+        elif name in WAVEFRONTS:
+            good = abs(ours - ncus) <= max(0.02 * ncus, max(theirs) - min(theirs))
         else:
             good = True  # clocks, durations and peaks are shown, not judged
         bad += not good
         print(f"  {name:50s} {ours:12.6g} {min(mine):10.4g} {max(mine):10.4g} {ncus:12.6g} "
-              f"{min(theirs):10.4g} {max(theirs):10.4g} {diff*100:7.2f}% {'' if good else '<-- MISMATCH'}")
-    print(f"{'ok' if not bad else 'FAIL'} - gemmprof counters agree with ncu for {variant} {shape}")
-    return 1 if bad else 0
+              f"{min(theirs):10.4g} {max(theirs):10.4g} {pct(ours, ncus):7.2f}% "
+              f"{note if good else '<-- MISMATCH'}")
+
+    split_ok = True
+    if WRITE in med and READ in med:
+        bad += not judge_writes(med, per)
+        if per > 1:
+            split_ok = judge_split_reads(med, calls, per, what)
+    if per == 1 and a.multi:
+        print(f"skip - split-K sub-check for {what}: cuBLAS launched one kernel per call "
+              f"({names[0][:60]}), not a split-K GEMM plus a reduction; compared as one kernel")
+    print(f"{'ok' if not bad else 'FAIL'} - gemmprof counters agree with ncu for {what}")
+    return 1 if bad or not split_ok else 0
+
+
+def judge_writes(med, per):
+    """DRAM writes: inside ncu's widened range, or (one-kernel calls) the DRAM total."""
+    _, w_mine, w_theirs = med[WRITE]
+    _, r_mine, r_theirs = med[READ]
+    w_ours = statistics.median(w_mine)
+    lo = min(w_theirs) - tol(min(w_theirs))
+    hi = max(w_theirs) + tol(max(w_theirs))
+    inside = lo <= w_ours <= hi
+    t_ours = statistics.median([r + w for r, w in zip(r_mine, w_mine)])
+    t_ncu = statistics.median([r + w for r, w in zip(r_theirs, w_theirs)])
+    t_ok = per == 1 and abs(t_ours - t_ncu) <= 0.02 * t_ncu
+    good = inside or t_ok
+    print(f"  DRAM writes: gemmprof {w_ours:.6g} B; ncu's calls {min(w_theirs):.6g}-{max(w_theirs):.6g} B, "
+          f"widened {max(lo, 0):.6g}-{hi:.6g} B: {'inside' if inside else 'outside'}")
+    print(f"  DRAM total (read + write): gemmprof {t_ours:.6g} B, ncu {t_ncu:.6g} B, "
+          f"{pct(t_ours, t_ncu):+.2f}%"
+          + ("" if per == 1 else " (not judged: a call of several kernels)")
+          + ("" if inside else "; within 2%: " + ("yes, writes pass" if t_ok else "no"))
+          + ("" if good else "  <-- MISMATCH"))
+    return good
+
+
+def judge_split_reads(med, calls, per, what):
+    """DRAM reads of a call of several kernels: between ncu's largest kernel and its sum."""
+    r_ours = statistics.median(med[READ][1])
+    r_ncu = statistics.median(med[READ][2])
+    largest = statistics.median([max(number(x[READ]) for x in c) for c in calls])
+    each = [statistics.median([number(c[i][READ]) for c in calls]) for i in range(per)]
+    holds = largest - tol(largest) <= r_ours <= r_ncu + tol(r_ncu)
+    print(f"  DRAM reads over the call of {per} kernels: gemmprof {r_ours:.6g} B; ncu per kernel "
+          f"{' + '.join(f'{x:.6g}' for x in each)} = {r_ncu:.6g} B (gemmprof {pct(r_ours, r_ncu):+.2f}%)")
+    print(f"{'ok' if holds else 'FAIL'} - split-K call {what}: DRAM reads over the call, gemmprof "
+          f"{r_ours / 1e6:.3f} MB <= ncu's sum over its {per} kernels {r_ncu / 1e6:.3f} MB and >= "
+          f"its largest kernel {largest / 1e6:.3f} MB (tolerance 2% or 64 KiB)")
+    return holds
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

@@ -20,7 +20,11 @@ def kernels(path):
 
 
 def number(s):
-    return float(s.replace(",", "")) if s.strip() not in ("", "n/a") else float("nan")
+    """A CSV cell as a float; NaN for an empty, "n/a" or otherwise unreadable cell."""
+    try:
+        return float(s.replace(",", ""))
+    except ValueError:
+        return float("nan")
 
 
 if __name__ == "__main__":

@@ -1,78 +1,214 @@
 #!/bin/sh
 # The judging half of the GPU test against ncu (tests/gpu/ncu_compare.py), on crafted CSVs:
-# it must pass agreeing counters and fail every kind of disagreement.
+# it must pass agreeing counters and fail every kind of disagreement, including the DRAM-write
+# range, the DRAM total, the 64 KiB floor, NaN or missing values, and calls of two kernels.
 command -v python3 >/dev/null 2>&1 || { echo "skip - ncu_compare.py logic: python3 not found"; exit 0; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$(dirname "$0")/../gpu" || exit 1
-COLS=smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,dram__bytes_write.sum,lts__t_bytes.sum,gpu__time_duration.sum
+FFMA=smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
+WAVE=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+COLS=$FFMA,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,$WAVE,l1tex__t_bytes.sum,gpu__time_duration.sum
+K=gemm_naive_kernel
+KERNELS=$K    # gemmprof's kernels column
 
-# gemmprof's runs, one per 3 arguments: FFMA count, DRAM write bytes, L2 bytes
+# gemmprof's runs, one per 5 arguments: FFMA, DRAM read, DRAM write, L2 bytes, shared st wavefronts
 ours() {
     RES= i=0
     while [ $# -gt 0 ]; do
         i=$((i + 1))
-        printf 'variant,m,n,k,%s\nnaive,64,64,64,%s,%s,%s,1000\n' "$COLS" "$1" "$2" "$3" >"$T/res$i.csv"
+        printf 'variant,m,n,k,kernels,%s\nnaive,64,64,64,%s,%s,%s,%s,%s,%s,4096,1000\n' \
+            "$COLS" "$KERNELS" "$1" "$2" "$3" "$4" "$5" >"$T/res$i.csv"
         RES=${RES:+$RES,}$T/res$i.csv
-        shift 3
+        shift 5
     done
 }
-# ncu's raw CSV, one kernel per 4 arguments: name, FFMA, DRAM write bytes, L2 bytes
+# ncu's raw CSV, one kernel per 6 arguments: name, FFMA, DRAM read, DRAM write, L2 bytes, wavefronts
 ncu() {
+    NK=0
     {
         echo '==PROF== Connected to process'
         printf '"ID","Kernel Name","%s"\n' "$(echo $COLS | sed 's/,/","/g')"
-        echo '"","","inst","byte","byte","ns"'
-        i=0
+        echo '"","","inst","byte","byte","byte","","byte","ns"'
         while [ $# -gt 0 ]; do
-            echo "\"$i\",\"$1\",\"$2\",\"$3\",\"$4\",\"900\""
-            i=$((i + 1)); shift 4
+            echo "\"$NK\",\"$1\",\"$2\",\"$3\",\"$4\",\"$5\",\"$6\",\"4096\",\"900\"${LAST:+,\"$LAST\"}"
+            NK=$((NK + 1)); shift 6
         done
     } >"$T/ncu.csv"
 }
-check() {   # $1 expected exit (0 agree, 1 disagree), $2 description, $3 kernels per call
-    python3 ncu_compare.py "$RES" "$T/ncu.csv" naive 64x64x64 "${3:-1}" >"$T/out" 2>&1
+# $1 expected exit (0 agree, 1 disagree), $2 description, $3 calls in ncu's CSV (default: one
+# per kernel), then options for ncu_compare.py
+check() {
+    want=$1 what=$2 calls=${3:-$NK}
+    if [ $# -ge 3 ]; then shift 3; else shift $#; fi
+    python3 ncu_compare.py "$RES" "$T/ncu.csv" naive 64x64x64 "$calls" "$@" >"$T/out" 2>&1
     rc=$?
-    if [ "$rc" = "$1" ]; then echo "ok - ncu_compare.py: $2"; else
-        sed "s/^/    /" "$T/out"; echo "FAIL - ncu_compare.py: $2 (exit $rc, expected $1)"; fi
+    if [ "$rc" = "$want" ]; then echo "ok - ncu_compare.py: $what"; else
+        sed "s/^/    /" "$T/out"; echo "FAIL - ncu_compare.py: $what (exit $rc, expected $want)"; fi
 }
-K=gemm_naive_kernel
+# the last check's output must hold a line matching $1
+says() {
+    if grep -q -- "$1" "$T/out"; then echo "ok - ncu_compare.py prints: $1"; else
+        sed "s/^/    /" "$T/out"; echo "FAIL - ncu_compare.py should print: $1"; fi
+}
+# ncu's calls of one kernel each, one per DRAM-write value; other counters fixed
+calls_w() {   # $1 DRAM read, then DRAM writes
+    r=$1; shift
+    set -- $(for w in "$@"; do echo "$K 262144 $r $w 100000000 50000"; done)
+    ncu "$@"
+}
 
-ours 262144 9200000 100000000
-ncu $K 262,144 "9,280,000" 99000000 $K 262144 9600000 100000000 $K 262144 9275000 101000000
-check 0 "one run, three calls: medians within 2%; duration not judged"
-ours 262144 9060000 100000000 262144 9570000 100000000 262144 9220000 100000000
-ncu $K 262144 9240000 100000000 $K 262144 11600000 100000000 $K 262144 9300000 100000000 \
-    $K 262144 9600000 100000000 $K 262144 9290000 100000000
-check 0 "medians of 3 runs (9.22 MB) and 5 calls (9.30 MB) agree though single samples differ by 27%"
-ours 262144 9060000 100000000 262144 9570000 100000000 262144 9500000 100000000
-check 1 "median DRAM writes 2.2% over ncu's"
-ours 262144 9000000 100000000
-check 1 "DRAM writes 3.2% under ncu's median"
-ours 262144 9280000 103000000
-check 1 "L2 bytes 3% over ncu's median"
-ours 262145 9280000 100000000
-ncu $K 262144 9280000 100000000
-check 1 "one FFMA more than ncu"
-ours 262144 9280000 100000000 262143 9280000 100000000 262144 9280000 100000000
-check 1 "gemmprof's runs disagree on the FFMA count, though the median matches"
-ours 262144 9280000 100000000
-ncu $K 262144 9280000 100000000 $K 262143 9280000 100000000 $K 262144 9280000 100000000
-check 1 "ncu's calls disagree on the FFMA count, though the median matches"
-ours 262144 60000 100000000
-ncu $K 262144 0 100000000
+python3 ncu_compare.py --criterion >"$T/out"
+says "DRAM writes: inside ncu's call-to-call range"
+
+# DRAM writes against ncu's call-to-call range (H200 figures for naive at 2048^3)
+calls_w 33570000 9240000 11600000 9300000 9600000 9290000
+ours 262144 33560000 9060000 100000000 50000 262144 33560000 9570000 100000000 50000 \
+    262144 33560000 9220000 100000000 50000
+check 0 "DRAM writes inside ncu's range: median 9.22 MB, ncu's calls 9.24-11.6 MB"
+says "DRAM total (read + write): gemmprof"
+# small reads, so that the DRAM total (2%) cannot rescue a write outside the range
+calls_w 1000000 9240000 9600000 9300000
+ours 262144 1000000 9060000 100000000 50000
+check 0 "DRAM writes 9.06 MB: inside ncu's 9.24-9.60 MB widened by 2% (from 9.055 MB)"
+says "inside"
+ours 262144 1000000 9040000 100000000 50000
+check 1 "DRAM writes 9.04 MB: under ncu's 9.24-9.60 MB widened by 2%, total 2.5% off"
+says "outside"
+ours 262144 1000000 9790000 100000000 50000
+check 0 "DRAM writes 9.79 MB: inside ncu's range widened by 2% at the top (to 9.792 MB)"
+ours 262144 1000000 9800000 100000000 50000
+check 1 "DRAM writes 9.80 MB: over ncu's range widened by 2%"
+# outside the range, a one-kernel call passes on the DRAM total (H200, a1e8046, naive 2048^3)
+calls_w 33578000 9490000 11630000 9624000 9550000 9700000
+ours 262144 33570000 9083000 100000000 50000 262144 33570000 9236000 100000000 50000 \
+    262144 33570000 9241000 100000000 50000
+check 0 "DRAM writes 9.24 MB outside ncu's 9.49-11.63 MB, total -0.9%: passes on the total"
+says "within 2%: yes"
+ours 262144 33570000 8000000 100000000 50000
+check 1 "DRAM writes 8.0 MB outside ncu's range and total 3.8% under: fails"
+# the 64 KiB floor
+calls_w 1000000 0 0 0
+ours 262144 1000000 60000 100000000 50000
 check 0 "60 KB of DRAM writes against ncu's 0: under the 64 KiB floor"
-ours 262144 70000 100000000
+ours 262144 1000000 70000 100000000 50000
 check 1 "70 KB of DRAM writes against ncu's 0: over the 64 KiB floor"
-ours 262144 9280000 100000000
-ncu l2_flush_kernel 0 0 0 $K 262144 9280000 100000000 l2_flush_kernel 0 0 0
-check 0 "flush kernels in ncu's list are dropped"
-ncu a 131072 4640000 50000000 b 131072 4640000 50000000 a 131072 4640000 50000000 b 131072 4640000 50000000
-check 0 "two kernels per call are summed into the call" 2
-ncu a 131072 4640000 50000000 b 131072 4640000 50000000 a 131072 4640000 50000000
-check 1 "a call with a kernel missing is refused" 2
+calls_w 1000000 0 262144 0
+ours 262144 1000000 327000 100000000 50000
+check 0 "327 KB against ncu's 0-262 KB: within 64 KiB of the top"
+ours 262144 1000000 328000 100000000 50000
+check 1 "328 KB against ncu's 0-262 KB: over 64 KiB above the top"
+
+# NaN or missing never passes
+calls_w 33570000 9240000 9300000 9290000
+ours 262144 33560000 nan 100000000 50000
+check 1 "NaN DRAM writes from gemmprof"
+ours 262144 33560000 "" 100000000 50000
+check 1 "gemmprof's DRAM-write cell empty"
+ours 262144 nan 9280000 100000000 50000
+check 1 "NaN DRAM reads from gemmprof"
+ours nan 33560000 9280000 100000000 50000
+check 1 "NaN FFMA count from gemmprof"
+ours 262144 33560000 9280000 100000000 ""
+check 1 "gemmprof's wavefront cell empty"
+ours 262144 33560000 9280000 100000000 50000
+ncu $K 262144 33570000 n/a 100000000 50000 $K 262144 33570000 9280000 100000000 50000
+check 1 "ncu's DRAM writes n/a in one call"
+COLS0=$COLS
+COLS=$FFMA,dram__bytes_read.sum,lts__t_bytes.sum,$WAVE,l1tex__t_bytes.sum,gpu__time_duration.sum,dram__cycles_elapsed.avg.per_second
+ncu $K 262144 33570000 100000000 50000 4096
+check 1 "ncu's CSV without dram__bytes_write.sum"
+COLS=$COLS0
+# a column of ncu's own that gemmprof lacks, text rather than a number, is not judged
+COLS=$COLS0,device__attribute_display_name LAST="NVIDIA H200"
+ncu $K 262144 33570000 9280000 100000000 50000
+COLS=$COLS0 LAST=
+check 0 "a text column of ncu's own (device__attribute_display_name) is shown, not judged"
+ours 262144 33560000 abc 100000000 50000
+check 1 "unreadable DRAM writes from gemmprof"
+
+# the other metrics keep their criteria
+ours 262144 33560000 9280000 100000000 50000
+ncu $K 262144 33570000 9280000 99000000 50000 $K 262144 33570000 9280000 100000000 50000 \
+    $K 262144 33570000 9280000 101000000 50000
+check 0 "L2 bytes at ncu's median; duration not judged"
+ours 262144 33560000 9280000 103000000 50000
+check 1 "L2 bytes 3% over ncu's median"
+ours 262144 34300000 9280000 100000000 50000
+check 1 "DRAM reads 2.2% over ncu's median (one-kernel call)"
+ours 262145 33560000 9280000 100000000 50000
+check 1 "one FFMA more than ncu"
+ours 262144 33560000 9280000 100000000 50000 262143 33560000 9280000 100000000 50000 \
+    262144 33560000 9280000 100000000 50000
+check 1 "gemmprof's runs disagree on the FFMA count, though the median matches"
+ours 262144 33560000 9280000 100000000 50000
+ncu $K 262144 33570000 9280000 100000000 50000 $K 262143 33570000 9280000 100000000 50000 \
+    $K 262144 33570000 9280000 100000000 50000
+check 1 "ncu's calls disagree on the FFMA count, though the median matches"
+ours 262144 33560000 9280000 100000000 51500
+ncu $K 262144 33570000 9280000 100000000 50000
+check 1 "shared wavefronts 3% over ncu's, which did not vary"
+ours 262144 33560000 9280000 100000000 55000
+ncu $K 262144 33570000 9280000 100000000 50000 $K 262144 33570000 9280000 100000000 52000 \
+    $K 262144 33570000 9280000 100000000 56000
+check 0 "shared wavefronts 5.8% over ncu's median, within its 50000-56000 spread"
+
+# calls, kernels per call, skipped calls
+ours 262144 33560000 9280000 100000000 50000
+ncu l2_flush_kernel 0 0 0 0 0 $K 262144 33570000 9280000 100000000 50000 l2_flush_kernel 0 0 0 0 0
+check 0 "flush kernels in ncu's list are dropped" 1
+ncu $K 262143 99000000 38000000 300000000 50000 $K 262144 33570000 9280000 100000000 50000 \
+    $K 262144 33570000 9280000 100000000 50000
+check 0 "--skip 1 drops the verify call" 3 --skip 1
+check 1 "without --skip the verify call counts" 3
 ncu
-check 1 "ncu profiled nothing"
-ours 262144 nan 100000000
-ncu $K 262144 9280000 100000000
-check 1 "NaN from gemmprof never passes"
+check 1 "ncu profiled nothing" 1
+ncu a 1 1 1 1 1 b 1 1 1 1 1 a 1 1 1 1 1 c 1 1 1 1 1
+KERNELS="a;b"
+check 1 "kernel names that do not repeat call after call" 2
+
+# two kernels per call: split-K GEMM (a) and its reduction (b)
+ncu a 131072 8000000 0 50000000 25000 b 131072 2400000 0 50000000 25000 \
+    a 131072 8000000 0 50000000 25000 b 131072 2400000 0 50000000 25000
+ours 262144 8100000 0 100000000 50000
+check 0 "two kernels per call: counts summed; DRAM reads 8.1 MB between ncu's largest kernel (8.0) and sum (10.4)" 2
+says "ncu per kernel 8e+06 + 2.4e+06 = 1.04e+07"
+says "^ok - split-K call"
+ours 262144 10400000 0 100000000 50000
+check 0 "two kernels per call: DRAM reads equal to ncu's sum still hold" 2
+ours 262144 11000000 0 100000000 50000
+check 1 "two kernels per call: DRAM reads 5.8% over ncu's sum" 2
+says "^FAIL - split-K call"
+ours 262144 7500000 0 100000000 50000
+check 1 "two kernels per call: DRAM reads under ncu's largest kernel" 2
+ours 262144 8100000 0 101000000 50000
+check 0 "two kernels per call: L2 bytes summed over the call (100 MB)" 2
+ours 262144 8100000 0 50000000 50000
+check 1 "two kernels per call: L2 bytes of one kernel only" 2
+ours 131072 8100000 0 100000000 50000
+check 1 "two kernels per call: FFMA of one kernel only" 2
+ncu a 131072 8000000 0 50000000 25000 b 131072 2400000 0 50000000 25000 a 131072 8000000 0 50000000 25000
+check 1 "a call with a kernel missing is refused" 2
+ncu a 131072 8000000 0 50000000 25000 b 131072 2400000 0 50000000 25000 \
+    a 131072 8000000 0 50000000 25000 b 131072 2400000 0 50000000 25000
+ours 262144 10400000 150000 100000000 50000
+check 1 "two kernels per call: DRAM writes outside ncu's range; the total (+1.4%) is no excuse there" 2
+KERNELS=a
+ours 262144 8100000 0 100000000 50000
+check 1 "gemmprof's kernels column names 1 kernel, ncu's calls hold 2" 2
+# --multi, where cuBLAS launched one kernel: the sub-check is skipped, visibly
+KERNELS=$K
+ours 262144 33560000 9280000 100000000 50000
+ncu $K 262144 33570000 9280000 100000000 50000 $K 262144 33570000 9280000 100000000 50000
+check 0 "--multi with one kernel per call: compared as one kernel" 2 --multi
+says "^skip - split-K sub-check for naive 64x64x64: cuBLAS launched one kernel per call"
+
+# --names: the function names ncu's --kernel-name matches, from gemmprof's kernels column
+KERNELS="cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>;cublasLt::splitKreduce_kernel<32, 16, int, float, float, float, float, true, false, false>"
+ours 262144 33560000 9280000 100000000 50000
+got=$(python3 ncu_compare.py --names "$RES" naive 64x64x64)
+if [ "$got" = "Kernel2|splitKreduce_kernel" ]; then echo "ok - ncu_compare.py --names: $got"; else
+    echo "FAIL - ncu_compare.py --names: '$got', expected 'Kernel2|splitKreduce_kernel'"; fi
+got=$(python3 ncu_compare.py --names "$RES" tiled 64x64x64)
+if [ -z "$got" ]; then echo "ok - ncu_compare.py --names: nothing for a case without a row"; else
+    echo "FAIL - ncu_compare.py --names: '$got' for a case without a row"; fi

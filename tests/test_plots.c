@@ -113,11 +113,11 @@ static void test_render_dataset(void)
 
     /* the plot inputs: by-name columns, one row per kernel and level with data */
     path_in(path, sizeof path, out, "roofline_points.csv");
-    CHECK(file_contains(path, "variant,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,"
-                              "attainable_flop_per_s,bound\n"),
+    CHECK(file_contains(path, "variant,variant_index,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,"
+                              "flop_per_s,attainable_flop_per_s,bound\n"),
           "roofline_points.csv header");
     double a = 0, b = 0;
-    CHECK(line_numbers(path, "naive,fp32,2048,2048,2048,2048x2048x2048,l1,", &a, &b) &&
+    CHECK(line_numbers(path, "naive,1,fp32,2048,2048,2048,2048x2048x2048,l1,", &a, &b) &&
               fabs(a - 42966271456.) < 1e3 && fabs(b - 0.399845474) < 1e-8,
           "naive at 2048: L1 bytes 43 GB, AI 0.40 FLOP/byte (%g, %g)", a, b);
     CHECK(!file_contains(path, ",512x512x512,"), "rows without counters give no roofline points");
@@ -127,7 +127,7 @@ static void test_render_dataset(void)
           "ridge of DRAM 3.96 TB/s and FP32 60.1 TFLOP/s at 15.18 FLOP/byte (%g, %g)", a, b);
     CHECK(!file_contains(path, "memory,l2,l2,theoretical"), "an unknown ceiling is left out, not guessed");
     path_in(path, sizeof path, out, "sweep.csv");
-    CHECK(line_numbers(path, "cublas_tf32,tf32,8192,8192,8192,8192x8192x8192,", &a, &b) && a == 8192 &&
+    CHECK(line_numbers(path, "cublas_tf32,4,tf32,8192,8192,8192,8192x8192x8192,", &a, &b) && a == 8192 &&
               fabs(b / 420e12 - 1) < 1e-6,
           "sweep.csv: cuBLAS TF32 at 8192 = 420 TFLOP/s (%g, %g)", a, b);
     CHECK(!file_contains(path, "naive,fp32,8192"), "sweep.csv leaves out the skipped row");
@@ -225,30 +225,32 @@ static void script_error(const char *script, const char *name, const char *text,
     }
 }
 
-#define PTS_HDR "variant,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,attainable_flop_per_s,bound\n"
-#define PTS_ROW "naive,fp32,2048,2048,2048,2048x2048x2048,dram,46342144,370.7,6.18e+12,6.01e+13,0\n"
+#define PTS_HDR "variant,variant_index,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s," \
+                "attainable_flop_per_s,bound\n"
+#define PTS_ROW "naive,1,fp32,2048,2048,2048,2048x2048x2048,dram,46342144,370.7,6.18e+12,6.01e+13,0\n"
 
 static void test_script_bad_input(void)
 {
-    script_error("roofline_dram.gp", "missing.csv", NULL, "missing.csv: cannot read the file");
-    script_error("roofline_dram.gp", "empty.csv", "", "empty.csv: empty file");
+    script_error("roofline_dram.gp", "missing.csv", NULL, "Cannot find or open file");
+    script_error("roofline_dram.gp", "missing.csv", NULL, "missing.csv: no data rows");
+    script_error("roofline_dram.gp", "empty.csv", "", "empty.csv: no data rows");
     script_error("roofline_hier.gp", "hdr.csv", PTS_HDR, "hdr.csv: no data rows");
     script_error("roofline_dram.gp", "nocol.csv",
-                 "variant,m,n,k,shape,level,flop_per_s\nnaive,1,1,1,1x1x1,dram,5\n",
+                 "variant,variant_index,m,n,k,shape,level,flop_per_s\nnaive,1,1,1,1,1x1x1,dram,5\n",
                  "nocol.csv:1: missing column 'ai_flop_per_byte'");
     script_error("roofline_hier.gp", "text.csv", PTS_HDR PTS_ROW
-                 "naive,fp32,2048,2048,2048,2048x2048x2048,l2,1,fast,6.18e+12,6.01e+13,0\n",
-                 "text.csv:3: column ai_flop_per_byte (9): 'fast' is not a number");
+                 "naive,1,fp32,2048,2048,2048,2048x2048x2048,l2,1,fast,6.18e+12,6.01e+13,0\n",
+                 "text.csv:3: column ai_flop_per_byte (10): 'fast' is not a number");
     script_error("roofline_dram.gp", "neg.csv", PTS_HDR PTS_ROW
-                 "tiled,fp32,2048,2048,2048,2048x2048x2048,dram,1,2,-9.2e+12,6.01e+13,0\n",
-                 "neg.csv:3: column flop_per_s (10): '-9.2e+12' is not a number >= 0");
+                 "tiled,2,fp32,2048,2048,2048,2048x2048x2048,dram,1,2,-9.2e+12,6.01e+13,0\n",
+                 "neg.csv:3: column flop_per_s (11): '-9.2e+12' is not a number >= 0");
     script_error("bytes.gp", "negbytes.csv", PTS_HDR
-                 "naive,fp32,2048,2048,2048,2048x2048x2048,dram,-4,370.7,6.18e+12,6.01e+13,0\n",
-                 "negbytes.csv:2: column bytes (8)");
-    script_error("sweep.gp", "sweepcol.csv", "variant,m,n,k,size\nnaive,1,1,1,1\n",
+                 "naive,1,fp32,2048,2048,2048,2048x2048x2048,dram,-4,370.7,6.18e+12,6.01e+13,0\n",
+                 "negbytes.csv:2: column bytes (9)");
+    script_error("sweep.gp", "sweepcol.csv", "variant,variant_index,m,n,k,size\nnaive,1,1,1,1,1\n",
                  "sweepcol.csv:1: missing column 'flop_per_s'");
     script_error("roofline_dram.gp", "nodram.csv", PTS_HDR
-                 "naive,fp32,2048,2048,2048,2048x2048x2048,l2,1,2,6.18e+12,6.01e+13,0\n",
+                 "naive,1,fp32,2048,2048,2048,2048x2048x2048,l2,1,2,6.18e+12,6.01e+13,0\n",
                  "no rows at level 'dram'");
 }
 

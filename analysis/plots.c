@@ -155,11 +155,12 @@ static int rank_shapes(const struct gp_dataset *ds, const struct gp_ceilings *cs
 
 static const char *const level_label[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "shared"};
 
-/* The points of the rows sel[0..nsel) (every row when sel is NULL) into path; the number
- * of points at DRAM level in *n_dram. Returns the number of points, or -1. */
+/* The points of the rows sel[0..nsel) (every row when sel is NULL) into path, at every
+ * level (dram_only: DRAM alone); the number of points at DRAM level in *n_dram. Returns
+ * the number of points, or -1. */
 static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
-                        const struct row_groups *vars, const int *sel, int nsel, const char *path,
-                        int *n_dram, char *err, size_t errlen)
+                        const struct row_groups *vars, const int *sel, int nsel, int dram_only,
+                        const char *path, int *n_dram, char *err, size_t errlen)
 {
     struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
@@ -179,7 +180,7 @@ static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *c
         roof_derive(r, cs, &roof);
         char shape[96];
         shape_of(r, shape, sizeof shape);
-        for (int l = 0; l < GP_LEVEL_COUNT; l++) {
+        for (int l = 0; l < (dram_only ? 1 : GP_LEVEL_COUNT); l++) {
             if (isnan(roof.ai[l]) || isnan(roof.achieved))
                 continue;
             csv_write_field(f, r->variant);
@@ -558,7 +559,7 @@ static int write_shape_points(const struct gp_dataset *ds, const struct gp_ceili
             sel[nsel++] = idx[i];
         }
     }
-    int n = write_points(ds, cs, vars, sel, nsel, path, &n_dram, err, errlen);
+    int n = write_points(ds, cs, vars, sel, nsel, 0, path, &n_dram, err, errlen);
     free(sel);
     return n;
 }
@@ -572,15 +573,16 @@ static void render_shape(struct render_ctx *cx, const struct gp_dataset *ds, con
     char shape[96], name[160], pts[4200], gp_pts[4200], err[1024] = "";
     shape_of(&ds->rows[shapes->rows[shapes->start[g]]], shape, sizeof shape);
     snprintf(name, sizeof name, main_shape ? "roofline_hier" : "roofline_hier_%s", shape);
-    int ok = fit(pts, sizeof pts, err, sizeof err, "%s/.points_%s.tmp%ld.csv", cx->outdir, shape,
-                 (long)getpid()) == 0 &&
-             gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
+    int named = fit(pts, sizeof pts, err, sizeof err, "%s/.points_%s.tmp%ld.csv", cx->outdir, shape,
+                    (long)getpid()) == 0;
+    int ok = named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
              write_shape_points(ds, cs, shapes, vars, stamp, g, pts, err, sizeof err) > 0;
     if (!ok) {
         note_chart(cx->po, name, shape, 0, err[0] ? err : "no points at this shape");
         if (main_shape)
             note_chart(cx->po, "bytes", shape, 0, err[0] ? err : "no points at this shape");
-        unlink(pts);
+        if (named)   /* never a cut name: that could be someone else's file */
+            unlink(pts);
         return;
     }
     const char *args[] = {gp_pts, roofs_arg, NULL, title, PLOT_FORMATS, shape};
@@ -673,7 +675,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         return -1;
     }
     int rc = -1, n_dram = 0, nranks = 0;
-    int n_points = write_points(ds, cs, &vars, NULL, 0, points, &n_dram, err, errlen);
+    int n_points = write_points(ds, cs, &vars, NULL, 0, 0, points, &n_dram, err, errlen);
     int n_roofs = n_points < 0 ? -1 : write_roofs(cs, roofs, err, errlen);
     int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, sweep, err, errlen);
     char why[512];
@@ -703,8 +705,19 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     struct render_ctx cx = {gp_dir, outdir, gp_out, po};
 
     if (n_dram > 0) {
-        const char *args[] = {gp_points, roofs_arg, NULL, title, PLOT_FORMATS};
-        render_chart(&cx, "roofline_dram.gp", "roofline_dram", NULL, args, 5);
+        /* the DRAM points alone: a quarter of the rows for gnuplot to read */
+        char dram[4200], gp_dram[4200], derr[1024] = "";
+        int nd, named = fit(dram, sizeof dram, derr, sizeof derr, "%s/.points_dram.tmp%ld.csv", outdir,
+                            (long)getpid()) == 0;
+        if (!named || gp_path(gp_dram, sizeof gp_dram, dram, derr, sizeof derr) ||
+            write_points(ds, cs, &vars, NULL, 0, 1, dram, &nd, derr, sizeof derr) < 0) {
+            note_chart(po, "roofline_dram", NULL, 0, derr);
+        } else {
+            const char *args[] = {gp_dram, roofs_arg, NULL, title, PLOT_FORMATS};
+            render_chart(&cx, "roofline_dram.gp", "roofline_dram", NULL, args, 5);
+        }
+        if (named)   /* never a cut name: that could be someone else's file */
+            unlink(dram);
     } else {
         append_note(po->notes, sizeof po->notes, "roofline_dram: skipped, no row has DRAM counters");
     }

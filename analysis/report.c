@@ -1157,7 +1157,7 @@ int report_main(int argc, char **argv)
     if (cut) {
         /* a cut name would write somewhere else than asked */
         fprintf(stderr, "gemmprof report: output path '%.60s...' is longer than the %zu-byte limit\n",
-                base, sizeof out_path - 12);
+                base, sizeof out_path - 1 - (is_dir ? strlen("/report.md") : 0));
         return 1;
     }
     char err[4096];

@@ -465,6 +465,10 @@ static void test_report_main(void)
     CHECK(report_main(1, argv3) == 2, "no directory: usage error 2");
     char *argv4[] = {"report", dir, "--bogus", NULL};
     CHECK(report_main(3, argv4) == 2, "unknown option: usage error 2");
+    char *argv7[] = {"report", dir, "--max-shape-charts", "many", NULL};
+    char *argv8[] = {"report", dir, "--max-shape-charts", NULL};
+    CHECK(report_main(4, argv7) == 2 && report_main(3, argv8) == 2,
+          "--max-shape-charts without a whole number: usage error 2");
     char *argv5[] = {"report", DATA "report_missing", NULL};
     CHECK(report_main(2, argv5) == 1, "missing directory: data error 1");
     char *argv6[] = {"report", DATA "report_empty", "--out", tmpdir, NULL};

@@ -825,9 +825,9 @@ int plots_cli(int argc, char **argv)
                             po->chart[i].why);
             if (po->shapes_left_out)
                 printf("hierarchical rooflines for %d of %d shapes with counters; %d left out "
-                       "(--max-shape-charts %d raises the bound)\n",
+                       "(--max-shape-charts N raises the bound of %d, up to %d)\n",
                        po->shapes_with_counters - po->shapes_left_out, po->shapes_with_counters,
-                       po->shapes_left_out, po->shapes_with_counters - 1);
+                       po->shapes_left_out, po->max_shape_charts, PLOTS_SHAPE_CHARTS_LIMIT);
             if (po->notes[0])
                 printf("%s\n", po->notes);
             rc = po->failed ? 1 : 0;

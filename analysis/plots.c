@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "analysis/atomic_file.h"
 #include "analysis/csv.h"
 #include "analysis/roofline.h"
+#include "analysis/row_index.h"
 
 extern char **environ;
 
@@ -33,11 +35,6 @@ const char *const plots_chart_names[] = {"roofline_dram", "roofline_hier", "swee
 #define PLOT_FORMATS "png svg"
 
 /* ---- small helpers ---- */
-
-static void path_join(char *out, size_t len, const char *dir, const char *name)
-{
-    snprintf(out, len, "%s/%s", dir, name);
-}
 
 static int file_nonempty(const char *path)
 {
@@ -90,7 +87,8 @@ int plots_gnuplot_available(char *why, size_t whylen)
 
 static int row_plottable(const struct gp_result *r)
 {
-    return r->status == GP_STATUS_OK && r->time_median_s > 0 && r->m > 0 && r->n > 0 && r->k > 0;
+    return r->status == GP_STATUS_OK && isfinite(r->time_median_s) && r->time_median_s > 0 &&
+           r->m > 0 && r->n > 0 && r->k > 0;
 }
 
 static void shape_of(const struct gp_result *r, char *buf, size_t len)
@@ -98,56 +96,83 @@ static void shape_of(const struct gp_result *r, char *buf, size_t len)
     snprintf(buf, len, "%ldx%ldx%ld", r->m, r->n, r->k);
 }
 
-/* The shape the per-kernel charts (hierarchical roofline, bytes) show: the one where
- * the most variants have counter data, the largest such on ties; "" when none has any.
- * One shape keeps those charts readable; the DRAM roofline and the sweep show them all. */
-static void pick_shape(const struct gp_dataset *ds, const struct gp_ceilings *cs, char *out,
-                       size_t len)
+/* A row with counter data at some memory level: a point on the hierarchical roofline. */
+static int row_has_levels(const struct gp_result *r, const struct gp_ceilings *cs)
 {
-    int best_count = 0;
-    double best_size = 0;
-    out[0] = '\0';
-    for (int i = 0; i < ds->nrows; i++) {
-        const struct gp_result *r = &ds->rows[i];
-        if (!row_plottable(r))
+    if (!row_plottable(r))
+        return 0;
+    struct gp_roof roof;
+    roof_derive(r, cs, &roof);
+    if (isnan(roof.achieved))
+        return 0;
+    for (int l = 0; l < GP_LEVEL_COUNT; l++)
+        if (!isnan(roof.ai[l]))
+            return 1;
+    return 0;
+}
+
+/* Per shape group: how many rows have counter data, and the work m n k. */
+struct shape_rank {
+    int group, count;
+    double size;
+};
+
+/* Most rows with counters first, then the larger shape, then the earlier one. */
+static int rank_cmp(const void *a, const void *b)
+{
+    const struct shape_rank *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return (x->group > y->group) - (x->group < y->group);
+}
+
+/* The shapes with counter data, best first: ranks[0] is the shape of the main per-kernel
+ * charts (hierarchical roofline, bytes), the next ones get a hierarchical roofline of
+ * their own up to the bound. Returns how many, or -1 when out of memory. */
+static int rank_shapes(const struct gp_dataset *ds, const struct gp_ceilings *cs,
+                       const struct row_groups *shapes, struct shape_rank **out)
+{
+    struct shape_rank *r = malloc(((size_t)shapes->ngroups + 1) * sizeof *r);
+    if (!r)
+        return -1;
+    int n = 0;
+    for (int g = 0; g < shapes->ngroups; g++) {
+        int cnt, cn = 0;
+        const int *idx = row_group(shapes, g, &cnt);
+        for (int i = 0; i < cnt; i++)
+            cn += row_has_levels(&ds->rows[idx[i]], cs);
+        if (cn == 0)
             continue;
-        int count = 0;
-        for (int j = 0; j < ds->nrows; j++) {
-            const struct gp_result *q = &ds->rows[j];
-            if (!row_plottable(q) || q->m != r->m || q->n != r->n || q->k != r->k)
-                continue;
-            struct gp_roof roof;
-            roof_derive(q, cs, &roof);
-            for (int l = 0; l < GP_LEVEL_COUNT; l++)
-                if (!isnan(roof.ai[l])) {
-                    count++;
-                    break;
-                }
-        }
-        double size = (double)r->m * (double)r->n * (double)r->k;
-        if (count > best_count || (count == best_count && count > 0 && size > best_size)) {
-            best_count = count;
-            best_size = size;
-            shape_of(r, out, len);
-        }
+        const struct gp_result *q = &ds->rows[idx[0]];
+        r[n++] = (struct shape_rank){g, cn, (double)q->m * (double)q->n * (double)q->k};
     }
+    qsort(r, (size_t)n, sizeof *r, rank_cmp);
+    *out = r;
+    return n;
 }
 
 static const char *const level_label[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "shared"};
 
-/* roofline_points.csv; returns the number of points at DRAM level (*n_dram) and in all. */
-static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *cs, const char *path,
-                        int *n_dram, char *err, size_t errlen)
+/* The points of the rows sel[0..nsel) (every row when sel is NULL) into path, at every
+ * level (dram_only: DRAM alone); the number of points at DRAM level in *n_dram. Returns
+ * the number of points, or -1. */
+static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
+                        const struct row_groups *vars, const int *sel, int nsel, int dram_only,
+                        const char *path, int *n_dram, char *err, size_t errlen)
 {
     struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
     if (!f)
         return -1;
-    fputs("variant,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,"
+    fputs("variant,variant_index,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,"
           "attainable_flop_per_s,bound\n", f);
     int n = 0;
     *n_dram = 0;
-    for (int i = 0; i < ds->nrows; i++) {
+    int count = sel ? nsel : ds->nrows;
+    for (int s = 0; s < count; s++) {
+        int i = sel ? sel[s] : s;
         const struct gp_result *r = &ds->rows[i];
         if (!row_plottable(r))
             continue;
@@ -155,11 +180,11 @@ static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *c
         roof_derive(r, cs, &roof);
         char shape[96];
         shape_of(r, shape, sizeof shape);
-        for (int l = 0; l < GP_LEVEL_COUNT; l++) {
+        for (int l = 0; l < (dram_only ? 1 : GP_LEVEL_COUNT); l++) {
             if (isnan(roof.ai[l]) || isnan(roof.achieved))
                 continue;
             csv_write_field(f, r->variant);
-            fputc(',', f);
+            fprintf(f, ",%d,", vars->group_of[i] + 1);
             csv_write_field(f, r->precision);
             fprintf(f, ",%ld,%ld,%ld,", r->m, r->n, r->k);
             csv_write_field(f, shape);
@@ -257,7 +282,7 @@ static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err
 }
 
 struct sweep_key {
-    int variant;    /* index of the variant's first row: ladder order */
+    int variant;    /* the variant's group: ladder order */
     double work;    /* m n k */
     int row;
 };
@@ -272,9 +297,10 @@ static int sweep_cmp(const void *a, const void *b)
     return x->row - y->row;
 }
 
-/* sweep.csv, each variant's rows together and in size order: gnuplot joins consecutive
- * rows, and a row of another variant in between would break the line. */
-static int write_sweep(const struct gp_dataset *ds, const char *path, char *err, size_t errlen)
+/* sweep.csv, each variant's rows together and in size order: the scripts join
+ * consecutive rows of one variant, so a row of another in between would break the line. */
+static int write_sweep(const struct gp_dataset *ds, const struct row_groups *vars, const char *path,
+                       char *err, size_t errlen)
 {
     struct sweep_key *keys = malloc(((size_t)ds->nrows + 1) * sizeof *keys);
     if (!keys) {
@@ -286,13 +312,7 @@ static int write_sweep(const struct gp_dataset *ds, const char *path, char *err,
         const struct gp_result *r = &ds->rows[i];
         if (!row_plottable(r))
             continue;
-        int first = i;
-        for (int j = 0; j < i; j++)
-            if (strcmp(ds->rows[j].variant, r->variant) == 0) {
-                first = j;
-                break;
-            }
-        keys[nk].variant = first;
+        keys[nk].variant = vars->group_of[i];
         keys[nk].work = (double)r->m * (double)r->n * (double)r->k;
         keys[nk].row = i;
         nk++;
@@ -305,7 +325,7 @@ static int write_sweep(const struct gp_dataset *ds, const char *path, char *err,
         free(keys);
         return -1;
     }
-    fputs("variant,precision,m,n,k,shape,size,flop_per_s,time_median_s\n", f);
+    fputs("variant,variant_index,precision,m,n,k,shape,size,flop_per_s,time_median_s\n", f);
     int n = 0;
     for (int i = 0; i < nk; i++) {
         const struct gp_result *r = &ds->rows[keys[i].row];
@@ -316,7 +336,7 @@ static int write_sweep(const struct gp_dataset *ds, const char *path, char *err,
         double size = (r->m == r->n && r->n == r->k) ? (double)r->m
                                                      : cbrt((double)r->m * (double)r->n * (double)r->k);
         csv_write_field(f, r->variant);
-        fputc(',', f);
+        fprintf(f, ",%d,", keys[i].variant + 1);
         csv_write_field(f, r->precision);
         fprintf(f, ",%ld,%ld,%ld,", r->m, r->n, r->k);
         csv_write_field(f, shape);
@@ -401,53 +421,114 @@ static void one_line(char *s)
             *p = (p[1] == '\n' || p[1] == '\0') ? ' ' : '|';
 }
 
-/* Renders one chart: the script writes OUT/.NAME.tmpPID.{png,svg}; both are checked
- * non-empty and renamed to NAME.{png,svg}; on any failure the temporaries are removed. */
-static int render_chart(const char *plots_dir, const char *script, const char *outdir,
-                        const char *name, const char *const *args, int nargs, char *err,
-                        size_t errlen)
+/* snprintf that reports a cut: 0, or -1 with "path longer than the N-byte limit" in err. */
+static int fit(char *out, size_t len, char *err, size_t errlen, const char *fmt, ...)
 {
-    char script_path[4096], tmpbase[4096];
-    path_join(script_path, sizeof script_path, plots_dir, script);
-    snprintf(tmpbase, sizeof tmpbase, "%s/.%s.tmp%ld", outdir, name, (long)getpid());
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, len, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < len)
+        return 0;
+    snprintf(err, errlen, "path '%.80s...' is longer than the %zu-byte limit", out, len - 1);
+    return -1;
+}
 
-    char *argv[16];
-    int a = 0;
-    argv[a++] = (char *)"gnuplot";
-    argv[a++] = (char *)"-c";
-    argv[a++] = script_path;
-    for (int i = 0; i < nargs && a < 14; i++)
-        argv[a++] = (char *)(args[i] ? args[i] : tmpbase);   /* NULL marks the output base */
-    argv[a] = NULL;
+/* A path as gnuplot may be given it: gnuplot runs a file name that starts with '<' as a
+ * shell command and an output name that starts with '|' as a pipe, so a relative path
+ * gets a "./" in front and never starts with either. */
+static int gp_path(char *out, size_t len, const char *p, char *err, size_t errlen)
+{
+    return fit(out, len, err, errlen, "%s%s", p[0] == '/' ? "" : "./", p);
+}
 
-    char msg[2048];
-    int rc = run_gnuplot(argv, msg, sizeof msg);
+/* Removes a chart file of a previous run, so a chart this run could not render is not
+ * mistaken for a current one; anything but a regular file is left alone. */
+static void remove_stale(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(path);
+}
+
+struct render_ctx {
+    const char *plots_dir;   /* gnuplot-safe */
+    const char *outdir;      /* as given */
+    const char *gp_outdir;   /* gnuplot-safe */
+    struct plots_outcome *po;
+};
+
+/* Records chart `name` in the outcome; the why of a failure cut to fit. */
+static void note_chart(struct plots_outcome *po, const char *name, const char *shape, int ok,
+                       const char *why)
+{
+    if (po->ncharts >= PLOTS_CHARTS_MAX)
+        return;
+    struct plots_chart *c = &po->chart[po->ncharts++];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->shape, sizeof c->shape, "%s", shape ? shape : "");
+    c->rendered = ok;
+    snprintf(c->why, sizeof c->why, "%s", ok ? "" : why);
+    if (ok)
+        po->rendered++;
+    else
+        po->failed++;
+}
+
+/* Renders one chart: the script writes OUT/.NAME.tmpPID.{png,svg}; both are checked
+ * non-empty and renamed to NAME.{png,svg}. On any failure the temporaries and the
+ * previous run's NAME.{png,svg} are removed, and the chart is recorded as failed. */
+static int render_chart(struct render_ctx *cx, const char *script, const char *name, const char *shape,
+                        const char *const *args, int nargs)
+{
     static const char *const ext[] = {"png", "svg"};
-    char tmp[2][4200], fin[2][4200];
-    for (int e = 0; e < 2; e++) {
-        snprintf(tmp[e], sizeof tmp[e], "%s.%s", tmpbase, ext[e]);
-        snprintf(fin[e], sizeof fin[e], "%s/%s.%s", outdir, name, ext[e]);
-    }
+    char script_path[4096], tmpbase[4096], tmp[2][4200], fin[2][4200], msg[2048] = "";
+    int rc = fit(script_path, sizeof script_path, msg, sizeof msg, "%s/%s", cx->plots_dir, script);
     if (rc == 0)
-        for (int e = 0; e < 2; e++)
+        rc = fit(tmpbase, sizeof tmpbase, msg, sizeof msg, "%s/.%s.tmp%ld", cx->gp_outdir, name,
+                 (long)getpid());
+    for (int e = 0; e < 2 && rc == 0; e++) {
+        rc = fit(tmp[e], sizeof tmp[e], msg, sizeof msg, "%s.%s", tmpbase, ext[e]);
+        if (rc == 0)
+            rc = fit(fin[e], sizeof fin[e], msg, sizeof msg, "%s/%s.%s", cx->outdir, name, ext[e]);
+        if (rc == 0)
+            rc = atomic_target_ok(fin[e], msg, sizeof msg);
+    }
+    if (rc == 0) {
+        char *argv[16];
+        int a = 0;
+        argv[a++] = (char *)"gnuplot";
+        argv[a++] = (char *)"-c";
+        argv[a++] = script_path;
+        for (int i = 0; i < nargs && a < 15; i++)
+            argv[a++] = (char *)(args[i] ? args[i] : tmpbase);   /* NULL marks the output base */
+        argv[a] = NULL;
+        rc = run_gnuplot(argv, msg, sizeof msg);
+        for (int e = 0; e < 2 && rc == 0; e++)
             if (!file_nonempty(tmp[e])) {
                 snprintf(msg, sizeof msg, "produced no %s output", ext[e]);
                 rc = -1;
             }
+        for (int e = 0; e < 2 && rc == 0; e++)
+            if (rename(tmp[e], fin[e]) != 0) {
+                snprintf(msg, sizeof msg, "cannot rename '%.900s' to '%.900s': %s", tmp[e], fin[e],
+                         strerror(errno));
+                rc = -1;
+            }
+        if (rc != 0)
+            for (int e = 0; e < 2; e++) {
+                unlink(tmp[e]);
+                remove_stale(fin[e]);
+            }
+    }
     if (rc != 0) {
         one_line(msg);
-        snprintf(err, errlen, "gnuplot -c %s (chart %s): %s", script_path, name, msg);
-        for (int e = 0; e < 2; e++)
-            unlink(tmp[e]);
+        char why[sizeof msg + 100];
+        snprintf(why, sizeof why, "gnuplot -c %s: %s", script, msg);
+        note_chart(cx->po, name, shape, 0, why);
         return -1;
     }
-    for (int e = 0; e < 2; e++)
-        if (rename(tmp[e], fin[e]) != 0) {
-            snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp[e], fin[e], strerror(errno));
-            unlink(tmp[0]);
-            unlink(tmp[1]);
-            return -1;
-        }
+    note_chart(cx->po, name, shape, 1, NULL);
     return 0;
 }
 
@@ -458,20 +539,105 @@ static void append_note(char *buf, size_t len, const char *note)
         snprintf(buf + used, len - used, "%s%s", used ? "; " : "", note);
 }
 
-int plots_render(const struct gp_dataset *ds, const char *outdir, const char *plots_dir, char *err,
-                 size_t errlen)
+/* The per-shape points file: the first verified row of each variant at shape group g
+ * (a repeated measurement would stack its markers on the first one). */
+static int write_shape_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
+                              const struct row_groups *shapes, const struct row_groups *vars,
+                              int *stamp, int g, const char *path, char *err, size_t errlen)
 {
+    int cnt, nsel = 0, n_dram;
+    const int *idx = row_group(shapes, g, &cnt);
+    int *sel = malloc(((size_t)cnt + 1) * sizeof *sel);
+    if (!sel) {
+        snprintf(err, errlen, "out of memory for the points of one shape");
+        return -1;
+    }
+    for (int i = 0; i < cnt; i++) {
+        int v = vars->group_of[idx[i]];
+        if (row_plottable(&ds->rows[idx[i]]) && stamp[v] != g + 1) {
+            stamp[v] = g + 1;
+            sel[nsel++] = idx[i];
+        }
+    }
+    int n = write_points(ds, cs, vars, sel, nsel, 0, path, &n_dram, err, errlen);
+    free(sel);
+    return n;
+}
+
+/* The hierarchical roofline of shape group g (and, for the main shape, the bytes chart),
+ * from a points file of that shape alone, so gnuplot never scans every row per chart. */
+static void render_shape(struct render_ctx *cx, const struct gp_dataset *ds, const struct gp_ceilings *cs,
+                         const struct row_groups *shapes, const struct row_groups *vars, int *stamp,
+                         int g, int main_shape, const char *roofs_arg, const char *title)
+{
+    char shape[96], name[160], pts[4200], gp_pts[4200], err[1024] = "";
+    shape_of(&ds->rows[shapes->rows[shapes->start[g]]], shape, sizeof shape);
+    snprintf(name, sizeof name, main_shape ? "roofline_hier" : "roofline_hier_%s", shape);
+    int named = fit(pts, sizeof pts, err, sizeof err, "%s/.points_%s.tmp%ld.csv", cx->outdir, shape,
+                    (long)getpid()) == 0;
+    int ok = named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
+             write_shape_points(ds, cs, shapes, vars, stamp, g, pts, err, sizeof err) > 0;
+    if (!ok) {
+        note_chart(cx->po, name, shape, 0, err[0] ? err : "no points at this shape");
+        if (main_shape)
+            note_chart(cx->po, "bytes", shape, 0, err[0] ? err : "no points at this shape");
+        if (named)   /* never a cut name: that could be someone else's file */
+            unlink(pts);
+        return;
+    }
+    const char *args[] = {gp_pts, roofs_arg, NULL, title, PLOT_FORMATS, shape};
+    render_chart(cx, "roofline_hier.gp", name, shape, args, 6);
+    if (main_shape) {
+        const char *bargs[] = {gp_pts, NULL, title, PLOT_FORMATS, shape};
+        render_chart(cx, "bytes.gp", "bytes", shape, bargs, 5);
+    }
+    unlink(pts);
+}
+
+/* Fills po->summary: what failed, and which shapes got no chart of their own. */
+static void summarise(struct plots_outcome *po)
+{
+    po->summary[0] = '\0';
+    for (int i = 0; i < po->ncharts; i++)
+        if (!po->chart[i].rendered) {
+            char line[600];
+            snprintf(line, sizeof line, "%s FAILED: %s", po->chart[i].name, po->chart[i].why);
+            append_note(po->summary, sizeof po->summary, line);
+        }
+    if (po->shapes_left_out > 0) {
+        char line[256];
+        snprintf(line, sizeof line,
+                 "hierarchical rooflines drawn for %d of %d shapes with counters, %d left out "
+                 "(--max-shape-charts raises the bound of %d)",
+                 po->shapes_with_counters - po->shapes_left_out, po->shapes_with_counters,
+                 po->shapes_left_out, po->max_shape_charts);
+        append_note(po->summary, sizeof po->summary, line);
+    }
+    if (po->notes[0])
+        append_note(po->summary, sizeof po->summary, po->notes);
+}
+
+int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struct plots_options *opt,
+                    struct plots_outcome *po, char *err, size_t errlen)
+{
+    memset(po, 0, sizeof *po);
     if (errlen)
         err[0] = '\0';
+    const char *plots_dir = opt ? opt->plots_dir : NULL;
     if (!plots_dir || !*plots_dir) {
         const char *env = getenv("GEMMPROF_PLOTS");
         plots_dir = (env && *env) ? env : "plots";
     }
+    po->max_shape_charts = opt && opt->max_shape_charts >= 0 ? opt->max_shape_charts
+                                                             : PLOTS_SHAPE_CHARTS_DEFAULT;
+    if (po->max_shape_charts > PLOTS_SHAPE_CHARTS_LIMIT)
+        po->max_shape_charts = PLOTS_SHAPE_CHARTS_LIMIT;
     static const char *const scripts[] = {"roofline_dram.gp", "roofline_hier.gp", "sweep.gp",
                                           "bytes.gp", "common.gp", "check.gp"};
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         char p[4096];
-        path_join(p, sizeof p, plots_dir, scripts[i]);
+        if (fit(p, sizeof p, err, errlen, "%s/%s", plots_dir, scripts[i]))
+            return -1;
         if (access(p, R_OK) != 0) {
             snprintf(err, errlen,
                      "%s: %s (run gemmprof from the repository root or set GEMMPROF_PLOTS to its "
@@ -485,25 +651,43 @@ int plots_render(const struct gp_dataset *ds, const char *outdir, const char *pl
     }
 
     const struct gp_ceilings *cs = ds->have_ceilings ? &ds->ceilings : NULL;
-    char points[4096], roofs[4096], sweep[4096];
-    path_join(points, sizeof points, outdir, "roofline_points.csv");
-    path_join(roofs, sizeof roofs, outdir, "roofline_roofs.csv");
-    path_join(sweep, sizeof sweep, outdir, "sweep.csv");
-    int n_dram = 0;
-    int n_points = write_points(ds, cs, points, &n_dram, err, errlen);
-    if (n_points < 0)
-        return -1;
-    int n_roofs = write_roofs(cs, roofs, err, errlen);
-    if (n_roofs < 0)
-        return -1;
-    int n_sweep = write_sweep(ds, sweep, err, errlen);
-    if (n_sweep < 0)
+    char points[4096], roofs[4096], sweep[4096], gp_dir[4096], gp_out[4096];
+    char gp_points[4200], gp_roofs[4200], gp_sweep[4200];
+    if (fit(points, sizeof points, err, errlen, "%s/roofline_points.csv", outdir) ||
+        fit(roofs, sizeof roofs, err, errlen, "%s/roofline_roofs.csv", outdir) ||
+        fit(sweep, sizeof sweep, err, errlen, "%s/sweep.csv", outdir) ||
+        gp_path(gp_dir, sizeof gp_dir, plots_dir, err, errlen) ||
+        gp_path(gp_out, sizeof gp_out, outdir, err, errlen) ||
+        gp_path(gp_points, sizeof gp_points, points, err, errlen) ||
+        gp_path(gp_roofs, sizeof gp_roofs, roofs, err, errlen) ||
+        gp_path(gp_sweep, sizeof gp_sweep, sweep, err, errlen))
         return -1;
 
+    struct row_groups shapes, vars;
+    int *stamp = NULL;
+    struct shape_rank *ranks = NULL;
+    if (row_groups_build(ds->rows, ds->nrows, ROW_KEY_SHAPE, &shapes) ||
+        row_groups_build(ds->rows, ds->nrows, ROW_KEY_VARIANT, &vars) ||
+        !(stamp = calloc((size_t)vars.ngroups + 1, sizeof *stamp))) {
+        snprintf(err, errlen, "%s: out of memory indexing %d rows", outdir, ds->nrows);
+        row_groups_free(&shapes);
+        row_groups_free(&vars);
+        return -1;
+    }
+    int rc = -1, n_dram = 0, nranks = 0;
+    int n_points = write_points(ds, cs, &vars, NULL, 0, 0, points, &n_dram, err, errlen);
+    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, roofs, err, errlen);
+    int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, sweep, err, errlen);
     char why[512];
+    if (n_sweep < 0)
+        goto out;
     if (!plots_gnuplot_available(why, sizeof why)) {
         snprintf(err, errlen, "%s (plot data written to %s/)", why, outdir);
-        return -1;
+        goto out;
+    }
+    if ((nranks = rank_shapes(ds, cs, &shapes, &ranks)) < 0) {
+        snprintf(err, errlen, "%s: out of memory ranking shapes", outdir);
+        goto out;
     }
 
     /* Title: which GPU, when. The run's metadata first, the ceilings file second. */
@@ -517,67 +701,140 @@ int plots_render(const struct gp_dataset *ds, const char *outdir, const char *pl
     /* ISO dates are cut to the day; the time of day only clutters a title. */
     snprintf(title, sizeof title, "%s, %.*s%s", gpu, date[0] >= '0' && date[0] <= '9' ? 10 : 64, date,
              cs ? "" : "  (no ceilings.csv: roofs not drawn)");
-    const char *roofs_arg = n_roofs > 0 ? roofs : "none";
-    char shape[96];
-    pick_shape(ds, cs, shape, sizeof shape);
+    const char *roofs_arg = n_roofs > 0 ? gp_roofs : "none";
+    struct render_ctx cx = {gp_dir, outdir, gp_out, po};
 
-    char notes[1024] = "";
-    int rendered = 0;
     if (n_dram > 0) {
-        const char *args[] = {points, roofs_arg, NULL, title, PLOT_FORMATS};
-        if (render_chart(plots_dir, "roofline_dram.gp", outdir, "roofline_dram", args, 5, err, errlen))
-            return -1;
-        rendered++;
-    } else {
-        append_note(notes, sizeof notes, "roofline_dram: skipped, no row has DRAM counters");
-    }
-    if (n_points > 0 && shape[0]) {
-        const char *args[] = {points, roofs_arg, NULL, title, PLOT_FORMATS, shape};
-        if (render_chart(plots_dir, "roofline_hier.gp", outdir, "roofline_hier", args, 6, err, errlen))
-            return -1;
-        rendered++;
-        const char *bargs[] = {points, NULL, title, PLOT_FORMATS, shape};
-        if (render_chart(plots_dir, "bytes.gp", outdir, "bytes", bargs, 5, err, errlen))
-            return -1;
-        rendered++;
-        /* every other shape with counters gets its own hierarchical roofline too: where
-         * A, B and C fit in the L2 (2048 on an H200) the picture differs from the largest */
-        char done[16][96];
-        int ndone = 0;
-        for (int i = 0; i < ds->nrows && ndone < 16; i++) {
-            char other[96], base[128];
-            struct gp_roof roof;
-            if (!row_plottable(&ds->rows[i]))
-                continue;
-            roof_derive(&ds->rows[i], cs, &roof);
-            int has_bytes = 0;
-            for (int l = 0; l < GP_LEVEL_COUNT; l++)
-                has_bytes |= !isnan(roof.ai[l]);
-            shape_of(&ds->rows[i], other, sizeof other);
-            int seen = !has_bytes || strcmp(other, shape) == 0;
-            for (int j = 0; j < ndone && !seen; j++)
-                seen = strcmp(done[j], other) == 0;
-            if (seen)
-                continue;
-            snprintf(done[ndone++], sizeof done[0], "%s", other);
-            snprintf(base, sizeof base, "roofline_hier_%s", other);
-            const char *oargs[] = {points, roofs_arg, NULL, title, PLOT_FORMATS, other};
-            if (render_chart(plots_dir, "roofline_hier.gp", outdir, base, oargs, 6, err, errlen))
-                return -1;
-            rendered++;
+        /* the DRAM points alone: a quarter of the rows for gnuplot to read */
+        char dram[4200], gp_dram[4200], derr[1024] = "";
+        int nd, named = fit(dram, sizeof dram, derr, sizeof derr, "%s/.points_dram.tmp%ld.csv", outdir,
+                            (long)getpid()) == 0;
+        if (!named || gp_path(gp_dram, sizeof gp_dram, dram, derr, sizeof derr) ||
+            write_points(ds, cs, &vars, NULL, 0, 1, dram, &nd, derr, sizeof derr) < 0) {
+            note_chart(po, "roofline_dram", NULL, 0, derr);
+        } else {
+            const char *args[] = {gp_dram, roofs_arg, NULL, title, PLOT_FORMATS};
+            render_chart(&cx, "roofline_dram.gp", "roofline_dram", NULL, args, 5);
         }
+        if (named)   /* never a cut name: that could be someone else's file */
+            unlink(dram);
     } else {
-        append_note(notes, sizeof notes,
+        append_note(po->notes, sizeof po->notes, "roofline_dram: skipped, no row has DRAM counters");
+    }
+    if (nranks > 0) {
+        /* the best-covered shape gets the main charts; the next ones, up to the bound, a
+         * hierarchical roofline each: where A, B and C fit in the L2 the picture differs */
+        po->shapes_with_counters = nranks;
+        int others = nranks - 1 < po->max_shape_charts ? nranks - 1 : po->max_shape_charts;
+        po->shapes_left_out = nranks - 1 - others;
+        for (int r = 0; r <= others; r++)
+            render_shape(&cx, ds, cs, &shapes, &vars, stamp, ranks[r].group, r == 0, roofs_arg, title);
+    } else {
+        append_note(po->notes, sizeof po->notes,
                     "roofline_hier, bytes: skipped, no row has memory counters");
     }
     if (n_sweep > 0) {
-        const char *args[] = {sweep, roofs_arg, NULL, title, PLOT_FORMATS};
-        if (render_chart(plots_dir, "sweep.gp", outdir, "sweep", args, 5, err, errlen))
-            return -1;
-        rendered++;
+        const char *args[] = {gp_sweep, roofs_arg, NULL, title, PLOT_FORMATS};
+        render_chart(&cx, "sweep.gp", "sweep", NULL, args, 5);
     } else {
-        append_note(notes, sizeof notes, "sweep: skipped, no verified and timed row");
+        append_note(po->notes, sizeof po->notes, "sweep: skipped, no verified and timed row");
     }
-    snprintf(err, errlen, "%s", notes);
-    return rendered;
+    rc = po->rendered;
+    summarise(po);
+out:
+    free(ranks);
+    free(stamp);
+    row_groups_free(&shapes);
+    row_groups_free(&vars);
+    return rc;
+}
+
+int plots_render(const struct gp_dataset *ds, const char *outdir, const char *plots_dir, char *err,
+                 size_t errlen)
+{
+    struct plots_outcome *po = malloc(sizeof *po);
+    if (!po) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    struct plots_options opt = {plots_dir, -1};
+    int n = plots_render_ex(ds, outdir, &opt, po, err, errlen);
+    if (n >= 0) {
+        snprintf(err, errlen, "%s", po->summary);
+        if (po->failed)
+            n = -1;   /* a chart missing is a failure: the caller's exit status says so */
+    }
+    free(po);
+    return n;
+}
+
+int plots_parse_max_shape_charts(const char *s, int *out, char *why, size_t whylen)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < 0 || v > PLOTS_SHAPE_CHARTS_LIMIT) {
+        snprintf(why, whylen, "--max-shape-charts takes a whole number from 0 to %d, not '%.40s'",
+                 PLOTS_SHAPE_CHARTS_LIMIT, s);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int plots_cli(int argc, char **argv)
+{
+    const char *dir = NULL;
+    struct plots_options opt = {NULL, -1};
+    char err[4096];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--max-shape-charts") == 0) {
+            if (++i >= argc || plots_parse_max_shape_charts(argv[i], &opt.max_shape_charts, err, sizeof err)) {
+                fprintf(stderr, "gemmprof plots: %s\n", i >= argc ? "--max-shape-charts needs a number" : err);
+                return 2;
+            }
+        } else if (argv[i][0] == '-' || dir) {
+            fprintf(stderr, "gemmprof plots: unexpected argument '%.60s' (usage: gemmprof plots DIR "
+                    "[--max-shape-charts N])\n", argv[i]);
+            return 2;
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "gemmprof plots: missing the results directory (usage: gemmprof plots DIR "
+                "[--max-shape-charts N])\n");
+        return 2;
+    }
+    struct gp_dataset *ds = malloc(sizeof *ds);
+    struct plots_outcome *po = malloc(sizeof *po);
+    int rc = 1;
+    if (!ds || !po) {
+        fprintf(stderr, "gemmprof plots: out of memory\n");
+    } else if (dataset_load(dir, ds, err, sizeof err)) {
+        fprintf(stderr, "gemmprof plots: %s\n", err);
+    } else {
+        int n = plots_render_ex(ds, dir, &opt, po, err, sizeof err);
+        if (n < 0) {
+            fprintf(stderr, "gemmprof plots: %s\n", err);
+        } else {
+            printf("%d charts written to %s/\n", n, dir);
+            for (int i = 0; i < po->ncharts; i++)
+                if (!po->chart[i].rendered)
+                    fprintf(stderr, "gemmprof plots: chart %s FAILED: %s\n", po->chart[i].name,
+                            po->chart[i].why);
+            if (po->shapes_left_out)
+                printf("hierarchical rooflines for %d of %d shapes with counters; %d left out "
+                       "(--max-shape-charts N raises the bound of %d, up to %d)\n",
+                       po->shapes_with_counters - po->shapes_left_out, po->shapes_with_counters,
+                       po->shapes_left_out, po->max_shape_charts, PLOTS_SHAPE_CHARTS_LIMIT);
+            if (po->notes[0])
+                printf("%s\n", po->notes);
+            rc = po->failed ? 1 : 0;
+        }
+        dataset_free(ds);
+    }
+    free(ds);
+    free(po);
+    return rc;
 }

@@ -3,13 +3,18 @@
  *
  * Files written into outdir:
  *   roofline_points.csv   one row per kernel (variant x shape) and memory level:
- *                         variant,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,
- *                         flop_per_s,attainable_flop_per_s,bound
+ *                         variant,variant_index,precision,m,n,k,shape,level,bytes,
+ *                         ai_flop_per_byte,flop_per_s,attainable_flop_per_s,bound
  *   roofline_roofs.csv    the ceilings as roofs: kind (memory|compute|ridge),roof,level,
  *                         source (measured|theoretical),label,value,ridge_ai_flop_per_byte,unit
- *   sweep.csv             one row per verified row: variant,precision,m,n,k,shape,size,
- *                         flop_per_s,time_median_s
+ *   sweep.csv             one row per verified row: variant,variant_index,precision,m,n,k,
+ *                         shape,size,flop_per_s,time_median_s
+ * variant_index numbers the variants 1, 2, ... in order of first appearance: the scripts
+ * key colours and legends by it, never by splitting names (which may hold spaces).
  *   roofline_dram.{png,svg}  roofline_hier.{png,svg}  sweep.{png,svg}  bytes.{png,svg}
+ *   roofline_hier_MxNxK.{png,svg}  for up to max_shape_charts further shapes with counters
+ * Rows are indexed by shape and variant once (analysis/row_index.h), and each per-shape
+ * chart reads a points file of its shape alone, so 100,000 rows render in seconds.
  * No line ends in an empty field: gnuplot 5.4 misreads a trailing empty CSV field.
  * Every file is written under a temporary name and renamed once complete, so a failure
  * never leaves a half-written chart that looks finished. Each script also runs alone:
@@ -26,11 +31,54 @@
  * the scripts: NULL means $GEMMPROF_PLOTS, or else "plots" (the repository's, relative
  * to the working directory). A chart without data (e.g. no hardware counters, so no
  * roofline) is skipped, not an error.
- * Returns the number of charts rendered (>= 0) with notes on skipped charts in err ("" if
- * none), or -1 with a one-line reason in err: gnuplot missing (with how to install it),
- * a script missing, outdir not writable, or gnuplot's own error text. */
+ * Returns the number of charts rendered (>= 0) with notes on skipped charts and shapes
+ * left out in err ("" if none), or -1 with a one-line reason in err: gnuplot missing
+ * (with how to install it), a script missing, outdir not writable, or any chart failing
+ * (gnuplot's own error text; the other charts are still rendered). */
 int plots_render(const struct gp_dataset *ds, const char *outdir, const char *plots_dir,
                  char *err, size_t errlen);
+
+#define PLOTS_SHAPE_CHARTS_DEFAULT 8     /* per-shape hierarchical rooflines beside the main one */
+#define PLOTS_SHAPE_CHARTS_LIMIT 256     /* the most --max-shape-charts accepts */
+#define PLOTS_CHARTS_MAX (4 + PLOTS_SHAPE_CHARTS_LIMIT)
+
+struct plots_options {
+    const char *plots_dir;   /* NULL: $GEMMPROF_PLOTS, else "plots" */
+    int max_shape_charts;    /* < 0: PLOTS_SHAPE_CHARTS_DEFAULT */
+};
+
+struct plots_chart {
+    char name[128];          /* base name: "sweep", "roofline_hier_1024x1024x1024" */
+    char shape[96];          /* the shape it shows; "" for the charts of every shape */
+    int rendered;            /* 1: NAME.png and NAME.svg written by this run */
+    char why[384];           /* why not, when not rendered */
+};
+
+/* What one plots_render_ex call did: every chart attempted, in order. */
+struct plots_outcome {
+    int ncharts, rendered, failed;
+    struct plots_chart chart[PLOTS_CHARTS_MAX];
+    int max_shape_charts;        /* the bound applied */
+    int shapes_with_counters;    /* shapes that could have a hierarchical roofline */
+    int shapes_left_out;         /* of those, not charted because of the bound */
+    char notes[1024];            /* charts skipped for lack of data */
+    char summary[4096];          /* one line: failures, shapes left out, notes ("" if none) */
+};
+
+/* plots_render with options, recording each chart in *po. A chart that fails does not
+ * stop the others; its previous PNG and SVG are removed so none is mistaken for current.
+ * Returns the number rendered (po->failed says how many failed), or -1 with a one-line
+ * reason in err when nothing could be attempted. */
+int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struct plots_options *opt,
+                    struct plots_outcome *po, char *err, size_t errlen);
+
+/* The CLI verb: argv[0] is "plots", then DIR [--max-shape-charts N]. Prints what was
+ * rendered, what failed and which shapes were left out; returns 0, 1 when a chart
+ * failed or the data could not be read, 2 for a usage error. */
+int plots_cli(int argc, char **argv);
+
+/* Parses the value of --max-shape-charts: 0 with *out set, or -1 with the reason in why. */
+int plots_parse_max_shape_charts(const char *s, int *out, char *why, size_t whylen);
 
 /* 1 when a gnuplot executable is on PATH; 0 with "gnuplot not found on PATH; install
  * it (Debian/Ubuntu: apt-get install gnuplot-nox) ..." in why. */

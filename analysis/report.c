@@ -7,6 +7,7 @@
  *   gemmprof report DIR [--out FILE_OR_DIR] [--no-plots]      (report_main) */
 #include "analysis/report.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/roofline.h"
+#include "analysis/row_index.h"
 
 /* Thresholds that turn numbers into words. */
 #define SHARE_ABOVE   1.05   /* achieved above the bound by more than noise */
@@ -53,8 +55,13 @@ static const struct variant_desc variant_descs[] = {
 struct rep {
     FILE *f;
     const struct gp_dataset *ds;
-    struct gp_roof *roof;   /* one per row */
-    const char *outdir;
+    struct gp_ceilings cs;            /* ds's, with every value not finite and positive as NaN */
+    struct gp_roof *roof;             /* one per row, from cleaned values */
+    unsigned char *usable;            /* per row: verified, with a positive shape and time */
+    struct row_groups shapes, vars;   /* rows indexed once: no row is compared with every row */
+    int *cublas_at, *tf32_at;         /* per shape group: its first usable cublas / cublas_tf32 row */
+    int n_bad_time, n_bad_values;     /* rows left out for their time; other values dropped */
+    const struct plots_outcome *charts;   /* what this run rendered; NULL: no charts */
 };
 
 /* ---- number formatting: 3 significant digits, results kept in a small ring ---- */
@@ -64,40 +71,47 @@ static int fmt_next;
 
 static char *fmt_slot(void) { return fmt_ring[fmt_next++ % 48]; }
 
+/* 3 significant digits; "n/a" for anything not finite, so no sentence shows inf or nan. */
 static const char *num(double v)
 {
-    if (isnan(v))
+    if (!isfinite(v))
         return "n/a";
-    if (isinf(v))
-        return v > 0 ? "inf" : "-inf";
     char *b = fmt_slot();
     if (v == 0) {
         strcpy(b, "0");
         return b;
     }
-    int mag = (int)floor(log10(fabs(v)));
+    double mag = floor(log10(fabs(v)));
     double unit = pow(10.0, mag - 2);
     double r = round(v / unit) * unit;   /* round first so 9.996 prints 10.0, not 10.00 */
-    mag = (int)floor(log10(fabs(r)));
+    /* near the ends of the double range the rounding can overflow or underflow:
+     * print the value as it is rather than convert a non-finite magnitude to int */
+    if (!isfinite(r) || r == 0 || !(unit > 0)) {
+        snprintf(b, 64, "%.2e", v);
+        return b;
+    }
+    mag = floor(log10(fabs(r)));
     if (mag >= 7 || mag < -4)
         snprintf(b, 64, "%.2e", r);
     else
-        snprintf(b, 64, "%.*f", mag >= 2 ? 0 : 2 - mag, r);
+        snprintf(b, 64, "%.*f", mag >= 2 ? 0 : 2 - (int)mag, r);
     return b;
 }
 
+/* A share as a percentage; "n/a" unless finite and >= 0 (no share here is negative). */
 static const char *pct(double frac)
 {
-    if (isnan(frac))
+    if (!isfinite(frac) || frac < 0)
         return "n/a";
     char *b = fmt_slot();
     snprintf(b, 64, "%s%%", num(100.0 * frac));
     return b;
 }
 
+/* Physical amounts (bytes, Hz, byte/s): "n/a" unless finite and >= 0. */
 static const char *scaled(double v, const char *const units[], int nunits)
 {
-    if (isnan(v))
+    if (!isfinite(v) || v < 0)
         return "n/a";
     int u = 0;
     double x = v;
@@ -138,26 +152,28 @@ static const char *count_str(double v)
     return s;
 }
 
-static const char *tf(double flops) { return num(flops / 1e12); }
-static const char *ms(double s) { return num(s * 1e3); }
+static const char *tf(double flops) { return flops >= 0 ? num(flops / 1e12) : "n/a"; }
+static const char *ms(double s) { return s > 0 ? num(s * 1e3) : "n/a"; }
+
+/* A measured amount: the value when finite and >= 0, else NaN (missing). */
+static double val(double v) { return isfinite(v) && v >= 0 ? v : NAN; }
+/* The same for amounts that must be positive (times, clocks, bandwidths, ceilings). */
+static double posval(double v) { return isfinite(v) && v > 0 ? v : NAN; }
 
 /* ---- row helpers ---- */
 
-static int row_ok(const struct gp_result *r) { return r->status == GP_STATUS_OK; }
+/* Verified, with a positive shape and a positive finite median time: the rows every
+ * performance statement is made from. */
+static int row_ok(const struct rep *R, int i) { return R->usable[i]; }
 
 static int has_counters(const struct gp_result *r)
 {
     static const int any[] = {GP_M_dram_read, GP_M_l2_bytes, GP_M_l1_bytes, GP_M_smem_ld_wf,
                               GP_M_ffma};
     for (size_t i = 0; i < sizeof any / sizeof any[0]; i++)
-        if (!isnan(r->metric[any[i]]))
+        if (!isnan(val(r->metric[any[i]])))
             return 1;
     return 0;
-}
-
-static int same_shape(const struct gp_result *a, const struct gp_result *b)
-{
-    return a->m == b->m && a->n == b->n && a->k == b->k;
 }
 
 static const char *shape_str(const struct gp_result *r)
@@ -175,15 +191,11 @@ static const char *variant_desc(const char *name)
     return NULL;
 }
 
-/* Index of the verified row of `variant` at r's shape, or -1. */
-static int find_ok(const struct rep *R, const struct gp_result *r, const char *variant)
+/* Index of the first verified cublas (tf32: cublas_tf32) row at row i's shape, or -1. */
+static int cublas_at(const struct rep *R, int i, int tf32)
 {
-    for (int i = 0; i < R->ds->nrows; i++) {
-        const struct gp_result *o = &R->ds->rows[i];
-        if (row_ok(o) && same_shape(o, r) && strcmp(o->variant, variant) == 0)
-            return i;
-    }
-    return -1;
+    int g = R->shapes.group_of[i];
+    return tf32 ? R->tf32_at[g] : R->cublas_at[g];
 }
 
 /* Index of a square N^3 row of `variant` (any status), or -1. */
@@ -211,18 +223,62 @@ static double bytes_per_fma(const struct gp_roof *ro, int level)
     return ro->bytes[level] / (ro->flops_analytic / 2.0);
 }
 
-/* Writes s into a Markdown table cell or inline text: '|' escaped, newlines flattened. */
-static void md_text(FILE *f, const char *s)
+/* ---- Markdown escaping: every string from the data goes through md_escape ---- */
+
+static char md_ring[16][4200];
+static unsigned md_next;
+
+/* Escapes s for Markdown into out (cut with "..." when it does not fit). code = 1: an
+ * inline code span, backticks included, with a fence longer than any backtick run in s;
+ * code = 0: text, with every character that could end a table cell or start a code
+ * span, link, HTML tag, emphasis or heading backslash-escaped. In both, '|' is escaped
+ * (a table cell ends at a bare one even inside a code span) and control bytes (newline,
+ * ESC, ...) are shown as \xNN, so a value can neither break a line nor colour a terminal. */
+static const char *md_escape(const char *s, int code)
 {
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', f);
-        else
-            fputc(*s, f);
+    char *out = md_ring[md_next++ % 16];
+    size_t len = sizeof md_ring[0], n = 0;
+    int run = 0, longest = 0;
+    for (const char *p = s; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
     }
+    int fence = code ? longest + 1 : 0;
+    /* a span that starts or ends with a backtick needs a space inside its fence */
+    int pad = code && (s[0] == '`' || (*s && s[strlen(s) - 1] == '`'));
+    for (int i = 0; i < fence; i++)
+        out[n++] = '`';
+    if (pad)
+        out[n++] = ' ';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char piece[8];
+        unsigned char c = *p;
+        int intraword = p > (const unsigned char *)s && isalnum(p[-1]) && isalnum(p[1]);
+        if (c < 0x20 || c == 0x7f)
+            snprintf(piece, sizeof piece, "\\x%02X", c);
+        else if (c == '|' || (!code && (strchr("\\`*[]<>#&", c) || (c == '_' && !intraword))))
+            snprintf(piece, sizeof piece, "\\%c", c);
+        else
+            snprintf(piece, sizeof piece, "%c", c);
+        size_t k = strlen(piece);
+        if (n + k + (size_t)fence + 5 >= len) {
+            memcpy(out + n, "...", 3);
+            n += 3;
+            break;
+        }
+        memcpy(out + n, piece, k);
+        n += k;
+    }
+    if (pad)
+        out[n++] = ' ';
+    for (int i = 0; i < fence; i++)
+        out[n++] = '`';
+    out[n] = '\0';
+    return out;
 }
+
+static const char *mdc(const char *s) { return md_escape(s, 1); }   /* as `code` */
+static const char *mdt(const char *s) { return md_escape(s, 0); }   /* as text */
 
 static void say(struct rep *R, const char *fmt, ...)
 {
@@ -238,19 +294,19 @@ static void write_header(struct rep *R, int recorded_elsewhere)
 {
     const struct gp_dataset *ds = R->ds;
     const struct gp_meta *m = &ds->meta;
-    say(R, "# gemmprof report\n\nData: `%s` (%d rows), rendered by gemmprof %s (commit %s).\n\n",
-        ds->dir, ds->nrows, GP_VERSION, GP_GIT_REV);
-    if (recorded_elsewhere) {
-        say(R, "> **Recorded data: measured on ");
-        md_text(R->f, ds->have_meta && *m->gpu_name ? m->gpu_name : "an unknown GPU");
-        say(R, " on ");
-        md_text(R->f, ds->have_meta && *m->date ? m->date : "an unknown date");
-        say(R, " at commit ");
-        md_text(R->f, ds->have_meta && *m->git_rev ? m->git_rev : "unknown");
-        say(R, ", not on this machine.** Every number below describes that GPU and run; this "
-               "machine only rendered the report.\n\n");
-    }
+    say(R, "# gemmprof report\n\nData: %s (%d rows), rendered by gemmprof %s (commit %s).\n\n",
+        mdc(ds->dir), ds->nrows, GP_VERSION, GP_GIT_REV);
+    if (recorded_elsewhere)
+        say(R, "> **Recorded data: measured on %s on %s at commit %s, not on this machine.** Every "
+               "number below describes that GPU and run; this machine only rendered the report.\n\n",
+            mdt(ds->have_meta && *m->gpu_name ? m->gpu_name : "an unknown GPU"),
+            mdt(ds->have_meta && *m->date ? m->date : "an unknown date"),
+            mdt(ds->have_meta && *m->git_rev ? m->git_rev : "unknown"));
 }
+
+/* Lists up to LIST_MAX rows of a kind, then says how many more: a note stays readable
+ * for 100,000 rows. */
+#define LIST_MAX 20
 
 static void write_data_notes(struct rep *R)
 {
@@ -259,7 +315,7 @@ static void write_data_notes(struct rep *R)
     for (int i = 0; i < ds->nrows; i++) {
         nfail += ds->rows[i].status == GP_STATUS_VERIFY_FAILED;
         nnotrun += ds->rows[i].status == GP_STATUS_CUDA_ERROR || ds->rows[i].status == GP_STATUS_SKIPPED;
-        nnocnt += row_ok(&ds->rows[i]) && !has_counters(&ds->rows[i]);
+        nnocnt += row_ok(R, i) && !has_counters(&ds->rows[i]);
     }
     if (nfail) {
         say(R, "## WARNING: %d row%s FAILED VERIFICATION\n\n", nfail, nfail == 1 ? "" : "s");
@@ -269,14 +325,12 @@ static void write_data_notes(struct rep *R)
             const struct gp_result *r = &ds->rows[i];
             if (r->status != GP_STATUS_VERIFY_FAILED)
                 continue;
-            say(R, "| `%s` | %s | %s | %s | ", r->variant, shape_str(r), num(r->rel_err),
-                num(r->tolerance));
-            md_text(R->f, *r->verify_method ? r->verify_method : "n/a");
-            say(R, " |\n");
+            say(R, "| %s | %s | %s | %s | %s |\n", mdc(r->variant), shape_str(r), num(val(r->rel_err)),
+                num(val(r->tolerance)), mdt(*r->verify_method ? r->verify_method : "n/a"));
         }
         say(R, "\n");
     }
-    if (!*ds->warnings && !nnotrun && !nnocnt)
+    if (!*ds->warnings && !nnotrun && !nnocnt && !R->n_bad_time && !R->n_bad_values)
         return;
     say(R, "## Data notes\n\n");
     if (*ds->warnings) {
@@ -286,33 +340,54 @@ static void write_data_notes(struct rep *R)
             size_t n = e ? (size_t)(e - s) : strlen(s);
             char line[1024];
             snprintf(line, sizeof line, "%.*s", (int)n, s);
-            say(R, "- ");
-            md_text(R->f, line);
-            say(R, "\n");
+            say(R, "- %s\n", mdt(line));
             s += n + (e != NULL);
         }
     }
+    int listed = 0;
     for (int i = 0; i < ds->nrows; i++) {
         const struct gp_result *r = &ds->rows[i];
         if (r->status != GP_STATUS_CUDA_ERROR && r->status != GP_STATUS_SKIPPED)
             continue;
-        say(R, "- `%s` at %s did not run (%s): ", r->variant, shape_str(r), gp_status_name(r->status));
-        md_text(R->f, *r->error ? r->error : "no reason recorded");
-        say(R, "\n");
+        if (listed++ < LIST_MAX)
+            say(R, "- %s at %s did not run (%s): %s\n", mdc(r->variant), shape_str(r),
+                gp_status_name(r->status), mdt(*r->error ? r->error : "no reason recorded"));
     }
+    if (listed > LIST_MAX)
+        say(R, "- ... and %d more rows that did not run.\n", listed - LIST_MAX);
+    listed = 0;
+    for (int i = 0; i < ds->nrows; i++) {
+        const struct gp_result *r = &ds->rows[i];
+        if (r->status != GP_STATUS_OK || row_ok(R, i))
+            continue;
+        if (listed++ < LIST_MAX)
+            say(R, "- %s at %s: its median time or its shape is missing, not finite or not positive, "
+                   "so this row is left out of every performance statement.\n",
+                mdc(r->variant), shape_str(r));
+    }
+    if (listed > LIST_MAX)
+        say(R, "- ... and %d more rows left out for a missing or impossible time or shape.\n",
+            listed - LIST_MAX);
+    if (R->n_bad_values)
+        say(R, "- %d other value%s (counters, ceilings or clocks) %s negative or not finite and %s "
+               "treated as missing: no statement below rests on %s.\n", R->n_bad_values,
+            R->n_bad_values == 1 ? "" : "s", R->n_bad_values == 1 ? "was" : "were",
+            R->n_bad_values == 1 ? "is" : "are", R->n_bad_values == 1 ? "it" : "them");
     if (nnocnt) {
         say(R, "- Counters were not collected for %d verified row%s (", nnocnt, nnocnt == 1 ? "" : "s");
         const char *sep = "";
-        for (int i = 0; i < ds->nrows; i++)
-            if (row_ok(&ds->rows[i]) && !has_counters(&ds->rows[i])) {
-                say(R, "%s`%s` %s", sep, ds->rows[i].variant, shape_str(&ds->rows[i]));
+        listed = 0;
+        for (int i = 0; i < ds->nrows && listed < LIST_MAX; i++)
+            if (row_ok(R, i) && !has_counters(&ds->rows[i])) {
+                say(R, "%s%s %s", sep, mdc(ds->rows[i].variant), shape_str(&ds->rows[i]));
                 sep = ", ";
+                listed++;
             }
+        if (nnocnt > listed)
+            say(R, " and %d more", nnocnt - listed);
         say(R, "); their statements are from time alone");
-        if (ds->have_meta && *ds->meta.counters) {
-            say(R, ". The run says: ");
-            md_text(R->f, ds->meta.counters);
-        }
+        if (ds->have_meta && *ds->meta.counters)
+            say(R, ". The run says: %s", mdt(ds->meta.counters));
         say(R, ".\n");
     }
     say(R, "\n");
@@ -327,13 +402,12 @@ static void write_machine(struct rep *R)
         say(R, "No results.json: the GPU, clocks, software versions and command of this run are "
                "unknown.\n\n");
     } else {
-        say(R, "| | |\n|---|---|\n| GPU | ");
-        md_text(R->f, *m->gpu_name ? m->gpu_name : "unknown");
-        say(R, " (compute capability %d.%d, %d SMs) |\n", m->cc_major, m->cc_minor, m->sm_count);
-        say(R, "| SM clock | maximum %s; median during the run %s", hz_str(m->sm_clock_max_hz),
-            hz_str(m->sm_clock_measured_hz));
-        if (m->sm_clock_max_hz > 0 && !isnan(m->sm_clock_measured_hz))
-            say(R, " (%s of maximum)", pct(m->sm_clock_measured_hz / m->sm_clock_max_hz));
+        double clk_max = posval(m->sm_clock_max_hz), clk = posval(m->sm_clock_measured_hz);
+        say(R, "| | |\n|---|---|\n| GPU | %s (compute capability %d.%d, %d SMs) |\n",
+            mdt(*m->gpu_name ? m->gpu_name : "unknown"), m->cc_major, m->cc_minor, m->sm_count);
+        say(R, "| SM clock | maximum %s; median during the run %s", hz_str(clk_max), hz_str(clk));
+        if (!isnan(clk_max) && !isnan(clk))
+            say(R, " (%s of maximum)", pct(clk / clk_max));
         say(R, " |\n| memory | global %s, memory clock %s, ", bytes_str(m->global_mem_bytes),
             hz_str(m->mem_clock_hz));
         if (m->mem_bus_bits > 0)
@@ -342,31 +416,24 @@ static void write_machine(struct rep *R)
             say(R, "bus width n/a");
         say(R, "; L2 %s; shared memory per block %s |\n", bytes_str(m->l2_bytes),
             bytes_str(m->smem_per_block_optin_bytes));
-        say(R, "| driver / CUDA runtime / cuBLAS | ");
-        md_text(R->f, *m->driver_version ? m->driver_version : "?");
-        say(R, " / ");
-        md_text(R->f, *m->runtime_version ? m->runtime_version : "?");
-        say(R, " / ");
-        md_text(R->f, *m->cublas_version ? m->cublas_version : "?");
-        say(R, " |\n| gemmprof | ");
-        md_text(R->f, *m->tool_version ? m->tool_version : "?");
-        say(R, ", commit ");
-        md_text(R->f, *m->git_rev ? m->git_rev : "?");
-        say(R, " |\n| date | ");
-        md_text(R->f, *m->date ? m->date : "?");
-        say(R, " |\n| host | ");
-        md_text(R->f, *m->hostname ? m->hostname : "?");
-        say(R, " |\n| timing | %d timed repetitions after %d warm-ups, L2 %s between repetitions |\n",
+        say(R, "| driver / CUDA runtime / cuBLAS | %s / %s / %s |\n",
+            mdt(*m->driver_version ? m->driver_version : "?"),
+            mdt(*m->runtime_version ? m->runtime_version : "?"),
+            mdt(*m->cublas_version ? m->cublas_version : "?"));
+        say(R, "| gemmprof | %s, commit %s |\n", mdt(*m->tool_version ? m->tool_version : "?"),
+            mdt(*m->git_rev ? m->git_rev : "?"));
+        say(R, "| date | %s |\n| host | %s |\n", mdt(*m->date ? m->date : "?"),
+            mdt(*m->hostname ? m->hostname : "?"));
+        say(R, "| timing | %d timed repetitions after %d warm-ups, L2 %s between repetitions |\n",
             m->reps, m->warmups, m->l2_flush ? "flushed" : "not flushed");
-        say(R, "| counters | ");
-        md_text(R->f, *m->counters ? m->counters : "?");
-        say(R, " |\n\nCommand:\n\n```\n%s\n```\n\n", m->command);
+        say(R, "| counters | %s |\n\nCommand: %s\n\n", mdt(*m->counters ? m->counters : "?"),
+            mdc(m->command));
     }
     /* the clock each row was timed at: the machine's speed during the measurement */
     double lo = INFINITY, hi = -INFINITY;
     for (int i = 0; i < ds->nrows; i++) {
-        double c = ds->rows[i].sm_clock_hz;
-        if (row_ok(&ds->rows[i]) && !isnan(c)) {
+        double c = posval(ds->rows[i].sm_clock_hz);
+        if (row_ok(R, i) && !isnan(c)) {
             lo = fmin(lo, c);
             hi = fmax(hi, c);
         }
@@ -377,7 +444,7 @@ static void write_machine(struct rep *R)
 
 static void write_ceilings(struct rep *R)
 {
-    const struct gp_ceilings *cs = &R->ds->ceilings;
+    const struct gp_ceilings *cs = &R->cs;
     say(R, "## Ceilings: measured against theoretical\n\n");
     if (!R->ds->have_ceilings) {
         say(R, "No ceilings.csv: without measured ceilings there are no roofline bounds, binding "
@@ -391,12 +458,10 @@ static void write_ceilings(struct rep *R)
         int bw = gp_ceiling_info[i].kind == GP_CEIL_BANDWIDTH;
         const char *meas = bw ? bw_str(c->measured) : tf(c->measured);
         const char *theo = bw ? bw_str(c->theoretical) : tf(c->theoretical);
-        say(R, "| %s | %s%s | %s%s | %s | %s | ", gp_ceiling_info[i].label, meas,
+        say(R, "| %s | %s%s | %s%s | %s | %s | %s |\n", gp_ceiling_info[i].label, meas,
             !bw && !isnan(c->measured) ? " TFLOP/s" : "", theo,
             !bw && !isnan(c->theoretical) ? " TFLOP/s" : "",
-            pct(c->measured / c->theoretical), hz_str(c->sm_clock_hz));
-        md_text(R->f, *c->theory_source ? c->theory_source : "");
-        say(R, " |\n");
+            pct(c->measured / c->theoretical), hz_str(c->sm_clock_hz), mdt(c->theory_source));
     }
     say(R, "\n");
     int above = 0;
@@ -420,32 +485,28 @@ static void write_shape_tables(struct rep *R)
            "(max - min) / median. TFLOP/s counts the analytic 2mnk. Bytes and arithmetic intensity "
            "(AI, analytic FLOP per byte) are per memory level; the binding level is the one whose "
            "roof allows the least, and the share is achieved / that bound.\n\n");
-    for (int s = 0; s < ds->nrows; s++) {
-        int first = 1;
-        for (int j = 0; j < s; j++)
-            if (same_shape(&ds->rows[j], &ds->rows[s]))
-                first = 0;
-        if (!first)
-            continue;
-        const struct gp_result *rs = &ds->rows[s];
-        say(R, "### %s\n\n", shape_str(rs));
+    for (int g = 0; g < R->shapes.ngroups; g++) {
+        int cnt;
+        const int *idx = row_group(&R->shapes, g, &cnt);
+        say(R, "### %s\n\n", shape_str(&ds->rows[idx[0]]));
         say(R, "| variant | precision | status | median ms | spread | TFLOP/s | %% of cuBLAS | "
                "%% of cuBLAS TF32 | %% of peak |\n|---|---|---|---|---|---|---|---|---|\n");
         int any_cnt = 0;
-        for (int i = s; i < ds->nrows; i++) {
+        for (int j = 0; j < cnt; j++) {
+            int i = idx[j];
             const struct gp_result *r = &ds->rows[i];
-            if (!same_shape(r, rs))
-                continue;
-            if (!row_ok(r)) {
-                say(R, "| `%s` | %s | **%s** | excluded | | | | | |\n", r->variant, r->precision,
-                    r->status == GP_STATUS_VERIFY_FAILED ? "VERIFY FAILED" : gp_status_name(r->status));
+            if (!row_ok(R, i)) {
+                say(R, "| %s | %s | **%s** | excluded | | | | | |\n", mdc(r->variant), mdt(r->precision),
+                    r->status == GP_STATUS_VERIFY_FAILED ? "VERIFY FAILED"
+                    : r->status == GP_STATUS_OK          ? "INVALID TIME"
+                                                         : gp_status_name(r->status));
                 continue;
             }
             any_cnt |= has_counters(r);
             const struct gp_roof *ro = &R->roof[i];
-            int cb = find_ok(R, r, "cublas"), ct = find_ok(R, r, "cublas_tf32");
+            int cb = cublas_at(R, i, 0), ct = cublas_at(R, i, 1);
             int is_tf32 = strcmp(r->precision, "tf32") == 0;
-            say(R, "| `%s` | %s | ok | %s | %s | %s | %s | %s | %s |\n", r->variant, r->precision,
+            say(R, "| %s | %s | ok | %s | %s | %s | %s | %s | %s |\n", mdc(r->variant), mdt(r->precision),
                 ms(r->time_median_s), pct(r->time_spread), tf(ro->achieved),
                 cb >= 0 ? pct(ro->achieved / R->roof[cb].achieved) : "n/a",
                 is_tf32 && ct >= 0 ? pct(ro->achieved / R->roof[ct].achieved) : "",
@@ -459,16 +520,17 @@ static void write_shape_tables(struct rep *R)
         say(R, "| variant | DRAM bytes | L2 bytes | L1 bytes | shared bytes | AI DRAM | AI L2 | "
                "AI L1 | AI shared | binding level | bound TFLOP/s | share of bound |\n"
                "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (int i = s; i < ds->nrows; i++) {
+        for (int j = 0; j < cnt; j++) {
+            int i = idx[j];
             const struct gp_result *r = &ds->rows[i];
-            if (!same_shape(r, rs) || !row_ok(r))
+            if (!row_ok(R, i))
                 continue;
             const struct gp_roof *ro = &R->roof[i];
             if (!has_counters(r)) {
-                say(R, "| `%s` | not collected | | | | | | | | | | |\n", r->variant);
+                say(R, "| %s | not collected | | | | | | | | | | |\n", mdc(r->variant));
                 continue;
             }
-            say(R, "| `%s` |", r->variant);
+            say(R, "| %s |", mdc(r->variant));
             for (int l = 0; l < GP_LEVEL_COUNT; l++)
                 say(R, " %s |", bytes_str(ro->bytes[l]));
             for (int l = 0; l < GP_LEVEL_COUNT; l++)
@@ -480,37 +542,64 @@ static void write_shape_tables(struct rep *R)
     }
 }
 
+/* Only charts rendered by this run are linked: a PNG left by an earlier run may show
+ * other data, and one that failed now must not pass for current. */
 static void write_charts(struct rep *R)
 {
     static const char *const charts[][2] = {
-        {"roofline_dram.png", "Roofline against the DRAM ceiling"},
-        {"roofline_hier.png", "Hierarchical roofline: DRAM, L2, L1 and shared memory"},
-        {"sweep.png", "TFLOP/s against problem size"},
-        {"bytes.png", "Bytes per FMA at each memory level"},
+        {"roofline_dram", "Roofline against the DRAM ceiling"},
+        {"roofline_hier", "Hierarchical roofline: DRAM, L2, L1 and shared memory"},
+        {"sweep", "TFLOP/s against problem size"},
+        {"bytes", "Bytes per FMA at each memory level"},
     };
+    const struct plots_outcome *po = R->charts;
     say(R, "## Charts\n\n");
-    for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
-        char path[2200];
-        snprintf(path, sizeof path, "%s/%s", R->outdir, charts[i][0]);
-        if (access(path, R_OK) == 0)
-            say(R, "![%s](%s)\n\n", charts[i][1], charts[i][0]);
-        else
-            say(R, "- %s: `%s` is not next to this report (charts not rendered: gnuplot missing or "
-                   "--no-plots; `gemmprof plots DIR` renders them).\n\n", charts[i][1], charts[i][0]);
+    if (!po || po->ncharts == 0) {
+        say(R, "No charts were rendered with this report (%s); `gemmprof plots DIR` renders them.\n\n",
+            po && po->notes[0] ? mdt(po->notes) : "gnuplot missing or --no-plots");
+        return;
     }
-    /* the hierarchical roofline of each other shape, where rendered */
-    for (int i = 0; i < R->ds->nrows; i++) {
-        const struct gp_result *r = &R->ds->rows[i];
-        char name[160], path[2400];
-        int first = 1;
-        for (int j = 0; j < i && first; j++)
-            first = !(R->ds->rows[j].m == r->m && R->ds->rows[j].n == r->n && R->ds->rows[j].k == r->k);
-        if (!first)
-            continue;
-        snprintf(name, sizeof name, "roofline_hier_%ldx%ldx%ld.png", r->m, r->n, r->k);
-        snprintf(path, sizeof path, "%s/%s", R->outdir, name);
-        if (access(path, R_OK) == 0)
-            say(R, "![Hierarchical roofline at %ldx%ldx%ld](%s)\n\n", r->m, r->n, r->k, name);
+    if (po->failed) {
+        say(R, "**%d chart%s could not be rendered** and %s not shown:\n\n", po->failed,
+            po->failed == 1 ? "" : "s", po->failed == 1 ? "is" : "are");
+        for (int c = 0; c < po->ncharts; c++)
+            if (!po->chart[c].rendered)
+                say(R, "- %s: %s\n", mdc(po->chart[c].name), mdt(po->chart[c].why));
+        say(R, "\n");
+    }
+    for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
+        int found = 0;
+        for (int c = 0; c < po->ncharts && !found; c++)
+            if (strcmp(po->chart[c].name, charts[i][0]) == 0) {
+                found = 1;
+                if (po->chart[c].rendered)
+                    say(R, "![%s](%s.png)\n\n", charts[i][1], charts[i][0]);
+            }
+        if (!found)
+            say(R, "- %s: not drawn, the data has none to show.\n\n", charts[i][1]);
+    }
+    /* the hierarchical roofline of each other shape charted */
+    for (int c = 0; c < po->ncharts; c++) {
+        const struct plots_chart *pc = &po->chart[c];
+        if (pc->rendered && strncmp(pc->name, "roofline_hier_", 14) == 0)
+            say(R, "![Hierarchical roofline at %s](%s.png)\n\n", mdt(pc->shape), pc->name);
+    }
+    if (po->shapes_with_counters > 0) {
+        say(R, "Hierarchical rooflines were drawn for %d of the %d shapes with counters:",
+            po->shapes_with_counters - po->shapes_left_out, po->shapes_with_counters);
+        const char *sep = " ";
+        for (int c = 0; c < po->ncharts; c++)
+            if (strncmp(po->chart[c].name, "roofline_hier", 13) == 0) {
+                say(R, "%s%s", sep, po->chart[c].shape);
+                sep = ", ";
+            }
+        if (po->shapes_left_out)
+            say(R, ". %d other shape%s %s left out (at most %d beside the main one; "
+                   "`--max-shape-charts N` raises the bound).\n\n", po->shapes_left_out,
+                po->shapes_left_out == 1 ? "" : "s", po->shapes_left_out == 1 ? "was" : "were",
+                po->max_shape_charts);
+        else
+            say(R, ".\n\n");
     }
 }
 
@@ -560,7 +649,7 @@ static void explain_row(struct rep *R, int i)
                "level: it ran in %s ms, %s TFLOP/s", ms(r->time_median_s), tf(ro->achieved));
         if (!isnan(ro->peak_compute))
             say(R, ", %s of the %s ceiling", pct(ro->achieved / ro->peak_compute), peak_label(r));
-        int cb = find_ok(R, r, "cublas");
+        int cb = cublas_at(R, i, 0);
         if (cb >= 0 && cb != i)
             say(R, ", %s of cuBLAS", pct(ro->achieved / R->roof[cb].achieved));
         say(R, ".\n\n");
@@ -603,8 +692,8 @@ static void explain_row(struct rep *R, int i)
                 tf(mem_roof(ro, GP_LEVEL_DRAM)), num(bytes_per_fma(ro, GP_LEVEL_DRAM)));
     }
     /* shared memory: wavefronts per warp-level FFMA and bank conflicts */
-    double wf = r->metric[GP_M_smem_ld_wf], ffma = r->metric[GP_M_ffma];
-    double confl = r->metric[GP_M_smem_ld_confl];
+    double wf = val(r->metric[GP_M_smem_ld_wf]), ffma = val(r->metric[GP_M_ffma]);
+    double confl = val(r->metric[GP_M_smem_ld_confl]);
     /* per warp FFMA only where FFMAs carry the work (not on the tensor pipe) */
     int ffma_work = !isnan(ffma) && 2.0 * ffma >= 0.5 * ro->flops_analytic;
     if (!isnan(wf) && !isnan(ffma) && ffma > 0) {
@@ -638,20 +727,23 @@ static void explain_row(struct rep *R, int i)
 static void explain_step(struct rep *R, int i)
 {
     const struct gp_result *r = &R->ds->rows[i];
-    int j = -1;
-    for (int k = i + 1; k < R->ds->nrows; k++)
-        if (same_shape(&R->ds->rows[k], r) && strcmp(R->ds->rows[k].variant, r->variant) != 0) {
-            j = k;
-            break;
-        }
+    int j = -1, cnt;
+    /* the next row of another variant at this shape, from the shape's own rows */
+    const int *idx = row_group(&R->shapes, R->shapes.group_of[i], &cnt);
+    for (int k = 0; k < cnt && j < 0; k++)
+        if (idx[k] > i && R->vars.group_of[idx[k]] != R->vars.group_of[i])
+            j = idx[k];
     if (j < 0)
         return;
     const struct gp_result *q = &R->ds->rows[j];
     const char *d = variant_desc(q->variant);
-    say(R, "Next up, `%s`%s%s%s: ", q->variant, d ? " (" : "", d ? d : "", d ? ")" : "");
-    if (!row_ok(q)) {
+    say(R, "Next up, %s%s%s%s: ", mdc(q->variant), d ? " (" : "", d ? d : "", d ? ")" : "");
+    if (!row_ok(R, j)) {
         say(R, "%s at %s, so no comparison.\n\n",
-            q->status == GP_STATUS_VERIFY_FAILED ? "failed verification" : "did not run", shape_str(r));
+            q->status == GP_STATUS_VERIFY_FAILED ? "failed verification"
+            : q->status == GP_STATUS_OK          ? "has no valid median time"
+                                                 : "did not run",
+            shape_str(r));
         return;
     }
     const struct gp_roof *a = &R->roof[i], *b = &R->roof[j];
@@ -706,22 +798,18 @@ static void write_variants(struct rep *R)
 {
     const struct gp_dataset *ds = R->ds;
     say(R, "## What limits each variant\n\n");
-    for (int v = 0; v < ds->nrows; v++) {
-        int first = 1;
-        for (int j = 0; j < v; j++)
-            if (strcmp(ds->rows[j].variant, ds->rows[v].variant) == 0)
-                first = 0;
-        if (!first)
-            continue;
-        const char *name = ds->rows[v].variant, *d = variant_desc(name);
-        say(R, "### `%s`\n\n", name);
+    for (int v = 0; v < R->vars.ngroups; v++) {
+        int cnt;
+        const int *idx = row_group(&R->vars, v, &cnt);
+        const char *name = ds->rows[idx[0]].variant, *d = variant_desc(name);
+        say(R, "### %s\n\n", mdc(name));
         if (d)
             say(R, "%s.\n\n", d);
         /* focus: the largest verified shape with counters and a bound, else the largest verified */
         int focus = -1, fbound = 0;
-        for (int i = 0; i < ds->nrows; i++) {
-            const struct gp_result *r = &ds->rows[i];
-            if (strcmp(r->variant, name) != 0 || !row_ok(r))
+        for (int j = 0; j < cnt; j++) {
+            int i = idx[j];
+            if (!row_ok(R, i))
                 continue;
             int b = R->roof[i].bound_level >= 0;
             if (focus < 0 || b > fbound ||
@@ -737,16 +825,20 @@ static void write_variants(struct rep *R)
         say(R, "At %s: ", shape_str(&ds->rows[focus]));
         explain_row(R, focus);
         int others = 0;
-        for (int i = 0; i < ds->nrows; i++) {
+        for (int j = 0; j < cnt; j++) {
+            int i = idx[j];
             const struct gp_result *r = &ds->rows[i];
-            if (i == focus || strcmp(r->variant, name) != 0)
+            if (i == focus)
                 continue;
             if (!others++)
                 say(R, "Other shapes:");
+            if (others > LIST_MAX)
+                continue;
             say(R, "%s %s ", others > 1 ? ";" : "", shape_str(r));
-            if (!row_ok(r))
+            if (!row_ok(R, i))
                 say(R, "**%s**", r->status == GP_STATUS_VERIFY_FAILED ? "verification failed"
-                                                                     : gp_status_name(r->status));
+                                 : r->status == GP_STATUS_OK          ? "no valid time"
+                                                                      : gp_status_name(r->status));
             else if (R->roof[i].bound_level >= 0)
                 say(R, "%s TFLOP/s, %s-bound at %s of the bound", tf(R->roof[i].achieved),
                     level_adj[R->roof[i].bound_level], pct(R->roof[i].bound_share));
@@ -754,6 +846,8 @@ static void write_variants(struct rep *R)
                 say(R, "%s TFLOP/s (no bound: %s)", tf(R->roof[i].achieved),
                     has_counters(r) ? "no ceilings" : "no counters");
         }
+        if (others > LIST_MAX)
+            say(R, "; and %d more (see the results by shape)", others - LIST_MAX);
         if (others)
             say(R, ".\n\n");
         explain_step(R, focus);
@@ -792,9 +886,12 @@ static void write_claims(struct rep *R)
                 a < 0 && b < 0 ? "no naive or tiled row" : a < 0 ? "no naive row" : "no tiled row", n);
             continue;
         }
-        if (!row_ok(&R->ds->rows[a]) || !row_ok(&R->ds->rows[b])) {
-            say(R, "- %ld^3: not checked: %s did not produce a verified result.\n", n,
-                !row_ok(&R->ds->rows[a]) ? "naive" : "tiled");
+        if (!row_ok(R, a) || !row_ok(R, b)) {
+            int bad = !row_ok(R, a) ? a : b;
+            say(R, "- %ld^3: not checked: %s %s.\n", n, bad == a ? "naive" : "tiled",
+                R->ds->rows[bad].status == GP_STATUS_OK
+                    ? "has no valid median time (missing, not finite or not positive)"
+                    : "did not produce a verified result");
             continue;
         }
         double x = R->ds->rows[a].time_median_s / R->ds->rows[b].time_median_s;
@@ -840,9 +937,12 @@ static void write_claims(struct rep *R)
         const struct gp_result *r = &R->ds->rows[i];
         if (strcmp(r->variant, "naive") != 0)
             continue;
-        any = 1;
-        if (!row_ok(r)) {
-            say(R, "- %s: no verified result.\n", shape_str(r));
+        if (any++ == LIST_MAX)
+            say(R, "- ... further `naive` rows are in the results by shape.\n");
+        if (any > LIST_MAX)
+            continue;
+        if (!row_ok(R, i)) {
+            say(R, "- %s: no verified result with a valid time.\n", shape_str(r));
             continue;
         }
         const struct gp_roof *ro = &R->roof[i];
@@ -857,7 +957,8 @@ static void write_claims(struct rep *R)
             say(R, "bandwidth-bound **%s**: by %s, at %s of that roof (%s TFLOP/s allowed)",
                 L == GP_LEVEL_DRAM ? "as claimed, by DRAM" : "yes, but not by DRAM",
                 level_label[L], pct(ro->bound_share), tf(ro->bound_attainable));
-            double dram_bw = (r->metric[GP_M_dram_read] + r->metric[GP_M_dram_write]) / r->time_median_s;
+            double dram_bw = (val(r->metric[GP_M_dram_read]) + val(r->metric[GP_M_dram_write])) /
+                             r->time_median_s;
             if (L != GP_LEVEL_DRAM && !isnan(mem_roof(ro, GP_LEVEL_DRAM)))
                 say(R, "; DRAM alone would allow %s TFLOP/s, %sx what it reaches, and its DRAM "
                        "traffic ran at %s, %s of the measured DRAM bandwidth",
@@ -891,36 +992,91 @@ static void dir_of(char *out, size_t len, const char *path)
         snprintf(out, len, "%.*s", (int)(slash - path), path);
 }
 
-int report_write(const struct gp_dataset *ds, const char *out_path, int recorded_elsewhere,
-                 char *err, size_t errlen)
+/* Copies of the inputs with every value that is not finite, or is negative (zero, too,
+ * where it must be positive), made NaN: what roof_derive and the sentences then see as
+ * missing. Returns how many values were dropped. */
+static int clean_ceilings(const struct gp_ceilings *in, struct gp_ceilings *out)
 {
-    char outdir[2048];
-    if (strlen(out_path) >= sizeof outdir) {
-        snprintf(err, errlen, "%s: path too long", out_path);
-        return -1;
+    int bad = 0;
+    *out = *in;
+    for (int i = 0; i < GP_CEIL_COUNT; i++) {
+        double *v[] = {&out->c[i].measured, &out->c[i].theoretical, &out->c[i].sm_clock_hz};
+        for (int k = 0; k < 3; k++)
+            if (!isnan(*v[k]) && isnan(posval(*v[k]))) {
+                *v[k] = NAN;
+                bad++;
+            }
     }
-    dir_of(outdir, sizeof outdir, out_path);
+    return bad;
+}
 
-    struct rep R = {NULL, ds, calloc((size_t)(ds->nrows > 0 ? ds->nrows : 1), sizeof(struct gp_roof)), outdir};
-    if (!R.roof) {
-        snprintf(err, errlen, "%s: out of memory", out_path);
-        return -1;
+static int clean_row(const struct gp_result *in, struct gp_result *out)
+{
+    int bad = 0;
+    *out = *in;
+    for (int m = 0; m < GP_METRIC_COUNT; m++)
+        if (!isnan(out->metric[m]) && isnan(val(out->metric[m]))) {
+            out->metric[m] = NAN;
+            bad++;
+        }
+    if (isnan(posval(out->time_median_s))) {
+        out->time_median_s = NAN;
+        out->flop_per_s = NAN;   /* roof_derive falls back to it without a time */
     }
+    return bad;
+}
+
+int report_write(const struct gp_dataset *ds, const char *out_path, int recorded_elsewhere,
+                 const struct plots_outcome *charts, char *err, size_t errlen)
+{
+    size_t n = (size_t)(ds->nrows > 0 ? ds->nrows : 0) + 1;
+    struct rep R;
+    memset(&R, 0, sizeof R);
+    R.ds = ds;
+    R.charts = charts;
+    R.roof = calloc(n, sizeof *R.roof);
+    R.usable = calloc(n, 1);
+    int ok = R.roof && R.usable && row_groups_build(ds->rows, ds->nrows, ROW_KEY_SHAPE, &R.shapes) == 0 &&
+             row_groups_build(ds->rows, ds->nrows, ROW_KEY_VARIANT, &R.vars) == 0 &&
+             (R.cublas_at = malloc(((size_t)R.shapes.ngroups + 1) * sizeof *R.cublas_at)) &&
+             (R.tf32_at = malloc(((size_t)R.shapes.ngroups + 1) * sizeof *R.tf32_at));
+    int rc = -1;
+    if (!ok) {
+        snprintf(err, errlen, "%s: out of memory for %d rows", out_path, ds->nrows);
+        goto out;
+    }
+    R.n_bad_values = clean_ceilings(&ds->ceilings, &R.cs);
     for (int i = 0; i < ds->nrows; i++) {
-        roof_derive(&ds->rows[i], &ds->ceilings, &R.roof[i]);
+        const struct gp_result *r = &ds->rows[i];
+        struct gp_result c;
+        R.n_bad_values += clean_row(r, &c);
+        roof_derive(&c, ds->have_ceilings ? &R.cs : NULL, &R.roof[i]);
+        R.usable[i] = r->status == GP_STATUS_OK && r->m > 0 && r->n > 0 && r->k > 0 &&
+                      !isnan(posval(r->time_median_s));
+        R.n_bad_time += r->status == GP_STATUS_OK && !R.usable[i];
         /* without counters the compute roof is the only one left, which is not evidence
          * that compute binds: such a row has no binding level */
-        if (!has_counters(&ds->rows[i])) {
+        if (!has_counters(r)) {
             R.roof[i].bound_level = -1;
             R.roof[i].bound_attainable = R.roof[i].bound_share = NAN;
         }
     }
+    for (int g = 0; g < R.shapes.ngroups; g++) {
+        int cnt;
+        const int *idx = row_group(&R.shapes, g, &cnt);
+        R.cublas_at[g] = R.tf32_at[g] = -1;
+        for (int j = cnt - 1; j >= 0; j--)   /* backwards: the first such row wins */
+            if (row_ok(&R, idx[j])) {
+                if (strcmp(ds->rows[idx[j]].variant, "cublas") == 0)
+                    R.cublas_at[g] = idx[j];
+                else if (strcmp(ds->rows[idx[j]].variant, "cublas_tf32") == 0)
+                    R.tf32_at[g] = idx[j];
+            }
+    }
     struct atomic_file out;
     R.f = atomic_open(&out, out_path, err, errlen);
-    if (!R.f) {
-        free(R.roof);
-        return -1;
-    }
+    if (!R.f)
+        goto out;
     write_header(&R, recorded_elsewhere);
     write_data_notes(&R);
     write_machine(&R);
@@ -929,16 +1085,23 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
     write_shape_tables(&R);
     write_charts(&R);
     write_variants(&R);
+    rc = atomic_commit(&out, err, errlen);
+out:
     free(R.roof);
-    return atomic_commit(&out, err, errlen);
+    free(R.usable);
+    free(R.cublas_at);
+    free(R.tf32_at);
+    row_groups_free(&R.shapes);
+    row_groups_free(&R.vars);
+    return rc;
 }
 
 /* ---- the CLI verb ---- */
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "gemmprof report: %s (usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots])\n",
-            why);
+    fprintf(stderr, "gemmprof report: %s (usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots] "
+            "[--max-shape-charts N])\n", why);
     return 2;
 }
 
@@ -946,6 +1109,8 @@ int report_main(int argc, char **argv)
 {
     const char *dir = NULL, *out = NULL;
     int no_plots = 0, measured_here = 0;
+    struct plots_options popt = {NULL, -1};
+    char why[256];
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out") == 0) {
             if (++i >= argc)
@@ -955,14 +1120,17 @@ int report_main(int argc, char **argv)
             no_plots = 1;
         } else if (strcmp(argv[i], "--measured-here") == 0) {
             measured_here = 1;
+        } else if (strcmp(argv[i], "--max-shape-charts") == 0) {
+            if (++i >= argc)
+                return usage("--max-shape-charts needs a number");
+            if (plots_parse_max_shape_charts(argv[i], &popt.max_shape_charts, why, sizeof why))
+                return usage(why);
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            char why[128];
             snprintf(why, sizeof why, "unknown option '%.60s'", argv[i]);
             return usage(why);
         } else if (!dir) {
             dir = argv[i];
         } else {
-            char why[128];
             snprintf(why, sizeof why, "one results directory expected, got also '%.60s'", argv[i]);
             return usage(why);
         }
@@ -976,23 +1144,40 @@ int report_main(int argc, char **argv)
     const char *base = out ? out : dir;
     size_t bl = strlen(base);
     int is_dir = !out || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) || (bl && base[bl - 1] == '/');
+    int cut;
     if (is_dir) {
-        snprintf(out_dir, sizeof out_dir, "%s", base);
-        snprintf(out_path, sizeof out_path, "%s%sreport.md", base, bl && base[bl - 1] == '/' ? "" : "/");
+        cut = (size_t)snprintf(out_dir, sizeof out_dir, "%s", base) >= sizeof out_dir ||
+              (size_t)snprintf(out_path, sizeof out_path, "%s%sreport.md", base,
+                               bl && base[bl - 1] == '/' ? "" : "/") >= sizeof out_path;
     } else {
-        snprintf(out_path, sizeof out_path, "%s", base);
-        dir_of(out_dir, sizeof out_dir, base);
+        cut = (size_t)snprintf(out_path, sizeof out_path, "%s", base) >= sizeof out_path;
+        if (!cut)
+            dir_of(out_dir, sizeof out_dir, base);
+    }
+    if (cut) {
+        /* a cut name would write somewhere else than asked */
+        fprintf(stderr, "gemmprof report: output path '%.60s...' is longer than the %zu-byte limit\n",
+                base, sizeof out_path - 1 - (is_dir ? strlen("/report.md") : 0));
+        return 1;
+    }
+    char err[4096];
+    if (atomic_target_ok(out_path, err, sizeof err)) {
+        fprintf(stderr, "gemmprof report: %s\n", err);
+        return 1;
     }
 
     struct gp_dataset *ds = malloc(sizeof *ds);
-    char err[1024];
-    if (!ds) {
+    struct plots_outcome *po = calloc(1, sizeof *po);
+    if (!ds || !po) {
         fprintf(stderr, "gemmprof report: out of memory\n");
+        free(ds);
+        free(po);
         return 1;
     }
     if (dataset_load(dir, ds, err, sizeof err)) {
         fprintf(stderr, "gemmprof report: %s\n", err);
         free(ds);
+        free(po);
         return 1;
     }
     for (const char *s = ds->warnings; *s;) {
@@ -1001,27 +1186,43 @@ int report_main(int argc, char **argv)
         fprintf(stderr, "gemmprof report: warning: %.*s\n", n, s);
         s += n + (e != NULL);
     }
+    int rc = 1;
     if (is_dir && stat(out_dir, &st) != 0) {
         fprintf(stderr, "gemmprof report: output directory '%s' does not exist\n", out_dir);
-        dataset_free(ds);
-        free(ds);
-        return 1;
+        goto out;
     }
-    if (!no_plots) {
+    if (no_plots) {
+        snprintf(po->notes, sizeof po->notes, "--no-plots");
+    } else if (plots_render_ex(ds, out_dir, &popt, po, err, sizeof err) < 0) {
         /* charts are optional: without gnuplot the report still comes, noting their absence */
-        int n = plots_render(ds, out_dir, NULL, err, sizeof err);
-        if (n < 0)
-            fprintf(stderr, "gemmprof report: charts not rendered: %s\n", err);
-        else if (*err)
-            fprintf(stderr, "gemmprof report: charts: %s\n", err);
+        fprintf(stderr, "gemmprof report: charts not rendered: %s\n", err);
+        memset(po, 0, sizeof *po);
+        snprintf(po->notes, sizeof po->notes, "%.1000s", err);
+    } else {
+        for (int i = 0; i < po->ncharts; i++)
+            if (!po->chart[i].rendered)
+                fprintf(stderr, "gemmprof report: chart %s FAILED: %s\n", po->chart[i].name,
+                        po->chart[i].why);
+        if (po->shapes_left_out)
+            fprintf(stderr, "gemmprof report: charts: hierarchical rooflines for %d of %d shapes with "
+                    "counters, %d left out (--max-shape-charts raises the bound of %d)\n",
+                    po->shapes_with_counters - po->shapes_left_out, po->shapes_with_counters,
+                    po->shapes_left_out, po->max_shape_charts);
+        if (po->notes[0])
+            fprintf(stderr, "gemmprof report: charts: %s\n", po->notes);
     }
-    int rc = report_write(ds, out_path, !measured_here, err, sizeof err);
-    dataset_free(ds);
-    free(ds);
-    if (rc) {
+    if (report_write(ds, out_path, !measured_here, po, err, sizeof err)) {
         fprintf(stderr, "gemmprof report: %s\n", err);
-        return 1;
+        goto out;
     }
     printf("%s\n", out_path);
-    return 0;
+    if (po->failed)
+        fprintf(stderr, "gemmprof report: %d chart%s failed; the report says which and links only "
+                "the charts rendered now\n", po->failed, po->failed == 1 ? "" : "s");
+    rc = po->failed ? 1 : 0;
+out:
+    dataset_free(ds);
+    free(ds);
+    free(po);
+    return rc;
 }

@@ -1,7 +1,8 @@
 # Bytes moved at each memory level, per variant, at one shape: clustered bars on a log
 # scale, each bar labelled with its value.
 #   gnuplot -c plots/bytes.gp POINTS OUTBASE [TITLE] [FORMATS] [SHAPE]
-# POINTS   roofline_points.csv (variant,shape,level,bytes)
+# POINTS   roofline_points.csv (variant,variant_index,shape,level,bytes); one group of bars
+#          per variant_index present at SHAPE
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg; TITLE: GPU and date; FORMATS default
 #          "png svg"; SHAPE e.g. 2048x2048x2048 (default: the shape of the first row)
 
@@ -15,30 +16,36 @@ P = argv(1); OUT = argv(2)
 TITLE = strlen(argv(3)) ? argv(3) : "GPU unknown"
 FORMATS = strlen(argv(4)) ? argv(4) : "png svg"
 SHAPE = argv(5)
+if (!not_a_command(P) || !not_a_command(OUT)) {
+    exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
+}
 
-call DIR."check.gp" P "variant shape level bytes" "bytes" ""
+call DIR."check.gp" P "variant variant_index shape level bytes" "variant_index bytes" ""
 if (strlen(SHAPE) == 0) {
     stats P every ::0::0 using (SHAPE = strcol("shape"), 0) nooutput
 }
-VARIANTS = ""
+eval load_variants("P", 'strcol("shape") eq SHAPE && level_index(strcol("level")) > 0')
+if (NKEY == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
+# Each variant present gets a slot on the x axis, in variant_index order.
+array SLOT[NV]
+NSLOT = 0
+do for [i = 1:NV] { NSLOT = NSLOT + (strlen(VN[i]) > 0); SLOT[i] = strlen(VN[i]) > 0 ? NSLOT : 0 }
 YMIN = 1e300; YMAX = 0
 stats P using (strcol("shape") eq SHAPE && level_index(strcol("level")) > 0 ? ( \
-        pv = strcol("variant"), VARIANTS = word_pos(VARIANTS, pv) ? VARIANTS : VARIANTS." ".pv, \
         py = column("bytes"), YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
-if (words(VARIANTS) == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
 YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YMAX * 4.0)
 
 LEVEL_COLORS = "#4D4D4D #1B9E77 #D95F02 #7570B3"
 lcolor(j) = word(LEVEL_COLORS, j)
 BAR = 0.19
-bar_x(l) = word_pos(VARIANTS, strcol("variant")) + (level_index(l) - 2.5) * (BAR + 0.02)
+bar_x(l) = SLOT[int(column("variant_index"))] + (level_index(l) - 2.5) * (BAR + 0.02)
 in_level(j) = strcol("shape") eq SHAPE && level_index(strcol("level")) == j
 
 set logscale y 10
-set xrange [0.4:words(VARIANTS) + 0.6]
+set xrange [0.4:NSLOT + 0.6]
 set yrange [YLO:YHI]
 set xtics () scale 0
-do for [i = 1:words(VARIANTS)] { set xtics add (word(VARIANTS, i) i) }
+do for [i = 1:NV] { if (SLOT[i] > 0) { set xtics add (VN[i] SLOT[i]) } }
 set grid noxtics nomxtics ytics mytics
 set format y "%.0s %cB"
 # room above the tallest bar for its rotated label

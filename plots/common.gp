@@ -9,6 +9,39 @@ set datafile columnheaders
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
 VARIANT_COLORS = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000 #F0E442"
 vcolor(i) = word(VARIANT_COLORS, (i - 1) % words(VARIANT_COLORS) + 1)
+# The same colours as numbers, for "lc rgb variable": every variant in one pass over the
+# file, so a chart's cost does not grow with the number of variants.
+array VARIANT_RGB[8] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000, 0xF0E442]
+vrgb(i) = VARIANT_RGB[(int(i) - 1) % 8 + 1]
+
+# Variants are keyed by the variant_index column (1, 2, ... in order of first
+# appearance), never by splitting a list of names: a name may hold spaces.
+#   eval load_variants("P", "FILTER")   fills NV, VN[1..NV] ("" for a variant absent from
+# the rows FILTER accepts) and NKEY, how many are present. P names the variable holding
+# the file; FILTER is an expression over a row, e.g. 'strcol("level") eq "dram"'.
+load_variants(fvar, filter) = sprintf('stats %s using (column("variant_index")) nooutput; ' . \
+    'NV = int(STATS_max); array VN[NV]; array VKEY[NV]; do for [vn_i = 1:NV] { VN[vn_i] = "" }; ' . \
+    'stats %s using ((%s) ? VN[int(column("variant_index"))] = strcol("variant") : "", 0) nooutput; ' . \
+    'NKEY = 0; do for [vn_i = 1:NV] { NKEY = NKEY + (strlen(VN[vn_i]) > 0); ' . \
+    'VKEY[vn_i] = strlen(VN[vn_i]) > 0 && NKEY <= KEY_MAX }', fvar, fvar, filter)
+# How many variants the legend names; the others are drawn and summed up in one entry.
+KEY_MAX = 16
+# The legend entries, for the end of a plot command: eval 'plot ... ' . variant_keys(STYLE),
+# STYLE e.g. "points pt 7 ps 1.8".
+variant_keys(style) = sprintf(', for [vk_i = 1:NV] keyentry with %s lc rgb vcolor(vk_i) ' . \
+    'title (VKEY[vk_i] ? VN[vk_i] : ""), for [vk_u = 1:(NKEY > KEY_MAX)] keyentry with %s ' . \
+    'lc rgb "#999999" title sprintf("(%%d more variants)", NKEY - KEY_MAX)', style, style)
+
+# Joins consecutive rows of one series into segments, in one pass: returns the previous
+# point's x (1/0 at a series' first row) and leaves the segment in SEG_X0 .. SEG_Y1.
+# Reset SEG_KEY = "" before each plot.
+SEG_KEY = ""; SEG_X0 = 0; SEG_Y0 = 0; SEG_X1 = 0; SEG_Y1 = 0
+seg(x, y, key) = (SEG_X0 = SEG_X1, SEG_Y0 = SEG_Y1, seg_ok = SEG_KEY eq key, SEG_X1 = x, SEG_Y1 = y, \
+    SEG_KEY = key, seg_ok ? SEG_X0 : 1/0)
+
+# gnuplot runs a data file named "<..." and an output named "|..." as shell commands.
+# gemmprof passes "./..." or absolute paths; anything else given by hand is refused.
+not_a_command(f) = strlen(f) == 0 || (f[1:1] ne "<" && f[1:1] ne "|")
 
 LEVELS = "dram l2 l1 shared"
 LEVEL_NAMES = "DRAM L2 L1 shared"

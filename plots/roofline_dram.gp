@@ -1,7 +1,8 @@
 # The classic roofline: every variant x shape at DRAM level, against the DRAM and
 # compute roofs (measured solid, datasheet dashed), ridge points labelled.
 #   gnuplot -c plots/roofline_dram.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS]
-# POINTS   roofline_points.csv (variant,m,n,k,shape,level,ai_flop_per_byte,flop_per_s)
+# POINTS   roofline_points.csv (variant,variant_index,m,n,k,shape,level,ai_flop_per_byte,
+#          flop_per_s); every variant is drawn in one pass, coloured by variant_index
 # ROOFS    roofline_roofs.csv (kind,roof,level,source,label,value,ridge_ai_flop_per_byte),
 #          or "none" to draw the points alone
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg
@@ -17,21 +18,26 @@ P = argv(1); R = argv(2); OUT = argv(3)
 TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
 FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
 HAVE_ROOFS = (R ne "none" && strlen(R) > 0)
+if (!not_a_command(P) || !not_a_command(R) || !not_a_command(OUT)) {
+    exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
+}
 
-call DIR."check.gp" P "variant m n k shape level ai_flop_per_byte flop_per_s" "m n k ai_flop_per_byte flop_per_s" ""
+call DIR."check.gp" P "variant variant_index m n k shape level ai_flop_per_byte flop_per_s" \
+                      "variant_index m n k ai_flop_per_byte flop_per_s" ""
 if (HAVE_ROOFS) {
     call DIR."check.gp" R "kind roof level source label value ridge_ai_flop_per_byte" "value" "ridge_ai_flop_per_byte"
 }
 
-# Variants in file order and the extent of the DRAM-level points.
-VARIANTS = ""
-XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0
-stats P using (strcol("level") eq "dram" ? ( \
-        pv = strcol("variant"), VARIANTS = word_pos(VARIANTS, pv) ? VARIANTS : VARIANTS." ".pv, \
+# The variants and the extent of the DRAM-level points.
+eval load_variants("P", 'strcol("level") eq "dram"')
+XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0; NPTS = 0
+stats P using (strcol("level") eq "dram" ? ( NPTS = NPTS + 1, \
         px = column("ai_flop_per_byte"), py = column("flop_per_s"), \
         XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
-if (words(VARIANTS) == 0) { exit error sprintf("%s: no rows at level 'dram' to plot", P) }
+if (NPTS == 0) { exit error sprintf("%s: no rows at level 'dram' to plot", P) }
+# A size label beside each point while they can still be read.
+LABELS = NPTS <= 64
 
 # Roofs: highest compute peak and DRAM bandwidth of each source; how many of each kind.
 PEAK_M = 0; PEAK_T = 0; BW_M = 0; BW_T = 0; N_RIDGE = 0; PEAK_LOW = 1e300
@@ -77,7 +83,7 @@ set xlabel "arithmetic intensity at DRAM  [FLOP/byte]  (2MNK / DRAM bytes read +
 set ylabel "performance  [TFLOP/s]"
 set format x "%g"
 set format y "%g"
-set title sprintf("DRAM roofline, every variant x size (point label = N)\n%s", TITLE)
+set title sprintf("DRAM roofline, every variant x size%s\n%s", LABELS ? " (point label = N)" : "", TITLE)
 ANGLE = slope_angle(XLO, XHI, YLO, YHI)
 
 # The plot, as strings, so the roof elements can be left out entirely without roofs:
@@ -119,14 +125,12 @@ ROOF_ELEMS = ' \
           with labels left offset 1.2,-1.0 font ",10" notitle, \
 '
 DATA_ELEMS = ' \
-      for [i = 1:words(VARIANTS)] P using \
-          (strcol("level") eq "dram" && strcol("variant") eq word(VARIANTS, i) ? column("ai_flop_per_byte") : 1/0): \
-          (column("flop_per_s") / T) with points pt 7 ps 1.8 lc rgb vcolor(i) title word(VARIANTS, i), \
-      for [i = 1:words(VARIANTS)] P using \
-          (strcol("level") eq "dram" && strcol("variant") eq word(VARIANTS, i) ? column("ai_flop_per_byte") : 1/0): \
-          (column("flop_per_s") / T): \
-          (shape_label(column("m"), column("n"), column("k"), strcol("shape"))) \
-          with labels left offset 1.0,0 font ",10" tc rgb vcolor(i) notitle'
+      P using (strcol("level") eq "dram" ? column("ai_flop_per_byte") : 1/0):(column("flop_per_s") / T): \
+          (vrgb(column("variant_index"))) with points pt 7 ps 1.8 lc rgb variable notitle, \
+      for [u = 1:LABELS] P using (strcol("level") eq "dram" ? column("ai_flop_per_byte") : 1/0): \
+          (column("flop_per_s") / T):(shape_label(column("m"), column("n"), column("k"), strcol("shape"))): \
+          (vrgb(column("variant_index"))) with labels left offset 1.0,0 font ",10" tc rgb variable notitle' \
+    . variant_keys("points pt 7 ps 1.8")
 ROOF_KEYS = ', \
       keyentry with lines lw 3 lc rgb ROOF_COLOR title "measured ceiling", \
       keyentry with lines lw 2 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \

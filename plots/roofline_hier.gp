@@ -4,7 +4,9 @@
 # All of a kernel's markers share its height (its achieved FLOP/s); how far each sits
 # from its own roof shows which level limits it. The binding level is ringed.
 #   gnuplot -c plots/roofline_hier.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE]
-# POINTS   roofline_points.csv (variant,m,n,k,shape,level,ai_flop_per_byte,flop_per_s,bound)
+# POINTS   roofline_points.csv (variant,variant_index,m,n,k,shape,level,ai_flop_per_byte,
+#          flop_per_s,bound); a kernel's rows are consecutive (gemmprof writes them so) and
+#          joined by a line; every variant is drawn in one pass over the file
 # ROOFS    roofline_roofs.csv, or "none"
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg
 # TITLE    GPU and date; FORMATS default "png svg"; SHAPE e.g. 2048x2048x2048 (default:
@@ -21,9 +23,12 @@ TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
 FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
 SHAPE = argv(6)
 HAVE_ROOFS = (R ne "none" && strlen(R) > 0)
+if (!not_a_command(P) || !not_a_command(R) || !not_a_command(OUT)) {
+    exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
+}
 
-call DIR."check.gp" P "variant m n k shape level ai_flop_per_byte flop_per_s bound" \
-                      "m n k ai_flop_per_byte flop_per_s bound" ""
+call DIR."check.gp" P "variant variant_index m n k shape level ai_flop_per_byte flop_per_s bound" \
+                      "variant_index m n k ai_flop_per_byte flop_per_s bound" ""
 if (HAVE_ROOFS) {
     call DIR."check.gp" R "kind roof level source label value ridge_ai_flop_per_byte" "value" "ridge_ai_flop_per_byte"
 }
@@ -31,15 +36,14 @@ if (strlen(SHAPE) == 0) {
     stats P every ::0::0 using (SHAPE = strcol("shape"), 0) nooutput
 }
 
-VARIANTS = ""
+eval load_variants("P", 'strcol("shape") eq SHAPE')
 XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0; SQUARE = 0; SIZE_N = 0
 stats P using (strcol("shape") eq SHAPE ? ( \
-        pv = strcol("variant"), VARIANTS = word_pos(VARIANTS, pv) ? VARIANTS : VARIANTS." ".pv, \
         SQUARE = column("m") == column("n") && column("n") == column("k"), SIZE_N = column("m"), \
         px = column("ai_flop_per_byte"), py = column("flop_per_s"), \
         XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
-if (words(VARIANTS) == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
+if (NKEY == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
 
 # The compute roofs drawn here: FP32 FMA and TF32, the two this suite's variants use.
 is_peak(r) = r eq "fp32_fma" || r eq "tf32"
@@ -82,7 +86,9 @@ is_ridge(side) = strcol("kind") eq "ridge" && label_side(strcol("level")) == sid
 lab_x(b, l) = mem_x0(b) * label_along(l)
 # A label above its roof goes above the datasheet line too, which may lie just above.
 label_bw(b, side) = side > 0 && peak_t(strcol("level")) > b ? peak_t(strcol("level")) : b
-in_shape(v) = strcol("shape") eq SHAPE && strcol("variant") eq v
+in_shape(x) = strcol("shape") eq SHAPE ? x : (SEG_KEY = "", 1/0)
+# one series per kernel: its four levels, joined
+kernel_key(x) = strcol("variant_index") . " " . strcol("shape")
 T = 1e12
 
 set logscale xy 10
@@ -129,12 +135,14 @@ ROOF_ELEMS = ' \
           with labels center offset 0, side * 1.0 font ",9" notitle, \
 '
 DATA_ELEMS = ' \
-      for [i = 1:words(VARIANTS)] P using (in_shape(word(VARIANTS, i)) && column("bound") == 1 ? \
-          column("ai_flop_per_byte") : 1/0):(column("flop_per_s") / T) \
-          with points pt 6 ps 3.2 lw 2 lc rgb vcolor(i) notitle, \
-      for [i = 1:words(VARIANTS)] P using (in_shape(word(VARIANTS, i)) ? column("ai_flop_per_byte") : 1/0): \
-          (column("flop_per_s") / T):(level_pt(strcol("level"))) \
-          with linespoints pt variable ps 1.8 lw 2 lc rgb vcolor(i) title word(VARIANTS, i), \
+      P using (in_shape(column("bound") == 1 ? column("ai_flop_per_byte") : 1/0)):(column("flop_per_s") / T): \
+          (vrgb(column("variant_index"))) with points pt 6 ps 3.2 lw 2 lc rgb variable notitle, \
+      P using (in_shape(seg(column("ai_flop_per_byte"), column("flop_per_s") / T, kernel_key(0)))):(SEG_Y0): \
+          (SEG_X1 - SEG_X0):(SEG_Y1 - SEG_Y0):(vrgb(column("variant_index"))) \
+          with vectors nohead lw 2 lc rgb variable notitle, \
+      P using (in_shape(column("ai_flop_per_byte"))):(column("flop_per_s") / T):(level_pt(strcol("level"))): \
+          (vrgb(column("variant_index"))) with points pt variable ps 1.8 lc rgb variable notitle' \
+    . variant_keys("linespoints pt 7 ps 1.8 lw 2") . ', \
       keyentry with points pt level_pt("dram") ps 1.8 lc rgb "black" title "DRAM", \
       keyentry with points pt level_pt("l2") ps 1.8 lc rgb "black" title "L2", \
       keyentry with points pt level_pt("l1") ps 1.8 lc rgb "black" title "L1", \
@@ -148,6 +156,7 @@ ROOF_KEYS = ', \
 do for [FMT in FORMATS] {
     eval set_term(FMT)
     set output OUT.".".FMT
+    SEG_KEY = ""
     eval 'plot ' . (HAVE_ROOFS ? ROOF_ELEMS : '') . DATA_ELEMS . (HAVE_ROOFS ? ROOF_KEYS : '')
     unset output
 }

@@ -1,8 +1,9 @@
 # Throughput against problem size: one line per variant, log2 size axis, with the FP32
 # FMA and TF32 compute roofs (measured solid, datasheet dashed).
 #   gnuplot -c plots/sweep.gp SWEEP ROOFS OUTBASE [TITLE] [FORMATS]
-# SWEEP    sweep.csv (variant,m,n,k,size,flop_per_s); gnuplot joins consecutive rows, so
-#          each variant's rows must be together and in size order (gemmprof writes them so)
+# SWEEP    sweep.csv (variant,variant_index,m,n,k,size,flop_per_s); consecutive rows of one
+#          variant are joined, so each variant's rows must be together and in size order
+#          (gemmprof writes them so); every variant is drawn in one pass over the file
 # ROOFS    roofline_roofs.csv (kind,roof,source,label,value), or "none"
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg; TITLE: GPU and date; FORMATS default "png svg"
 
@@ -16,18 +17,27 @@ S = argv(1); R = argv(2); OUT = argv(3)
 TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
 FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
 HAVE_ROOFS = (R ne "none" && strlen(R) > 0)
+if (!not_a_command(S) || !not_a_command(R) || !not_a_command(OUT)) {
+    exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
+}
 
-call DIR."check.gp" S "variant m n k size flop_per_s" "m n k size flop_per_s" ""
+call DIR."check.gp" S "variant variant_index m n k size flop_per_s" "variant_index m n k size flop_per_s" ""
 if (HAVE_ROOFS) { call DIR."check.gp" R "kind roof source label value" "value" "" }
 
-VARIANTS = ""; SIZES = ""
+eval load_variants("S", "1")
+# A tic at each measured size while there are few; past SIZES_MAX, plain log2 tics
+# (the list stops growing, so this pass stays linear in the rows).
+SIZES = ""; SIZES_MAX = 24; NROWS = 0
 XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0; ALL_SQUARE = 1
-stats S using (pv = strcol("variant"), VARIANTS = word_pos(VARIANTS, pv) ? VARIANTS : VARIANTS." ".pv, \
-        ps = sprintf("%.0f", column("size")), SIZES = word_pos(SIZES, ps) ? SIZES : SIZES." ".ps, \
+stats S using (NROWS = NROWS + 1, ps = sprintf("%.0f", column("size")), \
+        SIZES = words(SIZES) > SIZES_MAX || word_pos(SIZES, ps) ? SIZES : SIZES." ".ps, \
         ALL_SQUARE = ALL_SQUARE && column("m") == column("n") && column("n") == column("k"), \
         px = column("size"), py = column("flop_per_s"), \
         XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX, 0) nooutput
+SIZE_TICS = words(SIZES) <= SIZES_MAX
+# A value beside each point while they can still be read.
+LABELS = NROWS <= 64
 
 is_peak(r) = r eq "fp32_fma" || r eq "tf32"
 is_comp(src) = strcol("kind") eq "compute" && strcol("source") eq src && is_peak(strcol("roof"))
@@ -51,10 +61,11 @@ set xlabel ALL_SQUARE ? "matrix size N  (M = N = K), log2 scale" : \
 set ylabel "performance  [TFLOP/s]  (2MNK / median time)"
 set format x "%g"
 set format y "%g"
-# A tic at every measured size, and only there.
-set xtics () nomirror
-do for [i = 1:words(SIZES)] { set xtics add (word(SIZES, i) word(SIZES, i) + 0) }
-set mxtics 1
+if (SIZE_TICS) {
+    set xtics () nomirror
+    do for [i = 1:words(SIZES)] { set xtics add (word(SIZES, i) word(SIZES, i) + 0) }
+    set mxtics 1
+}
 set title sprintf("Throughput against size, per variant\n%s", TITLE)
 
 # The plot, as strings, so the roof elements can be left out entirely without roofs:
@@ -69,15 +80,19 @@ ROOF_ELEMS = ' \
           with labels left offset 0,0.75 tc rgb ROOF_COLOR notitle, \
 '
 DATA_ELEMS = ' \
-      for [i = 1:words(VARIANTS)] S using (strcol("variant") eq word(VARIANTS, i) ? column("size") : 1/0): \
-          (column("flop_per_s") / T) with linespoints pt 7 ps 1.6 lw 2.5 lc rgb vcolor(i) title word(VARIANTS, i), \
-      for [i = 1:words(VARIANTS)] S using (strcol("variant") eq word(VARIANTS, i) ? column("size") : 1/0): \
-          (column("flop_per_s") / T):(sprintf("%.3g", column("flop_per_s") / T)) \
-          with labels left offset 0.8,-0.6 font ",9" tc rgb vcolor(i) notitle'
+      S using (seg(column("size"), column("flop_per_s") / T, strcol("variant_index"))):(SEG_Y0): \
+          (SEG_X1 - SEG_X0):(SEG_Y1 - SEG_Y0):(vrgb(column("variant_index"))) \
+          with vectors nohead lw 2.5 lc rgb variable notitle, \
+      S using "size":(column("flop_per_s") / T):(vrgb(column("variant_index"))) \
+          with points pt 7 ps 1.6 lc rgb variable notitle, \
+      for [u = 1:LABELS] S using "size":(column("flop_per_s") / T):(sprintf("%.3g", column("flop_per_s") / T)): \
+          (vrgb(column("variant_index"))) with labels left offset 0.8,-0.6 font ",9" tc rgb variable notitle' \
+    . variant_keys("linespoints pt 7 ps 1.6 lw 2.5")
 
 do for [FMT in FORMATS] {
     eval set_term(FMT)
     set output OUT.".".FMT
+    SEG_KEY = ""
     eval 'plot ' . (HAVE_ROOFS ? ROOF_ELEMS : '') . DATA_ELEMS
     unset output
 }

@@ -13,6 +13,7 @@
 
 #include "analysis/dataset.h"
 #include "analysis/plots.h"
+#include "analysis/report.h"
 #include "tests/test.h"
 
 static char tmpdir[256];
@@ -57,16 +58,24 @@ static int svg_valid(const char *path)
     return n > 1000 && strstr(buf, "<svg") && strstr(buf, "</svg>") && strstr(buf, "<path");
 }
 
+/* Whether the whole file holds `needle` (charts run past 64 kB). */
 static int file_contains(const char *path, const char *needle)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return 0;
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    size_t n = buf ? fread(buf, 1, (size_t)len, f) : 0;
     fclose(f);
+    if (!buf)
+        return 0;
     buf[n] = '\0';
-    return strstr(buf, needle) != NULL;
+    int found = strstr(buf, needle) != NULL;
+    free(buf);
+    return found;
 }
 
 /* Finds the line of `path` starting with `prefix` and parses the two numbers after it. */
@@ -113,11 +122,11 @@ static void test_render_dataset(void)
 
     /* the plot inputs: by-name columns, one row per kernel and level with data */
     path_in(path, sizeof path, out, "roofline_points.csv");
-    CHECK(file_contains(path, "variant,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,"
-                              "attainable_flop_per_s,bound\n"),
+    CHECK(file_contains(path, "variant,variant_index,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,"
+                              "flop_per_s,attainable_flop_per_s,bound\n"),
           "roofline_points.csv header");
     double a = 0, b = 0;
-    CHECK(line_numbers(path, "naive,fp32,2048,2048,2048,2048x2048x2048,l1,", &a, &b) &&
+    CHECK(line_numbers(path, "naive,1,fp32,2048,2048,2048,2048x2048x2048,l1,", &a, &b) &&
               fabs(a - 42966271456.) < 1e3 && fabs(b - 0.399845474) < 1e-8,
           "naive at 2048: L1 bytes 43 GB, AI 0.40 FLOP/byte (%g, %g)", a, b);
     CHECK(!file_contains(path, ",512x512x512,"), "rows without counters give no roofline points");
@@ -127,7 +136,7 @@ static void test_render_dataset(void)
           "ridge of DRAM 3.96 TB/s and FP32 60.1 TFLOP/s at 15.18 FLOP/byte (%g, %g)", a, b);
     CHECK(!file_contains(path, "memory,l2,l2,theoretical"), "an unknown ceiling is left out, not guessed");
     path_in(path, sizeof path, out, "sweep.csv");
-    CHECK(line_numbers(path, "cublas_tf32,tf32,8192,8192,8192,8192x8192x8192,", &a, &b) && a == 8192 &&
+    CHECK(line_numbers(path, "cublas_tf32,4,tf32,8192,8192,8192,8192x8192x8192,", &a, &b) && a == 8192 &&
               fabs(b / 420e12 - 1) < 1e-6,
           "sweep.csv: cuBLAS TF32 at 8192 = 420 TFLOP/s (%g, %g)", a, b);
     CHECK(!file_contains(path, "naive,fp32,8192"), "sweep.csv leaves out the skipped row");
@@ -225,30 +234,32 @@ static void script_error(const char *script, const char *name, const char *text,
     }
 }
 
-#define PTS_HDR "variant,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,attainable_flop_per_s,bound\n"
-#define PTS_ROW "naive,fp32,2048,2048,2048,2048x2048x2048,dram,46342144,370.7,6.18e+12,6.01e+13,0\n"
+#define PTS_HDR "variant,variant_index,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s," \
+                "attainable_flop_per_s,bound\n"
+#define PTS_ROW "naive,1,fp32,2048,2048,2048,2048x2048x2048,dram,46342144,370.7,6.18e+12,6.01e+13,0\n"
 
 static void test_script_bad_input(void)
 {
-    script_error("roofline_dram.gp", "missing.csv", NULL, "missing.csv: cannot read the file");
-    script_error("roofline_dram.gp", "empty.csv", "", "empty.csv: empty file");
+    script_error("roofline_dram.gp", "missing.csv", NULL, "Cannot find or open file");
+    script_error("roofline_dram.gp", "missing.csv", NULL, "missing.csv: no data rows");
+    script_error("roofline_dram.gp", "empty.csv", "", "empty.csv: no data rows");
     script_error("roofline_hier.gp", "hdr.csv", PTS_HDR, "hdr.csv: no data rows");
     script_error("roofline_dram.gp", "nocol.csv",
-                 "variant,m,n,k,shape,level,flop_per_s\nnaive,1,1,1,1x1x1,dram,5\n",
+                 "variant,variant_index,m,n,k,shape,level,flop_per_s\nnaive,1,1,1,1,1x1x1,dram,5\n",
                  "nocol.csv:1: missing column 'ai_flop_per_byte'");
     script_error("roofline_hier.gp", "text.csv", PTS_HDR PTS_ROW
-                 "naive,fp32,2048,2048,2048,2048x2048x2048,l2,1,fast,6.18e+12,6.01e+13,0\n",
-                 "text.csv:3: column ai_flop_per_byte (9): 'fast' is not a number");
+                 "naive,1,fp32,2048,2048,2048,2048x2048x2048,l2,1,fast,6.18e+12,6.01e+13,0\n",
+                 "text.csv:3: column ai_flop_per_byte (10): 'fast' is not a number");
     script_error("roofline_dram.gp", "neg.csv", PTS_HDR PTS_ROW
-                 "tiled,fp32,2048,2048,2048,2048x2048x2048,dram,1,2,-9.2e+12,6.01e+13,0\n",
-                 "neg.csv:3: column flop_per_s (10): '-9.2e+12' is not a number >= 0");
+                 "tiled,2,fp32,2048,2048,2048,2048x2048x2048,dram,1,2,-9.2e+12,6.01e+13,0\n",
+                 "neg.csv:3: column flop_per_s (11): '-9.2e+12' is not a number >= 0");
     script_error("bytes.gp", "negbytes.csv", PTS_HDR
-                 "naive,fp32,2048,2048,2048,2048x2048x2048,dram,-4,370.7,6.18e+12,6.01e+13,0\n",
-                 "negbytes.csv:2: column bytes (8)");
-    script_error("sweep.gp", "sweepcol.csv", "variant,m,n,k,size\nnaive,1,1,1,1\n",
+                 "naive,1,fp32,2048,2048,2048,2048x2048x2048,dram,-4,370.7,6.18e+12,6.01e+13,0\n",
+                 "negbytes.csv:2: column bytes (9)");
+    script_error("sweep.gp", "sweepcol.csv", "variant,variant_index,m,n,k,size\nnaive,1,1,1,1,1\n",
                  "sweepcol.csv:1: missing column 'flop_per_s'");
     script_error("roofline_dram.gp", "nodram.csv", PTS_HDR
-                 "naive,fp32,2048,2048,2048,2048x2048x2048,l2,1,2,6.18e+12,6.01e+13,0\n",
+                 "naive,1,fp32,2048,2048,2048,2048x2048x2048,l2,1,2,6.18e+12,6.01e+13,0\n",
                  "no rows at level 'dram'");
 }
 
@@ -329,6 +340,207 @@ static void test_render_failures(void)
     dataset_free(&ds);
 }
 
+
+/* ---- hostile names, failing charts, bounds ---- */
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* A results directory name that is shell code, and one that gnuplot would run as a command
+ * ('<...'): both render, and nothing runs. */
+static void test_no_shell(void)
+{
+    struct gp_dataset ds;
+    char err[2048], cwd[1024], plots[1100], out[600], pwned[700];
+    if (dataset_load("tests/data/h200_crafted", &ds, err, sizeof err) || !getcwd(cwd, sizeof cwd)) {
+        CHECK(0, "load tests/data/h200_crafted: %s", err);
+        return;
+    }
+    snprintf(plots, sizeof plots, "%s/plots", cwd);
+    struct plots_options opt = {plots, -1};
+    struct plots_outcome *po = malloc(sizeof *po);
+    snprintf(out, sizeof out, "%s/i';touch PWNED;'", tmpdir);
+    int moved = chdir(tmpdir) == 0;   /* where a `touch PWNED` would land */
+    int n1 = plots_render_ex(&ds, out, &opt, po, err, sizeof err);
+    int f1 = po->failed;
+    int n2 = plots_render_ex(&ds, "<touch PWNED2;x", &opt, po, err, sizeof err);
+    int f2 = po->failed;
+    int n3 = plots_render_ex(&ds, "|touch PWNED3;x", &opt, po, err, sizeof err);
+    if (moved && chdir(cwd) != 0)
+        printf("note: cannot return to %s\n", cwd);
+    snprintf(pwned, sizeof pwned, "%s/PWNED", tmpdir);
+    CHECK(n1 == 4 && f1 == 0, "a directory named i';touch PWNED;' renders its 4 charts (%d, %d failed: %s)",
+          n1, f1, err);
+    CHECK(n2 == 4 && f2 == 0 && n3 == 4, "directories named '<touch ...' and '|touch ...' render too (%d, %d)",
+          n2, n3);
+    CHECK(moved && !exists(pwned) && !exists("PWNED") && count_files_named(tmpdir, "PWNED") == 3,
+          "no PWNED file created: no name reached a shell (only the three directories carry the name)");
+    free(po);
+    dataset_free(&ds);
+}
+
+/* A variant named with spaces is one series and one legend entry, with its data. */
+static void test_variant_with_spaces(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[600], path[700];
+    if (dataset_load("tests/data/h200_crafted", &ds, err, sizeof err)) {
+        CHECK(0, "load tests/data/h200_crafted: %s", err);
+        return;
+    }
+    for (int i = 0; i < ds.nrows; i++)
+        if (strcmp(ds.rows[i].variant, "tiled") == 0)
+            strcpy(ds.rows[i].variant, "tiled kernel v2");
+    path_in(out, sizeof out, tmpdir, "spaces");
+    int n = plots_render(&ds, out, NULL, err, sizeof err);
+    CHECK(n == 4, "variant 'tiled kernel v2': all 4 charts render (%d: %s)", n, err);
+    path_in(path, sizeof path, out, "sweep.csv");
+    CHECK(file_contains(path, "\ntiled kernel v2,2,fp32,1024,"), "sweep.csv keys it by variant_index 2");
+    static const char *const charts[] = {"sweep.svg", "roofline_dram.svg", "roofline_hier.svg", "bytes.svg"};
+    for (int c = 0; c < 4; c++) {
+        path_in(path, sizeof path, out, charts[c]);
+        CHECK(file_contains(path, ">tiled kernel v2<") && !file_contains(path, ">kernel<") &&
+                  !file_contains(path, ">v2<"),
+              "%s names 'tiled kernel v2' once, not word by word", charts[c]);
+    }
+    dataset_free(&ds);
+}
+
+/* A chart whose script fails: the others still render, its old PNG is removed, the
+ * report links only this run's charts and names the failure, and the exit status is 1. */
+static void test_failed_chart(void)
+{
+    char why[512];
+    if (!plots_gnuplot_available(why, sizeof why)) {
+        SKIP(why, "a failing chart among working ones");
+        return;
+    }
+    struct gp_dataset ds;
+    char err[2048], pdir[600], out[600], path[700], cmd[2048];
+    if (dataset_load("tests/data/h200_crafted", &ds, err, sizeof err)) {
+        CHECK(0, "load tests/data/h200_crafted: %s", err);
+        return;
+    }
+    path_in(pdir, sizeof pdir, tmpdir, "failplots");
+    path_in(out, sizeof out, tmpdir, "failout");
+    snprintf(cmd, sizeof cmd, "mkdir -p '%.300s' '%.300s' && cp plots/*.gp '%.300s'/ && "
+             "echo 'exit error \"sweep broken\"' > '%.300s/sweep.gp' && "
+             "cp tests/data/h200_crafted/results.csv '%.300s'/", pdir, out, pdir, pdir, out);
+    int sys = system(cmd);
+    char stale[700];
+    path_in(stale, sizeof stale, out, "sweep.png");
+    FILE *f = fopen(stale, "w");
+    if (f) {
+        fputs("old chart of another run", f);
+        fclose(f);
+    }
+    struct plots_outcome *po = malloc(sizeof *po);
+    struct plots_options opt = {pdir, -1};
+    int n = plots_render_ex(&ds, out, &opt, po, err, sizeof err);
+    unsigned w, h;
+    path_in(path, sizeof path, out, "roofline_dram.png");
+    CHECK(sys == 0 && n == 3 && po->failed == 1 && png_valid(path, &w, &h),
+          "sweep fails, the other 3 charts still render (%d rendered, %d failed)", n, po->failed);
+    CHECK(!exists(stale), "the previous run's sweep.png is removed");
+    CHECK(strstr(po->summary, "sweep FAILED") && strstr(po->summary, "sweep broken"),
+          "the summary names the failed chart and gnuplot's reason: %s", po->summary);
+
+    /* the report of the same directory: exit 1, only the rendered charts linked */
+    f = fopen(stale, "w");   /* stale again */
+    if (f)
+        fclose(f);
+    setenv("GEMMPROF_PLOTS", pdir, 1);
+    char *argv[] = {"report", "tests/data/h200_crafted", "--out", out, NULL};
+    int rc = report_main(4, argv);
+    unsetenv("GEMMPROF_PLOTS");
+    path_in(path, sizeof path, out, "report.md");
+    FILE *r = fopen(path, "r");
+    static char text[1 << 17];
+    size_t got = r ? fread(text, 1, sizeof text - 1, r) : 0;
+    text[got] = '\0';
+    if (r)
+        fclose(r);
+    CHECK(rc == 1, "gemmprof report exits 1 when a chart failed (got %d)", rc);
+    CHECK(strstr(text, "](roofline_dram.png)") && strstr(text, "](bytes.png)") && !strstr(text, "](sweep.png)"),
+          "report.md links the charts rendered now and not the failed one");
+    CHECK(strstr(text, "**1 chart could not be rendered**") && strstr(text, "- `sweep`: gnuplot -c sweep.gp:"),
+          "report.md says which chart failed and why");
+    CHECK(!exists(stale), "no stale sweep.png is left for the report to show");
+
+    char *pargv[] = {"plots", out, NULL};
+    setenv("GEMMPROF_PLOTS", pdir, 1);
+    rc = plots_cli(2, pargv);
+    unsetenv("GEMMPROF_PLOTS");
+    CHECK(rc == 1, "gemmprof plots exits 1 when a chart failed (got %d)", rc);
+    free(po);
+    dataset_free(&ds);
+}
+
+/* results/h200: 4 shapes with counters. The bound on per-shape charts, and 20,000 rows
+ * built from it (2,500 shapes): indexed, bounded, and said. */
+static void test_shape_bound(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[600];
+    if (dataset_load("results/h200", &ds, err, sizeof err)) {
+        CHECK(0, "load results/h200: %s", err);
+        return;
+    }
+    struct plots_outcome *po = malloc(sizeof *po);
+    struct plots_options opt = {NULL, 1};
+    path_in(out, sizeof out, tmpdir, "bound1");
+    int n = plots_render_ex(&ds, out, &opt, po, err, sizeof err);
+    CHECK(n == 5 && po->shapes_with_counters == 4 && po->shapes_left_out == 2 &&
+              count_files_named(out, "roofline_hier_") == 2,
+          "--max-shape-charts 1: main shape plus 1, 2 shapes left out (%d charts, %d left out)", n,
+          po->shapes_left_out);
+    CHECK(strstr(po->summary, "hierarchical rooflines drawn for 2 of 4 shapes with counters, 2 left out"),
+          "the outcome says which were left out: %s", po->summary);
+
+    /* 20,000 rows */
+    struct gp_result *base = ds.rows;
+    int nbase = ds.nrows, nrows = 20000;
+    struct gp_result *rows = malloc((size_t)nrows * sizeof *rows);
+    for (int i = 0; rows && i < nrows; i++) {
+        rows[i] = base[i % nbase];
+        long step = i / nbase;   /* 1, 2, ...: no shape meets another base shape */
+        rows[i].m += step;
+        rows[i].n += step;
+        rows[i].k += step;
+    }
+    ds.rows = rows;
+    ds.nrows = rows ? nrows : 0;
+    path_in(out, sizeof out, tmpdir, "rows20k");
+    n = plots_render_ex(&ds, out, NULL, po, err, sizeof err);
+    int shapes = nrows / nbase * 4;
+    CHECK(n == 4 + PLOTS_SHAPE_CHARTS_DEFAULT && po->failed == 0 && po->shapes_with_counters == shapes &&
+              po->shapes_left_out == shapes - 1 - PLOTS_SHAPE_CHARTS_DEFAULT &&
+              count_files_named(out, "roofline_hier_") == 2 * PLOTS_SHAPE_CHARTS_DEFAULT,
+          "20,000 rows: %d charts, %d of %d shapes left out (%s)", n, po->shapes_left_out, shapes, err);
+    /* every shape has all 8 variants with counters: the tie goes to the largest */
+    CHECK(strcmp(po->chart[1].name, "roofline_hier") == 0 && strcmp(po->chart[1].shape, "8816x8816x8816") == 0,
+          "the main hierarchical roofline is of the largest best-covered shape (%s %s)", po->chart[1].name,
+          po->chart[1].shape);
+    CHECK(count_files_named(out, ".tmp") == 0 && count_files_named(out, ".points_") == 0,
+          "no temporary point files left behind");
+    ds.rows = base;
+    ds.nrows = nbase;
+    free(rows);
+    free(po);
+    dataset_free(&ds);
+
+    char *a1[] = {"plots", "results/h200", "--max-shape-charts", "-1", NULL};
+    char *a2[] = {"plots", "results/h200", "--max-shape-charts", "9999", NULL};
+    char *a3[] = {"plots", NULL};
+    char *a4[] = {"plots", "tests/data/report_missing", NULL};
+    CHECK(plots_cli(4, a1) == 2 && plots_cli(4, a2) == 2 && plots_cli(1, a3) == 2,
+          "plots: a bad --max-shape-charts or no directory is a usage error (2)");
+    CHECK(plots_cli(2, a4) == 1, "plots: a missing directory is a data error (1)");
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/gp_test_plots.XXXXXX");
@@ -341,10 +553,14 @@ int main(void)
         test_render_dataset();
         test_render_minimal();
         test_script_bad_input();
+        test_no_shell();
+        test_variant_with_spaces();
+        test_shape_bound();
     } else {
         SKIP(why, "rendering the charts");
     }
     test_render_failures();
+    test_failed_chart();
     if (!getenv("GP_TEST_KEEP")) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -3,11 +3,15 @@
  * conclusions: the binding level named for each variant, the verdict on the seed's
  * claims, the notes for missing counters, failed verification and partial runs. The
  * loader cases read the small directories under tests/data/report_*. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "analysis/atomic_file.h"
 #include "analysis/dataset.h"
 #include "analysis/report.h"
 #include "analysis/roofline.h"
@@ -128,14 +132,9 @@ static void h200_ladder(struct gp_dataset *ds)
 
 /* ---- report text helpers ---- */
 
-static char *render(const struct gp_dataset *ds, int elsewhere, const char *name)
+/* The whole file as a string (malloc'd), or NULL. */
+static char *read_text(const char *path)
 {
-    char path[256], err[512];
-    snprintf(path, sizeof path, "%s/%s.md", tmpdir, name);
-    if (report_write(ds, path, elsewhere, err, sizeof err)) {
-        printf("report_write(%s): %s\n", name, err);
-        return NULL;
-    }
     FILE *f = fopen(path, "r");
     if (!f)
         return NULL;
@@ -147,6 +146,17 @@ static char *render(const struct gp_dataset *ds, int elsewhere, const char *name
     s[got] = '\0';
     fclose(f);
     return s;
+}
+
+static char *render(const struct gp_dataset *ds, int elsewhere, const char *name)
+{
+    char path[256], err[512];
+    snprintf(path, sizeof path, "%s/%s.md", tmpdir, name);
+    if (report_write(ds, path, elsewhere, NULL, err, sizeof err)) {
+        printf("report_write(%s): %s\n", name, err);
+        return NULL;
+    }
+    return read_text(path);
 }
 
 /* A copy of the part of `text` from `heading` to the next heading of level 2 or 3. */
@@ -205,7 +215,8 @@ static void test_ladder(void)
     CHECK(has(t, "| `cublas_tf32` | tf32 | ok | 0.0610 | 2.00% | 282 | 572% | 100% |"),
           "2048 table: TF32 row against cuBLAS and cuBLAS TF32");
     CHECK(has(t, "| L1 | 19.0 TB/s | 33.4 TB/s | 56.9% |"), "ceilings table with %% of theory");
-    CHECK(has(t, "`roofline_hier.png` is not next to this report"), "absent charts are noted");
+    CHECK(has(t, "No charts were rendered with this report") && !has(t, "!["),
+          "no charts this run: none linked, and said");
     CHECK(!has(t, "FAILED VERIFICATION") && !has(t, "Counters were not collected"),
           "no failure or missing-counter notes when there are none");
     free(naive); free(tiled); free(cublas); free(tf32); free(t);
@@ -394,22 +405,31 @@ static void test_loader(void)
     }
 }
 
+/* A results directory tmpdir/NAME holding ds's rows as results.csv, written by the real
+ * writer; 0 on success. */
+static int write_results_dir(const struct gp_dataset *ds, const char *name, char *dir, size_t len)
+{
+    char path[300];
+    snprintf(dir, len, "%s/%s", tmpdir, name);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    FILE *f = fopen(path, "w");
+    int ok = f && results_csv_write_header(f) == 0;
+    for (int i = 0; ok && i < ds->nrows; i++)
+        ok = results_csv_write_row(f, &ds->rows[i], &ds->ceilings) == 0;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    return ok ? 0 : -1;
+}
+
 /* The CLI verb, end to end: files written by the real writers, read back, reported. */
 static void test_report_main(void)
 {
     struct gp_dataset ds;
     char dir[128], path[256], err[512];
     h200_ladder(&ds);
-    snprintf(dir, sizeof dir, "%s/run", tmpdir);
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    FILE *f = fopen(path, "w");
-    int ok = f && results_csv_write_header(f) == 0;
-    for (int i = 0; ok && i < ds.nrows; i++)
-        ok = results_csv_write_row(f, &ds.rows[i], &ds.ceilings) == 0;
-    if (f)
-        fclose(f);
-    CHECK(ok, "results.csv written");
+    CHECK(write_results_dir(&ds, "run", dir, sizeof dir) == 0, "results.csv written");
+    FILE *f;
     snprintf(path, sizeof path, "%s/ceilings.csv", dir);
     CHECK(ceilings_write_csv(path, &ds.ceilings, err, sizeof err) == 0, "ceilings.csv written");
     ds.meta.planned_rows = ds.nrows;
@@ -445,10 +465,235 @@ static void test_report_main(void)
     CHECK(report_main(1, argv3) == 2, "no directory: usage error 2");
     char *argv4[] = {"report", dir, "--bogus", NULL};
     CHECK(report_main(3, argv4) == 2, "unknown option: usage error 2");
+    char *argv7[] = {"report", dir, "--max-shape-charts", "many", NULL};
+    char *argv8[] = {"report", dir, "--max-shape-charts", NULL};
+    CHECK(report_main(4, argv7) == 2 && report_main(3, argv8) == 2,
+          "--max-shape-charts without a whole number: usage error 2");
     char *argv5[] = {"report", DATA "report_missing", NULL};
     CHECK(report_main(2, argv5) == 1, "missing directory: data error 1");
     char *argv6[] = {"report", DATA "report_empty", "--out", tmpdir, NULL};
     CHECK(report_main(4, argv6) == 1, "empty results.csv: data error 1");
+}
+
+
+/* ---- hostile values: escaping, impossible numbers, big tables, --out targets ---- */
+
+/* The line of `text` that contains `needle`, as a copy ("" when none). */
+static char *line_with(const char *text, const char *needle)
+{
+    const char *p = text ? strstr(text, needle) : NULL;
+    if (!p)
+        return strdup("");
+    const char *a = p, *e = strchr(p, '\n');
+    while (a > text && a[-1] != '\n')
+        a--;
+    return strndup(a, e ? (size_t)(e - a) : strlen(a));
+}
+
+/* Table cells of a Markdown row: bars not escaped by a backslash, minus one. */
+static int cells(const char *row)
+{
+    int n = 0;
+    for (const char *p = row; *p; p++)
+        n += *p == '|' && (p == row || p[-1] != '\\');
+    return n - 1;
+}
+
+static void test_markdown_escaping(void)
+{
+    struct gp_dataset ds;
+    h200_ladder(&ds);
+    strcpy(ds.rows[1].variant, "ti|led`x\nrow\x1b[31m");     /* tiled at 1024 */
+    strcpy(ds.rows[6].precision, "f|p");                      /* cublas at 2048 */
+    ds.rows[5].status = GP_STATUS_CUDA_ERROR;                 /* tiled at 2048 */
+    strcpy(ds.rows[5].error, "launch\nfailed | `rm -rf` \x1b[2J <b>*x*</b>");
+    strcpy(ds.meta.command, "gemmprof ```\nsh -c 'echo`id`'");
+    strcpy(ds.meta.gpu_name, "GPU|`name`\x07");
+    char *t = render(&ds, 1, "escaping");
+    CHECK(t && !strchr(t, '\x1b') && !strchr(t, '\x07'), "no ESC or BEL byte reaches report.md");
+    CHECK(has(t, "\\x1B[31m") && has(t, "\\x0A"), "control bytes are shown as \\xNN");
+    char *row = line_with(t, "| ``ti\\|led`x\\x0Arow\\x1B[31m`` | fp32 | ok |");
+    CHECK(cells(row) == 9, "a variant with | ` newline ESC stays one cell of a 9-column row (%d): %s",
+          cells(row), row);
+    free(row);
+    row = line_with(t, "did not run (cuda_error)");
+    CHECK(has(row, "launch\\x0Afailed \\| \\`rm -rf\\` \\x1B\\[2J \\<b\\>\\*x\\*\\</b\\>"),
+          "an error message is escaped as text: %s", row);
+    free(row);
+    CHECK(has(t, "Command: ````gemmprof ```\\x0Ash -c 'echo`id`'````") && !has(t, "\n```\n"),
+          "the command is one inline code span, fenced longer than its backticks");
+    CHECK(has(t, "measured on GPU\\|\\`name\\`\\x07 on"), "the GPU name is escaped in the note");
+    row = line_with(t, "| `cublas` | f\\|p | ok |");
+    CHECK(cells(row) == 9, "a precision with | is escaped, the row keeps 9 cells: %s", row);
+    free(row);
+    free(t);
+}
+
+/* No sentence may print "n/ax", a negative time, nan or inf; the claim is left out. */
+static void check_no_nonsense(const char *t, const char *what)
+{
+    static const char *const bad[] = {"n/ax", "n/a x", "nan", "inf", "-0.", "-1", "-2", "-3", "-4",
+                                      "-5", "-6", "-7", "-8", "-9"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *p = t ? strstr(t, bad[i]) : NULL;
+        /* "-bound", "x-y" ranges and table rules are words, not numbers */
+        while (p && i >= 4 && i < 14 && p > t && (p[-1] == '-' || p[-1] == '|' || isalnum((unsigned char)p[-1])))
+            p = strstr(p + 1, bad[i]);
+        char ctx[80] = "";
+        if (p)
+            snprintf(ctx, sizeof ctx, "%.70s", p > t + 30 ? p - 30 : t);
+        CHECK(!p, "%s: the report never prints '%s'%s%s", what, bad[i], p ? ": " : "", ctx);
+    }
+}
+
+static void test_impossible_values(void)
+{
+    struct gp_dataset ds;
+    h200_ladder(&ds);
+    ds.rows[4].time_median_s = -0.5;          /* naive at 2048 */
+    ds.rows[5].time_median_s = NAN;           /* tiled at 2048 */
+    ds.rows[0].time_median_s = INFINITY;      /* naive at 1024 */
+    ds.rows[2].metric[GP_M_dram_read] = -5;   /* cublas at 1024 */
+    ds.rows[3].metric[GP_M_l2_bytes] = INFINITY;
+    ds.rows[6].time_spread = -1;
+    ds.rows[6].rel_err = -1;
+    ds.ceilings.c[GP_CEIL_l1].measured = -1.9e13;
+    ds.ceilings.c[GP_CEIL_tf32].measured = INFINITY;
+    ds.meta.sm_clock_max_hz = -1;
+    ds.meta.sm_clock_measured_hz = HUGE_VAL;   /* what a JSON 1e999 reads as */
+    char *t = render(&ds, 1, "impossible");
+    CHECK(t != NULL, "a report is written from impossible values");
+    check_no_nonsense(t, "impossible values");
+    CHECK(has(t, "2048^3: not checked: naive has no valid median time"),
+          "the speedup claim is not made from a negative time");
+    CHECK(has(t, "1024^3: not checked: naive has no valid median time"),
+          "nor from an infinite one");
+    CHECK(has(t, "`naive` at 2048x2048x2048: its median time or its shape is missing, not finite or not "
+                 "positive"), "the data notes name the row left out");
+    CHECK(has(t, "| `naive` | fp32 | **INVALID TIME** | excluded |"), "the shape table excludes it");
+    CHECK(has(t, "other values (counters, ceilings or clocks) were negative or not finite"),
+          "the dropped values are counted in the data notes");
+    CHECK(has(t, "| L1 | n/a |"), "a negative ceiling shows as n/a");
+    free(t);
+
+    /* the extremes of double: num() must neither overflow nor convert them to int */
+    h200_ladder(&ds);
+    ds.rows[4].time_median_s = 4.9e-324;
+    ds.rows[5].time_median_s = 1.7e308;
+    ds.rows[4].time_spread = 1e-320;
+    t = render(&ds, 1, "extremes");
+    CHECK(t != NULL, "a report is written for times of 4.9e-324 s and 1.7e308 s");
+    CHECK(!has(t, "nan") && !has(t, "inf"), "no nan or inf printed for extreme times");
+    free(t);
+}
+
+/* 20,000 rows, 2,500 shapes: every shape's table, the right row compared with the right
+ * cuBLAS, lists capped. (No timing here: speed is recorded in tests/host/SCALE.md.) */
+static void test_many_rows(void)
+{
+    enum { NSHAPES = 2500, NV = 8 };
+    static const char *const names[NV] = {"naive", "tiled", "cublas", "cublas_tf32", "v4", "v5", "v6", "v7"};
+    struct gp_dataset ds;
+    new_dataset(&ds);
+    ds.rows = calloc(NSHAPES * NV, sizeof *ds.rows);
+    if (!ds.rows) {
+        CHECK(0, "calloc 20000 rows");
+        return;
+    }
+    for (int sidx = 0; sidx < NSHAPES; sidx++)
+        for (int v = 0; v < NV; v++) {
+            long n = 64 + 16L * sidx;
+            /* cublas 4x faster than every other fp32 variant at every shape */
+            double t = 2.0 * n * n * n / (v == 2 ? 40e12 : v == 3 ? 200e12 : 10e12);
+            add_row(&ds, names[v], v == 3 ? "tf32" : "fp32", n, t,
+                    (struct counters){1e6, 1e5, 1e7, 1e8, 1e6, 1e5, n * n * (double)n, 0, 0});
+        }
+    char *t = render(&ds, 1, "many");
+    int nshape_heads = 0;
+    for (const char *p = t; p && (p = strstr(p, "\n### ")); p++)
+        nshape_heads += p[5] >= '0' && p[5] <= '9';
+    CHECK(nshape_heads == NSHAPES, "20,000 rows: one table per shape (%d of %d)", nshape_heads, NSHAPES);
+    int tiled_rows = 0, tiled_right = 0;
+    for (const char *p = t; p && (p = strstr(p, "\n| `tiled` | fp32 | ok |")); p++) {
+        const char *e = strchr(p + 1, '\n');
+        char *row = strndup(p + 1, e ? (size_t)(e - p - 1) : strlen(p + 1));
+        tiled_rows++;
+        tiled_right += has(row, "| 25.0% |  | 16.6% |");
+        free(row);
+    }
+    CHECK(tiled_rows == NSHAPES && tiled_right == NSHAPES,
+          "every tiled row is 25%% of cuBLAS at its own shape (%d of %d rows)", tiled_right, tiled_rows);
+    char *tiled = section(t, "### `tiled`");
+    CHECK(has(tiled, "; and 2479 more (see the results by shape)"), "a variant's other shapes are capped at 20");
+    CHECK(has(tiled, "At 40048x40048x40048:"), "the focus is the largest shape");
+    free(tiled);
+    free(t);
+    free(ds.rows);
+}
+
+static void test_out_targets(void)
+{
+    struct gp_dataset ds;
+    char dir[128], fifo[256], link[256], target[256], dev[256];
+    h200_ladder(&ds);
+    CHECK(write_results_dir(&ds, "targets", dir, sizeof dir) == 0, "results.csv for the --out targets written");
+    FILE *f;
+
+    struct stat st;
+    snprintf(fifo, sizeof fifo, "%s/fifo.md", tmpdir);
+    CHECK(mkfifo(fifo, 0644) == 0, "mkfifo %s", fifo);
+    char *a1[] = {"report", dir, "--no-plots", "--out", fifo, NULL};
+    CHECK(report_main(5, a1) == 1 && lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode),
+          "--out onto a FIFO: refused with exit 1, the FIFO left as it was");
+
+    snprintf(target, sizeof target, "%s/linked.md", tmpdir);
+    f = fopen(target, "w");
+    if (f) {
+        fputs("keep me\n", f);
+        fclose(f);
+    }
+    snprintf(link, sizeof link, "%s/link.md", tmpdir);
+    CHECK(symlink(target, link) == 0, "symlink %s", link);
+    char *a2[] = {"report", dir, "--no-plots", "--out", link, NULL};
+    char *kept = (report_main(5, a2) == 1 && lstat(link, &st) == 0 && S_ISLNK(st.st_mode)) ? read_text(target)
+                                                                                        : NULL;
+    CHECK(kept && strcmp(kept, "keep me\n") == 0,
+          "--out onto a symlink: refused, the link and the file it names unchanged");
+    free(kept);
+
+    /* report.md inside a directory, when that name is a symlink */
+    char sub[256], subreport[300];
+    snprintf(sub, sizeof sub, "%s/subdir", tmpdir);
+    mkdir(sub, 0755);
+    snprintf(subreport, sizeof subreport, "%s/report.md", sub);
+    CHECK(symlink(target, subreport) == 0, "symlink %s", subreport);
+    char *a3[] = {"report", dir, "--no-plots", "--out", sub, NULL};
+    CHECK(report_main(5, a3) == 1 && lstat(subreport, &st) == 0 && S_ISLNK(st.st_mode),
+          "--out DIR whose report.md is a symlink: refused");
+
+    if (geteuid() == 0) {
+        snprintf(dev, sizeof dev, "%s/null", tmpdir);
+        int made = mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0;
+        char *a4[] = {"report", dir, "--no-plots", "--out", dev, NULL};
+        CHECK(made && report_main(5, a4) == 1 && lstat(dev, &st) == 0 && S_ISCHR(st.st_mode),
+              "--out onto a character device: refused, still a device");
+    } else {
+        SKIP("needs root to mknod a character device", "--out onto a character device");
+    }
+    char err[512];
+    CHECK(atomic_target_ok(fifo, err, sizeof err) == -1 && has(err, fifo) && has(err, "a FIFO") &&
+              !strchr(err, '\n'),
+          "the refusal is one line naming the path and what it is: %s", err);
+
+    /* a name longer than the limit is refused, not cut and written elsewhere */
+    char *longp = malloc(3100);
+    snprintf(longp, 3100, "%s/", tmpdir);
+    while (strlen(longp) < 3000)
+        strcat(longp, "x");
+    char *a5[] = {"report", dir, "--no-plots", "--out", longp, NULL};
+    CHECK(report_main(5, a5) == 1 && count_files_named(tmpdir, "xxxxxxxx") == 0,
+          "--out longer than the path limit: exit 1, nothing written under a cut name");
+    free(longp);
 }
 
 int main(void)
@@ -468,6 +713,10 @@ int main(void)
     test_no_ceilings();
     test_loader();
     test_report_main();
+    test_markdown_escaping();
+    test_impossible_values();
+    test_many_rows();
+    test_out_targets();
 
     /* GP_KEEP_REPORTS=1 keeps the rendered reports for reading */
     char cmd[128];

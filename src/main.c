@@ -31,27 +31,6 @@ static void list_metrics(void)
                gp_metrics[i].unit, gp_metrics[i].label);
 }
 
-static int plots_main(int argc, char **argv)
-{
-    char err[1024];
-    struct gp_dataset ds;
-    if (argc != 2) {
-        gp_message("usage: gemmprof plots DIR");
-        return EXIT_USAGE;
-    }
-    if (dataset_load(argv[1], &ds, err, sizeof err)) {
-        gp_message("%s", err);
-        return EXIT_FAILED;
-    }
-    int rendered = plots_render(&ds, argv[1], NULL, err, sizeof err);
-    if (rendered < 0)
-        gp_message("%s", err);
-    else
-        printf("%d charts written to %s/\n", rendered, argv[1]);
-    dataset_free(&ds);
-    return rendered < 0 ? EXIT_FAILED : EXIT_OK;
-}
-
 int main(int argc, char **argv)
 {
     struct cli_options opts;
@@ -60,7 +39,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return report_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "plots") == 0)
-        return plots_main(argc - 1, argv + 1);
+        return plots_cli(argc - 1, argv + 1);
 
     if (cli_parse(argc, argv, &opts, err, sizeof err)) {
         gp_message("%s", err);

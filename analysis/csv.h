@@ -16,12 +16,15 @@ struct csv_reader {
     char *buf;
     size_t buflen, bufcap;
     int fieldcap;
+    long long nbytes;   /* bytes read so far, held to GP_MAX_FILE_BYTES */
 };
 
-/* Opens `path`; -1 with "cannot open 'path': reason" in err. */
+/* Opens `path` if it is a regular file within GP_MAX_FILE_BYTES (analysis/infile.h);
+ * -1 with "cannot open 'path': reason" (or why it was refused) in err. */
 int csv_open(struct csv_reader *r, const char *path, char *err, size_t errlen);
 /* Reads the next record: 1 when one was read, 0 at end of file, -1 on a malformed
- * record (unterminated quote) with "path:line: reason" in err. */
+ * record (unterminated quote), a record over GP_MAX_RECORD_BYTES or a file that grew past
+ * GP_MAX_FILE_BYTES while being read, with "path:line: reason" in err. */
 int csv_next(struct csv_reader *r, char *err, size_t errlen);
 void csv_close(struct csv_reader *r);
 

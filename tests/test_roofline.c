@@ -273,7 +273,7 @@ static void test_ceilings_io(void)
           "ceiling table from ceilings.def");
 
     struct gp_ceilings a, b;
-    char err[512];
+    char err[512] = "";   /* a successful call leaves it untouched: never print stack bytes */
     hand_ceilings(&a);
     strcpy(a.gpu, "Test GPU, \"quoted\"");
     strcpy(a.date, "2026-11-30T00:00:00Z");
@@ -281,7 +281,7 @@ static void test_ceilings_io(void)
     strcpy(a.c[GP_CEIL_tf32].theory_source, "132 SMs x 1024 x 2, dense");
     char path[512];
     snprintf(path, sizeof path, "%s/ceilings.csv", tmpdir);
-    CHECK(ceilings_write_csv(path, &a, err, sizeof err) == 0, "write ceilings.csv: %s", err);
+    CHECK(ceilings_write_csv(path, &a, err, sizeof err) == 0, "write ceilings.csv%s%s", *err ? ": " : "", err);
     int rc = ceilings_read_csv(path, &b, err, sizeof err);
     CHECK(rc == 0, "read back ceilings.csv: %s", rc ? err : "ok");
     int same = 1;

@@ -47,6 +47,14 @@ MAIN_OBJ     := $(call obj,src/main.c)
 TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 GEMMPROF     := $(BUILD)/gemmprof
 
+# Host tests link the analysis objects and the src/ files that need no CUDA library,
+# through an archive so each test pulls in only what it uses; only GPU tests (those that
+# drive CUPTI or CUDA) link the full set with cuBLAS, CUPTI and the CUDA runtime.
+HOST_SRC      := src/cli.c src/variant_names.c src/paths.c src/print.c
+HOST_LIB      := $(BUILD)/libgemmprof_host.a
+GPU_TEST_BIN  := $(BUILD)/tests/test_cupti
+HOST_TEST_BIN := $(filter-out $(GPU_TEST_BIN),$(TEST_BIN))
+
 .DEFAULT_GOAL := all
 
 # Objects that print the revision are rebuilt when it changes (the stamp file is
@@ -72,9 +80,17 @@ $(GEMMPROF): $(MAIN_OBJ) $(CORE_OBJ) $(ANALYSIS_OBJ)
 	@echo "  LINK    $@"
 	$(Q)$(CXX) -fopenmp -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(CORE_OBJ) $(ANALYSIS_OBJ)
+$(GPU_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(CORE_OBJ) $(ANALYSIS_OBJ)
 	@echo "  LINK    $@"
 	$(Q)$(CXX) -fopenmp -o $@ $^ $(LDLIBS)
+
+$(HOST_LIB): $(ANALYSIS_OBJ) $(call obj,$(HOST_SRC))
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(HOST_LIB)
+	@echo "  LINK    $@"
+	$(Q)$(CC) -fopenmp -o $@ $^ -lm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -100,7 +100,7 @@ static int parse_positive(const struct csv_reader *rd, const char *col, int coln
     }
     double v;
     if (csv_parse_double(s, &v) != 0) {
-        snprintf(err, errlen, "%s:%d: column %s (%d): '%s' is not a number", rd->path, rd->line,
+        snprintf(err, errlen, "%s:%d: column %s (%d): '%s' is not a finite number", rd->path, rd->line,
                  col, colno, s);
         return -1;
     }

@@ -129,8 +129,8 @@ static int check_range(enum col_range range, double v, const char **why)
     int ok = 1;
     switch (range) {
     case R_SIZE: ok = v >= 1 && v <= INT_MAX, *why = "a size from 1 to 2147483647"; break;
-    case R_POS: ok = v > 0, *why = "a number > 0"; break;
-    case R_NONNEG: ok = v >= 0, *why = "a number >= 0"; break;
+    case R_POS: ok = v > 0, *why = "a finite number > 0"; break;
+    case R_NONNEG: ok = v >= 0, *why = "a finite number >= 0"; break;
     case R_COUNT: ok = v >= 0 && v <= GP_MAX_COUNT, *why = "a count from 0 to 1e9"; break;
     case R_FLAG: ok = v == 0 || v == 1, *why = "0 or 1"; break;
     case R_HZ: ok = v > 0 && v <= GP_MAX_HZ, *why = "a clock > 0 Hz and at most 1e11 Hz"; break;
@@ -148,7 +148,7 @@ static int parse_cell(const struct col_desc *c, const char *cell, struct gp_resu
     char *dst = (char *)r + c->offset;
     long lv;
     double dv;
-    *why = "a number";
+    *why = "a finite number";
     switch (c->kind) {
     case K_STR:
         *why = c->range == R_PREC ? "fp32 or tf32" : c->range == R_NAME ? "a name" : "shorter text";
@@ -161,7 +161,9 @@ static int parse_cell(const struct col_desc *c, const char *cell, struct gp_resu
     case K_INT:
         if (!*cell && c->kind == K_INT)
             return 0;   /* optional integers may be empty */
-        if (csv_parse_long(cell, &lv) || check_range(c->range, (double)lv, why))
+        /* an unparsable cell is checked as NaN only to name what the column expects */
+        if (csv_parse_long(cell, &lv) ? check_range(c->range, NAN, why)
+                                      : check_range(c->range, (double)lv, why))
             return -1;
         if (c->kind == K_LONG)
             *(long *)dst = lv;
@@ -171,7 +173,8 @@ static int parse_cell(const struct col_desc *c, const char *cell, struct gp_resu
     case K_DBL:
         if (!*cell)
             return 0;   /* empty = not measured, stays NaN */
-        if (csv_parse_double(cell, &dv) || check_range(c->range, dv, why))
+        if (csv_parse_double(cell, &dv) ? check_range(c->range, NAN, why)
+                                        : check_range(c->range, dv, why))
             return -1;
         *(double *)dst = dv;
         return 0;

@@ -324,7 +324,7 @@ static void test_ceilings_io(void)
     expect_error("no_measured.csv", "id,label,unit,theoretical\nl2,L2,byte/s,1e13\n", "no_measured.csv:1",
                  "missing column 'measured'");
     expect_error("not_number.csv", HDR "l2,L2,byte/s,1e13,2e13,,,,\nl1,L1,byte/s,fast,,,,,\n",
-                 "not_number.csv:3", "column measured (4): 'fast' is not a number");
+                 "not_number.csv:3", "column measured (4): 'fast' is not a finite number");
     expect_error("negative.csv", HDR "l2,L2,byte/s,,-5e12,,,,\n", "negative.csv:2",
                  "column theoretical (5): '-5e12' must be positive");
     expect_error("zero.csv", HDR "l2,L2,byte/s,0,,,,,\n", "zero.csv:2", "must be positive");

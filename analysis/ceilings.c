@@ -99,14 +99,15 @@ static int parse_positive(const struct csv_reader *rd, const char *col, int coln
         return 0;
     }
     double v;
+    char ex[CSV_EXCERPT_LEN];
     if (csv_parse_double(s, &v) != 0) {
         snprintf(err, errlen, "%s:%d: column %s (%d): '%s' is not a finite number", rd->path, rd->line,
-                 col, colno, s);
+                 col, colno, csv_excerpt(s, ex, sizeof ex));
         return -1;
     }
     if (!(v > 0) || v > max) {
         snprintf(err, errlen, "%s:%d: column %s (%d): '%s' must be positive and at most %g", rd->path,
-                 rd->line, col, colno, s, max);
+                 rd->line, col, colno, csv_excerpt(s, ex, sizeof ex), max);
         return -1;
     }
     *out = v;
@@ -123,6 +124,7 @@ int ceilings_read_csv(const char *path, struct gp_ceilings *cs, char *err, size_
     struct csv_reader rd;
     struct gp_ceilings tmp;
     int col[COL_COUNT], seen[GP_CEIL_COUNT] = {0}, rc = -1, rows = 0;
+    char ex[CSV_EXCERPT_LEN];
 
     ceilings_init(&tmp);
     if (csv_open(&rd, path, err, errlen) != 0)
@@ -163,7 +165,7 @@ int ceilings_read_csv(const char *path, struct gp_ceilings *cs, char *err, size_
         int i = ceiling_find(id);
         if (i < 0) {
             snprintf(err, errlen, "%s:%d: column id (%d): unknown ceiling '%s'", path, rd.line,
-                     col[COL_ID] + 1, id);
+                     col[COL_ID] + 1, csv_excerpt(id, ex, sizeof ex));
             goto out;
         }
         if (seen[i]++) {
@@ -174,7 +176,8 @@ int ceilings_read_csv(const char *path, struct gp_ceilings *cs, char *err, size_
         if (col[COL_UNIT] >= 0 && rd.fields[col[COL_UNIT]][0] &&
             strcmp(rd.fields[col[COL_UNIT]], gp_ceiling_info[i].unit) != 0) {
             snprintf(err, errlen, "%s:%d: column unit (%d): '%s', but values must be in %s", path,
-                     rd.line, col[COL_UNIT] + 1, rd.fields[col[COL_UNIT]], gp_ceiling_info[i].unit);
+                     rd.line, col[COL_UNIT] + 1, csv_excerpt(rd.fields[col[COL_UNIT]], ex, sizeof ex),
+                     gp_ceiling_info[i].unit);
             goto out;
         }
         struct gp_ceiling *c = &tmp.c[i];

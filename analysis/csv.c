@@ -178,6 +178,25 @@ int csv_parse_long(const char *s, long *out)
     return 0;
 }
 
+const char *csv_excerpt(const char *cell, char *buf, size_t len)
+{
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)cell;
+    /* each step adds at most 4 bytes, leaving room for "..." and the NUL (len >= 8) */
+    for (; *p && o + 8 <= len; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            o += (size_t)snprintf(buf + o, len - o, "\\x%02x", *p);
+        else
+            buf[o++] = (char)*p;
+    }
+    if (*p) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 void csv_write_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n\r")) {

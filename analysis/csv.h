@@ -36,6 +36,11 @@ int csv_find_column(char *const *header, int n, const char *name);
 int csv_parse_double(const char *s, double *out);
 int csv_parse_long(const char *s, long *out);
 
+/* A cell as quoted in a one-line error: control bytes (a newline inside a quoted
+ * field, ESC) shown as \xNN, cut with "..." to fit len (at least 8). Returns buf. */
+#define CSV_EXCERPT_LEN 48
+const char *csv_excerpt(const char *cell, char *buf, size_t len);
+
 /* Writes one field, quoted when it holds a comma, quote or newline. */
 void csv_write_field(FILE *f, const char *s);
 /* Writes a double with 9 significant digits, or nothing when NaN. */

@@ -227,7 +227,7 @@ int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_o
     struct gp_result *rows = NULL;
     int nrows = 0, cap = 0, rc = -1, got;
     int fixed_idx[NFIXED], metric_idx[GP_METRIC_COUNT];
-    char **header = NULL;
+    char **header = NULL, ex[CSV_EXCERPT_LEN];
     int nheader = 0;
 
     *rows_out = NULL;
@@ -288,8 +288,8 @@ int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_o
                 continue;
             const char *cell = rd.fields[fixed_idx[i]], *why;
             if (parse_cell(&fixed_cols[i], cell, r, &why)) {
-                snprintf(err, errlen, "%s:%d: column %s: '%.40s' is not a valid value (expected %s)",
-                         path, rd.line, fixed_cols[i].name, cell, why);
+                snprintf(err, errlen, "%s:%d: column %s: '%s' is not a valid value (expected %s)",
+                         path, rd.line, fixed_cols[i].name, csv_excerpt(cell, ex, sizeof ex), why);
                 goto out;
             }
         }
@@ -300,13 +300,14 @@ int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_o
                 continue;
             const char *cell = rd.fields[metric_idx[i]];
             if (csv_parse_double(cell, &r->metric[i])) {
-                snprintf(err, errlen, "%s:%d: column %s: '%.40s' is not a number", path, rd.line,
-                         gp_metrics[i].name, cell);
+                snprintf(err, errlen, "%s:%d: column %s: '%s' is not a number", path, rd.line,
+                         gp_metrics[i].name, csv_excerpt(cell, ex, sizeof ex));
                 goto out;
             }
             if (!metric_ok(i, r->metric[i])) {
                 snprintf(err, errlen, "%s:%d: column %s: %s is negative or out of range for %s",
-                         path, rd.line, gp_metrics[i].name, cell, gp_metrics[i].unit);
+                         path, rd.line, gp_metrics[i].name, csv_excerpt(cell, ex, sizeof ex),
+                         gp_metrics[i].unit);
                 goto out;
             }
         }

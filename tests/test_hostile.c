@@ -247,12 +247,15 @@ static void test_results_values(void)
         {"naive,fp64,64,64,64,ok,,1e-7,1e-5,2e-5,3e-5,2.6e10,1.98e9\n", "precision", "unknown precision"},
         {",fp32,64,64,64,ok,,1e-7,1e-5,2e-5,3e-5,2.6e10,1.98e9\n", "variant", "empty variant"},
         {"naive,fp32,64,64,64,,,1e-7,1e-5,2e-5,3e-5,2.6e10,1.98e9\n", "status", "empty status"},
+        {"naive,\"fp\n\x1b[31m64\",64,64,64,ok,,1e-7,1e-5,2e-5,3e-5,2.6e10,1.98e9\n", "\\x0a\\x1b",
+         "newline and ESC in a cell"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[1024];
         snprintf(text, sizeof text, "%s%s%s", HDR, GOOD_ROW, bad[i].row);
         int rc = results_err(text, err, sizeof err);
-        CHECK(rc == -1 && strstr(err, "results.csv:3:") && strstr(err, bad[i].col) && !strchr(err, '\n'),
+        CHECK(rc == -1 && strstr(err, "results.csv:3:") && strstr(err, bad[i].col) && !strchr(err, '\n') &&
+                  !strchr(err, '\x1b'),
               "results.csv %s refused on one line naming line 3, %s: %s", bad[i].what, bad[i].col, err);
     }
     /* what a real run writes must still load: rows that did not run have no numbers */

@@ -47,6 +47,14 @@ MAIN_OBJ     := $(call obj,src/main.c)
 TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 GEMMPROF     := $(BUILD)/gemmprof
 
+# Host tests link the analysis objects and the src/ files that need no CUDA library,
+# through an archive so each test pulls in only what it uses; only GPU tests (those that
+# drive CUPTI or CUDA) link the full set with cuBLAS, CUPTI and the CUDA runtime.
+HOST_SRC      := src/cli.c src/variant_names.c src/paths.c src/print.c
+HOST_LIB      := $(BUILD)/libgemmprof_host.a
+GPU_TEST_BIN  := $(BUILD)/tests/test_cupti
+HOST_TEST_BIN := $(filter-out $(GPU_TEST_BIN),$(TEST_BIN))
+
 .DEFAULT_GOAL := all
 
 # Objects that print the revision are rebuilt when it changes (the stamp file is
@@ -55,7 +63,7 @@ GITREV_STAMP := $(BUILD)/gitrev.txt
 $(shell mkdir -p $(BUILD); echo '$(GIT_REV) $(VERSION)' | cmp -s - $(GITREV_STAMP) 2>/dev/null || echo '$(GIT_REV) $(VERSION)' > $(GITREV_STAMP))
 $(BUILD)/src/main.o $(BUILD)/src/harness.o $(BUILD)/analysis/report.o: $(GITREV_STAMP)
 
-.PHONY: all run test test-host test-gpu plots report clean sass help
+.PHONY: all run test test-host test-gpu plots report clean sass help fuzz
 all: $(GEMMPROF) $(TEST_BIN)
 
 help:
@@ -66,15 +74,24 @@ help:
 	@echo "make plots      re-render the charts of OUT=DIR without a GPU"
 	@echo "make report     re-render the report of OUT=DIR without a GPU"
 	@echo "make sass       dump the SASS of every kernel object into $(BUILD)/sass/"
+	@echo "make fuzz       fuzz the readers and the CLI under ASan+UBSan for FUZZ_SECONDS=$(FUZZ_SECONDS) in all"
 	@echo "options: CUDA_HOME=$(CUDA_HOME) SM=$(SM) BUILD=$(BUILD) OUT=$(OUT) V=1"
 
 $(GEMMPROF): $(MAIN_OBJ) $(CORE_OBJ) $(ANALYSIS_OBJ)
 	@echo "  LINK    $@"
 	$(Q)$(CXX) -fopenmp -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(CORE_OBJ) $(ANALYSIS_OBJ)
+$(GPU_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(CORE_OBJ) $(ANALYSIS_OBJ)
 	@echo "  LINK    $@"
 	$(Q)$(CXX) -fopenmp -o $@ $^ $(LDLIBS)
+
+$(HOST_LIB): $(ANALYSIS_OBJ) $(call obj,$(HOST_SRC))
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(HOST_LIB)
+	@echo "  LINK    $@"
+	$(Q)$(CC) -fopenmp -o $@ $^ -lm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -107,6 +124,35 @@ test-host: all
 
 test-gpu: all
 	$(Q)tests/run.sh $(BUILD) gpu
+
+# libFuzzer targets under AddressSanitizer and UBSan (clang; `apt-get install clang-14
+# libclang-rt-14-dev`): the CSV, results.csv, results.json and ceilings.csv readers, a
+# whole results directory, and the command line. FUZZ_SECONDS is the budget for all of
+# them together; tests/fuzz/run.sh splits it and sums the findings.
+FUZZ_CC      ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang)
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := csv results json ceilings dataset cli
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_FLAGS   := -std=c11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -I. -I$(CUDA_HOME)/include \
+                -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_SRC := $(filter-out analysis/report.c analysis/plots.c analysis/verify.c,$(ANALYSIS_SRC)) \
+                src/cli.c src/variant_names.c
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRC))
+FUZZ_BIN     := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB_OBJ)
+	@echo "  FUZZLD  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -lm
+
+.SECONDARY: $(FUZZ_LIB_OBJ)
+
+fuzz: $(FUZZ_BIN)
+	$(Q)tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 plots: $(GEMMPROF)
 	$(GEMMPROF) plots $(OUT)

@@ -7,9 +7,11 @@
  *   ceilings_read_csv("out/ceilings.csv", &cs, err, sizeof err);   later, without a GPU
  *
  * Values are SI (byte/s, flop/s); an empty cell means "not measured / unknown". The
- * reader is strict: an unknown id, a non-numeric, negative or zero value, a unit other
- * than the one gemmprof writes, or a duplicate row is an error naming file:line and the
- * column, because a wrong roof silently mis-classifies every kernel. */
+ * reader is strict: an unknown id, a non-numeric, negative, zero or absurd value (over
+ * 1e18, or 1e11 Hz for a clock), a unit other than the one gemmprof writes, or a duplicate
+ * row is an error naming file:line and the column, because a wrong roof silently
+ * mis-classifies every kernel. Only a regular file is read (a FIFO or /dev/zero is
+ * refused at once), within the limits of analysis/infile.h. */
 #include "analysis/ceilings.h"
 
 #include <errno.h>
@@ -85,24 +87,27 @@ static int ceiling_find(const char *id)
     return -1;
 }
 
-/* Empty -> NaN (not measured). Otherwise a finite positive number: a zero or negative
- * ceiling would make every attainable value zero or negative. */
+/* Empty -> NaN (not measured). Otherwise a finite positive number up to `max`: a zero or
+ * negative ceiling would make every attainable value zero or negative. */
+#define MAX_RATE 1e18   /* byte/s or flop/s: an exa-rate is far beyond one GPU */
+#define MAX_HZ 1e11     /* 100 GHz */
 static int parse_positive(const struct csv_reader *rd, const char *col, int colno, const char *s,
-                          double *out, char *err, size_t errlen)
+                          double max, double *out, char *err, size_t errlen)
 {
     if (!*s) {
         *out = NAN;
         return 0;
     }
     double v;
+    char ex[CSV_EXCERPT_LEN];
     if (csv_parse_double(s, &v) != 0) {
-        snprintf(err, errlen, "%s:%d: column %s (%d): '%s' is not a number", rd->path, rd->line,
-                 col, colno, s);
+        snprintf(err, errlen, "%s:%d: column %s (%d): '%s' is not a finite number", rd->path, rd->line,
+                 col, colno, csv_excerpt(s, ex, sizeof ex));
         return -1;
     }
-    if (!(v > 0)) {
-        snprintf(err, errlen, "%s:%d: column %s (%d): '%s' must be positive", rd->path, rd->line,
-                 col, colno, s);
+    if (!(v > 0) || v > max) {
+        snprintf(err, errlen, "%s:%d: column %s (%d): '%s' must be positive and at most %g", rd->path,
+                 rd->line, col, colno, csv_excerpt(s, ex, sizeof ex), max);
         return -1;
     }
     *out = v;
@@ -119,6 +124,7 @@ int ceilings_read_csv(const char *path, struct gp_ceilings *cs, char *err, size_
     struct csv_reader rd;
     struct gp_ceilings tmp;
     int col[COL_COUNT], seen[GP_CEIL_COUNT] = {0}, rc = -1, rows = 0;
+    char ex[CSV_EXCERPT_LEN];
 
     ceilings_init(&tmp);
     if (csv_open(&rd, path, err, errlen) != 0)
@@ -159,7 +165,7 @@ int ceilings_read_csv(const char *path, struct gp_ceilings *cs, char *err, size_
         int i = ceiling_find(id);
         if (i < 0) {
             snprintf(err, errlen, "%s:%d: column id (%d): unknown ceiling '%s'", path, rd.line,
-                     col[COL_ID] + 1, id);
+                     col[COL_ID] + 1, csv_excerpt(id, ex, sizeof ex));
             goto out;
         }
         if (seen[i]++) {
@@ -170,18 +176,19 @@ int ceilings_read_csv(const char *path, struct gp_ceilings *cs, char *err, size_
         if (col[COL_UNIT] >= 0 && rd.fields[col[COL_UNIT]][0] &&
             strcmp(rd.fields[col[COL_UNIT]], gp_ceiling_info[i].unit) != 0) {
             snprintf(err, errlen, "%s:%d: column unit (%d): '%s', but values must be in %s", path,
-                     rd.line, col[COL_UNIT] + 1, rd.fields[col[COL_UNIT]], gp_ceiling_info[i].unit);
+                     rd.line, col[COL_UNIT] + 1, csv_excerpt(rd.fields[col[COL_UNIT]], ex, sizeof ex),
+                     gp_ceiling_info[i].unit);
             goto out;
         }
         struct gp_ceiling *c = &tmp.c[i];
         if (parse_positive(&rd, "measured", col[COL_MEASURED] + 1, rd.fields[col[COL_MEASURED]],
-                           &c->measured, err, errlen) ||
+                           MAX_RATE, &c->measured, err, errlen) ||
             parse_positive(&rd, "theoretical", col[COL_THEORETICAL] + 1,
-                           rd.fields[col[COL_THEORETICAL]], &c->theoretical, err, errlen))
+                           rd.fields[col[COL_THEORETICAL]], MAX_RATE, &c->theoretical, err, errlen))
             goto out;
         if (col[COL_CLOCK] >= 0 &&
             parse_positive(&rd, "sm_clock_hz", col[COL_CLOCK] + 1, rd.fields[col[COL_CLOCK]],
-                           &c->sm_clock_hz, err, errlen))
+                           MAX_HZ, &c->sm_clock_hz, err, errlen))
             goto out;
         if (col[COL_SOURCE] >= 0)
             copy_str(c->theory_source, sizeof c->theory_source, rd.fields[col[COL_SOURCE]]);

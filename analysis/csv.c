@@ -5,16 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/infile.h"
+
 int csv_open(struct csv_reader *r, const char *path, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
-    r->f = fopen(path, "r");
-    if (!r->f) {
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    r->f = gp_open_regular(path, GP_MAX_FILE_BYTES, GP_MAX_FILE_TEXT, err, errlen);
+    return r->f ? 0 : -1;
 }
 
 static int buf_push(struct csv_reader *r, char c)
@@ -31,19 +29,37 @@ static int buf_push(struct csv_reader *r, char c)
     return 0;
 }
 
+/* One byte of the current record; -2 once the record or the file is over its limit
+ * (the file can grow after csv_open checked its size). */
+static int next_byte(struct csv_reader *r, size_t *rec_bytes)
+{
+    int c = getc_unlocked(r->f);   /* one reader per FILE: no locking per byte */
+    if (c == EOF)
+        return EOF;
+    if (++*rec_bytes > GP_MAX_RECORD_BYTES || ++r->nbytes > GP_MAX_FILE_BYTES)
+        return -2;
+    return c;
+}
+
 /* Field boundaries are recorded as offsets while reading (the buffer may move), then
  * turned into pointers once the record is complete. */
 int csv_next(struct csv_reader *r, char *err, size_t errlen)
 {
-    size_t starts[4096];
+    size_t starts[4096], rec_bytes = 0;
     int nf = 0, c, quoted = 0, any = 0;
 
     r->buflen = 0;
     int start_line = ++r->phys_line;
     starts[nf++] = 0;
     for (;;) {
-        c = fgetc(r->f);
+        c = next_byte(r, &rec_bytes);
+        if (c == -2)
+            goto too_big;
         if (c == EOF) {
+            if (ferror(r->f)) {
+                snprintf(err, errlen, "%s:%d: read error: %s", r->path, start_line, strerror(errno));
+                return -1;
+            }
             if (quoted) {
                 snprintf(err, errlen, "%s:%d: unterminated quoted field", r->path, start_line);
                 return -1;
@@ -55,7 +71,9 @@ int csv_next(struct csv_reader *r, char *err, size_t errlen)
         any = 1;
         if (quoted) {
             if (c == '"') {
-                int d = fgetc(r->f);
+                int d = next_byte(r, &rec_bytes);
+                if (d == -2)
+                    goto too_big;
                 if (d == '"') {
                     if (buf_push(r, '"'))
                         goto oom;
@@ -107,6 +125,14 @@ int csv_next(struct csv_reader *r, char *err, size_t errlen)
 oom:
     snprintf(err, errlen, "%s:%d: out of memory", r->path, start_line);
     return -1;
+too_big:
+    if (r->nbytes > GP_MAX_FILE_BYTES)
+        snprintf(err, errlen, "%s:%d: file grew past the %s limit while being read", r->path,
+                 start_line, GP_MAX_FILE_TEXT);
+    else
+        snprintf(err, errlen, "%s:%d: record longer than the %s limit (a missing newline, or not "
+                 "a CSV file)", r->path, start_line, GP_MAX_RECORD_TEXT);
+    return -1;
 }
 
 void csv_close(struct csv_reader *r)
@@ -150,6 +176,25 @@ int csv_parse_long(const char *s, long *out)
         return -1;
     *out = v;
     return 0;
+}
+
+const char *csv_excerpt(const char *cell, char *buf, size_t len)
+{
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)cell;
+    /* each step adds at most 4 bytes, leaving room for "..." and the NUL (len >= 8) */
+    for (; *p && o + 8 <= len; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            o += (size_t)snprintf(buf + o, len - o, "\\x%02x", *p);
+        else
+            buf[o++] = (char)*p;
+    }
+    if (*p) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    return buf;
 }
 
 void csv_write_field(FILE *f, const char *s)

@@ -16,12 +16,15 @@ struct csv_reader {
     char *buf;
     size_t buflen, bufcap;
     int fieldcap;
+    long long nbytes;   /* bytes read so far, held to GP_MAX_FILE_BYTES */
 };
 
-/* Opens `path`; -1 with "cannot open 'path': reason" in err. */
+/* Opens `path` if it is a regular file within GP_MAX_FILE_BYTES (analysis/infile.h);
+ * -1 with "cannot open 'path': reason" (or why it was refused) in err. */
 int csv_open(struct csv_reader *r, const char *path, char *err, size_t errlen);
 /* Reads the next record: 1 when one was read, 0 at end of file, -1 on a malformed
- * record (unterminated quote) with "path:line: reason" in err. */
+ * record (unterminated quote), a record over GP_MAX_RECORD_BYTES or a file that grew past
+ * GP_MAX_FILE_BYTES while being read, with "path:line: reason" in err. */
 int csv_next(struct csv_reader *r, char *err, size_t errlen);
 void csv_close(struct csv_reader *r);
 
@@ -32,6 +35,11 @@ int csv_find_column(char *const *header, int n, const char *name);
  * treat empty as "not collected" before calling). 0 on success. */
 int csv_parse_double(const char *s, double *out);
 int csv_parse_long(const char *s, long *out);
+
+/* A cell as quoted in a one-line error: control bytes (a newline inside a quoted
+ * field, ESC) shown as \xNN, cut with "..." to fit len (at least 8). Returns buf. */
+#define CSV_EXCERPT_LEN 48
+const char *csv_excerpt(const char *cell, char *buf, size_t len);
 
 /* Writes one field, quoted when it holds a comma, quote or newline. */
 void csv_write_field(FILE *f, const char *s);

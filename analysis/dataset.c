@@ -3,7 +3,9 @@
  *   results.json  optional; missing or unreadable -> a warning, metadata unknown
  *   ceilings.csv  optional; missing or unreadable -> a warning, no roofline bounds
  * Rows that did not run (cuda_error, skipped) and a sweep with fewer rows than the run
- * planned are warnings: what was measured still loads. */
+ * planned are warnings: what was measured still loads. Each file is read only if it is a
+ * regular file within the size limits of analysis/infile.h, and every number is checked
+ * on loading (analysis/results.h, meta.h, ceilings.h). */
 #include "analysis/dataset.h"
 
 #include <errno.h>
@@ -31,6 +33,23 @@ static void warn(struct gp_dataset *ds, const char *fmt, ...)
 static int join(char *out, size_t len, const char *dir, const char *name)
 {
     return (size_t)snprintf(out, len, "%s/%s", dir, name) < len ? 0 : -1;
+}
+
+/* Whether the optional file `name` of dir is there (its path left in path): 1 yes, 0 no,
+ * -1 when it cannot even be looked at (a directory without search permission), which is
+ * warned about with the reason rather than reported as missing. */
+static int sidecar_present(char *path, size_t len, const char *dir, const char *name,
+                           struct gp_dataset *ds)
+{
+    struct stat st;
+    if (join(path, len, dir, name) != 0)
+        return 0;
+    if (stat(path, &st) == 0)
+        return 1;
+    if (errno == ENOENT)
+        return 0;
+    warn(ds, "%s unreadable (cannot read '%s': %s)", name, path, strerror(errno));
+    return -1;
 }
 
 int dataset_load(const char *dir, struct gp_dataset *ds, char *err, size_t errlen)
@@ -64,11 +83,16 @@ int dataset_load(const char *dir, struct gp_dataset *ds, char *err, size_t errle
         return -1;
     }
     if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "'%s' has no results.csv: not a gemmprof results directory, or the run "
-                 "stopped before measuring anything", dir);
+        /* only a file that is truly absent is "no results.csv"; EACCES on a chmod 000
+         * directory is said as such */
+        if (errno == ENOENT)
+            snprintf(err, errlen, "'%s' has no results.csv: not a gemmprof results directory, or "
+                     "the run stopped before measuring anything", dir);
+        else
+            snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
         return -1;
     }
-    if (st.st_size == 0) {
+    if (S_ISREG(st.st_mode) && st.st_size == 0) {   /* anything not regular: the reader says what */
         snprintf(err, errlen, "%s: empty file (the run stopped before writing its header)", path);
         return -1;
     }
@@ -83,7 +107,8 @@ int dataset_load(const char *dir, struct gp_dataset *ds, char *err, size_t errle
 
     /* results.json: where and how it was measured */
     char why[512];
-    if (join(path, sizeof path, dir, "results.json") == 0 && stat(path, &st) == 0) {
+    int present = sidecar_present(path, sizeof path, dir, "results.json", ds);
+    if (present > 0) {
         if (meta_read_json(path, &ds->meta, why, sizeof why) == 0) {
             if (ds->meta.schema < GP_SCHEMA_VERSION) {
                 snprintf(err, errlen, "%s: schema %d is older than this gemmprof's schema %d: "
@@ -103,19 +128,20 @@ int dataset_load(const char *dir, struct gp_dataset *ds, char *err, size_t errle
             meta_init(&ds->meta);
             warn(ds, "results.json unreadable (%s): machine and run details unknown", why);
         }
-    } else {
+    } else if (present == 0) {
         warn(ds, "no results.json: machine and run details (GPU, clocks, versions, command) unknown");
     }
 
     /* ceilings.csv: the roofs the rows are judged against */
-    if (join(path, sizeof path, dir, "ceilings.csv") == 0 && stat(path, &st) == 0) {
+    present = sidecar_present(path, sizeof path, dir, "ceilings.csv", ds);
+    if (present > 0) {
         if (ceilings_read_csv(path, &ds->ceilings, why, sizeof why) == 0) {
             ds->have_ceilings = 1;
         } else {
             ceilings_init(&ds->ceilings);
             warn(ds, "ceilings.csv unreadable (%s): no roofline bounds", why);
         }
-    } else {
+    } else if (present == 0) {
         warn(ds, "no ceilings.csv: no measured ceilings, so no roofline bounds or %% of peak");
     }
 

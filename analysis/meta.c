@@ -14,48 +14,58 @@
 #include <string.h>
 
 #include "analysis/atomic_file.h"
+#include "analysis/infile.h"
 #include "analysis/results.h"
 
 enum field_kind { F_STR, F_INT, F_DBL, F_U64 };
 
+/* Numbers outside [lo, hi] are refused on reading: a clock of 1e999 or a size of -5
+ * would otherwise reach the report as a confident conclusion. */
 struct meta_field {
     const char *section;   /* "" for the top level */
     const char *key;
     enum field_kind kind;
     size_t offset, size;
+    double lo, hi;         /* accepted range of F_INT and F_DBL values */
+    int zero_unknown;      /* F_DBL: 0 is what the writer stores for "not reported": read as NaN */
 };
 
-#define FIELD(sec, key, kind, member)                                                     \
-    {sec, key, kind, offsetof(struct gp_meta, member), sizeof(((struct gp_meta *)0)->member)}
+#define FIELD(sec, key, kind, member, lo, hi, zu)                                         \
+    {sec, key, kind, offsetof(struct gp_meta, member), sizeof(((struct gp_meta *)0)->member), \
+     lo, hi, zu}
+#define TEXT(sec, key, member) FIELD(sec, key, F_STR, member, 0, 0, 0)
+#define MAX_HZ 1e11      /* 100 GHz: far above any GPU clock */
+#define MAX_BYTES 0x1p50 /* 1 PiB */
+#define MAX_COUNT 1e9
 
 static const struct meta_field meta_fields[] = {
-    FIELD("", "schema", F_INT, schema),
-    FIELD("gpu", "name", F_STR, gpu_name),
-    FIELD("gpu", "uuid", F_STR, gpu_uuid),
-    FIELD("gpu", "cc_major", F_INT, cc_major),
-    FIELD("gpu", "cc_minor", F_INT, cc_minor),
-    FIELD("gpu", "sm_count", F_INT, sm_count),
-    FIELD("gpu", "sm_clock_max_hz", F_DBL, sm_clock_max_hz),
-    FIELD("gpu", "sm_clock_measured_hz", F_DBL, sm_clock_measured_hz),
-    FIELD("gpu", "mem_clock_hz", F_DBL, mem_clock_hz),
-    FIELD("gpu", "mem_bus_bits", F_INT, mem_bus_bits),
-    FIELD("gpu", "l2_bytes", F_DBL, l2_bytes),
-    FIELD("gpu", "smem_per_block_optin_bytes", F_DBL, smem_per_block_optin_bytes),
-    FIELD("gpu", "global_mem_bytes", F_DBL, global_mem_bytes),
-    FIELD("software", "tool_version", F_STR, tool_version),
-    FIELD("software", "driver_version", F_STR, driver_version),
-    FIELD("software", "runtime_version", F_STR, runtime_version),
-    FIELD("software", "cublas_version", F_STR, cublas_version),
-    FIELD("software", "git_rev", F_STR, git_rev),
-    FIELD("run", "command", F_STR, command),
-    FIELD("run", "date", F_STR, date),
-    FIELD("run", "hostname", F_STR, hostname),
-    FIELD("run", "counters", F_STR, counters),
-    FIELD("run", "l2_flush", F_INT, l2_flush),
-    FIELD("run", "reps", F_INT, reps),
-    FIELD("run", "warmups", F_INT, warmups),
-    FIELD("run", "seed", F_U64, seed),
-    FIELD("run", "planned_rows", F_INT, planned_rows),
+    FIELD("", "schema", F_INT, schema, 0, INT_MAX, 0),
+    TEXT("gpu", "name", gpu_name),
+    TEXT("gpu", "uuid", gpu_uuid),
+    FIELD("gpu", "cc_major", F_INT, cc_major, 0, 1000, 0),
+    FIELD("gpu", "cc_minor", F_INT, cc_minor, 0, 1000, 0),
+    FIELD("gpu", "sm_count", F_INT, sm_count, 0, 1e6, 0),
+    FIELD("gpu", "sm_clock_max_hz", F_DBL, sm_clock_max_hz, 0, MAX_HZ, 1),
+    FIELD("gpu", "sm_clock_measured_hz", F_DBL, sm_clock_measured_hz, 0, MAX_HZ, 1),
+    FIELD("gpu", "mem_clock_hz", F_DBL, mem_clock_hz, 0, MAX_HZ, 1),
+    FIELD("gpu", "mem_bus_bits", F_INT, mem_bus_bits, 0, 1 << 20, 0),
+    FIELD("gpu", "l2_bytes", F_DBL, l2_bytes, 0, MAX_BYTES, 0),
+    FIELD("gpu", "smem_per_block_optin_bytes", F_DBL, smem_per_block_optin_bytes, 0, MAX_BYTES, 0),
+    FIELD("gpu", "global_mem_bytes", F_DBL, global_mem_bytes, 0, MAX_BYTES, 0),
+    TEXT("software", "tool_version", tool_version),
+    TEXT("software", "driver_version", driver_version),
+    TEXT("software", "runtime_version", runtime_version),
+    TEXT("software", "cublas_version", cublas_version),
+    TEXT("software", "git_rev", git_rev),
+    TEXT("run", "command", command),
+    TEXT("run", "date", date),
+    TEXT("run", "hostname", hostname),
+    TEXT("run", "counters", counters),
+    FIELD("run", "l2_flush", F_INT, l2_flush, 0, 1, 0),
+    FIELD("run", "reps", F_INT, reps, 0, MAX_COUNT, 0),
+    FIELD("run", "warmups", F_INT, warmups, 0, MAX_COUNT, 0),
+    FIELD("run", "seed", F_U64, seed, 0, 0, 0),
+    FIELD("run", "planned_rows", F_INT, planned_rows, -1, INT_MAX, 0),
 };
 #define NFIELDS ((int)(sizeof meta_fields / sizeof meta_fields[0]))
 static const char *const meta_sections[] = {"gpu", "software", "run"};
@@ -151,6 +161,7 @@ struct jparser {
 
 #define JSON_MAX_DEPTH 64
 #define JSON_MAX_BYTES (1 << 20)
+#define JSON_MAX_TEXT "1 MiB"
 
 /* Records the first error only, located at byte `at` as line:column (1-based). */
 static int jfail(struct jparser *p, size_t at, const char *what)
@@ -367,19 +378,34 @@ static int type_mismatch(struct jparser *p, size_t at, const struct meta_field *
     return jfail(p, at, msg);
 }
 
+static int out_of_range(struct jparser *p, size_t at, const struct meta_field *fd,
+                        const char *text)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, "\"%s%s%s\" must be a finite number from %.15g to %.15g, not %.40s",
+             fd->section, *fd->section ? "." : "", fd->key, fd->lo, fd->hi, text);
+    return jfail(p, at, msg);
+}
+
 static int store_number(struct jparser *p, size_t at, const struct meta_field *fd,
                         const char *text)
 {
     char *dst = (char *)p->m + fd->offset, *end;
     errno = 0;
     if (fd->kind == F_DBL) {
-        *(double *)dst = strtod(text, &end);
+        double v = strtod(text, &end);
+        /* 1e999 parses as inf: refused with the rest of the out-of-range values */
+        if (*end || !isfinite(v) || v < fd->lo || v > fd->hi)
+            return out_of_range(p, at, fd, text);
+        *(double *)dst = v == 0 && fd->zero_unknown ? NAN : v;
         return 0;
     }
     if (fd->kind == F_INT) {
         long long v = strtoll(text, &end, 10);
         if (*end || errno || v < INT_MIN || v > INT_MAX)
             return type_mismatch(p, at, fd, "a fraction or an out-of-range number");
+        if ((double)v < fd->lo || (double)v > fd->hi)
+            return out_of_range(p, at, fd, text);
         *(int *)dst = (int)v;
         return 0;
     }
@@ -539,17 +565,16 @@ static int parse_value(struct jparser *p, int depth, const char *section,
 
 int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+    FILE *f = gp_open_regular(path, JSON_MAX_BYTES, JSON_MAX_TEXT, err, errlen);
+    if (!f)
         return -1;
-    }
     char *buf = malloc(JSON_MAX_BYTES + 1);
     if (!buf) {
         fclose(f);
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
+    /* the file may have grown since it was opened: read one byte past the limit to tell */
     size_t len = fread(buf, 1, JSON_MAX_BYTES + 1, f);
     int rerr = ferror(f);
     fclose(f);
@@ -557,7 +582,8 @@ int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen
         if (rerr)
             snprintf(err, errlen, "cannot read '%s'", path);
         else
-            snprintf(err, errlen, "%s: larger than 1 MiB, not a gemmprof results.json", path);
+            snprintf(err, errlen, "%s: larger than the %s limit, not a gemmprof results.json", path,
+                     JSON_MAX_TEXT);
         free(buf);
         return -1;
     }

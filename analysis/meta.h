@@ -37,8 +37,10 @@ void meta_init(struct gp_meta *m);
 int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t errlen);
 /* Reads what the writer writes; unknown keys are ignored, missing ones stay as
  * meta_init left them, except "schema": a file without it reads as schema 0 (it
- * predates versioning). 0 or -1 with a one-line reason naming the file, line and
- * column ("out/results.json:3:14: expected ':' after an object key"). */
+ * predates versioning). Only a regular file of at most 1 MiB is read. Every number must
+ * be finite and in its field's range (clocks 0..100 GHz, 0 read as unknown; sizes and
+ * counts >= 0). 0 or -1 with a one-line reason naming the file, line and column
+ * ("out/results.json:3:14: expected ':' after an object key"). */
 int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen);
 
 /* Writes s as a JSON string literal (quotes and escapes included). */

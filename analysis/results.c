@@ -3,6 +3,7 @@
  * roofline columns, so adding a metric or a column is one line elsewhere. */
 #include "analysis/results.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ int gp_status_parse(const char *s, enum gp_status *out)
 int results_csv_write_header(FILE *f)
 {
     const char *sep = "";
-#define COLUMN(name, kind, field, req) fprintf(f, "%s%s", sep, #name), sep = ",";
+#define COLUMN(name, kind, field, req, range) fprintf(f, "%s%s", sep, #name), sep = ",";
 #include "analysis/columns.def"
 #undef COLUMN
     for (int i = 0; i < GP_METRIC_COUNT; i++)
@@ -71,7 +72,7 @@ static void put_status(FILE *f, enum gp_status s) { fputs(gp_status_name(s), f);
 int results_csv_write_row(FILE *f, const struct gp_result *r, const struct gp_ceilings *cs)
 {
     int first = 1;
-#define COLUMN(name, kind, field, req)                                                    \
+#define COLUMN(name, kind, field, req, range)                                                  \
     if (!first)                                                                           \
         fputc(',', f);                                                                    \
     first = 0;                                                                            \
@@ -97,56 +98,126 @@ int results_csv_write_row(FILE *f, const struct gp_result *r, const struct gp_ce
 
 /* ---- reading ---- */
 
+/* What a cell may hold (the last argument of COLUMN in columns.def). A row is refused,
+ * with its line and column, rather than letting an impossible value reach the report. */
+enum col_range { R_ANY, R_NAME, R_PREC, R_SIZE, R_POS, R_NONNEG, R_COUNT, R_FLAG, R_HZ };
+#define GP_MAX_HZ 1e11   /* 100 GHz, far above any GPU clock */
+#define GP_MAX_COUNT 1e9
+/* A row holds about 1 KiB in memory: this bounds a hostile file to about 500 MiB. */
+#define GP_MAX_ROWS 500000
+
 enum col_kind { K_STR, K_LONG, K_INT, K_DBL, K_STATUS };
 struct col_desc {
     const char *name;
     enum col_kind kind;
     size_t offset, size;
     int required;
+    enum col_range range;
 };
 static const struct col_desc fixed_cols[] = {
-#define COLUMN(name, kind, field, req)                                                    \
+#define COLUMN(name, kind, field, req, range)                                                  \
     {#name, K_##kind, offsetof(struct gp_result, field),                                  \
-     sizeof(((struct gp_result *)0)->field), req},
+     sizeof(((struct gp_result *)0)->field), req, R_##range},
 #include "analysis/columns.def"
 #undef COLUMN
 };
 #define NFIXED ((int)(sizeof fixed_cols / sizeof fixed_cols[0]))
 
-static int parse_cell(const struct col_desc *c, const char *cell, struct gp_result *r)
+/* 0 when v is acceptable for `range`, else -1 with what is expected in *why. */
+static int check_range(enum col_range range, double v, const char **why)
+{
+    int ok = 1;
+    switch (range) {
+    case R_SIZE: ok = v >= 1 && v <= INT_MAX, *why = "a size from 1 to 2147483647"; break;
+    case R_POS: ok = v > 0, *why = "a finite number > 0"; break;
+    case R_NONNEG: ok = v >= 0, *why = "a finite number >= 0"; break;
+    case R_COUNT: ok = v >= 0 && v <= GP_MAX_COUNT, *why = "a count from 0 to 1e9"; break;
+    case R_FLAG: ok = v == 0 || v == 1, *why = "0 or 1"; break;
+    case R_HZ: ok = v > 0 && v <= GP_MAX_HZ, *why = "a clock > 0 Hz and at most 1e11 Hz"; break;
+    default: break;
+    }
+    return ok && isfinite(v) ? 0 : -1;
+}
+
+/* Parses one cell into r. 0, or -1 with what the column expects in *why. An empty cell
+ * of a number column is "not measured" (NaN, or 0 for the integer settings); whether it
+ * may be empty is decided by the caller, which knows the row's status. */
+static int parse_cell(const struct col_desc *c, const char *cell, struct gp_result *r,
+                      const char **why)
 {
     char *dst = (char *)r + c->offset;
     long lv;
     double dv;
+    *why = "a finite number";
     switch (c->kind) {
     case K_STR:
-        if (strlen(cell) >= c->size)
+        *why = c->range == R_PREC ? "fp32 or tf32" : c->range == R_NAME ? "a name" : "shorter text";
+        if (strlen(cell) >= c->size || (c->range == R_NAME && !*cell) ||
+            (c->range == R_PREC && strcmp(cell, "fp32") != 0 && strcmp(cell, "tf32") != 0))
             return -1;
         memcpy(dst, cell, strlen(cell) + 1);
         return 0;
     case K_LONG:
-        if (csv_parse_long(cell, &lv))
-            return -1;
-        *(long *)dst = lv;
-        return 0;
     case K_INT:
-        if (!*cell)
+        if (!*cell && c->kind == K_INT)
             return 0;   /* optional integers may be empty */
-        if (csv_parse_long(cell, &lv))
+        /* an unparsable cell is checked as NaN only to name what the column expects */
+        if (csv_parse_long(cell, &lv) ? check_range(c->range, NAN, why)
+                                      : check_range(c->range, (double)lv, why))
             return -1;
-        *(int *)dst = (int)lv;
+        if (c->kind == K_LONG)
+            *(long *)dst = lv;
+        else
+            *(int *)dst = (int)lv;   /* in range: every integer range fits an int */
         return 0;
     case K_DBL:
         if (!*cell)
             return 0;   /* empty = not measured, stays NaN */
-        if (csv_parse_double(cell, &dv))
+        if (csv_parse_double(cell, &dv) ? check_range(c->range, NAN, why)
+                                        : check_range(c->range, dv, why))
             return -1;
         *(double *)dst = dv;
         return 0;
     case K_STATUS:
+        *why = "ok, verify_failed, cuda_error or skipped";
         return gp_status_parse(cell, (enum gp_status *)dst);
     }
     return -1;
+}
+
+/* A metric cell: finite, >= 0, and within what its unit allows. */
+static int metric_ok(int id, double v)
+{
+    const char *unit = gp_metrics[id].unit;
+    if (!(v >= 0) || !isfinite(v))
+        return 0;
+    if (strcmp(unit, "%") == 0)
+        return v <= 101;   /* ncu's percentages can round a little past 100 */
+    if (strcmp(unit, "Hz") == 0)
+        return v <= GP_MAX_HZ;
+    return 1;
+}
+
+/* Checks one parsed row: cells a row that ran must have, and times that agree. 0, or
+ * -1 with the message in err. */
+static int check_row(const char *path, int line, const int *fixed_idx, char *const *fields,
+                     const struct gp_result *r, char *err, size_t errlen)
+{
+    int ran = r->status == GP_STATUS_OK || r->status == GP_STATUS_VERIFY_FAILED;
+    for (int i = 0; ran && i < NFIXED; i++)
+        if (fixed_cols[i].required && fixed_idx[i] >= 0 && !fields[fixed_idx[i]][0]) {
+            snprintf(err, errlen, "%s:%d: column %s: empty, but a row with status %s must have it",
+                     path, line, fixed_cols[i].name, gp_status_name(r->status));
+            return -1;
+        }
+    /* 1e-9 relative slack: the writer rounds each time to 9 significant digits */
+    double med = r->time_median_s, slack = 1 + 1e-9;
+    if ((r->time_min_s > med * slack) || (med > r->time_max_s * slack)) {
+        snprintf(err, errlen, "%s:%d: column time_median_s: %.9g s is outside time_min_s %.9g s .. "
+                 "time_max_s %.9g s", path, line, med, r->time_min_s, r->time_max_s);
+        return -1;
+    }
+    return 0;
 }
 
 int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_out, char *err,
@@ -156,7 +227,7 @@ int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_o
     struct gp_result *rows = NULL;
     int nrows = 0, cap = 0, rc = -1, got;
     int fixed_idx[NFIXED], metric_idx[GP_METRIC_COUNT];
-    char **header = NULL;
+    char **header = NULL, ex[CSV_EXCERPT_LEN];
     int nheader = 0;
 
     *rows_out = NULL;
@@ -198,6 +269,11 @@ int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_o
                      rd.line, rd.nfields, nheader);
             goto out;
         }
+        if (nrows == GP_MAX_ROWS) {
+            snprintf(err, errlen, "%s:%d: more than %d rows, the limit for a results.csv", path,
+                     rd.line, GP_MAX_ROWS);
+            goto out;
+        }
         if (nrows == cap) {
             cap = cap ? 2 * cap : 32;
             struct gp_result *nr = realloc(rows, (size_t)cap * sizeof *nr);
@@ -210,29 +286,28 @@ int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_o
         for (int i = 0; i < NFIXED; i++) {
             if (fixed_idx[i] < 0)
                 continue;
-            const char *cell = rd.fields[fixed_idx[i]];
-            if (parse_cell(&fixed_cols[i], cell, r)) {
-                snprintf(err, errlen, "%s:%d: column %s: '%.40s' is not a valid value", path,
-                         rd.line, fixed_cols[i].name, cell);
+            const char *cell = rd.fields[fixed_idx[i]], *why;
+            if (parse_cell(&fixed_cols[i], cell, r, &why)) {
+                snprintf(err, errlen, "%s:%d: column %s: '%s' is not a valid value (expected %s)",
+                         path, rd.line, fixed_cols[i].name, csv_excerpt(cell, ex, sizeof ex), why);
                 goto out;
             }
         }
-        if (r->m <= 0 || r->n <= 0 || r->k <= 0) {
-            snprintf(err, errlen, "%s:%d: column m/n/k: sizes must be positive", path, rd.line);
+        if (check_row(path, rd.line, fixed_idx, rd.fields, r, err, errlen))
             goto out;
-        }
         for (int i = 0; i < GP_METRIC_COUNT; i++) {
             if (metric_idx[i] < 0 || !rd.fields[metric_idx[i]][0])
                 continue;
             const char *cell = rd.fields[metric_idx[i]];
             if (csv_parse_double(cell, &r->metric[i])) {
-                snprintf(err, errlen, "%s:%d: column %s: '%.40s' is not a number", path, rd.line,
-                         gp_metrics[i].name, cell);
+                snprintf(err, errlen, "%s:%d: column %s: '%s' is not a number", path, rd.line,
+                         gp_metrics[i].name, csv_excerpt(cell, ex, sizeof ex));
                 goto out;
             }
-            if (r->metric[i] < 0) {
-                snprintf(err, errlen, "%s:%d: column %s: negative value %s", path, rd.line,
-                         gp_metrics[i].name, cell);
+            if (!metric_ok(i, r->metric[i])) {
+                snprintf(err, errlen, "%s:%d: column %s: %s is negative or out of range for %s",
+                         path, rd.line, gp_metrics[i].name, csv_excerpt(cell, ex, sizeof ex),
+                         gp_metrics[i].unit);
                 goto out;
             }
         }

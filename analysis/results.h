@@ -67,7 +67,12 @@ int results_csv_write_header(FILE *f);
 int results_csv_write_row(FILE *f, const struct gp_result *r, const struct gp_ceilings *cs);
 
 /* Reads results.csv back (derived columns are ignored and recomputed). Allocates
- * *rows (free with free()). Errors name the file, line and column:
- * "out/results.csv:7: column m: 'abc' is not a number". A file lacking required
- * columns is reported as an older or foreign schema. Returns 0 or -1. */
+ * *rows (free with free()). Every cell is checked against its column's accepted values
+ * (analysis/columns.def: sizes 1..INT_MAX, times > 0, errors >= 0, clocks 0..100 GHz,
+ * counters >= 0); a row that ran (ok, verify_failed) must fill every required column, and
+ * its median time must lie between its min and max. The file must be a regular file of
+ * at most 256 MiB, 64 KiB a row and 500,000 rows (analysis/infile.h). Errors name the
+ * file, line and column: "out/results.csv:7: column m: 'abc' is not a valid value
+ * (expected a size from 1 to 2147483647)". A file lacking required columns is reported as
+ * an older or foreign schema. Returns 0 or -1. */
 int results_csv_read(const char *path, struct gp_result **rows, int *nrows, char *err, size_t errlen);

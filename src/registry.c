@@ -1,62 +1,10 @@
+/* The variant table with its launchers: only the GPU build links this. Lookups by name
+ * (registry_find, registry_parse_list) live in src/variant_names.c, which host tests
+ * link without any CUDA library. */
 #include "src/registry.h"
-
-#include <stdio.h>
-#include <string.h>
 
 const struct gemm_variant gemm_variants[] = {
 #define GEMM_VARIANT(name, prec, tol, desc) {#name, prec, tol, desc, gemm_##name##_launch},
 #include "kernels/variants.def"
 #undef GEMM_VARIANT
 };
-const int gemm_variant_count = (int)(sizeof gemm_variants / sizeof gemm_variants[0]);
-
-int registry_find(const char *name)
-{
-    for (int i = 0; i < gemm_variant_count; i++)
-        if (strcmp(gemm_variants[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
-int index_list_add(int *list, int n, int max, int v)
-{
-    for (int j = 0; j < n; j++)
-        if (list[j] == v)
-            return n;
-    if (n < max)
-        list[n++] = v;
-    return n;
-}
-
-int registry_parse_list(const char *list, int *idx, int max, char *err, size_t errlen)
-{
-    char buf[1024];
-    int n = 0;
-    if (strlen(list) >= sizeof buf) {
-        snprintf(err, errlen, "variant list too long");
-        return -1;
-    }
-    strcpy(buf, list);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "all") == 0) {
-            for (int i = 0; i < gemm_variant_count; i++)
-                n = index_list_add(idx, n, max, i);
-            continue;
-        }
-        int v = registry_find(tok);
-        if (v < 0) {
-            size_t off = (size_t)snprintf(err, errlen, "unknown variant '%s' (known:", tok);
-            for (int i = 0; i < gemm_variant_count && off < errlen; i++)
-                off += (size_t)snprintf(err + off, errlen - off, " %s", gemm_variants[i].name);
-            if (off < errlen)
-                snprintf(err + off, errlen - off, ")");
-            return -1;
-        }
-        n = index_list_add(idx, n, max, v);
-    }
-    if (n == 0) {
-        snprintf(err, errlen, "empty variant list");
-        return -1;
-    }
-    return n;
-}

@@ -1,4 +1,5 @@
-/* The variant table, built from kernels/variants.def. */
+/* The variant table, built from kernels/variants.def: launchers in src/registry.c, names
+ * and lookups in src/variant_names.c (host code and tests link only the latter). */
 #ifndef GEMMPROF_SRC_REGISTRY_H
 #define GEMMPROF_SRC_REGISTRY_H
 
@@ -14,7 +15,10 @@ struct gemm_variant {
     gemm_launch_fn launch;
 };
 
+/* Launchers and descriptions (src/registry.c, GPU build only). */
 extern const struct gemm_variant gemm_variants[];
+/* Names only, same order (src/variant_names.c, no CUDA library needed). */
+extern const char *const gemm_variant_names[];
 extern const int gemm_variant_count;
 
 /* Appends v to list[0..n) unless it is already there or the list holds max; returns

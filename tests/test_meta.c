@@ -32,7 +32,7 @@ static int read_text(const char *text, struct gp_meta *m, char *err, size_t errl
 
 int main(void)
 {
-    char err[512], path[256];
+    char err[512] = "", path[256];
     strcpy(tmpdir, "/tmp/gp_meta_XXXXXX");
     if (!mkdtemp(tmpdir)) {
         CHECK(0, "mkdtemp");
@@ -126,12 +126,13 @@ int main(void)
     rc = read_text("{\"schema\": 1, \"extra\": [1, {\"a\": [true, null]}, \"x\"],\n"
                    " \"gpu\": {\"name\": \"G\\u00e9\\ud83d\\ude00\\/\", \"sm_count\": 132,"
                    " \"future\": {\"sm_count\": 7}, \"l2_bytes\": 6.0e7},\n"
-                   " \"run\": {\"l2_flush\": true, \"reps\": -3}, \"software\": {}}",
+                   " \"run\": {\"l2_flush\": true, \"reps\": 3, \"planned_rows\": -1}, \"software\": {}}",
                    &m, err, sizeof err);
     CHECK(rc == 0, "unknown keys, arrays and nested objects are skipped%s%s", rc ? ": " : "", rc ? err : "");
     CHECK(strcmp(m.gpu_name, "G\xc3\xa9\xf0\x9f\x98\x80/") == 0, "\\u escapes and surrogate pairs decode to UTF-8");
     CHECK(m.sm_count == 132, "a known key inside an unknown nested object does not leak (sm_count %d)", m.sm_count);
-    CHECK(m.l2_bytes == 6.0e7 && m.l2_flush == 1 && m.reps == -3, "numbers with exponents, booleans, negatives");
+    CHECK(m.l2_bytes == 6.0e7 && m.l2_flush == 1 && m.reps == 3 && m.planned_rows == -1,
+          "numbers with exponents, booleans, planned_rows -1 (unknown)");
 
     rc = read_text("{\"gpu\": {\"name\": \"x\"}}", &m, err, sizeof err);
     CHECK(rc == 0 && m.schema == 0, "a file without \"schema\" reads as schema 0");

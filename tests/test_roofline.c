@@ -273,7 +273,7 @@ static void test_ceilings_io(void)
           "ceiling table from ceilings.def");
 
     struct gp_ceilings a, b;
-    char err[512];
+    char err[512] = "";   /* a successful call leaves it untouched: never print stack bytes */
     hand_ceilings(&a);
     strcpy(a.gpu, "Test GPU, \"quoted\"");
     strcpy(a.date, "2026-11-30T00:00:00Z");
@@ -281,7 +281,7 @@ static void test_ceilings_io(void)
     strcpy(a.c[GP_CEIL_tf32].theory_source, "132 SMs x 1024 x 2, dense");
     char path[512];
     snprintf(path, sizeof path, "%s/ceilings.csv", tmpdir);
-    CHECK(ceilings_write_csv(path, &a, err, sizeof err) == 0, "write ceilings.csv: %s", err);
+    CHECK(ceilings_write_csv(path, &a, err, sizeof err) == 0, "write ceilings.csv%s%s", *err ? ": " : "", err);
     int rc = ceilings_read_csv(path, &b, err, sizeof err);
     CHECK(rc == 0, "read back ceilings.csv: %s", rc ? err : "ok");
     int same = 1;
@@ -324,7 +324,7 @@ static void test_ceilings_io(void)
     expect_error("no_measured.csv", "id,label,unit,theoretical\nl2,L2,byte/s,1e13\n", "no_measured.csv:1",
                  "missing column 'measured'");
     expect_error("not_number.csv", HDR "l2,L2,byte/s,1e13,2e13,,,,\nl1,L1,byte/s,fast,,,,,\n",
-                 "not_number.csv:3", "column measured (4): 'fast' is not a number");
+                 "not_number.csv:3", "column measured (4): 'fast' is not a finite number");
     expect_error("negative.csv", HDR "l2,L2,byte/s,,-5e12,,,,\n", "negative.csv:2",
                  "column theoretical (5): '-5e12' must be positive");
     expect_error("zero.csv", HDR "l2,L2,byte/s,0,,,,,\n", "zero.csv:2", "must be positive");

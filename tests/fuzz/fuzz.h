@@ -1,0 +1,59 @@
+/* Shared by the libFuzzer targets (tests/fuzz/fuzz_*.c, built and run by `make fuzz`).
+ * gemmprof's readers take paths, as they do in real use, so each input is first written
+ * to a file in a directory of this process's own (in /dev/shm when there is one, to keep
+ * the file system out of the loop). */
+#ifndef GEMMPROF_TESTS_FUZZ_H
+#define GEMMPROF_TESTS_FUZZ_H
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char fuzz_dir[64];
+
+static void fuzz_cleanup(void)
+{
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fuzz_dir);
+    if (fuzz_dir[0] && system(cmd) != 0)
+        fprintf(stderr, "fuzz: could not remove %s\n", fuzz_dir);
+}
+
+/* The per-process directory, created on first use and removed at exit. */
+static const char *fuzz_workdir(void)
+{
+    if (!fuzz_dir[0]) {
+        snprintf(fuzz_dir, sizeof fuzz_dir, "%s/gp_fuzz_XXXXXX",
+                 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+        if (!mkdtemp(fuzz_dir)) {
+            perror("fuzz: mkdtemp");
+            abort();
+        }
+        atexit(fuzz_cleanup);
+    }
+    return fuzz_dir;
+}
+
+/* Writes data to fuzz_workdir()/name (data NULL: removes it); returns the path. */
+static const char *fuzz_file(const char *name, const uint8_t *data, size_t size)
+{
+    static char path[4][128];
+    static int slot;
+    char *p = path[slot++ % 4];
+    snprintf(p, sizeof path[0], "%s/%s", fuzz_workdir(), name);
+    unlink(p);
+    if (!data)
+        return p;
+    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size)) {
+        perror("fuzz: writing the input file");
+        abort();
+    }
+    close(fd);
+    return p;
+}
+
+#endif

@@ -50,7 +50,7 @@ GEMMPROF     := $(BUILD)/gemmprof
 # Host tests link the analysis objects and the src/ files that need no CUDA library,
 # through an archive so each test pulls in only what it uses; only GPU tests (those that
 # drive CUPTI or CUDA) link the full set with cuBLAS, CUPTI and the CUDA runtime.
-HOST_SRC      := src/cli.c src/variant_names.c src/paths.c src/print.c
+HOST_SRC      := src/cli.c src/variant_names.c src/paths.c src/print.c src/outdir.c
 HOST_LIB      := $(BUILD)/libgemmprof_host.a
 GPU_TEST_BIN  := $(BUILD)/tests/test_cupti
 HOST_TEST_BIN := $(filter-out $(GPU_TEST_BIN),$(TEST_BIN))
@@ -85,9 +85,10 @@ $(GPU_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(CORE_OBJ) $(ANALYSIS_OBJ
 	@echo "  LINK    $@"
 	$(Q)$(CXX) -fopenmp -o $@ $^ $(LDLIBS)
 
-$(HOST_LIB): $(ANALYSIS_OBJ) $(call obj,$(HOST_SRC))
+# (the Makefile too: a file added to HOST_SRC must rebuild the archive)
+$(HOST_LIB): $(ANALYSIS_OBJ) $(call obj,$(HOST_SRC)) Makefile
 	@echo "  AR      $@"
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $(filter %.o,$^)
 
 $(HOST_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(HOST_LIB)
 	@echo "  LINK    $@"

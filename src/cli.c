@@ -274,7 +274,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         if (gp_metrics[i].in_default)
             o->metrics[o->nmetrics++] = i;
 
-    optind = 1;
+    optind = 0;   /* 0, not 1: glibc then resets its state from an earlier failed cluster ("-zh") */
     opterr = 0;   /* we print our own one-line errors */
     int c;
     while ((c = getopt_long(argc, argv, ":k:s:r:w:o:d:m:hV", longopts, NULL)) != -1) {

@@ -22,9 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         *p++ = '\0';
     }
     argv[argc] = NULL;
-    /* cli_parse restarts getopt with optind = 1, which leaves glibc's position inside a
-     * cluster such as "-zh" from the previous call; optind = 0 resets it fully. The real
-     * program parses once, so only a harness calling it repeatedly needs this. */
+    /* cli_parse resets getopt itself (optind = 0); this harness does it too, so a
+     * regression there shows as a crash of cli_parse's own call, not of a later one. */
     static char *none[] = {"gemmprof", NULL};
     optind = 0;
     (void)getopt(1, none, "");

@@ -20,6 +20,10 @@ void gp_result_init(struct gp_result *r)
     r->flop_per_s = r->sm_clock_hz = NAN;
     for (int i = 0; i < GP_METRIC_COUNT; i++)
         r->metric[i] = NAN;
+    r->grid_x = r->grid_y = r->grid_z = r->block_x = r->block_y = r->block_z = NAN;
+    r->registers_per_thread = r->smem_static_bytes = r->smem_dynamic_bytes = r->blocks = NAN;
+    r->block_limit_registers = r->block_limit_smem = r->block_limit_warps = r->block_limit_blocks = NAN;
+    r->blocks_per_sm = r->occupancy_theoretical_pct = r->waves = r->tail_efficiency = NAN;
 }
 
 double gp_flops_analytic(const struct gp_result *r)
@@ -100,7 +104,7 @@ int results_csv_write_row(FILE *f, const struct gp_result *r, const struct gp_ce
 
 /* What a cell may hold (the last argument of COLUMN in columns.def). A row is refused,
  * with its line and column, rather than letting an impossible value reach the report. */
-enum col_range { R_ANY, R_NAME, R_PREC, R_SIZE, R_POS, R_NONNEG, R_COUNT, R_FLAG, R_HZ };
+enum col_range { R_ANY, R_NAME, R_PREC, R_SIZE, R_POS, R_NONNEG, R_COUNT, R_FLAG, R_HZ, R_PCT, R_FRAC };
 #define GP_MAX_HZ 1e11   /* 100 GHz, far above any GPU clock */
 #define GP_MAX_COUNT 1e9
 /* A row holds about 1 KiB in memory: this bounds a hostile file to about 500 MiB. */
@@ -134,6 +138,8 @@ static int check_range(enum col_range range, double v, const char **why)
     case R_COUNT: ok = v >= 0 && v <= GP_MAX_COUNT, *why = "a count from 0 to 1e9"; break;
     case R_FLAG: ok = v == 0 || v == 1, *why = "0 or 1"; break;
     case R_HZ: ok = v > 0 && v <= GP_MAX_HZ, *why = "a clock > 0 Hz and at most 1e11 Hz"; break;
+    case R_PCT: ok = v >= 0 && v <= 101, *why = "a percentage from 0 to 100"; break;
+    case R_FRAC: ok = v >= 0 && v <= 1, *why = "a fraction from 0 to 1"; break;
     default: break;
     }
     return ok && isfinite(v) ? 0 : -1;

@@ -44,6 +44,20 @@ struct gp_result {
     double metric[GP_METRIC_COUNT];
     int counter_passes;      /* replay passes used; 0 when no counters */
     char kernels[512];       /* kernel names the counters summed, ';'-separated */
+
+    /* Launch facts of the call's main kernel (the one launching the most threads), as
+     * ncu's Launch Statistics and Occupancy sections show them; NaN / "" when unknown.
+     * Theoretical occupancy from the CUDA occupancy API, for cuBLAS's kernels too. */
+    char launch_kernel[128];
+    double grid_x, grid_y, grid_z, block_x, block_y, block_z;
+    double registers_per_thread, smem_static_bytes, smem_dynamic_bytes;
+    double blocks;                 /* thread blocks launched: grid_x * grid_y * grid_z */
+    double block_limit_registers, block_limit_smem, block_limit_warps, block_limit_blocks;
+    double blocks_per_sm;          /* resident at once: the smallest of the four limits */
+    char occupancy_limiter[16];    /* registers | shared_memory | warps | blocks */
+    double occupancy_theoretical_pct;
+    double waves;                  /* blocks / (SMs x blocks_per_sm), ncu's Waves Per SM */
+    double tail_efficiency;        /* waves / ceil(waves): how full the waves are on average */
 };
 
 /* A row with every number NaN and strings empty, ready to fill. */

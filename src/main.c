@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/message.h"
+#include "analysis/compare.h"
 #include "analysis/dataset.h"
 #include "analysis/metrics.h"
 #include "analysis/plots.h"
@@ -38,6 +39,8 @@ int main(int argc, char **argv)
 
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return report_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return compare_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "plots") == 0)
         return plots_cli(argc - 1, argv + 1);
 

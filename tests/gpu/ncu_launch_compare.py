@@ -129,9 +129,10 @@ def base(name):
 def key(name):
     """A kernel's name with its template arguments, for telling apart two instantiations of
     one function: 'void cutlass::Kernel2<X>(Params)' -> 'Kernel2<X>'."""
-    n = re.sub(r"\s+", "", demangle(name.strip()))
-    if n.startswith("void"):
-        n = n[4:]
+    n = demangle(name.strip())
+    if n.startswith("void "):
+        n = n[5:]
+    n = re.sub(r"\s+", "", n)
     depth = 0
     for i, ch in enumerate(n):
         depth += ch == "<"
@@ -244,8 +245,10 @@ def judge(c, row, calls, has):
         named = [k for k in call if key(k["Kernel Name"]) == key(lk)] or \
                 [k for k in call if base(k["Kernel Name"]) == base(lk)]
         match = named[0] if lk.strip() and len(named) >= 1 else None
-    most = max(call, key=lambda k: number(k.get(GRID_SIZE, "")) * number(k.get(BLOCK_SIZE, ""))
-               if finite(number(k.get(GRID_SIZE, "")), number(k.get(BLOCK_SIZE, ""))) else -1)
+    def threads(k):
+        t = number(k.get(GRID_SIZE, "")) * number(k.get(BLOCK_SIZE, ""))
+        return t if math.isfinite(t) else -1
+    most = max(call, key=threads)
     names = " + ".join(k["Kernel Name"][:50] for k in call)
     c.lines.append(f"  {c.what}: ncu's call of {len(call)} kernel{'s' if len(call) > 1 else ''}: {names}")
     c.lines.append(f"  {'quantity':66s} {'gemmprof':>14s} {'ncu':>14s}")
@@ -259,7 +262,7 @@ def judge(c, row, calls, has):
         else:
             k = match
             if len(call) > 1:
-                ok_most = k is most
+                ok_most = threads(k) == threads(most) > 0   # a tie in threads is either kernel
                 good &= ok_most
                 c.show("kernel launching the most threads", base(lk), base(most["Kernel Name"]), ok_most)
             for what, cols, col, names_ in (("grid", ("grid_x", "grid_y", "grid_z"), GRID_COL, GRID_DIMS),

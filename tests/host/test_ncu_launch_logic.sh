@@ -165,6 +165,10 @@ one_fail "achieved occupancy within 2 points"
 G_ACH=94.4; LK="cublasLt::splitKreduce_kernel<32, 16, int, float, float, float, float, true, false, false>"
 check 1 "two kernels per call: launch_kernel names the reduction, which launches fewer threads"
 says "kernel launching the most threads .*splitKreduce_kernel .*Kernel2 .*MISMATCH"
+N_EXTRA="$RED|4096|1024|98.3|100000"; G_ACH=98.3
+check 1 "two kernels per call launching as many threads: launch facts of the one launch_kernel names (here the reduction's, 4096x1 grid against gemmprof's 64x64)"
+says "^FAIL - grid, block, registers and shared memory equal ncu's"
+says "kernel launching the most threads .*splitKreduce_kernel .*Kernel2 *$"
 
 # the metric lists handed to gemmprof (-m) and to ncu (--metrics)
 printf '%s\n' "metric (ncu name) default unit label" "dram__bytes_read.sum yes byte DRAM" \

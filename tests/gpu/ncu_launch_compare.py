@@ -60,7 +60,7 @@ NCU_METRICS = ((GRID_SIZE, BLOCK_SIZE, THEORETICAL, WAVES, ACHIEVED, ISSUE, INST
 LAUNCH_COLS = ("launch_kernel", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z")
 
 CRITERION = f"""\
-criterion (one ncu profile of every case's timed calls, application replay, --clock-control none;
+criterion (one ncu profile of every case's timed calls, --clock-control none;
   a call of several kernels (cuBLAS): launch facts from the kernel gemmprof names in
   launch_kernel, which must be the one of ncu's call launching the most threads; rates and
   ratios of the call as gemmprof combines them, the mean weighted by each kernel's duration):

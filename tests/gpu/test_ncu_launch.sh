@@ -28,12 +28,15 @@
 # passes printed.
 #   NCU_LAUNCH_CALLS   timed calls per case under ncu (default 1; medians over them)
 #   NCU_LAUNCH_NVTX    ncu's NVTX filter (default gemmprof@timed/)
+#   NCU_LAUNCH_REPLAY  ncu's replay mode (default application: one gemmprof run per pass;
+#                      kernel is cheaper if that is too slow)
 . tests/gpu/lib.sh
 need_gpu "launch facts agree with ncu" || exit 0
 command -v ncu >/dev/null 2>&1 || { skip "launch facts agree with ncu: ncu not installed"; exit 0; }
 H=tests/gpu/ncu_launch_compare.py
 CALLS=${NCU_LAUNCH_CALLS:-1}
 FILTER=${NCU_LAUNCH_NVTX:-gemmprof@timed/}
+REPLAY=${NCU_LAUNCH_REPLAY:-application}
 SHAPES="2048 1000x1500x700"
 python3 $H --criterion | sed 's/^/  /'
 t0=$(date +%s)
@@ -64,7 +67,7 @@ fi
 # ncu: the timed calls of every case, in one run
 t1=$(date +%s)
 seen=$(python3 $H --names "$TMP/g/results.csv")
-ncu --replay-mode application --nvtx --nvtx-include "$FILTER" \
+ncu --replay-mode "$REPLAY" --nvtx --nvtx-include "$FILTER" \
     --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
     --clock-control none --csv --page raw --print-units base \
     --section LaunchStats --section Occupancy --section WarpStateStats \
@@ -75,7 +78,7 @@ rc=$?
 nk=0
 [ -s "$TMP/ncu.csv" ] && nk=$(python3 tests/gpu/ncu_csv.py kernels "$TMP/ncu.csv" | grep -vc '^l2_flush_kernel')
 passes=$(grep -o '[0-9]* passes' "$TMP/ncu.csv" 2>/dev/null | sort | uniq -c | awk '{printf "%s%s kernels x %s passes", s, $1, $2; s=", "}')
-echo "  ncu: $(($(date +%s) - t1)) s (exit $rc), $nk kernels profiled under '$FILTER'${passes:+ ($passes)}"
+echo "  ncu ($REPLAY replay): $(($(date +%s) - t1)) s (exit $rc), $nk kernels profiled under '$FILTER'${passes:+ ($passes)}"
 if [ $rc -ne 0 ] || [ "$nk" -eq 0 ]; then
     tail -8 "$TMP/ncu.err"; grep '^==ERROR==\|^==WARNING==' "$TMP/ncu.csv" 2>/dev/null | head -5
     fail "launch comparison: ncu run (exit $rc, $nk kernels; NVTX filter '$FILTER', NCU_LAUNCH_NVTX sets another)"

@@ -3,12 +3,15 @@
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
 #   tests/gpu/h200_session.sh [steps...]
-# steps: build cupti run rerun tests tests3 ncu diag trace sass cost sol (default: build cupti
-# run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# steps: build cupti run rerun tests tests3 ncu diag trace sass cost sol insight (default: build
+# cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
 # it), TESTS3_TIMEOUT bounds each against a hang (default 300 s).
+# insight (issue 10, about 4 minutes): the default sweep with the stall metrics into
+# $W/insight_default, a sweep of small, odd and tall-skinny shapes into $W/insight_extra,
+# and tests/gpu/test_ncu_launch.sh once; logs in $W/logs/insight_*.log and ncu-launch.log.
 set -u
 OUT=${OUT:-/tmp/gemmprof-out}
 W=$OUT/work
@@ -144,6 +147,38 @@ if has sol; then
         echo "-- $v"
         grep -h -E "^\s+(Memory Throughput|DRAM Throughput|L1/TEX Cache Throughput|L2 Cache Throughput|Duration|Compute \(SM\) Throughput|Mem Busy|Max Bandwidth|Mem Pipes Busy|Issue Slots Busy|smsp__warp_issue_stalled|l1tex__throughput|lts__throughput)" "$W/logs/ncu_sol_$v.txt" | head -16
     done
+fi
+if has insight; then
+    # the stall metrics: gemmprof's option where it has one, else -m with its default set
+    # plus what the launch comparison needs (stalls, occupancy, issue slots), from --list-metrics
+    if build/gemmprof --help 2>&1 | grep -q -- '--stalls'; then
+        stallopt=(--stalls)
+    else
+        m=$({ build/gemmprof --list-metrics | awk 'NR > 1 && $2 == "yes" {print $1}'
+              build/gemmprof --list-metrics | python3 tests/gpu/ncu_launch_compare.py --pick-metrics | tr , '\n'
+            } | awk 'NF && !seen[$0]++' | paste -sd, -)
+        stallopt=(-m "$m")
+    fi
+    echo "stall metrics by: ${stallopt[*]}" | cut -c1-200 | tee "$W/logs/insight.txt"
+    for sweep in default extra; do
+        sizes=(); [ $sweep = extra ] && sizes=(-s 512,1024,1000x1500x700,8192x64x4096)
+        stamp "insight: $sweep sweep ${sizes[*]} -> $W/insight_$sweep"
+        t0=$SECONDS
+        timeout 150 build/gemmprof "${stallopt[@]}" "${sizes[@]}" --out "$W/insight_$sweep" \
+            >"$W/logs/insight_$sweep.log" 2>&1
+        echo "exit $? after $((SECONDS - t0)) s" >>"$W/logs/insight_$sweep.log"
+        { echo "-- $sweep"; grep -E "counter phase|passes" "$W/logs/insight_$sweep.log"; tail -1 "$W/logs/insight_$sweep.log"; } |
+            tee -a "$W/logs/insight.txt"
+    done
+    stamp "insight: launch facts, occupancy, issue and stalls against ncu (test_ncu_launch.sh)"
+    t0=$SECONDS
+    timeout 240 sh tests/gpu/test_ncu_launch.sh build >"$W/logs/ncu-launch.log" 2>&1
+    echo "exit $? after $((SECONDS - t0)) s" >>"$W/logs/ncu-launch.log"
+    grep -E "^(FAIL|skip) - |MISMATCH|^  (gemmprof|ncu|launch comparison):|^exit " "$W/logs/ncu-launch.log" | head -60 |
+        tee -a "$W/logs/insight.txt"
+    echo "$(grep -c '^ok - ' "$W/logs/ncu-launch.log") ok, $(grep -c '^FAIL - ' "$W/logs/ncu-launch.log") FAIL, $(grep -c '^skip - ' "$W/logs/ncu-launch.log") skip" |
+        tee -a "$W/logs/insight.txt"
+    cp "$W/logs/ncu-launch.log" "$W/logs/insight.txt" "$OUT/" 2>/dev/null
 fi
 stamp "packing"
 tar czf "$OUT/bundle.tgz" -C "$W" . 2>/dev/null

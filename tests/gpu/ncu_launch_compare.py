@@ -1,0 +1,429 @@
+"""gemmprof's launch facts, occupancy, issue-slot use and stall breakdown against ncu's
+LaunchStats, Occupancy and WarpStateStats for the same launches (issue 10).
+   ncu_launch_compare.py RESULTS_CSV NCU_CSV CASES [--calls N]
+       CASES: VARIANT:MxNxK,... in the order gemmprof ran them (shapes outer, variants
+       inner); NCU_CSV holds ncu's view of N timed calls of each case, in that order
+   ncu_launch_compare.py --criterion      prints the criterion below
+   ncu_launch_compare.py --pick-metrics   reads `gemmprof --list-metrics` on stdin, prints
+                                          the -m list gemmprof needs for this comparison
+   ncu_launch_compare.py --ncu-metrics [PICKED]
+                                          prints the --metrics list ncu is given besides its
+                                          LaunchStats, Occupancy and WarpStateStats sections
+                                          (with the stall ratios of PICKED, the -m list)
+   ncu_launch_compare.py --names RESULTS_CSV
+                                          the function names of every row's kernels,
+                                          '|'-separated: an ncu --kernel-name regex for them
+ncu's kernels are assigned to the cases in order: each call of a case must hold the kernels
+gemmprof's `kernels` column names for that row (by function name, in any order). Prints the
+criterion's table per case and ok/FAIL/skip lines; exits 1 on a FAIL."""
+import argparse
+import csv
+import math
+import re
+import statistics
+import subprocess
+import sys
+
+from ncu_compare import base_names
+from ncu_csv import kernels, number
+
+FLUSH = "l2_flush_kernel"
+POINTS = 2.0      # occupancy and issue-slot use: within this many percentage points
+TIE = 0.02        # stall reasons within 2% of each other may swap places
+
+# ncu's names, in one place. Achieved occupancy, issue-slot use, the instruction count and
+# the stall ratios are gemmprof's own column names too (cupti/metrics.def).
+ACHIEVED = "sm__warps_active.avg.pct_of_peak_sustained_active"
+ISSUE = "smsp__issue_active.avg.pct_of_peak_sustained_active"
+INST = "smsp__inst_executed.sum"
+DURATION = "gpu__time_duration.sum"
+THEORETICAL = "sm__maximum_warps_per_active_cycle_pct"
+GRID_SIZE = "launch__grid_size"
+BLOCK_SIZE = "launch__block_size"
+WAVES = "launch__waves_per_multiprocessor"
+GRID_DIMS = ("launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z")     # if present
+BLOCK_DIMS = ("launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z")
+GRID_COL, BLOCK_COL = "Grid Size", "Block Size"  # ncu's raw page: "(64, 64, 1)"
+STALL = re.compile(r"^smsp__average_warps_issue_stalled_([a-z_]+?)_per_issue_active\.ratio$")
+# gemmprof column -> ncu metric, judged equal
+EQUAL = (("registers_per_thread", "launch__registers_per_thread"),
+         ("smem_static_bytes", "launch__shared_mem_per_block_static"),
+         ("smem_dynamic_bytes", "launch__shared_mem_per_block_dynamic"),
+         ("blocks", GRID_SIZE))
+LIMITS = (("block_limit_registers", "launch__occupancy_limit_registers"),
+          ("block_limit_smem", "launch__occupancy_limit_shared_mem"),
+          ("block_limit_warps", "launch__occupancy_limit_warps"),
+          ("block_limit_blocks", "launch__occupancy_limit_blocks"))
+WAVES_TOL = 0.01  # waves: ncu prints them to two decimals
+NCU_METRICS = ((GRID_SIZE, BLOCK_SIZE, THEORETICAL, WAVES, ACHIEVED, ISSUE, INST, DURATION)
+               + tuple(n for _, n in EQUAL if n != GRID_SIZE) + tuple(n for _, n in LIMITS))
+LAUNCH_COLS = ("launch_kernel", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z")
+
+CRITERION = f"""\
+criterion (one ncu profile of every case's timed calls, --clock-control none;
+  a call of several kernels (cuBLAS): launch facts from the kernel gemmprof names in
+  launch_kernel, which must be the one of ncu's call launching the most threads; rates and
+  ratios of the call as gemmprof combines them, the mean weighted by each kernel's duration):
+  grid and block dimensions (x, y, z) and their products (launch__grid_size,
+  launch__block_size, gemmprof's blocks), registers per thread, static and dynamic shared
+  memory per block: equal to ncu's
+  block limits (registers, shared memory, warps, blocks; launch__occupancy_limit_*): equal;
+  waves per SM within {WAVES_TOL} of launch__waves_per_multiprocessor
+  theoretical occupancy (occupancy_theoretical_pct vs {THEORETICAL}) and achieved
+  occupancy ({ACHIEVED}): within {POINTS:g} percentage points of ncu's
+  issue-slot utilisation ({ISSUE}): within {POINTS:g} points of ncu's
+  stall reasons (smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio, every
+  reason either side reports, 'selected' and 'not_selected' included, as WarpStateStats
+  shows them): gemmprof's top three by ratio in the order of ncu's top three; at a place
+  where they differ, the two reasons must tie within {TIE:.0%} of the larger ratio in ncu's
+  values or in gemmprof's (a tie's order is noise, so it may swap)
+  a judged value missing, empty or not finite on either side fails; a column gemmprof does
+  not write at all (feature not built) is a visible skip; {INST} is shown, not judged"""
+
+
+def close(a, b):
+    return abs(a - b) <= TIE * max(abs(a), abs(b))
+
+
+def top3(values):
+    return sorted(values, key=lambda r: (-values[r], r))[:3]
+
+
+def same_order(gp, nc):
+    """gemmprof's and ncu's stall ratios by reason -> (holds, note)."""
+    tg, tn = top3(gp), top3(nc)
+    if len(tg) < 3 or len(tn) < 3:
+        return False, f"fewer than three reasons (gemmprof {len(tg)}, ncu {len(tn)})"
+    ties = []
+    for i, (g, n) in enumerate(zip(tg, tn)):
+        if g == n:
+            continue
+        if g not in nc or n not in gp:
+            who = "ncu" if g not in nc else "gemmprof"
+            return False, f"place {i + 1}: {g if g not in nc else n} is not in {who}'s breakdown"
+        if close(nc[g], nc[n]) or close(gp[g], gp[n]):
+            ties.append(f"{g}/{n} at place {i + 1}")
+            continue
+        return False, (f"place {i + 1}: gemmprof {g} ({gp[g]:.3g}), ncu {n} ({nc[n]:.3g}); "
+                       f"ncu's {g} {nc[g]:.3g}, gemmprof's {n} {gp[n]:.3g}: no tie within {TIE:.0%}")
+    return True, ("swapped within a tie: " + ", ".join(ties)) if ties else ""
+
+
+def demangle(name):
+    if not name.startswith("_Z"):
+        return name
+    try:
+        out = subprocess.run(["c++filt", name], capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or name
+    except (OSError, subprocess.SubprocessError):
+        return name
+
+
+def base(name):
+    """The function name ncu and gemmprof agree on: no return type, namespace, template or
+    parameters (ncu_compare.base_names); mangled names are demangled first."""
+    got = base_names(demangle(name.strip()))
+    return got[0] if got else name.strip()
+
+
+def key(name):
+    """A kernel's name with its template arguments, for telling apart two instantiations of
+    one function: 'void cutlass::Kernel2<X>(Params)' -> 'Kernel2<X>'."""
+    n = demangle(name.strip())
+    if n.startswith("void "):
+        n = n[5:]
+    n = re.sub(r"\s+", "", n)
+    depth = 0
+    for i, ch in enumerate(n):
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "(" and depth == 0:
+            n = n[:i]
+            break
+    head, sep, tmpl = n.partition("<")
+    return head.split("::")[-1] + sep + tmpl
+
+
+def row_kernels(row):
+    return [base(k) for k in (row.get("kernels") or "").split(";") if k.strip()]
+
+
+def cell(row, name):
+    """A gemmprof cell as a float; NaN when empty or unreadable."""
+    return number(row.get(name) or "")
+
+
+def dims(k, col, names):
+    """ncu's (x, y, z) of a kernel, from the raw page's "(x, y, z)" column or the
+    launch__*_dim_* metrics; None if neither is there."""
+    if k.get(col):
+        got = [float(x) for x in re.findall(r"\d+", k[col])]
+        if len(got) == 3:
+            return got
+    if all(n in k for n in names):
+        return [number(k[n]) for n in names]
+    return None
+
+
+def wavg(name, call):
+    """ncu's value of a call, combined as gemmprof combines rates (cupti/metrics.def,
+    GP_AGG_WAVG): each kernel's value weighted by its duration."""
+    xs = [number(k.get(name, "")) for k in call]
+    if len(xs) == 1:
+        return xs[0]
+    w = [number(k.get(DURATION, "")) for k in call]
+    if not all(math.isfinite(x) for x in xs + w) or sum(w) <= 0:
+        return float("nan")
+    return sum(a * b for a, b in zip(xs, w)) / sum(w)
+
+
+class Case:
+    def __init__(self, what):
+        self.what, self.lines, self.verdicts = what, [], []
+
+    def show(self, name, ours, theirs, good=None, note=""):
+        mark = "" if good is None else ("" if good else " <-- MISMATCH")
+        self.lines.append(f"  {name:66s} {fmt(ours):>14s} {fmt(theirs):>14s}  {note}{mark}")
+
+    def verdict(self, good, text):
+        self.verdicts.append(f"{'ok' if good else 'FAIL'} - {text} ({self.what})")
+        return good
+
+
+def fmt(x):
+    if isinstance(x, str):
+        return x
+    if isinstance(x, (list, tuple)):
+        return "(" + ", ".join(fmt(v) for v in x) + ")"
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "n/a" if x is None else str(x)
+    return f"{x:.6g}"
+
+
+def finite(*xs):
+    return all(isinstance(x, float) and math.isfinite(x) for x in xs)
+
+
+def split_cases(ks, cases, rows, calls):
+    """ncu's kernels assigned to the cases in order -> ({case: [call, ...]}, problems)."""
+    gemm = [k for k in ks if not k["Kernel Name"].startswith(FLUSH)]
+    out, problems, pos = {}, [], 0
+    for c in cases:
+        row = rows.get(c)
+        names = row_kernels(row) if row else []
+        if not names and row and row.get("launch_kernel"):
+            names = [base(row["launch_kernel"])]
+        if not names:
+            problems.append(f"{c[0]} {c[1]}: gemmprof's row names no kernel; cannot tell "
+                            "which of ncu's kernels are its calls")
+            return out, problems
+        got = []
+        for _ in range(calls):
+            call = gemm[pos:pos + len(names)]
+            seen = [base(k["Kernel Name"]) for k in call]
+            if sorted(seen) != sorted(names):
+                problems.append(f"{c[0]} {c[1]}: ncu's kernels {pos}..{pos + len(names) - 1} are "
+                                f"{seen or 'none'}, gemmprof's row names {names}; "
+                                "cases after it not compared")
+                return out, problems
+            got.append(call)
+            pos += len(names)
+        out[c] = got
+    if pos < len(gemm):
+        extra = sorted({k["Kernel Name"][:60] for k in gemm[pos:]})
+        problems.append(f"ncu profiled {len(gemm) - pos} kernels beyond the cases: {extra}")
+    return out, problems
+
+
+def judge(c, row, calls, has):
+    """All checks of one case; returns the number of FAILs."""
+    call = calls[0]
+    # the kernel gemmprof gives launch facts for, in ncu's call
+    lk = row.get("launch_kernel", "") if has["launch"] else ""
+    match = None
+    if has["launch"]:
+        named = [k for k in call if key(k["Kernel Name"]) == key(lk)] or \
+                [k for k in call if base(k["Kernel Name"]) == base(lk)]
+        match = named[0] if lk.strip() and len(named) >= 1 else None
+    def threads(k):
+        t = number(k.get(GRID_SIZE, "")) * number(k.get(BLOCK_SIZE, ""))
+        return t if math.isfinite(t) else -1
+    most = max(call, key=threads)
+    names = " + ".join(k["Kernel Name"][:50] for k in call)
+    c.lines.append(f"  {c.what}: ncu's call of {len(call)} kernel{'s' if len(call) > 1 else ''}: {names}")
+    c.lines.append(f"  {'quantity':66s} {'gemmprof':>14s} {'ncu':>14s}")
+
+    if has["launch"]:
+        good = match is not None
+        if not lk.strip():
+            c.lines.append("  gemmprof's launch_kernel is empty <-- MISMATCH")
+        elif match is None:
+            c.lines.append(f"  gemmprof's launch_kernel {lk[:60]} is not in ncu's call <-- MISMATCH")
+        else:
+            k = match
+            if len(call) > 1:
+                ok_most = threads(k) == threads(most) > 0   # a tie in threads is either kernel
+                good &= ok_most
+                c.show("kernel launching the most threads", base(lk), base(most["Kernel Name"]), ok_most)
+            for what, cols, col, names_ in (("grid", ("grid_x", "grid_y", "grid_z"), GRID_COL, GRID_DIMS),
+                                            ("block", ("block_x", "block_y", "block_z"), BLOCK_COL, BLOCK_DIMS)):
+                ours = [cell(row, x) for x in cols]
+                theirs = dims(k, col, names_)
+                ok = theirs is not None and finite(*ours, *theirs) and ours == theirs
+                good &= ok
+                c.show(f"{what} (x, y, z)", ours, theirs if theirs is not None else "absent", ok)
+                size = GRID_SIZE if what == "grid" else BLOCK_SIZE
+                prod, nsize = math.prod(ours), number(k.get(size, ""))
+                ok = finite(prod, nsize) and prod == nsize
+                good &= ok
+                c.show(f"{what} x*y*z vs {size}", prod, nsize, ok)
+            for mine, theirs in EQUAL:
+                a, b = cell(row, mine), number(k.get(theirs, ""))
+                ok = finite(a, b) and a == b
+                good &= ok
+                c.show(f"{mine} vs {theirs}", a, b, ok)
+        c.verdict(good, "grid, block, registers and shared memory equal ncu's")
+
+        good = match is not None
+        if match is not None:
+            for mine, theirs in LIMITS:
+                a, b = cell(row, mine), number(match.get(theirs, ""))
+                ok = finite(a, b) and a == b
+                good &= ok
+                c.show(f"{mine} vs {theirs}", a, b, ok)
+            a, b = cell(row, "waves"), number(match.get(WAVES, ""))
+            ok = finite(a, b) and abs(a - b) <= WAVES_TOL
+            good &= ok
+            c.show(f"waves vs {WAVES}", a, b, ok, f"diff {a - b:+.3f}" if finite(a, b) else "")
+        c.verdict(good, "block limits and waves equal ncu's")
+
+        a = cell(row, "occupancy_theoretical_pct")
+        b = number(match.get(THEORETICAL, "")) if match is not None else float("nan")
+        ok = finite(a, b) and abs(a - b) <= POINTS
+        c.show(f"occupancy_theoretical_pct vs {THEORETICAL}", a, b, ok,
+               f"diff {a - b:+.2f} pt" if finite(a, b) else "")
+        c.verdict(ok, f"theoretical occupancy within {POINTS:g} points of ncu's")
+
+    for name, label, flag in ((ACHIEVED, "achieved occupancy", "achieved"),
+                              (ISSUE, "issue-slot utilisation", "issue")):
+        if not has[flag]:
+            continue
+        a = cell(row, name)
+        b = statistics.median([wavg(name, x) for x in calls])
+        ok = finite(a, b) and abs(a - b) <= POINTS
+        c.show(name, a, b, ok, f"diff {a - b:+.2f} pt" if finite(a, b) else "")
+        c.verdict(ok, f"{label} within {POINTS:g} points of ncu's")
+    if has["inst"]:
+        a, b = cell(row, INST), statistics.median([wavg(INST, x) if len(x) == 1 else
+                                                   sum(number(k.get(INST, "")) for k in x) for x in calls])
+        c.show(f"{INST} (shown)", a, b, None)
+
+    if has["stalls"]:
+        gp = {m.group(1): cell(row, n) for n in has["stalls"] for m in [STALL.match(n)]}
+        nc_names = [n for n in call[0] if STALL.match(n)]
+        nc = {STALL.match(n).group(1): statistics.median([wavg(n, x) for x in calls]) for n in nc_names}
+        bad = sorted(r for r, v in list(gp.items()) + list(nc.items()) if not finite(v))
+        if not nc:
+            c.lines.append("  ncu's CSV holds no stall ratio (WarpStateStats) <-- MISMATCH")
+            c.verdict(False, "top three stall reasons in ncu's order")
+        elif bad:
+            c.lines.append(f"  stall ratios missing or not finite: {', '.join(bad)} <-- MISMATCH")
+            c.verdict(False, "top three stall reasons in ncu's order")
+        else:
+            for r in sorted(set(gp) | set(nc), key=lambda r: -nc.get(r, gp.get(r, 0))):
+                c.show(f"stall {r}", gp.get(r, "absent"), nc.get(r, "absent"))
+            ok, note = same_order(gp, nc)
+            c.lines.append(f"  top three: gemmprof {', '.join(top3(gp))}; ncu {', '.join(top3(nc))}"
+                           f"{'; ' + note if note else ''}{'' if ok else ' <-- MISMATCH'}")
+            c.verdict(ok, "top three stall reasons in ncu's order")
+    return sum(v.startswith("FAIL") for v in c.verdicts)
+
+
+def read_results(path):
+    with open(path, newline="") as f:
+        rd = csv.DictReader(f)
+        return rd.fieldnames or [], list(rd)
+
+
+def main(argv):
+    if argv[1:] == ["--criterion"]:
+        print(CRITERION)
+        return 0
+    if argv[1:] == ["--pick-metrics"]:
+        names = [l.split()[0] for l in sys.stdin.read().splitlines()[1:] if l.strip()]
+        want = [n for n in names if STALL.match(n) or n in (ACHIEVED, ISSUE, INST, DURATION)]
+        print(",".join(want) if any(STALL.match(n) for n in want) else "")
+        return 0
+    if argv[1:2] == ["--ncu-metrics"] and len(argv) <= 3:
+        # ours, plus the stall ratios gemmprof collects (so that a reason the WarpStateStats
+        # section might leave out is still there to rank)
+        extra = [n for n in (argv[2].split(",") if len(argv) == 3 else []) if STALL.match(n)]
+        print(",".join(NCU_METRICS + tuple(extra)))
+        return 0
+    if len(argv) == 3 and argv[1] == "--names":
+        _, rows = read_results(argv[2])
+        out = []
+        for r in rows:
+            for k in (r.get("kernels") or "").split(";") + [r.get("launch_kernel") or ""]:
+                b = base(k) if k.strip() else ""
+                if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", b) and b not in out:
+                    out.append(b)
+        print("|".join(out))
+        return 0
+    ap = argparse.ArgumentParser()
+    ap.add_argument("results")
+    ap.add_argument("ncu")
+    ap.add_argument("cases")
+    ap.add_argument("--calls", type=int, default=1)
+    a = ap.parse_args(argv[1:])
+
+    head, rowlist = read_results(a.results)
+    cases = []
+    for x in a.cases.split(","):
+        v, _, s = x.partition(":")
+        cases.append((v, s))
+    rows = {}
+    for r in rowlist:
+        rows.setdefault((r.get("variant"), f"{r.get('m')}x{r.get('n')}x{r.get('k')}"), r)
+    has = {"launch": all(x in head for x in LAUNCH_COLS),
+           "achieved": ACHIEVED in head, "issue": ISSUE in head, "inst": INST in head,
+           "stalls": [n for n in head if STALL.match(n)]}
+    if not has["launch"]:
+        print(f"skip - launch facts vs ncu: gemmprof wrote no launch facts (results.csv lacks "
+              f"{', '.join(x for x in LAUNCH_COLS if x not in head)})")
+    if not has["achieved"]:
+        print(f"skip - achieved occupancy vs ncu: gemmprof wrote no {ACHIEVED} column")
+    if not has["issue"]:
+        print(f"skip - issue-slot utilisation vs ncu: gemmprof wrote no {ISSUE} column")
+    if not has["stalls"]:
+        print("skip - stall reasons vs ncu: gemmprof wrote no "
+              "smsp__average_warps_issue_stalled_*_per_issue_active.ratio column")
+
+    ks = kernels(a.ncu)
+    split, problems = split_cases(ks, cases, rows, a.calls)
+    bad = 0
+    for p in problems:
+        print(f"FAIL - ncu's kernels and the cases: {p}")
+        bad += 1
+    for cs in cases:
+        what = f"{cs[0]} {cs[1]}"
+        if cs not in rows:
+            print(f"FAIL - launch comparison {what}: no row for it in {a.results}")
+            bad += 1
+            continue
+        if cs not in split:
+            print(f"FAIL - launch comparison {what}: no ncu calls assigned to it")
+            bad += 1
+            continue
+        if rows[cs].get("status", "ok") != "ok":
+            print(f"FAIL - launch comparison {what}: gemmprof's row has status {rows[cs].get('status')}")
+            bad += 1
+            continue
+        c = Case(what)
+        bad += judge(c, rows[cs], split[cs], has)
+        print("\n".join(c.lines + c.verdicts))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,89 @@
+#!/bin/sh
+# gemmprof's launch facts, occupancy, issue-slot use and stall breakdown against ncu's
+# LaunchStats, Occupancy and WarpStateStats sections for the same launches (issue 10):
+# every variant (gemmprof --list) at 2048^3 and at 1000x1500x700.
+#
+# Criterion (tests/gpu/ncu_launch_compare.py judges, and prints it at the start):
+# - grid and block dimensions and their products, registers per thread, static and
+#   dynamic shared memory per block, the four block limits: equal to ncu's; waves within
+#   0.01 of ncu's;
+# - theoretical and achieved occupancy, and issue-slot utilisation: within 2 percentage
+#   points of ncu's;
+# - gemmprof's top three stall reasons (by stalled warps per issue) in the order of ncu's
+#   top three; two reasons may swap places where they tie within 2% (in ncu's values or
+#   in gemmprof's);
+# - a call of several kernels (cuBLAS): launch facts of the kernel gemmprof names in
+#   launch_kernel, which must be the one launching the most threads; its rates and ratios
+#   as gemmprof combines them (weighted by duration);
+# - a value missing or not finite fails; a column gemmprof does not write at all (the
+#   feature is not built) gives one skip line with the reason.
+#
+# How: gemmprof measures every case in one run, with -m naming the metrics this needs
+# from its --list-metrics (not its default set). ncu profiles one other gemmprof run (no
+# counters of its own): the timed call of every case, selected by gemmprof's NVTX range
+# "timed" and lib.sh's GEMM kernel pattern (which leaves the L2 flush out), application
+# replay and the clocks as they are, as the counter comparison does. ncu's kernels are
+# assigned to the cases in run order (shapes outer, variants inner), each call holding the
+# kernels gemmprof's row names. Cost: one run of each, their wall times and ncu's replay
+# passes printed.
+#   NCU_LAUNCH_CALLS   timed calls per case under ncu (default 1; medians over them)
+#   NCU_LAUNCH_NVTX    ncu's NVTX filter (default gemmprof@timed/)
+#   NCU_LAUNCH_REPLAY  ncu's replay mode (default application: one gemmprof run per pass;
+#                      kernel is cheaper if that is too slow)
+. tests/gpu/lib.sh
+need_gpu "launch facts agree with ncu" || exit 0
+command -v ncu >/dev/null 2>&1 || { skip "launch facts agree with ncu: ncu not installed"; exit 0; }
+H=tests/gpu/ncu_launch_compare.py
+CALLS=${NCU_LAUNCH_CALLS:-1}
+FILTER=${NCU_LAUNCH_NVTX:-gemmprof@timed/}
+REPLAY=${NCU_LAUNCH_REPLAY:-application}
+SHAPES="2048 1000x1500x700"
+python3 $H --criterion | sed 's/^/  /'
+t0=$(date +%s)
+
+variants=$($GEMMPROF --list | awk 'NR > 1 {print $1}')
+[ -n "$variants" ] || { fail "launch comparison: gemmprof --list names no variant"; exit 0; }
+metrics=$($GEMMPROF --list-metrics | python3 $H --pick-metrics)
+[ -n "$metrics" ] || echo "  gemmprof --list-metrics names no stall metric: measuring its default set"
+cases=
+for s in $SHAPES; do
+    case $s in *x*) shape=$s ;; *) shape=${s}x${s}x${s} ;; esac
+    for v in $variants; do cases=${cases:+$cases,}$v:$shape; done
+done
+klist=$(echo $variants | tr ' ' ,)
+slist=$(echo $SHAPES | tr ' ' ,)
+
+# gemmprof: every case in one run
+$GEMMPROF -k "$klist" -s "$slist" -r 1 -w 1 ${metrics:+-m "$metrics"} --no-ceilings --no-report \
+    -o "$TMP/g" >"$TMP/g.log" 2>&1
+rc=$?
+grep -E "counter phase|pass" "$TMP/g.log" | sed 's/^/  gemmprof: /' | head -5
+echo "  gemmprof: $(($(date +%s) - t0)) s (exit $rc)"
+if [ ! -f "$TMP/g/results.csv" ]; then
+    tail -20 "$TMP/g.log"; fail "launch comparison: gemmprof wrote no results.csv (exit $rc)"; exit 0
+fi
+[ $rc -eq 0 ] || { tail -10 "$TMP/g.log"; fail "launch comparison: gemmprof exited $rc"; }
+
+# ncu: the timed calls of every case, in one run
+t1=$(date +%s)
+seen=$(python3 $H --names "$TMP/g/results.csv")
+ncu --replay-mode "$REPLAY" --nvtx --nvtx-include "$FILTER" \
+    --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
+    --clock-control none --csv --page raw --print-units base \
+    --section LaunchStats --section Occupancy --section WarpStateStats \
+    --metrics "$(python3 $H --ncu-metrics "$metrics")" --log-file "$TMP/ncu.csv" \
+    $GEMMPROF -k "$klist" -s "$slist" -r "$CALLS" -w 0 --no-counters --no-ceilings --no-report \
+    -o "$TMP/n" >"$TMP/ncu.out" 2>"$TMP/ncu.err"
+rc=$?
+nk=0
+[ -s "$TMP/ncu.csv" ] && nk=$(python3 tests/gpu/ncu_csv.py kernels "$TMP/ncu.csv" | grep -vc '^l2_flush_kernel')
+passes=$(grep -o '[0-9]* passes' "$TMP/ncu.csv" 2>/dev/null | sort | uniq -c | awk '{printf "%s%s kernels x %s passes", s, $1, $2; s=", "}')
+echo "  ncu ($REPLAY replay): $(($(date +%s) - t1)) s (exit $rc), $nk kernels profiled under '$FILTER'${passes:+ ($passes)}"
+if [ $rc -ne 0 ] || [ "$nk" -eq 0 ]; then
+    tail -8 "$TMP/ncu.err"; grep '^==ERROR==\|^==WARNING==' "$TMP/ncu.csv" 2>/dev/null | head -5
+    fail "launch comparison: ncu run (exit $rc, $nk kernels; NVTX filter '$FILTER', NCU_LAUNCH_NVTX sets another)"
+fi
+[ -s "$TMP/ncu.csv" ] || { fail "launch comparison: ncu wrote no CSV"; exit 0; }
+
+python3 $H "$TMP/g/results.csv" "$TMP/ncu.csv" "$cases" --calls "$CALLS"
+echo "  launch comparison: $(($(date +%s) - t0)) s in all"

@@ -25,6 +25,7 @@
 #include "analysis/report.h"
 #include "analysis/results.h"
 #include "analysis/verify.h"
+#include "cupti/launch.h"
 #include "cupti/trace.h"
 #include "kernels/clock_probe.h"
 #include "kernels/l2_flush.h"
@@ -101,17 +102,45 @@ static void cuda_failure(struct run *r, struct gp_result *row, const char *phase
         }                                                                                 \
     } while (0)
 
+/* The launch facts come from the verify launch, never a timed one: a CUPTI callback
+ * subscription held only around it (cupti/launch.h). 1 when capturing. When CUPTI is
+ * held by another tool (ncu, compute-sanitizer) that is said once and the columns stay
+ * empty. */
+static int launch_facts_start(struct run *r)
+{
+    char why[512];
+    if (r->launch_facts_off)
+        return 0;
+    if (launch_capture_begin(why, sizeof why) == 0)
+        return 1;
+    gp_message("warning: no launch facts (grid, block, registers, occupancy, waves): %s", why);
+    r->launch_facts_off = 1;
+    return 0;
+}
+
+static void launch_facts_finish(struct gp_result *row, int quiet)
+{
+    char why[512];
+    if (launch_capture_end(row, why, sizeof why) != 0 && !quiet)
+        gp_message("%s %ldx%ldx%ld: %s", row->variant, row->m, row->n, row->k, why);
+}
+
 static void verify_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v,
                            struct gp_result *row)
 {
     const long count = s->m * s->n;
     struct verify_stats st;
+    int capturing = 0;
 
     gp_nvtx_push("verify", -1);
     /* 0xFF bytes are NaN floats: an element the kernel never writes cannot pass */
     TRY("poison", cudaMemsetAsync(s->d_c, 0xFF, (size_t)count * sizeof(float), r->stream));
+    capturing = launch_facts_start(r);
     TRY("launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
     TRY("run", cudaStreamSynchronize(r->stream));
+    if (capturing)
+        launch_facts_finish(row, 0);
+    capturing = 0;
     TRY("copy back", cudaMemcpy(s->h_c, s->d_c, (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
 
     row->tolerance = verify_tolerance(v->precision, v->tol_factor, s->k);
@@ -147,6 +176,8 @@ static void verify_variant(struct run *r, struct shape_data *s, const struct gem
             gp_message("%s", err);
     }
 done:
+    if (capturing)   /* the launch failed: end the subscription, the row has its error */
+        launch_facts_finish(row, 1);
     gp_nvtx_pop();
 }
 

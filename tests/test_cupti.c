@@ -68,6 +68,49 @@ static int json_balanced(const char *s)
     return depth == 0 && !in_str && s[0] == '{';
 }
 
+/* Passes of a metric set as the counter phase spends them: hardware counters and
+ * SASS-instrumented counts in separate sessions (src/counter_phase.c). */
+static int run_passes(const int *ids, int n)
+{
+    int hw[GP_METRIC_COUNT], sass[GP_METRIC_COUNT], nhw = 0, nsass = 0;
+    for (int i = 0; i < n; i++) {
+        if (gp_metric_is_instrumented(ids[i]))
+            sass[nsass++] = ids[i];
+        else
+            hw[nhw++] = ids[i];
+    }
+    int a = nhw ? prof_count_passes_offline("GH100", hw, nhw) : 0;
+    int b = nsass ? prof_count_passes_offline("GH100", sass, nsass) : 0;
+    return a < 0 || b < 0 ? -1 : a + b;
+}
+
+/* The cost of issue 10's counters: achieved occupancy, issue slots and warp
+ * instructions joined the default set because they add no pass; the stall reasons do
+ * add passes, hence --stalls. */
+static void test_offline_pass_costs(void)
+{
+    int before[GP_METRIC_COUNT], now[GP_METRIC_COUNT], stalls[GP_METRIC_COUNT];
+    int nb = 0, nn = 0, ns = 0;
+    for (int i = 0; i < GP_METRIC_COUNT; i++) {
+        int added = i == GP_M_warps_active || i == GP_M_issue_active || i == GP_M_inst_executed;
+        if (gp_metrics[i].in_default) {
+            now[nn++] = i;
+            stalls[ns++] = i;
+            if (!added)
+                before[nb++] = i;
+        }
+    }
+    for (int i = 0; i < GP_METRIC_COUNT; i++)
+        if (strstr(gp_metrics[i].name, "__average_warps_issue_stalled_") && !gp_metrics[i].in_default)
+            stalls[ns++] = i;
+    int pb = run_passes(before, nb), pn = run_passes(now, nn), ps = run_passes(stalls, ns);
+    printf("  GH100 passes: %d metrics %d (before issue 10), %d metrics %d (default), %d metrics %d (--stalls)\n",
+           nb, pb, nn, pn, ns, ps);
+    CHECK(nb == 18 && pb == 4, "the old default set: 18 metrics, 4 passes (got %d, %d)", nb, pb);
+    CHECK(nn == nb + 3 && pn == pb, "occupancy, issue slots and warp instructions add no pass (%d -> %d)", pb, pn);
+    CHECK(ns == nn + 19 && ps > pn, "the 19 stall reasons cost passes (%d -> %d): behind --stalls", pn, ps);
+}
+
 static void test_offline_metrics(void)
 {
     char why[512];
@@ -431,6 +474,7 @@ int main(void)
               "trace_prepare points NVTX at the loaded libcupti: %s", nvtx ? nvtx : "(unset)");
 
     test_offline_metrics();
+    test_offline_pass_costs();
     test_error_text();
     test_kernel_names();
     test_trace_writer();

@@ -4,7 +4,9 @@
  * per block; allocation in 256 registers per warp and 128-byte shared-memory units). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/results.h"
 #include "src/launch_facts.h"
@@ -134,6 +136,50 @@ int main(void)
     /* a carveout preference of 50%: 114 KiB rounds up to the 132 KiB carveout */
     CHECK(launch_smem_config(&h200, 9216, 2, 50) == 132 * 1024, "50%% carveout: 132 KiB");
     CHECK(launch_smem_config(&h200, 150000, 1, 0) == 164 * 1024, "0%% carveout, 150000 B block: 164 KiB");
+
+    /* the facts reach results.csv through columns.def and come back from it; a row
+     * without them (CUPTI held by another tool) reads back as unknown */
+    {
+        char dir[] = "/tmp/gemmprof_test_launch_XXXXXX", path[128], err[512] = "";
+        struct gp_result in[2], *out = NULL;
+        int n = 0;
+        for (int i = 0; i < 2; i++) {
+            gp_result_init(&in[i]);
+            snprintf(in[i].variant, sizeof in[i].variant, i ? "naive" : "cublas");
+            snprintf(in[i].precision, sizeof in[i].precision, "fp32");
+            in[i].m = in[i].n = in[i].k = 2048;
+            in[i].rel_err = 1e-7;
+            in[i].time_median_s = 1e-3;
+            in[i].flop_per_s = 2.0 * 2048 * 2048 * 2048 / 1e-3;
+        }
+        k = kernel(64, 64, 32, 32, 32, 8192, 0);
+        snprintf(k.name, sizeof k.name, "cutlass::Kernel2<sm90_xmma, 16, int>");
+        launch_facts_fill(&h200, &k, 2, &in[0], note, sizeof note);
+        FILE *f = mkdtemp(dir) ? (snprintf(path, sizeof path, "%s/results.csv", dir), fopen(path, "w")) : NULL;
+        CHECK(f && results_csv_write_header(f) == 0 && results_csv_write_row(f, &in[0], NULL) == 0 &&
+                  results_csv_write_row(f, &in[1], NULL) == 0,
+              "rows with and without launch facts written");
+        if (f)
+            fclose(f);
+        CHECK(f && results_csv_read(path, &out, &n, err, sizeof err) == 0 && n == 2, "read back (%s)", err);
+        if (n == 2) {
+            CHECK(strcmp(out[0].launch_kernel, k.name) == 0 && out[0].grid_x == 64 && out[0].block_y == 32 &&
+                      out[0].registers_per_thread == 32 && out[0].smem_static_bytes == 8192 &&
+                      out[0].block_limit_smem == 3 && out[0].blocks_per_sm == 2 &&
+                      strcmp(out[0].occupancy_limiter, "registers") == 0,
+                  "launch facts round-trip, a kernel name with commas included");
+            /* results.csv keeps 9 significant digits */
+            CHECK_NEAR(out[0].waves, in[0].waves, 1e-8, "waves round-trip (%.9g)", out[0].waves);
+            CHECK_NEAR(out[0].tail_efficiency, in[0].tail_efficiency, 1e-8, "tail efficiency round-trips");
+            CHECK(out[0].occupancy_theoretical_pct == 100, "theoretical occupancy round-trips");
+            CHECK(isnan(out[1].grid_x) && isnan(out[1].waves) && out[1].launch_kernel[0] == '\0' &&
+                      out[1].occupancy_limiter[0] == '\0',
+                  "a row without launch facts reads back as unknown");
+        }
+        free(out);
+        unlink(path);
+        rmdir(dir);
+    }
 
     /* unusable inputs leave the row unknown */
     gp_result_init(&r);

@@ -124,7 +124,14 @@ int launch_capture_begin(char *why, size_t why_len)
     cap.seen = 0;
     cap.threads = 0;
     pthread_mutex_unlock(&cap.mu);
-    if (CUPTI_TRY(cuptiSubscribe(&cap.sub, on_launch, NULL), why, why_len) != CUPTI_SUCCESS) {
+    CUptiResult rc = cuptiSubscribe(&cap.sub, on_launch, NULL);
+    if (rc != CUPTI_SUCCESS) {
+        /* the common case, under ncu or compute-sanitizer: --no-counters would not help */
+        if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+            cupti_say(why, why_len, "CUPTI is held by another tool (ncu, nsys, compute-sanitizer, a "
+                                    "debugger): run gemmprof outside it for these columns");
+        else
+            cupti_describe_error("cuptiSubscribe", rc, why, why_len);
         cap.sub = NULL;
         return -1;
     }

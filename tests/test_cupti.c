@@ -4,7 +4,9 @@
  * CUPTI host library for GH100 (H100/H200); the trace writer is checked on records
  * built by hand. With a GPU: one cuBLAS SGEMM traced and profiled for real. */
 #include "analysis/metrics.h"
+#include "analysis/results.h"
 #include "cupti/cupti_internal.h"
+#include "cupti/launch.h"
 #include "cupti/prof.h"
 #include "cupti/trace.h"
 #include "cupti/trace_internal.h"
@@ -337,6 +339,44 @@ static int run_sgemm(void *arg)
     return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
 }
 
+/* The launch facts of a cuBLAS SGEMM, captured as the harness captures them. */
+static void test_gpu_launch_facts(struct sgemm *g)
+{
+    char why[512];
+    for (int round = 0; round < 2; round++) {   /* the second: subscribing again works */
+        struct gp_result r;
+        gp_result_init(&r);
+        int b = launch_capture_begin(why, sizeof why);
+        CHECK(b == 0, "launch capture begins (%s)", why);
+        if (b != 0)
+            return;
+        run_sgemm(g);
+        int rc = launch_capture_end(&r, why, sizeof why);
+        CHECK(rc >= 0, "launch facts of a cuBLAS SGEMM (%s)", why);
+        if (rc < 0)
+            continue;
+        printf("  %s: grid %gx%gx%g block %gx%gx%g, %g regs, %g+%g B smem, limits %g/%g/%g/%g -> %g per SM "
+               "(%s), occupancy %.1f%%, %.3f waves, tail %.3f%s%s\n",
+               r.launch_kernel, r.grid_x, r.grid_y, r.grid_z, r.block_x, r.block_y, r.block_z,
+               r.registers_per_thread, r.smem_static_bytes, r.smem_dynamic_bytes, r.block_limit_registers,
+               r.block_limit_smem, r.block_limit_warps, r.block_limit_blocks, r.blocks_per_sm,
+               r.occupancy_limiter, r.occupancy_theoretical_pct, r.waves, r.tail_efficiency,
+               rc ? "; note: " : "", rc ? why : "");
+        CHECK(r.launch_kernel[0] && !strstr(r.launch_kernel, "_Z"), "the kernel named, demangled: %s", r.launch_kernel);
+        CHECK(r.blocks >= 1 && r.blocks == r.grid_x * r.grid_y * r.grid_z && r.block_x >= 1,
+              "grid and block recorded (%g blocks)", r.blocks);
+        CHECK(r.registers_per_thread >= 1 && r.registers_per_thread <= 255, "registers per thread: %g",
+              r.registers_per_thread);
+        CHECK(rc == 0, "the limits agree with the occupancy API (%s)", rc ? why : "yes");
+        CHECK(r.blocks_per_sm >= 1 && r.occupancy_theoretical_pct > 0 && r.occupancy_theoretical_pct <= 100 &&
+                  r.occupancy_limiter[0],
+              "blocks per SM, occupancy and limiter: %g, %.1f%%, %s", r.blocks_per_sm, r.occupancy_theoretical_pct,
+              r.occupancy_limiter);
+        CHECK(r.waves > 0 && r.tail_efficiency > 0 && r.tail_efficiency <= 1, "waves %g, tail %g", r.waves,
+              r.tail_efficiency);
+    }
+}
+
 static void test_gpu(void)
 {
     char why[512];
@@ -368,6 +408,12 @@ static void test_gpu(void)
             CHECK(why[0] && strstr(why, "CUPTI") && strstr(why, "cuptiActivity"),
                   "trace_start without a GPU returns NULL with the reason: %s", why);
         }
+        struct gp_result row;
+        gp_result_init(&row);
+        CHECK(launch_capture_begin(why, sizeof why) == -1 && why[0] && !strchr(why, '\n'),
+              "launch capture without a GPU refused in one line: %s", why);
+        CHECK(launch_capture_end(&row, why, sizeof why) == -1 && isnan(row.grid_x),
+              "ending a capture that never began: refused, the row untouched (%s)", why);
         SKIP(cudaGetErrorString(ce), "GPU profiling and tracing of a cuBLAS SGEMM");
         return;
     }
@@ -413,6 +459,7 @@ static void test_gpu(void)
     } else {
         CHECK(s != NULL, "prof_open on the GPU (%s)", why);
     }
+    const int had_session = s != NULL;
     if (s) {
         int passes = prof_num_passes(s);
         CHECK(passes >= 1 && passes <= 4, "default set: %d passes on this GPU", passes);
@@ -449,10 +496,18 @@ static void test_gpu(void)
             CHECK_NEAR(b2[GP_M_ffma], n2, 0.10, "batch: second range's FFMA ~ its M*N*K (%.0f vs %.0f)", b2[GP_M_ffma], n2);
             CHECK(bk1[0] && bk2[0], "batch: kernel names per range (%s | %s)", bk1, bk2);
         }
+        /* CUPTI has one subscriber: with the profiler's held, the capture must refuse
+         * cleanly, as under ncu */
+        CHECK(launch_capture_begin(why, sizeof why) == -1 && strstr(why, "another tool"),
+              "launch capture while the profiler subscribes: refused (%s)", why);
         prof_close(s);
-        /* a second session in the same process: nothing left over from the first */
+    }
+    test_gpu_launch_facts(&g);
+    if (had_session) {
+        /* a second session in the same process: nothing left over from the first, nor
+         * from the launch captures */
         s = prof_open(0, dflt, ndflt, why, sizeof why);
-        CHECK(s != NULL, "prof_open again after prof_close (%s)", why);
+        CHECK(s != NULL, "prof_open again after prof_close and the launch captures (%s)", why);
         prof_close(s);
     }
     cudaFree(g.a);

@@ -154,6 +154,7 @@ static struct {
     CUresult (*dev_attr)(int *, CUdevice_attribute, CUdevice);
     CUresult (*func_attr)(int *, CUfunction_attribute, CUfunction);
     CUresult (*occupancy)(int *, CUfunction, int, size_t);
+    CUresult (*kernel_function)(CUfunction *, CUkernel);   /* optional */
 } drv;
 
 static int driver_ready(char *why, size_t len)
@@ -167,6 +168,7 @@ static int driver_ready(char *why, size_t len)
             drv.func_attr = (CUresult(*)(int *, CUfunction_attribute, CUfunction))dlsym(lib, LF_XSTR(cuFuncGetAttribute));
             drv.occupancy = (CUresult(*)(int *, CUfunction, int, size_t))dlsym(
                 lib, LF_XSTR(cuOccupancyMaxActiveBlocksPerMultiprocessor));
+            drv.kernel_function = (CUresult(*)(CUfunction *, CUkernel))dlsym(lib, LF_XSTR(cuKernelGetFunction));
             drv.ok = drv.ctx_device && drv.dev_attr && drv.func_attr && drv.occupancy;
         }
     }
@@ -217,8 +219,16 @@ int launch_capture_end(struct gp_result *row, char *why, size_t why_len)
     }
     cuptiUnsubscribe(cap.sub);   /* also disables its callbacks */
     cap.sub = NULL;
+    /* a snapshot, in case a library thread's callback was still running */
+    struct launch_kernel k = {.regs = -1};
     pthread_mutex_lock(&cap.mu);
     const int seen = cap.seen;
+    const CUfunction launched = cap.f;
+    k.carveout_pct = cap.carveout_pct;
+    memcpy(k.grid, cap.grid, sizeof k.grid);
+    memcpy(k.block, cap.block, sizeof k.block);
+    k.smem_dynamic = cap.dyn_smem;
+    cupti_kernel_name(cap.symbol, k.name, sizeof k.name);
     pthread_mutex_unlock(&cap.mu);
     if (!seen) {
         cupti_say(why, why_len, "launch facts: no kernel launch was seen");
@@ -229,15 +239,17 @@ int launch_capture_end(struct gp_result *row, char *why, size_t why_len)
     struct launch_device dev = {0};
     if (device_limits(&dev, why, why_len))
         return -1;
-    struct launch_kernel k = {.regs = -1, .carveout_pct = cap.carveout_pct};
-    cupti_kernel_name(cap.symbol, k.name, sizeof k.name);
-    memcpy(k.grid, cap.grid, sizeof k.grid);
-    memcpy(k.block, cap.block, sizeof k.block);
-    k.smem_dynamic = cap.dyn_smem;
     int regs = 0, smem_static = 0, carveout = -1, api = -1;
-    CUresult e;
-    if ((e = drv.func_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, cap.f)) != CUDA_SUCCESS ||
-        (e = drv.func_attr(&smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, cap.f)) != CUDA_SUCCESS) {
+    CUfunction f = launched;
+    CUresult e = drv.func_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+    /* a launch may pass a context-less CUkernel cast to CUfunction: its function in the
+     * current context answers the attribute queries */
+    CUfunction in_ctx;
+    if (e != CUDA_SUCCESS && drv.kernel_function && drv.kernel_function(&in_ctx, (CUkernel)launched) == CUDA_SUCCESS) {
+        f = in_ctx;
+        e = drv.func_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+    }
+    if (e != CUDA_SUCCESS || (e = drv.func_attr(&smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) != CUDA_SUCCESS) {
         cupti_say(why, why_len, "launch facts: cuFuncGetAttribute for %s failed (%d)", k.name, (int)e);
         return -1;
     }
@@ -245,10 +257,10 @@ int launch_capture_end(struct gp_result *row, char *why, size_t why_len)
     k.smem_static = smem_static;
     /* the launch's own carveout attribute takes precedence over the function's */
     if (k.carveout_pct < 0 &&
-        drv.func_attr(&carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, cap.f) == CUDA_SUCCESS)
+        drv.func_attr(&carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f) == CUDA_SUCCESS)
         k.carveout_pct = carveout;
     const double threads = (double)k.block[0] * k.block[1] * k.block[2];
-    if (drv.occupancy(&api, cap.f, (int)threads, (size_t)k.smem_dynamic) != CUDA_SUCCESS)
+    if (drv.occupancy(&api, f, (int)threads, (size_t)k.smem_dynamic) != CUDA_SUCCESS)
         api = -1;   /* the limits alone */
     return launch_facts_fill(&dev, &k, api, row, why, why_len);
 }

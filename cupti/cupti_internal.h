@@ -27,6 +27,11 @@ void cupti_describe_error(const char *call, int code, char *why, size_t len);
 #define CUPTI_TRY(call, why, len) ((__typeof__(call))cupti_check((int)(call), #call, (why), (len)))
 int cupti_check(int code, const char *call_text, char *why, size_t len);
 
+/* The CUPTI driver-API callback ids of every kernel-launch entry point (launch.c):
+ * the kernel namer of prof.cpp and the launch-fact capture watch the same ones. */
+extern const unsigned cupti_launch_cbids[];
+extern const size_t cupti_launch_cbid_count;
+
 /* printf into `why` (nothing when why is NULL or len is 0): the one way cupti/ writes
  * a reason for its caller. */
 void cupti_say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -162,22 +162,10 @@ void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_Callb
     }
 }
 
-const CUpti_CallbackId driver_launch_cbids[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-};
-
 CUptiResult enable_launch_callbacks(CUpti_SubscriberHandle sub, uint32_t on)
 {
-    for (CUpti_CallbackId id : driver_launch_cbids) {
-        CUptiResult r = cuptiEnableCallback(on, sub, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    for (size_t i = 0; i < cupti_launch_cbid_count; i++) {
+        CUptiResult r = cuptiEnableCallback(on, sub, CUPTI_CB_DOMAIN_DRIVER_API, cupti_launch_cbids[i]);
         if (r != CUPTI_SUCCESS)
             return r;
     }

@@ -29,6 +29,7 @@ void cli_usage(FILE *f)
             "      --no-flush         do not flush the L2 between timed repetitions\n"
             "      --no-counters      timing only, no CUPTI hardware counters\n"
             "  -m, --metrics LIST     counters to collect by ncu name (default: the default set, see --list-metrics)\n"
+            "      --stalls           add the warp-stall reasons of ncu's WarpStateStats (more replay passes)\n"
             "      --no-ceilings      do not measure or load the machine ceilings\n"
             "      --remeasure-ceilings  measure the ceilings again instead of reusing the cached ones\n"
             "      --no-report        do not write report.md and the charts at the end\n"
@@ -240,7 +241,21 @@ static const char *option_name(char **argv, int opt, char *buf, size_t len)
 }
 
 enum { OPT_SEED = 256, OPT_NO_FLUSH, OPT_NO_COUNTERS, OPT_NO_CEILINGS, OPT_REMEASURE,
-       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS };
+       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS };
+
+/* --stalls: every stall-reason ratio of metrics.def joins the metric list. They cost
+ * replay passes (on GH100 the counter phase goes from 4 passes to 9), so not by default. */
+static int add_stall_metrics(struct cli_options *o, char *err, size_t errlen)
+{
+    if (!o->counters) {
+        snprintf(err, errlen, "--stalls: the stall reasons are counters, which --no-counters turns off");
+        return -1;
+    }
+    for (int i = 0; i < GP_METRIC_COUNT; i++)
+        if (strstr(gp_metrics[i].name, "__average_warps_issue_stalled_"))
+            o->nmetrics = index_list_add(o->metrics, o->nmetrics, CLI_MAX_METRICS, i);
+    return 0;
+}
 
 int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t errlen)
 {
@@ -255,10 +270,12 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         {"no-report", no_argument, 0, OPT_NO_REPORT},
         {"dump-npy", no_argument, 0, OPT_DUMP_NPY}, {"trace", no_argument, 0, OPT_TRACE},
         {"list", no_argument, 0, OPT_LIST},        {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
+        {"stalls", no_argument, 0, OPT_STALLS},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *sizes = NULL, *variants = "all";
     char buf[128];
+    int stalls = 0;
 
     memset(o, 0, sizeof *o);
     o->action = CLI_RUN;
@@ -309,6 +326,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case OPT_NO_REPORT: o->report = 0; break;
         case OPT_DUMP_NPY: o->dump_npy = 1; break;
         case OPT_TRACE: o->trace = 1; break;
+        case OPT_STALLS: stalls = 1; break;
         case OPT_LIST: o->action = CLI_LIST; break;
         case OPT_LIST_METRICS: o->action = CLI_LIST_METRICS; break;
         case 'h': o->action = CLI_HELP; break;
@@ -326,6 +344,9 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         snprintf(err, errlen, "unexpected argument '%s' (gemmprof --help)", argv[optind]);
         return -1;
     }
+    /* after the loop, so --stalls adds to a --metrics list given after it too */
+    if (stalls && add_stall_metrics(o, err, errlen))
+        return -1;
     int n = registry_parse_list(variants, o->variants, CLI_MAX_VARIANTS, err, errlen);
     if (n < 0)
         return -1;

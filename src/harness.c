@@ -25,6 +25,7 @@
 #include "analysis/report.h"
 #include "analysis/results.h"
 #include "analysis/verify.h"
+#include "cupti/launch.h"
 #include "cupti/trace.h"
 #include "kernels/clock_probe.h"
 #include "kernels/l2_flush.h"
@@ -101,17 +102,53 @@ static void cuda_failure(struct run *r, struct gp_result *row, const char *phase
         }                                                                                 \
     } while (0)
 
+/* The launch facts come from the verify launch, never a timed one: a CUPTI callback
+ * subscription held only around it (cupti/launch.h). 1 when capturing. When CUPTI is
+ * held by another tool (ncu, compute-sanitizer) that is said once and the columns stay
+ * empty. */
+static int launch_facts_start(struct run *r)
+{
+    char why[512];
+    if (r->launch_facts_off)
+        return 0;
+    const double t0 = now_s();
+    int ok = launch_capture_begin(why, sizeof why) == 0;
+    r->launch_facts_s += now_s() - t0;
+    if (ok)
+        return 1;
+    gp_message("warning: no launch facts (grid, block, registers, occupancy, waves): %s", why);
+    r->launch_facts_off = 1;
+    return 0;
+}
+
+static void launch_facts_finish(struct run *r, struct gp_result *row, int quiet)
+{
+    char why[512];
+    const double t0 = now_s();
+    int rc = launch_capture_end(row, why, sizeof why);
+    r->launch_facts_s += now_s() - t0;
+    if (rc >= 0 && !quiet)
+        r->launch_facts_rows++;
+    if (rc != 0 && !quiet)
+        gp_message("%s %ldx%ldx%ld: %s", row->variant, row->m, row->n, row->k, why);
+}
+
 static void verify_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v,
                            struct gp_result *row)
 {
     const long count = s->m * s->n;
     struct verify_stats st;
+    int capturing = 0;
 
     gp_nvtx_push("verify", -1);
     /* 0xFF bytes are NaN floats: an element the kernel never writes cannot pass */
     TRY("poison", cudaMemsetAsync(s->d_c, 0xFF, (size_t)count * sizeof(float), r->stream));
+    capturing = launch_facts_start(r);
     TRY("launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
     TRY("run", cudaStreamSynchronize(r->stream));
+    if (capturing)
+        launch_facts_finish(r, row, 0);
+    capturing = 0;
     TRY("copy back", cudaMemcpy(s->h_c, s->d_c, (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
 
     row->tolerance = verify_tolerance(v->precision, v->tol_factor, s->k);
@@ -147,6 +184,8 @@ static void verify_variant(struct run *r, struct shape_data *s, const struct gem
             gp_message("%s", err);
     }
 done:
+    if (capturing)   /* the launch failed: end the subscription, the row has its error */
+        launch_facts_finish(r, row, 1);
     gp_nvtx_pop();
 }
 
@@ -435,6 +474,9 @@ static void print_summary(const struct run *r)
                "opening and closing sessions %.2f s, warm-up measures %.2f s)\n",
                r->counter_wall_s, r->counter_measures, 1e3 * r->counter_wall_s / r->counter_measures,
                r->counter_open_s, r->counter_warmup_s);
+    if (r->launch_facts_rows)
+        printf("launch facts: %d row%s, %.1f ms of capture and queries around the verify launches\n",
+               r->launch_facts_rows, r->launch_facts_rows == 1 ? "" : "s", 1e3 * r->launch_facts_s);
     printf("%s/results.csv: %d row%s, %d failure%s\n", r->o->out_dir, r->rows_written,
            r->rows_written == 1 ? "" : "s", r->failures, r->failures == 1 ? "" : "s");
 }

@@ -27,6 +27,9 @@ struct run {
     struct gp_ceilings ceilings;
     int have_ceilings;
     int counters_off, counters_announced;
+    int launch_facts_off;    /* CUPTI refused the launch capture once: not asked again */
+    int launch_facts_rows;   /* rows whose launch facts were filled */
+    double launch_facts_s;   /* wall time of the captures and their queries */
     double counter_wall_s;   /* wall time of the counter phases, for the cost of counters */
     double counter_open_s, counter_warmup_s;
     int counter_measures;

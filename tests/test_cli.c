@@ -1,6 +1,7 @@
 /* Argument and shape parsing, and their one-line errors. */
 #include <string.h>
 
+#include "analysis/metrics.h"
 #include "src/cli.h"
 #include "src/registry.h"
 #include "tests/test.h"
@@ -52,6 +53,36 @@ int main(void)
     CHECK(parse("--metrics lts__t_bytes.sum,no_such_metric", &o, err, sizeof err) == -1 &&
               strstr(err, "unknown metric 'no_such_metric'"),
           "unknown metric named: %s", err);
+
+    /* the default set carries occupancy and issue (no extra pass on GH100), not the stalls */
+    CHECK(parse("", &o, err, sizeof err) == 0, "defaults again");
+    int has_occ = 0, has_issue = 0, has_inst = 0, nstall = 0, ndefault = o.nmetrics;
+    for (int i = 0; i < o.nmetrics; i++) {
+        has_occ |= o.metrics[i] == GP_M_warps_active;
+        has_issue |= o.metrics[i] == GP_M_issue_active;
+        has_inst |= o.metrics[i] == GP_M_inst_executed;
+        nstall += strstr(gp_metrics[o.metrics[i]].name, "issue_stalled") != NULL;
+    }
+    CHECK(has_occ && has_issue && has_inst && nstall == 0,
+          "default set: achieved occupancy, issue slots and warp instructions, no stall reasons");
+    CHECK(parse("--stalls", &o, err, sizeof err) == 0 && o.nmetrics == ndefault + 19,
+          "--stalls adds the 19 stall reasons to the default set (%d -> %d)", ndefault, o.nmetrics);
+    CHECK(o.metrics[ndefault] == GP_M_stall_barrier && o.metrics[o.nmetrics - 1] == GP_M_stall_wait,
+          "--stalls: appended in metrics.def order, after the defaults");
+    CHECK(parse("--stalls --metrics lts__t_bytes.sum,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio",
+                &o, err, sizeof err) == 0 && o.nmetrics == 20 && o.metrics[0] == GP_M_l2_bytes,
+          "--stalls before --metrics adds to that list, without doubling a reason given there (%d)", o.nmetrics);
+    CHECK(parse("--no-counters --stalls", &o, err, sizeof err) == -1 && strstr(err, "--stalls"),
+          "--stalls with --no-counters refused: %s", err);
+    {
+        char help[8192] = "";
+        FILE *f = fmemopen(help, sizeof help - 1, "w");
+        if (f) {
+            cli_usage(f);
+            fclose(f);
+        }
+        CHECK(strstr(help, "--stalls") != NULL, "--help names --stalls");
+    }
     CHECK(parse("--reps 0", &o, err, sizeof err) == -1 && strstr(err, "--reps"), "reps 0 rejected: %s", err);
     CHECK(parse("--reps abc", &o, err, sizeof err) == -1, "non-numeric reps rejected: %s", err);
     CHECK(parse("--frobnicate", &o, err, sizeof err) == -1 && strstr(err, "--frobnicate"),

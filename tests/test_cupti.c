@@ -4,7 +4,9 @@
  * CUPTI host library for GH100 (H100/H200); the trace writer is checked on records
  * built by hand. With a GPU: one cuBLAS SGEMM traced and profiled for real. */
 #include "analysis/metrics.h"
+#include "analysis/results.h"
 #include "cupti/cupti_internal.h"
+#include "cupti/launch.h"
 #include "cupti/prof.h"
 #include "cupti/trace.h"
 #include "cupti/trace_internal.h"
@@ -66,6 +68,49 @@ static int json_balanced(const char *s)
         }
     }
     return depth == 0 && !in_str && s[0] == '{';
+}
+
+/* Passes of a metric set as the counter phase spends them: hardware counters and
+ * SASS-instrumented counts in separate sessions (src/counter_phase.c). */
+static int run_passes(const int *ids, int n)
+{
+    int hw[GP_METRIC_COUNT], sass[GP_METRIC_COUNT], nhw = 0, nsass = 0;
+    for (int i = 0; i < n; i++) {
+        if (gp_metric_is_instrumented(ids[i]))
+            sass[nsass++] = ids[i];
+        else
+            hw[nhw++] = ids[i];
+    }
+    int a = nhw ? prof_count_passes_offline("GH100", hw, nhw) : 0;
+    int b = nsass ? prof_count_passes_offline("GH100", sass, nsass) : 0;
+    return a < 0 || b < 0 ? -1 : a + b;
+}
+
+/* The cost of issue 10's counters: achieved occupancy, issue slots and warp
+ * instructions joined the default set because they add no pass; the stall reasons do
+ * add passes, hence --stalls. */
+static void test_offline_pass_costs(void)
+{
+    int before[GP_METRIC_COUNT], now[GP_METRIC_COUNT], stalls[GP_METRIC_COUNT];
+    int nb = 0, nn = 0, ns = 0;
+    for (int i = 0; i < GP_METRIC_COUNT; i++) {
+        int added = i == GP_M_warps_active || i == GP_M_issue_active || i == GP_M_inst_executed;
+        if (gp_metrics[i].in_default) {
+            now[nn++] = i;
+            stalls[ns++] = i;
+            if (!added)
+                before[nb++] = i;
+        }
+    }
+    for (int i = 0; i < GP_METRIC_COUNT; i++)
+        if (strstr(gp_metrics[i].name, "__average_warps_issue_stalled_") && !gp_metrics[i].in_default)
+            stalls[ns++] = i;
+    int pb = run_passes(before, nb), pn = run_passes(now, nn), ps = run_passes(stalls, ns);
+    printf("  GH100 passes: %d metrics %d (before issue 10), %d metrics %d (default), %d metrics %d (--stalls)\n",
+           nb, pb, nn, pn, ns, ps);
+    CHECK(nb == 18 && pb == 4, "the old default set: 18 metrics, 4 passes (got %d, %d)", nb, pb);
+    CHECK(nn == nb + 3 && pn == pb, "occupancy, issue slots and warp instructions add no pass (%d -> %d)", pb, pn);
+    CHECK(ns == nn + 19 && ps > pn, "the 19 stall reasons cost passes (%d -> %d): behind --stalls", pn, ps);
 }
 
 static void test_offline_metrics(void)
@@ -294,6 +339,44 @@ static int run_sgemm(void *arg)
     return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
 }
 
+/* The launch facts of a cuBLAS SGEMM, captured as the harness captures them. */
+static void test_gpu_launch_facts(struct sgemm *g)
+{
+    char why[512];
+    for (int round = 0; round < 2; round++) {   /* the second: subscribing again works */
+        struct gp_result r;
+        gp_result_init(&r);
+        int b = launch_capture_begin(why, sizeof why);
+        CHECK(b == 0, "launch capture begins (%s)", why);
+        if (b != 0)
+            return;
+        run_sgemm(g);
+        int rc = launch_capture_end(&r, why, sizeof why);
+        CHECK(rc >= 0, "launch facts of a cuBLAS SGEMM (%s)", why);
+        if (rc < 0)
+            continue;
+        printf("  %s: grid %gx%gx%g block %gx%gx%g, %g regs, %g+%g B smem, limits %g/%g/%g/%g -> %g per SM "
+               "(%s), occupancy %.1f%%, %.3f waves, tail %.3f%s%s\n",
+               r.launch_kernel, r.grid_x, r.grid_y, r.grid_z, r.block_x, r.block_y, r.block_z,
+               r.registers_per_thread, r.smem_static_bytes, r.smem_dynamic_bytes, r.block_limit_registers,
+               r.block_limit_smem, r.block_limit_warps, r.block_limit_blocks, r.blocks_per_sm,
+               r.occupancy_limiter, r.occupancy_theoretical_pct, r.waves, r.tail_efficiency,
+               rc ? "; note: " : "", rc ? why : "");
+        CHECK(r.launch_kernel[0] && !strstr(r.launch_kernel, "_Z"), "the kernel named, demangled: %s", r.launch_kernel);
+        CHECK(r.blocks >= 1 && r.blocks == r.grid_x * r.grid_y * r.grid_z && r.block_x >= 1,
+              "grid and block recorded (%g blocks)", r.blocks);
+        CHECK(r.registers_per_thread >= 1 && r.registers_per_thread <= 255, "registers per thread: %g",
+              r.registers_per_thread);
+        CHECK(rc == 0, "the limits agree with the occupancy API (%s)", rc ? why : "yes");
+        CHECK(r.blocks_per_sm >= 1 && r.occupancy_theoretical_pct > 0 && r.occupancy_theoretical_pct <= 100 &&
+                  r.occupancy_limiter[0],
+              "blocks per SM, occupancy and limiter: %g, %.1f%%, %s", r.blocks_per_sm, r.occupancy_theoretical_pct,
+              r.occupancy_limiter);
+        CHECK(r.waves > 0 && r.tail_efficiency > 0 && r.tail_efficiency <= 1, "waves %g, tail %g", r.waves,
+              r.tail_efficiency);
+    }
+}
+
 static void test_gpu(void)
 {
     char why[512];
@@ -325,6 +408,12 @@ static void test_gpu(void)
             CHECK(why[0] && strstr(why, "CUPTI") && strstr(why, "cuptiActivity"),
                   "trace_start without a GPU returns NULL with the reason: %s", why);
         }
+        struct gp_result row;
+        gp_result_init(&row);
+        CHECK(launch_capture_begin(why, sizeof why) == -1 && why[0] && !strchr(why, '\n'),
+              "launch capture without a GPU refused in one line: %s", why);
+        CHECK(launch_capture_end(&row, why, sizeof why) == -1 && isnan(row.grid_x),
+              "ending a capture that never began: refused, the row untouched (%s)", why);
         SKIP(cudaGetErrorString(ce), "GPU profiling and tracing of a cuBLAS SGEMM");
         return;
     }
@@ -370,6 +459,7 @@ static void test_gpu(void)
     } else {
         CHECK(s != NULL, "prof_open on the GPU (%s)", why);
     }
+    const int had_session = s != NULL;
     if (s) {
         int passes = prof_num_passes(s);
         CHECK(passes >= 1 && passes <= 4, "default set: %d passes on this GPU", passes);
@@ -406,10 +496,18 @@ static void test_gpu(void)
             CHECK_NEAR(b2[GP_M_ffma], n2, 0.10, "batch: second range's FFMA ~ its M*N*K (%.0f vs %.0f)", b2[GP_M_ffma], n2);
             CHECK(bk1[0] && bk2[0], "batch: kernel names per range (%s | %s)", bk1, bk2);
         }
+        /* CUPTI has one subscriber: with the profiler's held, the capture must refuse
+         * cleanly, as under ncu */
+        CHECK(launch_capture_begin(why, sizeof why) == -1 && strstr(why, "another tool"),
+              "launch capture while the profiler subscribes: refused (%s)", why);
         prof_close(s);
-        /* a second session in the same process: nothing left over from the first */
+    }
+    test_gpu_launch_facts(&g);
+    if (had_session) {
+        /* a second session in the same process: nothing left over from the first, nor
+         * from the launch captures */
         s = prof_open(0, dflt, ndflt, why, sizeof why);
-        CHECK(s != NULL, "prof_open again after prof_close (%s)", why);
+        CHECK(s != NULL, "prof_open again after prof_close and the launch captures (%s)", why);
         prof_close(s);
     }
     cudaFree(g.a);
@@ -431,6 +529,7 @@ int main(void)
               "trace_prepare points NVTX at the loaded libcupti: %s", nvtx ? nvtx : "(unset)");
 
     test_offline_metrics();
+    test_offline_pass_costs();
     test_error_text();
     test_kernel_names();
     test_trace_writer();

@@ -1,0 +1,266 @@
+/* Launch facts through a CUPTI callback subscription on the driver's kernel-launch
+ * APIs (cupti/launch.h). Every kernel, whether launched by the runtime or by a library
+ * calling the driver (cuBLAS), passes one of them, and their parameters carry the
+ * CUfunction, grid, block and dynamic shared memory. After the call, the function's
+ * attributes and the occupancy API give registers, static shared memory and resident
+ * blocks; src/launch_facts.c does the arithmetic.
+ *
+ * The driver is opened with dlopen, as in prof.cpp, so gemmprof still starts where
+ * there is no driver. CUPTI calls the callback on the launching thread; the record is
+ * still guarded, since a library may launch from a thread of its own. */
+#include "cupti/launch.h"
+
+#include <cuda.h>
+#include <cupti.h>   /* with the launch APIs' parameter structs (generated_cuda_meta.h) */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/results.h"
+#include "cupti/cupti_internal.h"
+#include "src/launch_facts.h"
+
+/* the launch with the most threads so far, in the current capture */
+static struct {
+    pthread_mutex_t mu;
+    CUpti_SubscriberHandle sub;
+    int seen;
+    double threads;
+    CUfunction f;
+    unsigned grid[3], block[3], dyn_smem;
+    int carveout_pct;   /* from a launch attribute; -1 when none */
+    char symbol[512];
+} cap = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void keep(CUfunction f, const unsigned g[3], const unsigned b[3], unsigned dyn, int carveout,
+                 const char *symbol)
+{
+    double threads = (double)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
+    pthread_mutex_lock(&cap.mu);
+    if (!cap.seen || threads > cap.threads) {   /* ties: the first launched */
+        cap.seen = 1;
+        cap.threads = threads;
+        cap.f = f;
+        memcpy(cap.grid, g, sizeof cap.grid);
+        memcpy(cap.block, b, sizeof cap.block);
+        cap.dyn_smem = dyn;
+        cap.carveout_pct = carveout;
+        snprintf(cap.symbol, sizeof cap.symbol, "%s", symbol ? symbol : "");
+    }
+    pthread_mutex_unlock(&cap.mu);
+}
+
+#define LF_SAME_AT(T, field)                                                                \
+    _Static_assert(offsetof(T, field) == offsetof(cuLaunchKernel_params, field), #T " differs at " #field)
+LF_SAME_AT(cuLaunchKernel_ptsz_params, f);
+LF_SAME_AT(cuLaunchKernel_ptsz_params, sharedMemBytes);
+LF_SAME_AT(cuLaunchCooperativeKernel_params, f);
+LF_SAME_AT(cuLaunchCooperativeKernel_params, sharedMemBytes);
+LF_SAME_AT(cuLaunchCooperativeKernel_ptsz_params, f);
+LF_SAME_AT(cuLaunchCooperativeKernel_ptsz_params, sharedMemBytes);
+
+static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                               const void *cbdata)
+{
+    (void)userdata;
+    const CUpti_CallbackData *cb = cbdata;
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || cb->callbackSite != CUPTI_API_ENTER || !cb->functionParams)
+        return;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        /* the _ptsz and cooperative parameters begin as cuLaunchKernel's (checked below) */
+        const cuLaunchKernel_params *p = cb->functionParams;
+        unsigned g[3] = {p->gridDimX, p->gridDimY, p->gridDimZ}, b[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
+        keep(p->f, g, b, p->sharedMemBytes, -1, cb->symbolName);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const cuLaunchKernelEx_params *p = cb->functionParams;
+        const CUlaunchConfig *c = p->config;
+        if (!c)
+            break;
+        int carveout = -1;
+        for (unsigned i = 0; c->attrs && i < c->numAttrs; i++)
+            if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
+                carveout = (int)c->attrs[i].value.sharedMemCarveout;
+        unsigned g[3] = {c->gridDimX, c->gridDimY, c->gridDimZ}, b[3] = {c->blockDimX, c->blockDimY, c->blockDimZ};
+        keep(p->f, g, b, c->sharedMemBytes, carveout, cb->symbolName);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Every driver entry point that launches a kernel (prof.cpp names kernels through the
+ * same list); the legacy cuLaunch and cuLaunchGrid* carry no block size, so on_launch
+ * leaves them out. */
+const unsigned cupti_launch_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+const size_t cupti_launch_cbid_count = sizeof cupti_launch_cbids / sizeof cupti_launch_cbids[0];
+
+int launch_capture_begin(char *why, size_t why_len)
+{
+    if (cap.sub) {
+        cupti_say(why, why_len, "launch facts: a capture is already running");
+        return -1;
+    }
+    pthread_mutex_lock(&cap.mu);
+    cap.seen = 0;
+    cap.threads = 0;
+    pthread_mutex_unlock(&cap.mu);
+    CUptiResult rc = cuptiSubscribe(&cap.sub, on_launch, NULL);
+    if (rc != CUPTI_SUCCESS) {
+        /* the common case, under ncu or compute-sanitizer: --no-counters would not help */
+        if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+            cupti_say(why, why_len, "CUPTI is held by another tool (ncu, nsys, compute-sanitizer, a "
+                                    "debugger): run gemmprof outside it for these columns");
+        else
+            cupti_describe_error("cuptiSubscribe", rc, why, why_len);
+        cap.sub = NULL;
+        return -1;
+    }
+    for (size_t i = 0; i < cupti_launch_cbid_count; i++)
+        if (CUPTI_TRY(cuptiEnableCallback(1, cap.sub, CUPTI_CB_DOMAIN_DRIVER_API, cupti_launch_cbids[i]), why,
+                      why_len) != CUPTI_SUCCESS) {
+            cuptiUnsubscribe(cap.sub);
+            cap.sub = NULL;
+            return -1;
+        }
+    return 0;
+}
+
+/* The driver entry points, looked up once (versioned names through cuda.h's macros). */
+#define LF_XSTR(x) LF_STR(x)
+#define LF_STR(x) #x
+static struct {
+    int tried, ok;
+    CUresult (*ctx_device)(CUdevice *);
+    CUresult (*dev_attr)(int *, CUdevice_attribute, CUdevice);
+    CUresult (*func_attr)(int *, CUfunction_attribute, CUfunction);
+    CUresult (*occupancy)(int *, CUfunction, int, size_t);
+    CUresult (*kernel_function)(CUfunction *, CUkernel);   /* optional */
+} drv;
+
+static int driver_ready(char *why, size_t len)
+{
+    if (!drv.tried) {
+        drv.tried = 1;
+        void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);   /* kept for the process */
+        if (lib) {
+            drv.ctx_device = (CUresult(*)(CUdevice *))dlsym(lib, LF_XSTR(cuCtxGetDevice));
+            drv.dev_attr = (CUresult(*)(int *, CUdevice_attribute, CUdevice))dlsym(lib, LF_XSTR(cuDeviceGetAttribute));
+            drv.func_attr = (CUresult(*)(int *, CUfunction_attribute, CUfunction))dlsym(lib, LF_XSTR(cuFuncGetAttribute));
+            drv.occupancy = (CUresult(*)(int *, CUfunction, int, size_t))dlsym(
+                lib, LF_XSTR(cuOccupancyMaxActiveBlocksPerMultiprocessor));
+            drv.kernel_function = (CUresult(*)(CUfunction *, CUkernel))dlsym(lib, LF_XSTR(cuKernelGetFunction));
+            drv.ok = drv.ctx_device && drv.dev_attr && drv.func_attr && drv.occupancy;
+        }
+    }
+    if (!drv.ok)
+        cupti_say(why, len, "launch facts: the CUDA driver (libcuda.so.1) or its occupancy calls are missing");
+    return drv.ok ? 0 : -1;
+}
+
+static int device_limits(struct launch_device *d, char *why, size_t len)
+{
+    CUdevice dev;
+    CUresult e = drv.ctx_device(&dev);
+    if (e != CUDA_SUCCESS) {
+        cupti_say(why, len, "launch facts: cuCtxGetDevice failed (%d): no current context", (int)e);
+        return -1;
+    }
+    int threads_per_sm = 0, smem_sm = 0, optin = 0, reserved = 0;
+    struct { CUdevice_attribute a; int *to; } q[] = {
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &d->cc_major},
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &d->cc_minor},
+        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &d->sm_count},
+        {CU_DEVICE_ATTRIBUTE_WARP_SIZE, &d->warp_size},
+        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, &d->regs_per_sm},
+        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, &d->regs_per_block},
+        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, &threads_per_sm},
+        {CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, &d->max_blocks_per_sm},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, &smem_sm},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &optin},
+        {CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, &reserved},
+    };
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+        if ((e = drv.dev_attr(q[i].to, q[i].a, dev)) != CUDA_SUCCESS) {
+            cupti_say(why, len, "launch facts: cuDeviceGetAttribute(%d) failed (%d)", (int)q[i].a, (int)e);
+            return -1;
+        }
+    d->max_warps_per_sm = d->warp_size > 0 ? threads_per_sm / d->warp_size : 0;
+    d->smem_per_sm = smem_sm;
+    d->smem_per_block_optin = optin;
+    d->reserved_smem_per_block = reserved;
+    return 0;
+}
+
+int launch_capture_end(struct gp_result *row, char *why, size_t why_len)
+{
+    if (!cap.sub) {
+        cupti_say(why, why_len, "launch facts: no capture running");
+        return -1;
+    }
+    cuptiUnsubscribe(cap.sub);   /* also disables its callbacks */
+    cap.sub = NULL;
+    /* a snapshot, in case a library thread's callback was still running */
+    struct launch_kernel k = {.regs = -1};
+    pthread_mutex_lock(&cap.mu);
+    const int seen = cap.seen;
+    const CUfunction launched = cap.f;
+    k.carveout_pct = cap.carveout_pct;
+    memcpy(k.grid, cap.grid, sizeof k.grid);
+    memcpy(k.block, cap.block, sizeof k.block);
+    k.smem_dynamic = cap.dyn_smem;
+    cupti_kernel_name(cap.symbol, k.name, sizeof k.name);
+    pthread_mutex_unlock(&cap.mu);
+    if (!seen) {
+        cupti_say(why, why_len, "launch facts: no kernel launch was seen");
+        return -1;
+    }
+    if (driver_ready(why, why_len))
+        return -1;
+    struct launch_device dev = {0};
+    if (device_limits(&dev, why, why_len))
+        return -1;
+    int regs = 0, smem_static = 0, carveout = -1, api = -1;
+    CUfunction f = launched;
+    CUresult e = drv.func_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+    /* a launch may pass a context-less CUkernel cast to CUfunction: its function in the
+     * current context answers the attribute queries */
+    CUfunction in_ctx;
+    if (e != CUDA_SUCCESS && drv.kernel_function && drv.kernel_function(&in_ctx, (CUkernel)launched) == CUDA_SUCCESS) {
+        f = in_ctx;
+        e = drv.func_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+    }
+    if (e != CUDA_SUCCESS || (e = drv.func_attr(&smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) != CUDA_SUCCESS) {
+        cupti_say(why, why_len, "launch facts: cuFuncGetAttribute for %s failed (%d)", k.name, (int)e);
+        return -1;
+    }
+    k.regs = regs;
+    k.smem_static = smem_static;
+    /* the launch's own carveout attribute takes precedence over the function's */
+    if (k.carveout_pct < 0 &&
+        drv.func_attr(&carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f) == CUDA_SUCCESS)
+        k.carveout_pct = carveout;
+    const double threads = (double)k.block[0] * k.block[1] * k.block[2];
+    if (drv.occupancy(&api, f, (int)threads, (size_t)k.smem_dynamic) != CUDA_SUCCESS)
+        api = -1;   /* the limits alone */
+    return launch_facts_fill(&dev, &k, api, row, why, why_len);
+}

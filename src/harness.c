@@ -214,6 +214,8 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
             TRY("L2 flush", run_flush_l2(r));
         TRY("event", cudaEventRecord(r->ev_start[i], r->stream));
         TRY("timed launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
+        if (r->slow_variant >= 0 && v == &gemm_variants[r->slow_variant])
+            TRY("test slowdown", clock_probe_launch(1, r->slow_ns, r->d_probe, r->stream));
         TRY("event", cudaEventRecord(r->ev_stop[i], r->stream));
     }
     TRY("timed run", cudaStreamSynchronize(r->stream));
@@ -374,6 +376,32 @@ static void setup_ceilings(struct run *r)
     gp_nvtx_pop();
 }
 
+/* GEMMPROF_TEST_SLOWDOWN=VARIANT:NS, read once before GPU work: 0, or -1 naming the problem. */
+static int slowdown_from_env(struct run *r, char *err, size_t errlen)
+{
+    const char *spec = getenv("GEMMPROF_TEST_SLOWDOWN");
+    char name[64], *end;
+    r->slow_variant = -1;
+    if (!spec || !*spec)
+        return 0;
+    const char *colon = strchr(spec, ':');
+    if (colon && (size_t)(colon - spec) < sizeof name) {
+        memcpy(name, spec, (size_t)(colon - spec));
+        name[colon - spec] = '\0';
+        errno = 0;
+        r->slow_ns = strtoull(colon + 1, &end, 10);
+        r->slow_variant = registry_find(name);
+        if (r->slow_variant >= 0 && colon[1] && !*end && !errno && colon[1] != '-' && r->slow_ns <= 1000000000ULL) {
+            gp_message("warning: GEMMPROF_TEST_SLOWDOWN: %s's timed launches get %llu ns more (a test hook)",
+                       name, r->slow_ns);
+            return 0;
+        }
+    }
+    snprintf(err, errlen, "GEMMPROF_TEST_SLOWDOWN=%.100s: expected VARIANT:NANOSECONDS (a known variant, at most 1e9 ns)",
+             spec);
+    return -1;
+}
+
 /* The GPU resources of the sweep. 0, or -1 with the failing call named in err. */
 static int setup_gpu(struct run *r, char *err, size_t errlen)
 {
@@ -500,7 +528,8 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
 
     /* bad input first, before anything is created or the GPU is touched */
     rc = EXIT_USAGE;
-    if (counter_flush_from_env(&r->counter_flush, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err))
+    if (counter_flush_from_env(&r->counter_flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
+        outdir_check(o->out_dir, err, sizeof err))
         goto fail;
     switch (device_open(o->device, &r->meta, err, sizeof err)) {
     case DEVICE_OK: break;

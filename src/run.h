@@ -38,6 +38,10 @@ struct run {
     void *d_flush;
     size_t flush_bytes;
     struct counter_flush counter_flush;
+    /* GEMMPROF_TEST_SLOWDOWN=VARIANT:NS, a test hook for `compare`: a spin of NS ns after
+     * each timed launch of VARIANT, inside its events (-1: none) */
+    int slow_variant;
+    unsigned long long slow_ns;
     unsigned long long *d_probe;
     cudaEvent_t *ev_start, *ev_stop;
     struct outdir out;

@@ -94,6 +94,11 @@ int main(int argc, char **argv)
     setenv("GEMMPROF_COUNTER_FLUSH", "bogus", 1);   /* the diagnostic flush choice, before GPU work */
     bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_COUNTER_FLUSH=bogus: unknown; one of read-discard");
     unsetenv("GEMMPROF_COUNTER_FLUSH");
+    setenv("GEMMPROF_TEST_SLOWDOWN", "tiled:abc", 1);   /* compare's test hook, checked up front too */
+    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_SLOWDOWN=tiled:abc: expected VARIANT:NANOSECONDS");
+    setenv("GEMMPROF_TEST_SLOWDOWN", "nosuch:100", 1);
+    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "a known variant");
+    unsetenv("GEMMPROF_TEST_SLOWDOWN");
 
     /* no GPU: its own exit status and message, no half-written results left, and an
      * existing results directory left exactly as it was */

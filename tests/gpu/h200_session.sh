@@ -3,7 +3,7 @@
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
 #   tests/gpu/h200_session.sh [steps...]
-# steps: build cupti run rerun tests tests3 ncu diag trace sass cost sol insight (default: build
+# steps: build cupti run rerun compare tests tests3 ncu diag trace sass cost sol insight (default: build
 # cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -64,6 +64,19 @@ for key in a:
     print(f"{key[0]:14s} {key[1]}x{key[2]}x{key[3]:6s} run1 {ta*1e3:9.4f} ms run2 {tb*1e3:9.4f} ms diff {d*100:5.2f}%{flag}")
 print(f"worst difference among kernels over 100 us: {worst*100:.2f}%")
 PY
+fi
+if has compare; then
+    # gemmprof compare on the H200 (issue 11): run1 and run2 are two runs of one commit;
+    # a third with tiled slowed on purpose (the GEMMPROF_TEST_SLOWDOWN test hook, 5 ms
+    # inside tiled's timed events) must come out slower, with a non-zero exit
+    stamp "compare: a run with tiled slowed by 5 ms -> $W/slowed"
+    GEMMPROF_TEST_SLOWDOWN=tiled:5000000 timeout 150 build/gemmprof --out "$W/slowed" --no-report >"$W/logs/slowed.log" 2>&1
+    echo "exit $?" >>"$W/logs/slowed.log"
+    build/gemmprof compare "$W/run1" "$W/run2" --out "$W/logs/compare-same.md" >/dev/null
+    echo "compare run1 run2: exit $?" | tee "$W/logs/compare.txt"
+    build/gemmprof compare "$W/run1" "$W/slowed" --out "$W/logs/compare-slowed.md" >/dev/null
+    echo "compare run1 slowed: exit $?" | tee -a "$W/logs/compare.txt"
+    grep -h "rows in both" "$W/logs/compare-same.md" "$W/logs/compare-slowed.md" | tee -a "$W/logs/compare.txt"
 fi
 if has tests; then
     stamp "make test-gpu"

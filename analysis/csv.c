@@ -212,13 +212,20 @@ void csv_write_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void csv_write_double(FILE *f, double v)
+void csv_format_double(char *buf, size_t len, double v)
 {
     if (isnan(v))
-        return;
+        buf[0] = '\0';
     /* counts are integers: write them exactly, so they diff equal against ncu */
-    if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        fprintf(f, "%.0f", v);
+    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        snprintf(buf, len, "%.0f", v);
     else
-        fprintf(f, "%.9g", v);
+        snprintf(buf, len, "%.9g", v);
+}
+
+void csv_write_double(FILE *f, double v)
+{
+    char buf[64];
+    csv_format_double(buf, sizeof buf, v);
+    fputs(buf, f);
 }

@@ -43,7 +43,9 @@ const char *csv_excerpt(const char *cell, char *buf, size_t len);
 
 /* Writes one field, quoted when it holds a comma, quote or newline. */
 void csv_write_field(FILE *f, const char *s);
-/* Writes a double with 9 significant digits, or nothing when NaN. */
+/* Writes a double with 9 significant digits (an integer exactly), or nothing when NaN;
+ * csv_format_double puts the same text into buf. */
 void csv_write_double(FILE *f, double v);
+void csv_format_double(char *buf, size_t len, double v);
 
 #endif

@@ -62,39 +62,60 @@ int results_csv_write_header(FILE *f)
     return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }
 
-static void put_str(FILE *f, const char *s) { csv_write_field(f, s); }
-static void put_long(FILE *f, long v) { fprintf(f, "%ld", v); }
-static void put_int(FILE *f, int v) { fprintf(f, "%d", v); }
-static void put_dbl(FILE *f, double v) { csv_write_double(f, v); }
-static void put_status(FILE *f, enum gp_status s) { fputs(gp_status_name(s), f); }
-#define PUT_STR put_str
-#define PUT_LONG put_long
-#define PUT_INT put_int
-#define PUT_DBL put_dbl
-#define PUT_STATUS put_status
+/* One cell as text, as the CSV holds it: "" for not collected. */
+static void cell_long(char *buf, size_t len, long v) { snprintf(buf, len, "%ld", v); }
+static void cell_int(char *buf, size_t len, int v) { snprintf(buf, len, "%d", v); }
+static void cell_dbl(char *buf, size_t len, double v) { csv_format_double(buf, len, v); }
 
-int results_csv_write_row(FILE *f, const struct gp_result *r, const struct gp_ceilings *cs)
+void results_visit_row(const struct gp_result *r, const struct gp_ceilings *cs, results_cell_fn visit, void *ctx)
 {
-    int first = 1;
-#define COLUMN(name, kind, field, req, range)                                                  \
-    if (!first)                                                                           \
-        fputc(',', f);                                                                    \
-    first = 0;                                                                            \
-    PUT_##kind(f, r->field);
+    char buf[64];
+#define CELL_STR(field) visit(ctx, name, r->field, 0)
+#define CELL_LONG(field) (cell_long(buf, sizeof buf, r->field), visit(ctx, name, buf, 1))
+#define CELL_INT(field) (cell_int(buf, sizeof buf, r->field), visit(ctx, name, buf, 1))
+#define CELL_DBL(field) (cell_dbl(buf, sizeof buf, r->field), visit(ctx, name, buf, 1))
+#define CELL_STATUS(field) visit(ctx, name, gp_status_name(r->field), 0)
+#define COLUMN(cname, kind, field, req, range)                                                 \
+    {                                                                                     \
+        const char *name = #cname;                                                        \
+        CELL_##kind(field);                                                               \
+    }
 #include "analysis/columns.def"
 #undef COLUMN
     for (int i = 0; i < GP_METRIC_COUNT; i++) {
-        fputc(',', f);
-        csv_write_double(f, r->metric[i]);
+        cell_dbl(buf, sizeof buf, r->metric[i]);
+        visit(ctx, gp_metrics[i].name, buf, 1);
     }
     struct gp_roof roof;
     roof_derive(r, cs, &roof);
     for (int i = 0; i < roof_column_count(); i++) {
-        char buf[64];
         roof_column_format(&roof, i, buf, sizeof buf);
-        fputc(',', f);
-        csv_write_field(f, buf);
+        visit(ctx, roof_column_name(i), buf, 1);
     }
+}
+
+struct csv_row_ctx {
+    FILE *f;
+    int first;
+};
+
+static void csv_cell(void *ctx, const char *name, const char *text, int numeric)
+{
+    struct csv_row_ctx *c = ctx;
+    (void)name;
+    if (!c->first)
+        fputc(',', c->f);
+    c->first = 0;
+    if (numeric)
+        fputs(text, c->f);
+    else
+        csv_write_field(c->f, text);
+}
+
+int results_csv_write_row(FILE *f, const struct gp_result *r, const struct gp_ceilings *cs)
+{
+    struct csv_row_ctx c = {f, 1};
+    results_visit_row(r, cs, csv_cell, &c);
     fputc('\n', f);
     /* flushed per row: a sweep that dies later keeps this row */
     return fflush(f) == 0 && !ferror(f) ? 0 : -1;

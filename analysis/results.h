@@ -80,6 +80,12 @@ struct gp_ceilings;
 int results_csv_write_header(FILE *f);
 int results_csv_write_row(FILE *f, const struct gp_result *r, const struct gp_ceilings *cs);
 
+/* Every column of a row, in results.csv's order, as text ("" = not collected): the one
+ * walk over the columns that the CSV writer and the other printers (JSON, Markdown)
+ * share. numeric says whether the column holds a number. */
+typedef void (*results_cell_fn)(void *ctx, const char *name, const char *text, int numeric);
+void results_visit_row(const struct gp_result *r, const struct gp_ceilings *cs, results_cell_fn visit, void *ctx);
+
 /* Reads results.csv back (derived columns are ignored and recomputed). Allocates
  * *rows (free with free()). Every cell is checked against its column's accepted values
  * (analysis/columns.def: sizes 1..INT_MAX, times > 0, errors >= 0, clocks 0..100 GHz,

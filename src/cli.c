@@ -35,6 +35,8 @@ void cli_usage(FILE *f)
             "      --no-report        do not write report.md and the charts at the end\n"
             "      --dump-npy         write A, B and C of each run as .npy into DIR/npy/ (for numpy checks)\n"
             "      --trace            write a Perfetto timeline DIR/trace.json from CUPTI activity\n"
+            "      --format F         the results table on stdout as table (default), csv, json or md;\n"
+            "                         progress and warnings always go to stderr\n"
             "      --list             list the variants\n"
             "      --list-metrics     list the metrics gemmprof knows\n"
             "  -h, --help             this help\n"
@@ -241,7 +243,7 @@ static const char *option_name(char **argv, int opt, char *buf, size_t len)
 }
 
 enum { OPT_SEED = 256, OPT_NO_FLUSH, OPT_NO_COUNTERS, OPT_NO_CEILINGS, OPT_REMEASURE,
-       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS };
+       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS, OPT_FORMAT };
 
 /* --stalls: every stall-reason ratio of metrics.def joins the metric list. They cost
  * replay passes (on GH100 the counter phase goes from 4 passes to 9), so not by default. */
@@ -270,6 +272,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         {"no-report", no_argument, 0, OPT_NO_REPORT},
         {"dump-npy", no_argument, 0, OPT_DUMP_NPY}, {"trace", no_argument, 0, OPT_TRACE},
         {"list", no_argument, 0, OPT_LIST},        {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
+        {"format", required_argument, 0, OPT_FORMAT},
         {"stalls", no_argument, 0, OPT_STALLS},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
@@ -329,6 +332,19 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case OPT_STALLS: stalls = 1; break;
         case OPT_LIST: o->action = CLI_LIST; break;
         case OPT_LIST_METRICS: o->action = CLI_LIST_METRICS; break;
+        case OPT_FORMAT: {
+            static const char *const names[] = {"table", "csv", "json", "md"};
+            int found = -1;
+            for (int i = 0; i < 4; i++)
+                if (strcmp(optarg, names[i]) == 0)
+                    found = i;
+            if (found < 0) {
+                snprintf(err, errlen, "--format: '%s' is not one of table, csv, json, md", optarg);
+                return -1;
+            }
+            o->format = (enum cli_format)found;
+            break;
+        }
         case 'h': o->action = CLI_HELP; break;
         case 'V': o->action = CLI_VERSION; break;
         case ':':

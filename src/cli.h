@@ -13,6 +13,10 @@ struct shape { long m, n, k; };
 
 enum cli_action { CLI_RUN, CLI_HELP, CLI_VERSION, CLI_LIST, CLI_LIST_METRICS };
 
+/* What goes to stdout: the results table in one of these forms; progress, warnings and
+ * everything else go to stderr, so `gemmprof --format csv | ...` works. */
+enum cli_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON, FORMAT_MD };
+
 struct cli_options {
     enum cli_action action;
     int variants[CLI_MAX_VARIANTS];
@@ -32,6 +36,7 @@ struct cli_options {
     int ceilings;                /* measure / load ceilings */
     int force_ceilings;
     int report;                  /* end with the report */
+    enum cli_format format;      /* --format */
 };
 
 /* Parses argv into opts (defaults first). Returns 0, or -1 with a one-line message

@@ -218,7 +218,7 @@ void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, in
         if (rows[i].status != GP_STATUS_CUDA_ERROR)
             rows[i].counter_passes = passes;
     if (!r->counters_announced) {
-        printf("counters: %d metrics in %d replay pass%s per kernel (%d hardware, %d SASS-instrumented)\n",
+        fprintf(stderr, "counters: %d metrics in %d replay pass%s per kernel (%d hardware, %d SASS-instrumented)\n",
                r->o->nmetrics, passes, passes == 1 ? "" : "es", nhw, nsass);
         snprintf(r->meta.counters, sizeof r->meta.counters, "collected: %d metrics, %d passes",
                  r->o->nmetrics, passes);

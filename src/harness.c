@@ -297,7 +297,7 @@ static void write_row(struct run *r, const struct gp_result *row)
         gp_message("writing %s/results.csv failed: %s", r->o->out_dir, strerror(errno));
     else if (r->rows_written++ == 0)
         publish(r);
-    print_table_row(stdout, row);
+    print_row(&r->printer, row);
 }
 
 static void now_iso(char *buf, size_t len)
@@ -362,7 +362,7 @@ static void setup_ceilings(struct run *r)
     if (mkdir_p(cache) != 0)
         snprintf(cache, sizeof cache, "%s", r->o->out_dir);
     gp_nvtx_push("ceilings", -1);
-    int got = ceilings_get(r->o->device, cache, r->o->force_ceilings, &r->ceilings, stdout, err, sizeof err);
+    int got = ceilings_get(r->o->device, cache, r->o->force_ceilings, &r->ceilings, stderr, err, sizeof err);
     if (got == 0) {
         /* freshly measured: the peak benchmarks heat the GPU and lower its clock for a
          * while (1.94 vs 1.98 GHz on the H200); let it recover before anything is timed */
@@ -492,20 +492,20 @@ static void finish_trace(struct run *r, struct trace *trace)
     if (trace_finish(trace, path, err, sizeof err))
         gp_message("timeline: %s", err);
     else
-        printf("timeline: %s (open in https://ui.perfetto.dev)%s%s\n", path, err[0] ? "; " : "", err);
+        fprintf(stderr, "timeline: %s (open in https://ui.perfetto.dev)%s%s\n", path, err[0] ? "; " : "", err);
 }
 
 static void print_summary(const struct run *r)
 {
     if (r->counter_measures)
-        printf("counter phase: %.2f s wall for %d variant x shape measurements (%.1f ms each; "
+        fprintf(stderr, "counter phase: %.2f s wall for %d variant x shape measurements (%.1f ms each; "
                "opening and closing sessions %.2f s, warm-up measures %.2f s)\n",
                r->counter_wall_s, r->counter_measures, 1e3 * r->counter_wall_s / r->counter_measures,
                r->counter_open_s, r->counter_warmup_s);
     if (r->launch_facts_rows)
-        printf("launch facts: %d row%s, %.1f ms of capture and queries around the verify launches\n",
+        fprintf(stderr, "launch facts: %d row%s, %.1f ms of capture and queries around the verify launches\n",
                r->launch_facts_rows, r->launch_facts_rows == 1 ? "" : "s", 1e3 * r->launch_facts_s);
-    printf("%s/results.csv: %d row%s, %d failure%s\n", r->o->out_dir, r->rows_written,
+    fprintf(stderr, "%s/results.csv: %d row%s, %d failure%s\n", r->o->out_dir, r->rows_written,
            r->rows_written == 1 ? "" : "s", r->failures, r->failures == 1 ? "" : "s");
 }
 
@@ -549,7 +549,7 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
         }
     }
     rc = EXIT_FAILED;
-    printf("gemmprof %s on %s (%d SMs, sm_%d%d), %d variant%s x %d shape%s -> %s/\n", GP_GIT_REV,
+    fprintf(stderr, "gemmprof %s on %s (%d SMs, sm_%d%d), %d variant%s x %d shape%s -> %s/\n", GP_GIT_REV,
            r->meta.gpu_name, r->meta.sm_count, r->meta.cc_major, r->meta.cc_minor, o->nvariants,
            o->nvariants == 1 ? "" : "s", o->nshapes, o->nshapes == 1 ? "" : "s", o->out_dir);
     if (setup_gpu(r, err, sizeof err))
@@ -563,8 +563,10 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
         snprintf(err, sizeof err, "cannot write %.1000s: %s", r->out.partial, strerror(errno));
         goto fail;
     }
-    print_table_header(stdout);
+    r->printer = (struct printer){stdout, o->format, r->have_ceilings ? &r->ceilings : NULL, 0};
+    print_begin(&r->printer);
     sweep(r);
+    print_end(&r->printer);
     if (trace)
         finish_trace(r, trace);
     if (r->rows_written)
@@ -580,8 +582,19 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
     } else if (o->report && r->rows_written) {
         /* the main job ends with the report of what it just measured, under the lock */
         char *rargv[] = {"report", (char *)o->out_dir, "--measured-here", NULL};
-        /* report_main says what failed (a chart, the file) itself; the sweep's status stands */
+        /* report_main says what failed (a chart, the file) itself; the sweep's status
+         * stands. Its lines are progress, so they go to stderr with the rest: stdout
+         * holds the results table alone. */
+        fflush(stdout);
+        int saved_stdout = dup(STDOUT_FILENO);
+        if (saved_stdout >= 0)
+            dup2(STDERR_FILENO, STDOUT_FILENO);
         report_main(3, rargv);
+        fflush(stdout);
+        if (saved_stdout >= 0) {
+            dup2(saved_stdout, STDOUT_FILENO);
+            close(saved_stdout);
+        }
     }
     goto done;
 fail:

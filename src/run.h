@@ -10,6 +10,7 @@
 #include "analysis/results.h"
 #include "src/cli.h"
 #include "src/outdir.h"
+#include "src/print.h"
 
 #define PROBE_BLOCKS 132
 
@@ -45,6 +46,7 @@ struct run {
     unsigned long long *d_probe;
     cudaEvent_t *ev_start, *ev_stop;
     struct outdir out;
+    struct printer printer;  /* the results table on stdout, in --format */
     int rows_written;
     int failures;
     int context_lost;

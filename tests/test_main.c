@@ -88,6 +88,7 @@ int main(int argc, char **argv)
     bad("-s 64 -o /dev/null", 2, "is a character device, not a directory");
     bad("-s 64 -o /etc/passwd", 2, "is a regular file, not a directory");
     bad("-s 64 -o /$(printf '%01000d' 0)", 2, "more than the 900 gemmprof allows");
+    bad("--format xml", 2, "--format: 'xml' is not one of table, csv, json, md");
     bad("report /nonexistent/dir", 1, "does not exist");
     bad("report", 2, "missing the results directory");
     bad("plots /nonexistent/dir", 1, "does not exist");
@@ -107,6 +108,8 @@ int main(int argc, char **argv)
         errtxt[strcspn(errtxt, "\n")] = '\0';
         CHECK(strstr(errtxt, "no CUDA device") != NULL, "no GPU: exit 3 and 'no CUDA device': %s", errtxt);
         CHECK(access("/tmp/gp_main_nogpu", F_OK) != 0, "no GPU: no empty --out directory left behind");
+        CHECK(run("-s 64 --format csv -o /tmp/gp_main_nogpu") == 3 && out[0] == '\0',
+              "--format csv: nothing but the table on stdout (here, without a GPU, nothing at all)");
         int copied = system("mkdir -p /tmp/gp_main_nogpu && cp results/h200/results.csv results/h200/results.json "
                             "/tmp/gp_main_nogpu/ 2>/dev/null");
         rc = run("-s 64 -o /tmp/gp_main_nogpu");

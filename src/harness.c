@@ -449,6 +449,16 @@ static void teardown_gpu(struct run *r)
         cudaStreamDestroy(r->stream);
 }
 
+/* One line on stderr once a variant is verified and timed. */
+static void announce_timed(const struct gp_result *row)
+{
+    if (row->status == GP_STATUS_CUDA_ERROR)
+        gp_message("%s %ldx%ldx%ld: %s", row->variant, row->m, row->n, row->k, row->error);
+    else
+        gp_message("%s %ldx%ldx%ld: %s, %.4f ms, %.2f TFLOP/s (counters next)", row->variant, row->m, row->n,
+                   row->k, gp_status_name(row->status), row->time_median_s * 1e3, row->flop_per_s * 1e-12);
+}
+
 /* Every shape: setup, then each variant verified and timed, then the counter phase. A
  * signal stops it at the next whole row; rows measured by then are written. */
 static void sweep(struct run *r)
@@ -471,6 +481,8 @@ static void sweep(struct run *r)
             run_variant(r, &s, o->variants[vi], &rows[nrows]);
             if (!counting)
                 write_row(r, &rows[nrows]);
+            else   /* progress: its row waits for the shape's counter phase */
+                announce_timed(&rows[nrows]);
             nrows++;
         }
         if (counting) {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 const struct gp_metric_info gp_metrics[GP_METRIC_COUNT] = {
-#define METRIC(id, name, label, unit, agg, dflt) {name, label, unit, agg, dflt},
+#define METRIC(id, name, label, unit, agg, dflt, desc) {name, label, unit, agg, dflt, desc},
 #include "cupti/metrics.def"
 #undef METRIC
 };

@@ -6,7 +6,7 @@
 enum gp_aggregate { GP_AGG_SUM, GP_AGG_WAVG, GP_AGG_MAX };
 
 enum gp_metric_id {
-#define METRIC(id, name, label, unit, agg, dflt) GP_M_##id,
+#define METRIC(id, name, label, unit, agg, dflt, desc) GP_M_##id,
 #include "cupti/metrics.def"
 #undef METRIC
     GP_METRIC_COUNT
@@ -18,6 +18,7 @@ struct gp_metric_info {
     const char *unit;
     enum gp_aggregate agg;
     int in_default;
+    const char *description;   /* one line, for --list-metrics */
 };
 
 extern const struct gp_metric_info gp_metrics[GP_METRIC_COUNT];

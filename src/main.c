@@ -26,10 +26,10 @@ static void list_variants(void)
 
 static void list_metrics(void)
 {
-    printf("%-66s %-7s %-10s %s\n", "metric (ncu name)", "default", "unit", "label");
+    printf("%-74s %-7s %-11s %s\n", "metric (ncu name)", "default", "unit", "what it counts");
     for (int i = 0; i < GP_METRIC_COUNT; i++)
-        printf("%-66s %-7s %-10s %s\n", gp_metrics[i].name, gp_metrics[i].in_default ? "yes" : "",
-               gp_metrics[i].unit, gp_metrics[i].label);
+        printf("%-74s %-7s %-11s %s\n", gp_metrics[i].name, gp_metrics[i].in_default ? "yes" : "",
+               gp_metrics[i].unit, gp_metrics[i].description);
 }
 
 int main(int argc, char **argv)

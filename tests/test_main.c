@@ -66,8 +66,9 @@ int main(int argc, char **argv)
     CHECK(run("--help") == 0 && strstr(out, "usage: gemmprof"), "--help prints the usage");
     CHECK(run("--version") == 0 && strstr(out, "gemmprof "), "--version: %s", out);
     CHECK(run("--list") == 0 && strstr(out, "naive") && strstr(out, "cublas_tf32"), "--list shows the registry");
-    CHECK(run("--list-metrics") == 0 && strstr(out, "dram__bytes_read.sum") && strstr(out, "yes"),
-          "--list-metrics shows the metric table and the default set");
+    CHECK(run("--list-metrics") == 0 && strstr(out, "dram__bytes_read.sum") && strstr(out, "yes") &&
+              strstr(out, "bytes read from device memory") && strstr(out, " byte "),
+          "--list-metrics shows each metric's unit, description and the default set");
 
     bad("-s 0", 2, "size 0");
     bad("-s -5", 2, "-5");

@@ -110,12 +110,14 @@ $(BUILD)/%.o: %.cu
 	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 # Without a GPU (exit status 3) the main job renders the recorded H200 run instead,
-# marked in the report as recorded elsewhere.
+# marked in the report as recorded elsewhere; out/recorded/ is a whole results directory,
+# so `make plots OUT=out/recorded` and `make report OUT=out/recorded` work on it.
 RECORDED ?= results/h200
 run: $(GEMMPROF)
 	$(Q)$(GEMMPROF) --out $(OUT) || { rc=$$?; [ $$rc -eq 3 ] || exit $$rc; \
 	  echo "gemmprof: no GPU here: rendering the recorded run $(RECORDED)/ into $(OUT)/recorded/ instead"; \
-	  mkdir -p $(OUT)/recorded && $(GEMMPROF) report $(RECORDED) --out $(OUT)/recorded/; }
+	  mkdir -p $(OUT)/recorded && cp $(RECORDED)/results.csv $(RECORDED)/results.json $(RECORDED)/ceilings.csv $(OUT)/recorded/ && \
+	  $(GEMMPROF) report $(OUT)/recorded; }
 
 test: all
 	$(Q)tests/run.sh $(BUILD)

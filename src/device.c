@@ -1,5 +1,8 @@
 #include "src/device.h"
 
+#include <dlfcn.h>
+#include <stdlib.h>
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -31,13 +34,44 @@ static void version_string(int v, char *buf, size_t len)
     snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
+void device_absence_reason(cudaError_t e, char *why, size_t len)
+{
+    char kernel_driver[24];
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!lib) {
+        /* the runtime calls this "driver version is insufficient": there is no driver */
+        snprintf(why, len, "no NVIDIA driver: libcuda.so.1 is not installed (no GPU on this machine, "
+                           "or the driver is missing)");
+        return;
+    }
+    int (*driver_version)(int *) = (int (*)(int *))dlsym(lib, "cuDriverGetVersion");
+    int drv = 0;
+    if (driver_version)
+        driver_version(&drv);
+    dlclose(lib);
+    if (e == cudaErrorInsufficientDriver) {
+        char drv_s[16], rt_s[16];
+        version_string(drv, drv_s, sizeof drv_s);
+        version_string(CUDART_VERSION, rt_s, sizeof rt_s);
+        snprintf(why, len, "the NVIDIA driver (%s, CUDA %s) is older than the CUDA %s runtime gemmprof was "
+                           "built with: update the driver", nvidia_driver_version(kernel_driver, sizeof kernel_driver)
+                           == 0 ? kernel_driver : "version unknown", drv_s, rt_s);
+    } else if (e == cudaSuccess || e == cudaErrorNoDevice) {
+        const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+        snprintf(why, len, "no CUDA device: the driver sees none%s%.64s%s", vis ? " (CUDA_VISIBLE_DEVICES=" : "",
+                 vis ? vis : "", vis ? ")" : "");
+    } else {
+        snprintf(why, len, "no CUDA device: %s", cudaGetErrorString(e));
+    }
+}
+
 enum device_status device_open(int device, struct gp_meta *m, char *err, size_t errlen)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        snprintf(err, errlen, "no CUDA device: %s",
-                 e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports none");
+        device_absence_reason(e, err, errlen);
+        cudaGetLastError();
         return DEVICE_NONE;
     }
     if (device >= count) {

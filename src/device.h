@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include <cuda_runtime.h>
+
 #include "analysis/meta.h"
 
 enum device_status {
@@ -16,5 +18,10 @@ enum device_status {
 /* Selects `device` and fills the device and software fields of `m`. DEVICE_OK, or
  * another status with a one-line reason ("no CUDA device: ...") in err. */
 enum device_status device_open(int device, struct gp_meta *m, char *err, size_t errlen);
+
+/* Why there is no usable GPU, given cudaGetDeviceCount's error: no NVIDIA driver at all
+ * (libcuda.so.1 missing), a driver older than the runtime, or a driver that sees no
+ * device. One line into why. */
+void device_absence_reason(cudaError_t e, char *why, size_t len);
 
 #endif

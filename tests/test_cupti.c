@@ -10,6 +10,7 @@
 #include "cupti/prof.h"
 #include "cupti/trace.h"
 #include "cupti/trace_internal.h"
+#include "src/device.h"
 #include "tests/test.h"
 
 #include <cublas_v2.h>
@@ -414,7 +415,9 @@ static void test_gpu(void)
               "launch capture without a GPU refused in one line: %s", why);
         CHECK(launch_capture_end(&row, why, sizeof why) == -1 && isnan(row.grid_x),
               "ending a capture that never began: refused, the row untouched (%s)", why);
-        SKIP(cudaGetErrorString(ce), "GPU profiling and tracing of a cuBLAS SGEMM");
+        char absent[256];
+        device_absence_reason(ce, absent, sizeof absent);
+        SKIP(absent, "GPU profiling and tracing of a cuBLAS SGEMM");
         return;
     }
 

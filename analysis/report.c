@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "analysis/atomic_file.h"
+#include "analysis/claims.h"
+#include "analysis/findings.h"
 #include "analysis/plots.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
@@ -25,17 +27,9 @@
 #define SHARE_ABOVE   1.05   /* achieved above the bound by more than noise */
 #define SHARE_LIMITS  0.80   /* at or above: the binding level is what limits it */
 #define SHARE_PARTLY  0.50   /* at or above: the roof binds, other costs take a share */
-#define STEP_AGREES   1.25   /* measured vs predicted speedup within this factor: "explained" */
 #define STEP_SHARE_SAME 1.10 /* share of the bound changes by less: the bound alone explains a step */
 #define CONFLICT_SIG  0.10   /* bank-conflict wavefronts / wavefronts worth a remark */
 #define FLOPS_DIFFER  0.02   /* counted vs analytic FLOPs worth a remark */
-
-/* The seed document's claims (an RTX 4090 tutorial), checked against the data. */
-#define SEED_SPEEDUP_LO  5.0
-#define SEED_SPEEDUP_HI  10.0
-#define SEED_PEAK_SHARE  0.05   /* "runs at ~5% of peak FLOPs" */
-#define SEED_PEAK_CLOSE  1.5    /* within this factor of it, "~5%" holds */
-static const long seed_sizes[] = {1024, 2048};
 
 static const char *const level_label[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared memory",
                                                             "compute"};
@@ -62,6 +56,8 @@ struct rep {
     int *cublas_at, *tf32_at;         /* per shape group: its first usable cublas / cublas_tf32 row */
     int n_bad_time, n_bad_values;     /* rows left out for their time; other values dropped */
     const struct plots_outcome *charts;   /* what this run rendered; NULL: no charts */
+    struct gp_findings F;             /* every conclusion, as structs (analysis/findings.h) */
+    struct gp_claims claims;          /* the seed's claims (analysis/claims.h) */
 };
 
 /* ---- number formatting: 3 significant digits, results kept in a small ring ---- */
@@ -196,17 +192,6 @@ static int cublas_at(const struct rep *R, int i, int tf32)
 {
     int g = R->shapes.group_of[i];
     return tf32 ? R->tf32_at[g] : R->cublas_at[g];
-}
-
-/* Index of a square N^3 row of `variant` (any status), or -1. */
-static int find_square(const struct rep *R, const char *variant, long n)
-{
-    for (int i = 0; i < R->ds->nrows; i++) {
-        const struct gp_result *o = &R->ds->rows[i];
-        if (o->m == n && o->n == n && o->k == n && strcmp(o->variant, variant) == 0)
-            return i;
-    }
-    return -1;
 }
 
 static const char *peak_label(const struct gp_result *r)
@@ -869,114 +854,109 @@ static const char *bound_words(const struct rep *R, int i)
 
 static void write_claims(struct rep *R)
 {
+    const struct gp_claims *c = &R->claims;
+    const struct gp_claim_spec *sp = c->spec;
+    const char *base = mdt(sp->base), *impr = mdt(sp->improved);
     say(R, "## The seed's claims, checked\n\n");
-    say(R, "The seed tutorial (measured on an RTX 4090) says the tiled kernel is %g-%gx faster "
-           "than the naive one at 1024 and 2048, that the gap widens at 2048, that the naive "
-           "kernel is bandwidth-bound, and that it runs at ~%g%% of peak FLOPs.\n\n",
-        SEED_SPEEDUP_LO, SEED_SPEEDUP_HI, 100 * SEED_PEAK_SHARE);
+    say(R, "The seed tutorial (measured on an RTX 4090) says the %s kernel is %g-%gx faster "
+           "than the %s one at", impr, sp->speedup_lo, sp->speedup_hi, base);
+    for (int s = 0; s < sp->nsizes; s++)
+        say(R, "%s%ld", s == 0 ? " " : s + 1 == sp->nsizes ? " and " : ", ", sp->sizes[s]);
+    say(R, ", that the gap widens with size, that the %s kernel is bandwidth-bound, and that it "
+           "runs at ~%g%% of peak FLOPs.\n\n", base, 100 * sp->peak_share);
 
-    /* claim 1: naive -> tiled speedup */
-    say(R, "**Naive to tiled speedup.**\n\n");
-    double ratio[2] = {NAN, NAN};
-    for (size_t s = 0; s < sizeof seed_sizes / sizeof seed_sizes[0]; s++) {
-        long n = seed_sizes[s];
-        int a = find_square(R, "naive", n), b = find_square(R, "tiled", n);
-        if (a < 0 || b < 0) {
-            say(R, "- %ld^3: not measured (%s); run with a %ld size to check.\n", n,
-                a < 0 && b < 0 ? "no naive or tiled row" : a < 0 ? "no naive row" : "no tiled row", n);
+    say(R, "**%s to %s speedup.**\n\n", mdt(sp->base), mdt(sp->improved));
+    for (int s = 0; s < sp->nsizes; s++) {
+        const struct gp_speedup_check *k = &c->speedup[s];
+        long n = k->n;
+        if (k->outcome == GP_CLAIM_NOT_MEASURED) {
+            if (k->base_row < 0 && k->improved_row < 0)
+                say(R, "- %ld^3: not measured (no %s or %s row); run with a %ld size to check.\n", n,
+                    base, impr, n);
+            else
+                say(R, "- %ld^3: not measured (no %s row); run with a %ld size to check.\n", n,
+                    k->base_row < 0 ? base : impr, n);
             continue;
         }
-        if (!row_ok(R, a) || !row_ok(R, b)) {
-            int bad = !row_ok(R, a) ? a : b;
-            say(R, "- %ld^3: not checked: %s %s.\n", n, bad == a ? "naive" : "tiled",
-                R->ds->rows[bad].status == GP_STATUS_OK
+        if (k->outcome == GP_CLAIM_NOT_VERIFIED) {
+            say(R, "- %ld^3: not checked: %s %s.\n", n, k->bad_row == k->base_row ? base : impr,
+                R->ds->rows[k->bad_row].status == GP_STATUS_OK
                     ? "has no valid median time (missing, not finite or not positive)"
                     : "did not produce a verified result");
             continue;
         }
-        double x = R->ds->rows[a].time_median_s / R->ds->rows[b].time_median_s;
-        ratio[s] = x;
-        say(R, "- %ld^3: naive %s ms, tiled %s ms: tiled is **%sx** faster; the claim **%s**.",
-            n, ms(R->ds->rows[a].time_median_s), ms(R->ds->rows[b].time_median_s), num(x),
-            x < SEED_SPEEDUP_LO ? "does not hold" : x <= SEED_SPEEDUP_HI ? "holds" : "holds (exceeded)");
+        int a = k->base_row, b = k->improved_row;
+        say(R, "- %ld^3: %s %s ms, %s %s ms: %s is **%sx** faster; the claim **%s**.", n, base,
+            ms(R->ds->rows[a].time_median_s), impr, ms(R->ds->rows[b].time_median_s), impr, num(k->ratio),
+            k->outcome == GP_CLAIM_FAILS ? "does not hold" : k->outcome == GP_CLAIM_HOLDS ? "holds"
+                                                                                         : "holds (exceeded)");
         const struct gp_roof *ra = &R->roof[a], *rb = &R->roof[b];
-        if (ra->bound_level >= 0 && rb->bound_level >= 0) {
-            double pred = rb->bound_attainable / ra->bound_attainable;
-            say(R, " From the counters: naive is %s-bound (allows %s TFLOP/s, reaches %s), tiled is "
+        if (!isnan(k->predicted)) {
+            say(R, " From the counters: %s is %s-bound (allows %s TFLOP/s, reaches %s), %s is "
                    "%s-bound (allows %s TFLOP/s, reaches %s); the bounds differ by %sx",
-                level_adj[ra->bound_level], tf(ra->bound_attainable), pct(ra->bound_share),
-                level_adj[rb->bound_level], tf(rb->bound_attainable), pct(rb->bound_share),
-                num(pred));
-            if (x <= pred * STEP_AGREES && x >= pred / STEP_AGREES)
-                say(R, ", which accounts for the measured %sx.", num(x));
+                base, level_adj[ra->bound_level], tf(ra->bound_attainable), pct(ra->bound_share),
+                impr, level_adj[rb->bound_level], tf(rb->bound_attainable), pct(rb->bound_share),
+                num(k->predicted));
+            if (k->explained)
+                say(R, ", which accounts for the measured %sx.", num(k->ratio));
             else
-                say(R, ", against %sx measured: the bounds %s the step.", num(x),
-                    x > pred ? "under-predict" : "over-predict");
-            if (x < SEED_SPEEDUP_LO && pred < SEED_SPEEDUP_LO)
-                say(R, " A %g-%gx gain would need the tiled kernel's bound to sit %g-%gx above "
-                       "naive's; it sits %sx above.", SEED_SPEEDUP_LO, SEED_SPEEDUP_HI,
-                    SEED_SPEEDUP_LO, SEED_SPEEDUP_HI, num(pred));
+                say(R, ", against %sx measured: the bounds %s the step.", num(k->ratio),
+                    k->ratio > k->predicted ? "under-predict" : "over-predict");
+            if (k->ratio < sp->speedup_lo && k->predicted < sp->speedup_lo)
+                say(R, " A %g-%gx gain would need the %s kernel's bound to sit %g-%gx above "
+                       "%s's; it sits %sx above.", sp->speedup_lo, sp->speedup_hi, impr,
+                    sp->speedup_lo, sp->speedup_hi, base, num(k->predicted));
         } else {
-            say(R, " Counters or ceilings are missing (naive: %s; tiled: %s), so no reason from the "
-                   "counters.", bound_words(R, a), bound_words(R, b));
+            say(R, " Counters or ceilings are missing (%s: %s; %s: %s), so no reason from the "
+                   "counters.", base, bound_words(R, a), impr, bound_words(R, b));
         }
         say(R, "\n");
     }
-    if (!isnan(ratio[0]) && !isnan(ratio[1])) {
-        double g = ratio[1] / ratio[0];
-        say(R, "- The gap at 2048 vs 1024: %sx vs %sx, so it %s.\n", num(ratio[1]), num(ratio[0]),
+    if (c->gap_known) {
+        double g = c->gap_growth;
+        say(R, "- The gap at %ld vs %ld: %sx vs %sx, so it %s.\n", sp->sizes[1], sp->sizes[0],
+            num(c->speedup[1].ratio), num(c->speedup[0].ratio),
             g > 1.05 ? "widens, as claimed" : g < 1 / 1.05 ? "narrows, against the claim"
                                                           : "stays the same within 5%, against the claim");
     }
     say(R, "\n");
 
-    /* claim 2: naive is bandwidth-bound, ~5% of peak */
-    say(R, "**\"Naive is bandwidth-bound\" and \"~%g%% of peak\".**\n\n", 100 * SEED_PEAK_SHARE);
-    int any = 0;
-    for (int i = 0; i < R->ds->nrows; i++) {
-        const struct gp_result *r = &R->ds->rows[i];
-        if (strcmp(r->variant, "naive") != 0)
-            continue;
-        if (any++ == LIST_MAX)
-            say(R, "- ... further `naive` rows are in the results by shape.\n");
-        if (any > LIST_MAX)
-            continue;
-        if (!row_ok(R, i)) {
+    say(R, "**\"%s is bandwidth-bound\" and \"~%g%% of peak\".**\n\n", mdt(sp->base), 100 * sp->peak_share);
+    for (int k = 0; k < c->nbw; k++) {
+        const struct gp_bandwidth_check *b = &c->bw[k];
+        const struct gp_result *r = &R->ds->rows[b->row];
+        const struct gp_roof *ro = &R->roof[b->row];
+        if (!b->usable) {
             say(R, "- %s: no verified result with a valid time.\n", shape_str(r));
             continue;
         }
-        const struct gp_roof *ro = &R->roof[i];
         say(R, "- %s: ", shape_str(r));
-        if (ro->bound_level < 0) {
-            say(R, "%s, so the binding level is unknown", bound_words(R, i));
-        } else if (ro->bound_level == GP_BOUND_COMPUTE) {
+        if (b->outcome == GP_BW_UNKNOWN) {
+            say(R, "%s, so the binding level is unknown", bound_words(R, b->row));
+        } else if (b->outcome == GP_BW_COMPUTE) {
             say(R, "the claim **does not hold**: compute binds (%s of the %s ceiling)",
                 pct(ro->bound_share), peak_label(r));
         } else {
             int L = ro->bound_level;
             say(R, "bandwidth-bound **%s**: by %s, at %s of that roof (%s TFLOP/s allowed)",
-                L == GP_LEVEL_DRAM ? "as claimed, by DRAM" : "yes, but not by DRAM",
+                b->outcome == GP_BW_DRAM ? "as claimed, by DRAM" : "yes, but not by DRAM",
                 level_label[L], pct(ro->bound_share), tf(ro->bound_attainable));
-            double dram_bw = (val(r->metric[GP_M_dram_read]) + val(r->metric[GP_M_dram_write])) /
-                             r->time_median_s;
-            if (L != GP_LEVEL_DRAM && !isnan(mem_roof(ro, GP_LEVEL_DRAM)))
+            if (!isnan(b->dram_allows))
                 say(R, "; DRAM alone would allow %s TFLOP/s, %sx what it reaches, and its DRAM "
                        "traffic ran at %s, %s of the measured DRAM bandwidth",
-                    tf(mem_roof(ro, GP_LEVEL_DRAM)), num(mem_roof(ro, GP_LEVEL_DRAM) / ro->achieved),
-                    bw_str(dram_bw), pct(dram_bw / ro->roof_bw[GP_LEVEL_DRAM]));
+                    tf(b->dram_allows), num(b->dram_allows / ro->achieved), bw_str(b->dram_bw),
+                    pct(b->dram_bw / ro->roof_bw[GP_LEVEL_DRAM]));
         }
-        if (!isnan(ro->peak_compute)) {
-            double p = ro->achieved / ro->peak_compute;
-            /* "~5%" read as within a factor SEED_PEAK_CLOSE of 5% */
-            const double f = p / SEED_PEAK_SHARE;
-            say(R, "; it runs at %s of the %s ceiling (claim ~%g%%: %s, %sx the claim)", pct(p),
-                peak_label(r), 100 * SEED_PEAK_SHARE,
-                f >= 1 / SEED_PEAK_CLOSE && f <= SEED_PEAK_CLOSE ? "holds" : "does not hold", num(f));
-        }
+        if (b->peak_outcome != GP_CLAIM_NOT_MEASURED)
+            say(R, "; it runs at %s of the %s ceiling (claim ~%g%%: %s, %sx the claim)", pct(b->peak_share),
+                peak_label(r), 100 * sp->peak_share,
+                b->peak_outcome == GP_CLAIM_HOLDS ? "holds" : "does not hold", num(b->peak_factor));
         say(R, ".\n");
     }
-    if (!any)
-        say(R, "Not checked: the data has no `naive` rows.\n");
+    if (c->nbase > c->nbw)
+        say(R, "- ... further %s rows are in the results by shape.\n", mdc(sp->base));
+    if (!c->nbase)
+        say(R, "Not checked: the data has no %s rows.\n", mdc(sp->base));
     say(R, "\n");
 }
 
@@ -1073,6 +1053,11 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
                     R.tf32_at[g] = idx[j];
             }
     }
+    if (findings_build(ds, R.roof, R.usable, &R.F)) {
+        snprintf(err, errlen, "%s: out of memory for %d rows", out_path, ds->nrows);
+        goto out;
+    }
+    claims_check(ds, R.roof, R.usable, &gp_seed_claims, &R.claims);
     struct atomic_file out;
     R.f = atomic_open(&out, out_path, err, errlen);
     if (!R.f)
@@ -1087,6 +1072,7 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
     write_variants(&R);
     rc = atomic_commit(&out, err, errlen);
 out:
+    findings_free(&R.F);
     free(R.roof);
     free(R.usable);
     free(R.cublas_at);

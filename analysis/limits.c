@@ -92,7 +92,9 @@ static void derive_parallelism(const struct gp_result *r, const struct gp_machin
     o->achieved_occupancy_pct = known(r->metric[GP_M_warps_active]);
     /* below one wave every block is resident at once: the SMs without one are idle, and
      * how many blocks the busy ones hold is an occupancy matter, not idle hardware */
-    o->sm_busy = fmin(1.0, o->blocks / o->sms);
+    o->sm_busy = o->blocks / o->sms;   /* NaN stays NaN: fmin would turn it into 1 */
+    if (o->sm_busy > 1)
+        o->sm_busy = 1;
     o->tail = o->waves >= 1 ? o->waves / ceil(o->waves) : isnan(o->waves) ? NAN : 1.0;
     /* without waves (no blocks per SM) the busy SMs alone are still known */
     o->parallel = isnan(o->sm_busy) ? NAN : isnan(o->tail) ? o->sm_busy : o->sm_busy * o->tail;

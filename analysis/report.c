@@ -33,8 +33,6 @@
 
 static const char *const level_label[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared memory",
                                                             "compute"};
-static const char *const level_cap[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "Shared memory",
-                                                          "Compute"};
 static const char *const level_adj[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared-memory",
                                                           "compute"};   /* "<adj>-bound" */
 
@@ -588,6 +586,162 @@ static void write_charts(struct rep *R)
     }
 }
 
+/* ---- the limits model's findings ---- */
+
+static const char *const limiter_label[GP_LIM_COUNT] = {
+    "DRAM", "L2", "L1", "shared memory", "compute", "instruction issue", "parallelism", "latency"};
+
+static const char *lim_label(int l) { return l >= 0 && l < GP_LIM_COUNT ? limiter_label[l] : "n/a"; }
+
+/* The evidence for row i's limiter, one table cell. */
+static void evidence(struct rep *R, int i)
+{
+    const struct gp_row_finding *f = &R->F.row[i];
+    const struct gp_limits *li = &f->lim;
+    const struct gp_roof *ro = &R->roof[i];
+    const char *sep = "";
+    if (li->have_launch && li->sm_busy < 1) {
+        say(R, "%s blocks on %s SMs: %s waves, %s of SMs idle", num(li->blocks), num(li->sms),
+            num(li->waves), pct(1 - li->sm_busy));
+        sep = "; ";
+    } else if (li->have_launch && li->tail < 1) {
+        say(R, "%s waves: the waves are %s full on average", num(li->waves), pct(li->tail));
+        sep = "; ";
+    }
+    if (li->roof == GP_LIM_ISSUE || li->limiter == GP_LIM_ISSUE) {
+        say(R, "%s%s FLOP per warp instruction, %s warp inst/s peak", sep, num(li->flop_per_inst),
+            count_str(li->issue_peak));
+        if (!isnan(li->issue_active_pct))
+            say(R, ", issue slots busy %s", pct(li->issue_active_pct / 100));
+        sep = "; ";
+    } else if (li->roof >= GP_LIM_DRAM && li->roof <= GP_LIM_SHARED) {
+        say(R, "%s%s B of %s per FMA", sep, num(bytes_per_fma(ro, li->roof)), level_label[li->roof]);
+        sep = "; ";
+    }
+    if (li->have_stalls && (li->limiter == GP_LIM_LATENCY || li->share < 0.7)) {
+        const struct gp_stall *s = &li->stall[0];
+        say(R, "%s%s of stalls on %s: %s", sep, pct(s->share), limits_stall_name(s->metric),
+            limits_stall_words(s->metric));
+        for (int k = 1; k < GP_STALL_TOP && li->stall[k].metric >= 0; k++)
+            say(R, "%s%s %s", k == 1 ? " (then " : ", ", limits_stall_name(li->stall[k].metric),
+                pct(li->stall[k].share));
+        if (li->stall[1].metric >= 0)
+            say(R, ")");
+        sep = "; ";
+    }
+    if (f->anomalies & GP_ANOM_BANK_CONFLICTS) {
+        say(R, "%sbank conflicts %s of shared load wavefronts", sep, pct(f->conflict_ratio));
+        sep = "; ";
+    }
+    if (!*sep)
+        say(R, "%s", li->roof < 0 ? "no counters or ceilings" : "-");
+}
+
+/* One row of a limiter table: shape or variant, TFLOP/s, limiter, allows, share, evidence. */
+static void limiter_cells(struct rep *R, int i)
+{
+    const struct gp_limits *li = &R->F.row[i].lim;
+    say(R, " %s | %s | ", tf(R->roof[i].achieved), lim_label(li->limiter));
+    if (li->roof >= 0 && li->limiter != li->roof)
+        say(R, "%s roof x ", lim_label(li->roof));
+    if (li->roof >= 0 && !isnan(li->parallel) && li->parallel < 1)
+        say(R, "%s busy = ", pct(li->parallel));
+    say(R, "%s | %s | ", tf(li->allows), pct(li->share));
+    evidence(R, i);
+    say(R, " |\n");
+}
+
+/* What the limits model adds to the roofs, and the shares before and after. */
+static void write_limits(struct rep *R)
+{
+    const struct gp_findings *F = &R->F;
+    say(R, "## Limits beyond the roofs\n\n");
+    if (!F->n_usable) {
+        say(R, "No verified rows.\n\n");
+        return;
+    }
+    say(R, "Each row's limit is the lowest of the memory, compute and instruction-issue roofs, times "
+           "the share of the GPU its launch keeps busy (SMs with a block, fullness of the waves); a "
+           "row below %g of that gets the latency verdict with its main stall reasons. Share = "
+           "measured / what the limiter allows. Launch facts were collected for %d of %d verified "
+           "rows, instruction counts for %d, stall reasons for %d.", GP_LATENCY_BELOW, F->rows_launch,
+        F->n_usable, F->rows_issue, F->rows_stalls);
+    if (!F->rows_launch && !F->rows_issue && !F->rows_stalls)
+        say(R, " **Launch facts, instruction counts and stall reasons were not collected in this "
+               "run**: the limiter below is from the memory and compute roofs alone.");
+    say(R, "\n\n| share of the limit | ");
+    for (int b = 0; b < GP_SHARE_BUCKETS; b++) {
+        double lo = b ? gp_share_bucket_hi[b - 1] : 0, hi = gp_share_bucket_hi[b];
+        if (isinf(hi))
+            say(R, "%s>= %g |", b ? " " : "", lo);
+        else
+            say(R, "%s%g-%g |", b ? " " : "", lo, hi);
+    }
+    say(R, " rows |\n|---|");
+    for (int b = 0; b <= GP_SHARE_BUCKETS; b++)
+        say(R, "---|");
+    say(R, "\n| memory and compute roofs |");
+    for (int b = 0; b < GP_SHARE_BUCKETS; b++)
+        say(R, " %d |", F->hist_old[b]);
+    say(R, " %d |\n| + issue, parallelism |", F->n_old);
+    for (int b = 0; b < GP_SHARE_BUCKETS; b++)
+        say(R, " %d |", F->hist_new[b]);
+    say(R, " %d |\n\n", F->n_new);
+}
+
+static const char *const advice_words[GP_ADV_COUNT] = {
+    "",
+    "pad or swizzle the shared-memory tile",
+    "smaller tiles or split-K, for more thread blocks",
+    "more work per thread (register tiling), for fewer instructions per FLOP",
+    "fewer shared-memory instructions per FMA (wider loads, reuse from registers)",
+    "more loads in flight (prefetch, double buffering)",
+    "fewer barriers per tile (double buffering)",
+    "larger tiles, for fewer bytes per FMA at the binding level",
+    "the tensor cores (TF32): the FP32 roof is reached",
+};
+
+/* The next change row i's evidence points to, with the number behind it. */
+static void write_advice(struct rep *R, int i)
+{
+    const struct gp_row_finding *f = &R->F.row[i];
+    const struct gp_limits *li = &f->lim;
+    if (f->advice == GP_ADV_NONE)
+        return;
+    say(R, "Next change the evidence points to: **%s**: ", advice_words[f->advice]);
+    switch (f->advice) {
+    case GP_ADV_PAD_SMEM:
+        say(R, "bank conflicts are %s of the shared load wavefronts", pct(f->advice_number));
+        break;
+    case GP_ADV_MORE_BLOCKS:
+        say(R, "%s thread blocks on %s SMs keep %s of the GPU busy (%s waves)", num(li->blocks),
+            num(li->sms), pct(f->advice_number), num(li->waves));
+        break;
+    case GP_ADV_MORE_WORK:
+        if (li->limiter == GP_LIM_ISSUE)
+            say(R, "%s FLOP per warp instruction: issue allows %s TFLOP/s", num(f->advice_number),
+                tf(li->issue_roof));
+        else
+            say(R, "%s of stalls on %s", pct(f->advice_number), limits_stall_name(li->stall[0].metric));
+        break;
+    case GP_ADV_FEWER_SMEM_INST:
+    case GP_ADV_MORE_IN_FLIGHT:
+    case GP_ADV_FEWER_BARRIERS:
+        say(R, "%s of stalls on %s (%s)", pct(f->advice_number), limits_stall_name(li->stall[0].metric),
+            limits_stall_words(li->stall[0].metric));
+        break;
+    case GP_ADV_MORE_REUSE:
+        say(R, "%s bytes of %s traffic per FMA", num(f->advice_number), level_label[li->limiter]);
+        break;
+    case GP_ADV_TENSOR:
+        say(R, "at %s of the FP32 limit", pct(f->advice_number));
+        break;
+    default:
+        break;
+    }
+    say(R, ".\n\n");
+}
+
 /* The tightest roof other than the binding one (memory levels and compute). */
 static int runner_up(const struct gp_roof *ro, double *att)
 {
@@ -606,22 +760,25 @@ static int runner_up(const struct gp_roof *ro, double *att)
     return best;
 }
 
-static void share_sentence(struct rep *R, const struct gp_roof *ro)
+static void share_sentence(struct rep *R, int i)
 {
+    const struct gp_roof *ro = &R->roof[i];
+    const struct gp_limits *li = &R->F.row[i].lim;
     const char *lvl = level_label[ro->bound_level];
     double s = ro->bound_share;
     if (s > SHARE_ABOVE)
         say(R, " It runs above that bound: the measured %s ceiling is lower than what this kernel "
                "drew, so the ceiling understates the level (or the counters miss work).", lvl);
+    else if (li->limiter != ro->bound_level && li->limiter >= 0)
+        say(R, " The limits model names **%s** (allows %s TFLOP/s, reached %s): see the table "
+               "below.", lim_label(li->limiter), tf(li->allows), pct(li->share));
     else if (s >= SHARE_LIMITS)
         say(R, " At %s of the bound, %s is what limits it.", pct(s), lvl);
-    else if (s >= SHARE_PARTLY)
-        say(R, " %s is the tightest roof, but at %s of it other costs (latency, instruction issue, "
-               "occupancy) take a large share.", level_cap[ro->bound_level], pct(s));
+    else if (!li->have_launch && !li->have_issue && !li->have_stalls)
+        say(R, " At %s of the bound; launch facts, instruction counts and stall reasons were not "
+               "collected for this row, so what takes the rest is not measured.", pct(s));
     else
-        say(R, " At only %s of the bound, this roof is not what holds it back: the limit is "
-               "elsewhere (latency, instruction issue or occupancy, which these counters do not "
-               "measure).", pct(s));
+        say(R, " At %s of the bound: see the evidence in the table below.", pct(s));
 }
 
 /* The evidence for one verified row: what binds it and by how much. */
@@ -659,7 +816,7 @@ static void explain_row(struct rep *R, int i)
             say(R, " (the tightest, %s, allows %s TFLOP/s with %s bytes per FMA)", level_label[l],
                 tf(a), num(bytes_per_fma(ro, l)));
         say(R, ". It reaches %s TFLOP/s, %s of the ceiling.", tf(ro->achieved), pct(ro->bound_share));
-        share_sentence(R, ro);
+        share_sentence(R, i);
     } else {
         int L = ro->bound_level;
         say(R, "**Binding level: %s.** %s bytes of %s traffic per FMA (AI %s FLOP/byte); at the "
@@ -667,7 +824,7 @@ static void explain_row(struct rep *R, int i)
                "that bound.", level_label[L], num(bytes_per_fma(ro, L)), level_label[L],
             num(ro->ai[L]), level_label[L], bw_str(ro->roof_bw[L]), tf(ro->attainable[L]),
             tf(ro->achieved), pct(ro->bound_share));
-        share_sentence(R, ro);
+        share_sentence(R, i);
         double a;
         int l = runner_up(ro, &a);
         if (l >= 0)
@@ -708,74 +865,62 @@ static void explain_row(struct rep *R, int i)
     say(R, "\n\n");
 }
 
-/* What the next variant at the same shape changes, and whether its bound explains the step. */
+/* What the next variant at the same shape changes: the step's findings. */
 static void explain_step(struct rep *R, int i)
 {
     const struct gp_result *r = &R->ds->rows[i];
-    int j = -1, cnt;
-    /* the next row of another variant at this shape, from the shape's own rows */
-    const int *idx = row_group(&R->shapes, R->shapes.group_of[i], &cnt);
-    for (int k = 0; k < cnt && j < 0; k++)
-        if (idx[k] > i && R->vars.group_of[idx[k]] != R->vars.group_of[i])
-            j = idx[k];
-    if (j < 0)
+    if (R->F.step_of[i] < 0)
         return;
+    const struct gp_step_finding *st = &R->F.step[R->F.step_of[i]];
+    int j = st->to;
     const struct gp_result *q = &R->ds->rows[j];
     const char *d = variant_desc(q->variant);
     say(R, "Next up, %s%s%s%s: ", mdc(q->variant), d ? " (" : "", d ? d : "", d ? ")" : "");
-    if (!row_ok(R, j)) {
+    if (!st->comparable) {
         say(R, "%s at %s, so no comparison.\n\n",
-            q->status == GP_STATUS_VERIFY_FAILED ? "failed verification"
-            : q->status == GP_STATUS_OK          ? "has no valid median time"
-                                                 : "did not run",
+            !row_ok(R, j) ? (q->status == GP_STATUS_VERIFY_FAILED ? "failed verification"
+                             : q->status == GP_STATUS_OK          ? "has no valid median time"
+                                                                  : "did not run")
+                          : "this row has no valid time",
             shape_str(r));
         return;
     }
     const struct gp_roof *a = &R->roof[i], *b = &R->roof[j];
-    double speedup = r->time_median_s / q->time_median_s;
-    say(R, "at %s it runs %sx %s (%s vs %s TFLOP/s).", shape_str(r),
-        num(speedup >= 1 ? speedup : 1.0 / speedup), speedup >= 1 ? "faster" : "slower",
-        tf(b->achieved), tf(a->achieved));
-    if (a->bound_level < 0 || b->bound_level < 0) {
+    double x = st->speedup;
+    say(R, "at %s it runs %sx %s (%s vs %s TFLOP/s).", shape_str(r), num(x >= 1 ? x : 1.0 / x),
+        x >= 1 ? "faster" : "slower", tf(b->achieved), tf(a->achieved));
+    if (st->verdict == GP_STEP_UNKNOWN) {
         say(R, " Counters or ceilings are missing for one of the two, so the step is measured by "
                "time only.\n\n");
         return;
     }
-    /* the level whose traffic per FMA changes most */
-    int best = -1;
-    double fac = 1.0;
-    for (int l = 0; l < GP_LEVEL_COUNT; l++) {
-        double x = bytes_per_fma(a, l), y = bytes_per_fma(b, l);
-        if (isnan(x) || isnan(y) || x <= 0 || y <= 0)
-            continue;
-        if (best < 0 || fabs(log(x / y)) > fabs(log(fac))) {
-            best = l;
-            fac = x / y;
-        }
+    /* the binding level's traffic: the change that can move the limit */
+    if (st->binding_level >= 0 && isfinite(st->binding_factor)) {
+        double f = st->binding_factor;
+        int L = st->binding_level;
+        say(R, " It %s %s traffic per FMA %sx (%s -> %s bytes), the binding level's.",
+            f >= 1 ? "cuts" : "raises", level_label[L], num(f >= 1 ? f : 1.0 / f),
+            num(bytes_per_fma(a, L)), num(bytes_per_fma(b, L)));
     }
-    if (best >= 0)
-        say(R, " It %s %s traffic per FMA %sx (%s -> %s bytes).", fac >= 1 ? "cuts" : "raises",
-            level_label[best], num(fac >= 1 ? fac : 1.0 / fac), num(bytes_per_fma(a, best)),
-            num(bytes_per_fma(b, best)));
-    double pred = b->bound_attainable / a->bound_attainable;
-    say(R, " Its binding level is %s (here: %s); its bound allows %s TFLOP/s against %s here, "
-           "%sx.", level_label[b->bound_level], level_label[a->bound_level],
-        tf(b->bound_attainable), tf(a->bound_attainable), num(pred));
-    /* achieved = share x bound, so the step factors exactly into the change of bound and
-     * the change of the share of it each one reaches */
-    double share_ratio = b->bound_share / a->bound_share;
-    if (share_ratio <= STEP_SHARE_SAME && share_ratio >= 1.0 / STEP_SHARE_SAME)
-        say(R, " The bounds predict %sx and it measured %sx (%s and %s of their bounds): the change "
-               "of bound explains the step.", num(pred), num(speedup), pct(a->bound_share),
-            pct(b->bound_share));
-    else if (share_ratio > STEP_SHARE_SAME)
-        say(R, " Of the %sx, the change of bound accounts for %sx and reaching more of its bound "
-               "for %sx (%s of it, against %s here).", num(speedup), num(pred), num(share_ratio),
-            pct(b->bound_share), pct(a->bound_share));
+    if (st->moved >= 0 && st->moved != st->binding_level)
+        say(R, " The counter that moved most: %s per FMA, %sx %s.", gp_step_counter_name[st->moved],
+            num(st->moved_factor >= 1 ? st->moved_factor : 1.0 / st->moved_factor),
+            st->moved_factor >= 1 ? "fewer" : "more");
+    const struct gp_limits *la = &R->F.row[i].lim, *lb = &R->F.row[j].lim;
+    if (st->limiter_from == st->limiter_to)
+        say(R, " Limiter: %s on both", lim_label(st->limiter_to));
     else
-        say(R, " It gains less than its bound allows (%sx of a possible %sx): it reaches %s of its "
-               "own bound, against %s here.", num(speedup), num(pred), pct(b->bound_share),
-            pct(a->bound_share));
+        say(R, " Limiter: %s -> %s", lim_label(st->limiter_from), lim_label(st->limiter_to));
+    say(R, "; the limits allow %s -> %s TFLOP/s, %sx, against %sx measured (tolerance %s, the two "
+           "runs' spread)", tf(la->allows), tf(lb->allows), num(st->predicted), num(x), pct(st->tolerance));
+    if (st->verdict == GP_STEP_EXPLAINED)
+        say(R, ": the change of limit explains the step.");
+    else if (st->verdict == GP_STEP_ABOVE)
+        say(R, ": it gains more than the limits predict, by reaching more of its limit (%s, "
+               "against %s here).", pct(lb->share), pct(la->share));
+    else
+        say(R, ": it gains less than its limit allows (%s of it, against %s here).", pct(lb->share),
+            pct(la->share));
     say(R, "\n\n");
 }
 
@@ -809,32 +954,26 @@ static void write_variants(struct rep *R)
         }
         say(R, "At %s: ", shape_str(&ds->rows[focus]));
         explain_row(R, focus);
-        int others = 0;
+        say(R, "| shape | TFLOP/s | limiter | allows TFLOP/s | share | evidence |\n"
+               "|---|---|---|---|---|---|\n");
+        int listed = 0;
         for (int j = 0; j < cnt; j++) {
             int i = idx[j];
             const struct gp_result *r = &ds->rows[i];
-            if (i == focus)
-                continue;
-            if (!others++)
-                say(R, "Other shapes:");
-            if (others > LIST_MAX)
-                continue;
-            say(R, "%s %s ", others > 1 ? ";" : "", shape_str(r));
+            if (listed++ == LIST_MAX) {
+                say(R, "| ... %d more (see the results by shape) | | | | | |\n", cnt - LIST_MAX);
+                break;
+            }
+            say(R, "| %s |", shape_str(r));
             if (!row_ok(R, i))
-                say(R, "**%s**", r->status == GP_STATUS_VERIFY_FAILED ? "verification failed"
-                                 : r->status == GP_STATUS_OK          ? "no valid time"
-                                                                      : gp_status_name(r->status));
-            else if (R->roof[i].bound_level >= 0)
-                say(R, "%s TFLOP/s, %s-bound at %s of the bound", tf(R->roof[i].achieved),
-                    level_adj[R->roof[i].bound_level], pct(R->roof[i].bound_share));
+                say(R, " **%s** | | | | |\n", r->status == GP_STATUS_VERIFY_FAILED ? "verification failed"
+                                              : r->status == GP_STATUS_OK          ? "no valid time"
+                                                                                   : gp_status_name(r->status));
             else
-                say(R, "%s TFLOP/s (no bound: %s)", tf(R->roof[i].achieved),
-                    has_counters(r) ? "no ceilings" : "no counters");
+                limiter_cells(R, i);
         }
-        if (others > LIST_MAX)
-            say(R, "; and %d more (see the results by shape)", others - LIST_MAX);
-        if (others)
-            say(R, ".\n\n");
+        say(R, "\n");
+        write_advice(R, focus);
         explain_step(R, focus);
     }
 }
@@ -1069,6 +1208,7 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
     write_claims(&R);
     write_shape_tables(&R);
     write_charts(&R);
+    write_limits(&R);
     write_variants(&R);
     rc = atomic_commit(&out, err, errlen);
 out:

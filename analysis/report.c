@@ -30,6 +30,7 @@
 #define STEP_SHARE_SAME 1.10 /* share of the bound changes by less: the bound alone explains a step */
 #define CONFLICT_SIG  0.10   /* bank-conflict wavefronts / wavefronts worth a remark */
 #define FLOPS_DIFFER  0.02   /* counted vs analytic FLOPs worth a remark */
+#define UNCHANGED     0.005  /* |log| of a per-FMA ratio below this: shown as unchanged (3 digits) */
 
 static const char *const level_label[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared memory",
                                                             "compute"};
@@ -601,7 +602,7 @@ static void evidence(struct rep *R, int i)
     const struct gp_roof *ro = &R->roof[i];
     const char *sep = "";
     if (li->have_launch && li->sm_busy < 1) {
-        say(R, "%s blocks on %s SMs: %s waves, %s of SMs idle", num(li->blocks), num(li->sms),
+        say(R, "%.0f blocks on %.0f SMs: %s waves, %s of SMs idle", li->blocks, li->sms,
             num(li->waves), pct(1 - li->sm_busy));
         sep = "; ";
     } else if (li->have_launch && li->tail < 1) {
@@ -641,11 +642,12 @@ static void evidence(struct rep *R, int i)
 static void limiter_cells(struct rep *R, int i)
 {
     const struct gp_limits *li = &R->F.row[i].lim;
-    say(R, " %s | %s | ", tf(R->roof[i].achieved), lim_label(li->limiter));
-    if (li->roof >= 0 && li->limiter != li->roof)
-        say(R, "%s roof x ", lim_label(li->roof));
-    if (li->roof >= 0 && !isnan(li->parallel) && li->parallel < 1)
-        say(R, "%s busy = ", pct(li->parallel));
+    say(R, " %s | %s", tf(R->roof[i].achieved), lim_label(li->limiter));
+    if (li->limiter == GP_LIM_PARALLELISM)
+        say(R, " (%s roof x %s busy)", lim_label(li->roof), pct(li->parallel));
+    else if (li->limiter == GP_LIM_LATENCY)
+        say(R, " (under the %s roof)", lim_label(li->roof));
+    say(R, " | ");
     say(R, "%s | %s | ", tf(li->allows), pct(li->share));
     evidence(R, i);
     say(R, " |\n");
@@ -714,8 +716,8 @@ static void write_advice(struct rep *R, int i)
         say(R, "bank conflicts are %s of the shared load wavefronts", pct(f->advice_number));
         break;
     case GP_ADV_MORE_BLOCKS:
-        say(R, "%s thread blocks on %s SMs keep %s of the GPU busy (%s waves)", num(li->blocks),
-            num(li->sms), pct(f->advice_number), num(li->waves));
+        say(R, "%.0f thread blocks on %.0f SMs keep %s of the GPU busy (%s waves)", li->blocks,
+            li->sms, pct(f->advice_number), num(li->waves));
         break;
     case GP_ADV_MORE_WORK:
         if (li->limiter == GP_LIM_ISSUE)
@@ -898,11 +900,15 @@ static void explain_step(struct rep *R, int i)
     if (st->binding_level >= 0 && isfinite(st->binding_factor)) {
         double f = st->binding_factor;
         int L = st->binding_level;
-        say(R, " It %s %s traffic per FMA %sx (%s -> %s bytes), the binding level's.",
-            f >= 1 ? "cuts" : "raises", level_label[L], num(f >= 1 ? f : 1.0 / f),
-            num(bytes_per_fma(a, L)), num(bytes_per_fma(b, L)));
+        if (fabs(log(f)) < UNCHANGED)
+            say(R, " It leaves the binding level's %s traffic per FMA as it was (%s bytes).",
+                level_label[L], num(bytes_per_fma(b, L)));
+        else
+            say(R, " It %s %s traffic per FMA %sx (%s -> %s bytes), the binding level's.",
+                f >= 1 ? "cuts" : "raises", level_label[L], num(f >= 1 ? f : 1.0 / f),
+                num(bytes_per_fma(a, L)), num(bytes_per_fma(b, L)));
     }
-    if (st->moved >= 0 && st->moved != st->binding_level)
+    if (st->moved >= 0 && st->moved != st->binding_level && fabs(log(st->moved_factor)) >= UNCHANGED)
         say(R, " The counter that moved most: %s per FMA, %sx %s.", gp_step_counter_name[st->moved],
             num(st->moved_factor >= 1 ? st->moved_factor : 1.0 / st->moved_factor),
             st->moved_factor >= 1 ? "fewer" : "more");

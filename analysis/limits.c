@@ -42,6 +42,8 @@ static int stall_index(int metric)
 }
 
 int limits_is_stall(int metric) { return stall_index(metric) >= 0; }
+int limits_stall_count(void) { return NSTALLS; }
+int limits_stall_metric(int i) { return i >= 0 && i < NSTALLS ? stalls[i].id : -1; }
 
 const char *limits_stall_words(int metric)
 {

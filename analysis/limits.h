@@ -80,5 +80,8 @@ const char *limits_stall_words(int metric);
 const char *limits_stall_name(int metric);
 /* 1 for the metric ids of the stall reasons. */
 int limits_is_stall(int metric);
+/* The stall reasons in a fixed order: how many, and the metric id of the i-th. */
+int limits_stall_count(void);
+int limits_stall_metric(int i);
 
 #endif

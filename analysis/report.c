@@ -535,6 +535,7 @@ static void write_charts(struct rep *R)
         {"roofline_hier", "Hierarchical roofline: DRAM, L2, L1 and shared memory"},
         {"sweep", "TFLOP/s against problem size"},
         {"bytes", "Bytes per FMA at each memory level"},
+        {"stalls", "Warp-stall breakdown per variant"},
     };
     const struct plots_outcome *po = R->charts;
     say(R, "## Charts\n\n");

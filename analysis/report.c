@@ -28,7 +28,6 @@
 #define SHARE_LIMITS  0.80   /* at or above: the binding level is what limits it */
 #define SHARE_PARTLY  0.50   /* at or above: the roof binds, other costs take a share */
 #define STEP_SHARE_SAME 1.10 /* share of the bound changes by less: the bound alone explains a step */
-#define CONFLICT_SIG  0.10   /* bank-conflict wavefronts / wavefronts worth a remark */
 #define FLOPS_DIFFER  0.02   /* counted vs analytic FLOPs worth a remark */
 #define UNCHANGED     0.005  /* |log| of a per-FMA ratio below this: shown as unchanged (3 digits) */
 
@@ -467,8 +466,8 @@ static void write_shape_tables(struct rep *R)
     const struct gp_dataset *ds = R->ds;
     say(R, "## Results by shape\n\nTime is the median of the timed repetitions; spread is "
            "(max - min) / median. TFLOP/s counts the analytic 2mnk. Bytes and arithmetic intensity "
-           "(AI, analytic FLOP per byte) are per memory level; the binding level is the one whose "
-           "roof allows the least, and the share is achieved / that bound.\n\n");
+           "(AI, analytic FLOP per byte) are per memory level; what limits each row is under "
+           "\"What limits each variant\".\n\n");
     for (int g = 0; g < R->shapes.ngroups; g++) {
         int cnt;
         const int *idx = row_group(&R->shapes, g, &cnt);
@@ -502,8 +501,7 @@ static void write_shape_tables(struct rep *R)
             continue;
         }
         say(R, "| variant | DRAM bytes | L2 bytes | L1 bytes | shared bytes | AI DRAM | AI L2 | "
-               "AI L1 | AI shared | binding level | bound TFLOP/s | share of bound |\n"
-               "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+               "AI L1 | AI shared |\n|---|---|---|---|---|---|---|---|---|\n");
         for (int j = 0; j < cnt; j++) {
             int i = idx[j];
             const struct gp_result *r = &ds->rows[i];
@@ -511,7 +509,7 @@ static void write_shape_tables(struct rep *R)
                 continue;
             const struct gp_roof *ro = &R->roof[i];
             if (!has_counters(r)) {
-                say(R, "| %s | not collected | | | | | | | | | | |\n", mdc(r->variant));
+                say(R, "| %s | not collected | | | | | | | |\n", mdc(r->variant));
                 continue;
             }
             say(R, "| %s |", mdc(r->variant));
@@ -519,8 +517,7 @@ static void write_shape_tables(struct rep *R)
                 say(R, " %s |", bytes_str(ro->bytes[l]));
             for (int l = 0; l < GP_LEVEL_COUNT; l++)
                 say(R, " %s |", num(ro->ai[l]));
-            say(R, " %s | %s | %s |\n", ro->bound_level >= 0 ? level_label[ro->bound_level] : "n/a",
-                tf(ro->bound_attainable), pct(ro->bound_share));
+            say(R, "\n");
         }
         say(R, "\n");
     }
@@ -617,7 +614,7 @@ static void evidence(struct rep *R, int i)
             say(R, ", issue slots busy %s", pct(li->issue_active_pct / 100));
         sep = "; ";
     } else if (li->roof >= GP_LIM_DRAM && li->roof <= GP_LIM_SHARED) {
-        say(R, "%s%s B of %s per FMA", sep, num(bytes_per_fma(ro, li->roof)), level_label[li->roof]);
+        say(R, "%s%s %s B/FMA", sep, level_label[li->roof], num(bytes_per_fma(ro, li->roof)));
         sep = "; ";
     }
     if (li->have_stalls && (li->limiter == GP_LIM_LATENCY || li->share < 0.7)) {
@@ -663,12 +660,12 @@ static void write_limits(struct rep *R)
         say(R, "No verified rows.\n\n");
         return;
     }
-    say(R, "Each row's limit is the lowest of the memory, compute and instruction-issue roofs, times "
-           "the share of the GPU its launch keeps busy (SMs with a block, fullness of the waves); a "
-           "row below %g of that gets the latency verdict with its main stall reasons. Share = "
-           "measured / what the limiter allows. Launch facts were collected for %d of %d verified "
-           "rows, instruction counts for %d, stall reasons for %d.", GP_LATENCY_BELOW, F->rows_launch,
-        F->n_usable, F->rows_issue, F->rows_stalls);
+    say(R, "Limit: the lowest of the memory, compute and instruction-issue roofs, times the share "
+           "of the GPU the launch keeps busy; below %g of it, the latency verdict with the main "
+           "stall reasons (README.md, \"The report's model\"). Share = measured / limit. Collected "
+           "for the %d verified rows: launch facts %d, instruction counts %d, stall reasons %d.",
+        GP_LATENCY_BELOW, F->n_usable, F->rows_launch,
+        F->rows_issue, F->rows_stalls);
     if (!F->rows_launch && !F->rows_issue && !F->rows_stalls)
         say(R, " **Launch facts, instruction counts and stall reasons were not collected in this "
                "run**: the limiter below is from the memory and compute roofs alone.");
@@ -695,13 +692,13 @@ static void write_limits(struct rep *R)
 static const char *const advice_words[GP_ADV_COUNT] = {
     "",
     "pad or swizzle the shared-memory tile",
-    "smaller tiles or split-K, for more thread blocks",
-    "more work per thread (register tiling), for fewer instructions per FLOP",
-    "fewer shared-memory instructions per FMA (wider loads, reuse from registers)",
+    "smaller tiles or split-K",
+    "more work per thread (register tiling)",
+    "fewer shared-memory instructions per FMA (wider loads, register reuse)",
     "more loads in flight (prefetch, double buffering)",
     "fewer barriers per tile (double buffering)",
-    "larger tiles, for fewer bytes per FMA at the binding level",
-    "the tensor cores (TF32): the FP32 roof is reached",
+    "larger tiles (fewer bytes per FMA)",
+    "the tensor cores (TF32)",
 };
 
 /* The next change row i's evidence points to, with the number behind it. */
@@ -711,7 +708,7 @@ static void write_advice(struct rep *R, int i)
     const struct gp_limits *li = &f->lim;
     if (f->advice == GP_ADV_NONE)
         return;
-    say(R, "Next change the evidence points to: **%s**: ", advice_words[f->advice]);
+    say(R, "Next change: **%s**: ", advice_words[f->advice]);
     switch (f->advice) {
     case GP_ADV_PAD_SMEM:
         say(R, "bank conflicts are %s of the shared load wavefronts", pct(f->advice_number));
@@ -734,10 +731,10 @@ static void write_advice(struct rep *R, int i)
             limits_stall_words(li->stall[0].metric));
         break;
     case GP_ADV_MORE_REUSE:
-        say(R, "%s bytes of %s traffic per FMA", num(f->advice_number), level_label[li->limiter]);
+        say(R, "%s B of %s traffic per FMA", num(f->advice_number), level_label[li->limiter]);
         break;
     case GP_ADV_TENSOR:
-        say(R, "at %s of the FP32 limit", pct(f->advice_number));
+        say(R, "it reaches %s of the FP32 limit", pct(f->advice_number));
         break;
     default:
         break;
@@ -777,11 +774,8 @@ static void share_sentence(struct rep *R, int i)
                "below.", lim_label(li->limiter), tf(li->allows), pct(li->share));
     else if (s >= SHARE_LIMITS)
         say(R, " At %s of the bound, %s is what limits it.", pct(s), lvl);
-    else if (!li->have_launch && !li->have_issue && !li->have_stalls)
-        say(R, " At %s of the bound; launch facts, instruction counts and stall reasons were not "
-               "collected for this row, so what takes the rest is not measured.", pct(s));
-    else
-        say(R, " At %s of the bound: see the evidence in the table below.", pct(s));
+    /* below that, the limiter table gives the evidence (or, without launch facts and
+     * stalls, the note of "Limits beyond the roofs" says once that none was collected) */
 }
 
 /* The evidence for one verified row: what binds it and by how much. */
@@ -838,24 +832,19 @@ static void explain_row(struct rep *R, int i)
     }
     /* shared memory: wavefronts per warp-level FFMA and bank conflicts */
     double wf = val(r->metric[GP_M_smem_ld_wf]), ffma = val(r->metric[GP_M_ffma]);
-    double confl = val(r->metric[GP_M_smem_ld_confl]);
+    const struct gp_row_finding *fi = &R->F.row[i];
     /* per warp FFMA only where FFMAs carry the work (not on the tensor pipe) */
     int ffma_work = !isnan(ffma) && 2.0 * ffma >= 0.5 * ro->flops_analytic;
     if (!isnan(wf) && !isnan(ffma) && ffma > 0) {
-        if (wf > 0 && ffma_work) {
-            say(R, " Shared memory: %s load wavefronts per warp-level FFMA (%s wavefronts, %s warp "
-                   "FFMAs)", num(wf / (ffma / 32.0)), count_str(wf), count_str(ffma / 32.0));
-            if (!isnan(confl))
-                say(R, "; bank conflicts are %s of the load wavefronts (%s)", pct(confl / wf),
-                    confl / wf >= CONFLICT_SIG ? "significant" : "negligible");
-            say(R, ".");
-        } else if (wf > 0) {
-            say(R, " Shared memory: %s load wavefronts; FFMAs do %s of the analytic FLOPs, so "
-                   "wavefronts per FFMA would mislead", count_str(wf),
-                pct(2.0 * ffma / ro->flops_analytic));
-            if (!isnan(confl))
-                say(R, "; bank conflicts are %s of the load wavefronts (%s)", pct(confl / wf),
-                    confl / wf >= CONFLICT_SIG ? "significant" : "negligible");
+        if (wf > 0) {
+            if (ffma_work)
+                say(R, " Shared memory: %s load wavefronts per warp-level FFMA", num(wf / (ffma / 32.0)));
+            else
+                say(R, " Shared memory: %s load wavefronts (FFMAs do %s of the FLOPs, so not per "
+                       "FFMA)", count_str(wf), pct(2.0 * ffma / ro->flops_analytic));
+            if (!isnan(fi->conflict_ratio))
+                say(R, "; bank conflicts %s of them (%s)", pct(fi->conflict_ratio),
+                    fi->anomalies & GP_ANOM_BANK_CONFLICTS ? "significant" : "negligible");
             say(R, ".");
         } else {
             say(R, " It reads no shared memory (0 load wavefronts).");
@@ -868,72 +857,85 @@ static void explain_row(struct rep *R, int i)
     say(R, "\n\n");
 }
 
-/* What the next variant at the same shape changes: the step's findings. */
-static void explain_step(struct rep *R, int i)
+/* One row of the ladder table: the step from row i to the next variant at its shape. */
+static void step_row(struct rep *R, int i)
 {
-    const struct gp_result *r = &R->ds->rows[i];
-    if (R->F.step_of[i] < 0)
-        return;
     const struct gp_step_finding *st = &R->F.step[R->F.step_of[i]];
     int j = st->to;
-    const struct gp_result *q = &R->ds->rows[j];
-    const char *d = variant_desc(q->variant);
-    say(R, "Next up, %s%s%s%s: ", mdc(q->variant), d ? " (" : "", d ? d : "", d ? ")" : "");
+    const struct gp_result *r = &R->ds->rows[i], *q = &R->ds->rows[j];
+    say(R, "| %s -> %s | %s |", mdc(r->variant), mdc(q->variant), shape_str(r));
     if (!st->comparable) {
-        say(R, "%s at %s, so no comparison.\n\n",
+        say(R, " no comparison: %s %s | | | | | |\n", mdc(!row_ok(R, j) ? q->variant : r->variant),
             !row_ok(R, j) ? (q->status == GP_STATUS_VERIFY_FAILED ? "failed verification"
                              : q->status == GP_STATUS_OK          ? "has no valid median time"
                                                                   : "did not run")
-                          : "this row has no valid time",
-            shape_str(r));
+                          : "has no valid time");
         return;
     }
-    const struct gp_roof *a = &R->roof[i], *b = &R->roof[j];
     double x = st->speedup;
-    say(R, "at %s it runs %sx %s (%s vs %s TFLOP/s).", shape_str(r), num(x >= 1 ? x : 1.0 / x),
-        x >= 1 ? "faster" : "slower", tf(b->achieved), tf(a->achieved));
+    say(R, " %sx |", num(x));
     if (st->verdict == GP_STEP_UNKNOWN) {
-        say(R, " Counters or ceilings are missing for one of the two, so the step is measured by "
-               "time only.\n\n");
+        say(R, " n/a | time only: counters or ceilings missing | | | |\n");
         return;
     }
+    const struct gp_limits *la = &R->F.row[i].lim, *lb = &R->F.row[j].lim;
+    say(R, " %sx | ", num(st->predicted));
+    if (st->verdict == GP_STEP_EXPLAINED)
+        say(R, "explained by the change of limit (spread %s)", pct(st->tolerance));
+    else
+        say(R, "%s than predicted (spread %s): %s of its limit vs %s",
+            st->verdict == GP_STEP_ABOVE ? "gains more" : "gains less", pct(st->tolerance), pct(lb->share),
+            pct(la->share));
+    say(R, " | ");
     /* the binding level's traffic: the change that can move the limit */
-    if (st->binding_level >= 0 && isfinite(st->binding_factor)) {
+    const struct gp_roof *a = &R->roof[i], *b = &R->roof[j];
+    int L = st->binding_level;
+    if (L >= 0 && isfinite(st->binding_factor)) {
         double f = st->binding_factor;
-        int L = st->binding_level;
         if (fabs(log(f)) < UNCHANGED)
-            say(R, " It leaves the binding level's %s traffic per FMA as it was (%s bytes).",
-                level_label[L], num(bytes_per_fma(b, L)));
+            say(R, "%s %s B, unchanged", level_label[L], num(bytes_per_fma(b, L)));
         else
-            say(R, " It %s %s traffic per FMA %sx (%s -> %s bytes), the binding level's.",
-                f >= 1 ? "cuts" : "raises", level_label[L], num(f >= 1 ? f : 1.0 / f),
-                num(bytes_per_fma(a, L)), num(bytes_per_fma(b, L)));
+            say(R, "%s %s -> %s B (%s %sx)", level_label[L], num(bytes_per_fma(a, L)),
+                num(bytes_per_fma(b, L)), f >= 1 ? "cuts" : "raises", num(f >= 1 ? f : 1.0 / f));
+    } else {
+        say(R, "none (compute-bound)");
     }
-    if (st->moved >= 0 && st->moved != st->binding_level && fabs(log(st->moved_factor)) >= UNCHANGED)
-        say(R, " The counter that moved most: %s per FMA, %sx %s.", gp_step_counter_name[st->moved],
+    say(R, " | ");
+    if (st->moved >= 0 && st->moved != L && fabs(log(st->moved_factor)) >= UNCHANGED)
+        say(R, "%s %sx %s", gp_step_counter_name[st->moved],
             num(st->moved_factor >= 1 ? st->moved_factor : 1.0 / st->moved_factor),
             st->moved_factor >= 1 ? "fewer" : "more");
-    const struct gp_limits *la = &R->F.row[i].lim, *lb = &R->F.row[j].lim;
+    else
+        say(R, "-");
     if (st->limiter_from == st->limiter_to)
-        say(R, " Limiter: %s on both", lim_label(st->limiter_to));
+        say(R, " | %s on both |\n", lim_label(st->limiter_to));
     else
-        say(R, " Limiter: %s -> %s", lim_label(st->limiter_from), lim_label(st->limiter_to));
-    say(R, "; the limits allow %s -> %s TFLOP/s, %sx, against %sx measured (tolerance %s, the two "
-           "runs' spread)", tf(la->allows), tf(lb->allows), num(st->predicted), num(x), pct(st->tolerance));
-    if (st->verdict == GP_STEP_EXPLAINED)
-        say(R, ": the change of limit explains the step.");
-    else if (st->verdict == GP_STEP_ABOVE)
-        say(R, ": it gains more than the limits predict, by reaching more of its limit (%s, "
-               "against %s here).", pct(lb->share), pct(la->share));
-    else
-        say(R, ": it gains less than its limit allows (%s of it, against %s here).", pct(lb->share),
-            pct(la->share));
-    say(R, "\n\n");
+        say(R, " | %s -> %s |\n", lim_label(st->limiter_from), lim_label(st->limiter_to));
+}
+
+/* The ladder: each variant's step to the next one, at the shape it is explained at. */
+static void write_ladder(struct rep *R, const int *focus)
+{
+    int any = 0;
+    for (int v = 0; v < R->vars.ngroups; v++)
+        any |= focus[v] >= 0 && R->F.step_of[focus[v]] >= 0;
+    if (!any)
+        return;
+    say(R, "## Ladder steps\n\nEach variant against the next one at the same shape. Predicted: "
+           "the ratio of what the two limits allow; \"explained\" only within the two runs' "
+           "spread.\n\n"
+           "| step | shape | speedup | predicted | verdict | binding traffic per FMA | counter that "
+           "moved most, per FMA | limiter |\n|---|---|---|---|---|---|---|---|\n");
+    for (int v = 0; v < R->vars.ngroups; v++)
+        if (focus[v] >= 0 && R->F.step_of[focus[v]] >= 0)
+            step_row(R, focus[v]);
+    say(R, "\n");
 }
 
 static void write_variants(struct rep *R)
 {
     const struct gp_dataset *ds = R->ds;
+    int *focus_of = malloc(((size_t)R->vars.ngroups + 1) * sizeof *focus_of);
     say(R, "## What limits each variant\n\n");
     for (int v = 0; v < R->vars.ngroups; v++) {
         int cnt;
@@ -955,13 +957,15 @@ static void write_variants(struct rep *R)
                 fbound = b;
             }
         }
+        if (focus_of)
+            focus_of[v] = focus;
         if (focus < 0) {
             say(R, "No verified row: nothing to say about its performance.\n\n");
             continue;
         }
         say(R, "At %s: ", shape_str(&ds->rows[focus]));
         explain_row(R, focus);
-        say(R, "| shape | TFLOP/s | limiter | allows TFLOP/s | share | evidence |\n"
+        say(R, "| shape | TFLOP/s | limiter | allows | share | evidence |\n"
                "|---|---|---|---|---|---|\n");
         int listed = 0;
         for (int j = 0; j < cnt; j++) {
@@ -981,8 +985,10 @@ static void write_variants(struct rep *R)
         }
         say(R, "\n");
         write_advice(R, focus);
-        explain_step(R, focus);
     }
+    if (focus_of)
+        write_ladder(R, focus_of);
+    free(focus_of);
 }
 
 /* The binding level of row i in words, for the claims. */

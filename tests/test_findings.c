@@ -63,6 +63,27 @@ static int in_line(const char *line, const char *needle)
     return hit && (!eol || hit < eol);
 }
 
+/* The report of a loaded dataset, as a malloc'd string ("" when it could not be written). */
+static char *render_text(const struct gp_dataset *ds)
+{
+    char tmp[] = "/tmp/gp_test_findings.XXXXXX", path[128], err[512];
+    char *text = calloc(1, 1 << 20);
+    if (!text || !mkdtemp(tmp))
+        return text;
+    snprintf(path, sizeof path, "%s/report.md", tmp);
+    FILE *fp = report_write(ds, path, 1, NULL, err, sizeof err) == 0 ? fopen(path, "r") : NULL;
+    if (fp) {
+        if (fread(text, 1, (1 << 20) - 1, fp) == 0)
+            text[0] = '\0';
+        fclose(fp);
+    } else {
+        printf("report_write: %s\n", err);
+    }
+    unlink(path);
+    rmdir(tmp);
+    return text;
+}
+
 static int row_of(const struct gp_dataset *ds, const char *variant, long n)
 {
     for (int i = 0; i < ds->nrows; i++)
@@ -132,6 +153,16 @@ static void test_crafted(void)
           "conflicted: anomaly flagged, advice padding or swizzling");
 
     CHECK(L.F.n_old == 4 && L.F.n_new == 4, "shares under both models for every row");
+
+    /* rendered: each crafted row's table line carries its limiter and evidence */
+    char *text = render_text(&L.ds);
+    const char *one = text ? strstr(text, "| 1024x1024x1024 | 18.0 | parallelism") : NULL;
+    CHECK(one && in_line(one, "64 blocks on 132 SMs: 0.242 waves, 51.5% of SMs idle"),
+          "report: the one-wave-short row says 64 blocks on 132 SMs, 51.5%% idle");
+    const char *st = text ? strstr(text, "| 1024x1024x1024 | 10.0 | latency") : NULL;
+    CHECK(st && in_line(st, "54.2% of stalls on mio_throttle"), "report: the stalled row names mio_throttle, 54.2%%");
+    CHECK(text && strstr(text, "| + issue, parallelism | 1 | 0 | 1 |"), "report: the share distribution after");
+    free(text);
     CHECK(L.F.hist_old[1] == 2 && L.F.hist_old[0] == 1 && L.F.hist_old[2] == 1,
           "roofs-only shares: 0.25 | 0.45, 0.42 | 0.6");
     CHECK(L.F.hist_new[0] == 1 && L.F.hist_new[2] == 1 && L.F.hist_new[3] + L.F.hist_new[4] == 2,
@@ -202,30 +233,19 @@ static void test_recorded_h200(void)
     }
 
     /* the report still renders, and says what was not collected */
-    char tmp[] = "/tmp/gp_test_findings.XXXXXX", path[128], err[512];
-    if (mkdtemp(tmp)) {
-        snprintf(path, sizeof path, "%s/report.md", tmp);
-        int rc = report_write(&L.ds, path, 1, NULL, err, sizeof err);
-        FILE *fp = fopen(path, "r");
-        char *text = calloc(1, 1 << 20);
-        size_t got = fp && text ? fread(text, 1, (1 << 20) - 1, fp) : 0;
-        CHECK(rc == 0 && got > 0, "recorded H200 run: report written");
-        CHECK(text && strstr(text, "were not collected in this run"), "it notes launch facts and stalls were not collected");
-        /* the issue's two sentences, as rendered: neither may come back */
-        const char *tb = text ? strstr(text, "| `tiled` -> `blocktile_1d` | 8192x8192x8192 |") : NULL;
-        CHECK(tb && in_line(tb, "| shared memory 6.29 -> 2.64 B (cuts 2.38x) | DRAM bytes 3.89x fewer |"),
-              "tiled -> blocktile_1d: the binding shared traffic as its traffic, DRAM's 3.89x only as "
-              "the counter that moved most");
-        const char *cb = text ? strstr(text, "| `warptile` -> `cublas` | 8192x8192x8192 |") : NULL;
-        CHECK(cb && !in_line(cb, "explained") &&
-                  in_line(cb, "| 1.09x | 1.00x | gains more than predicted"),
-              "warptile -> cublas: 1.00x against 1.09x is not said to be explained");
-        if (fp)
-            fclose(fp);
-        free(text);
-        unlink(path);
-        rmdir(tmp);
-    }
+    char *text = render_text(&L.ds);
+    CHECK(text && *text, "recorded H200 run: report written");
+    CHECK(text && strstr(text, "were not collected in this run"), "it notes launch facts and stalls were not collected");
+    /* the issue's two sentences, as rendered: neither may come back */
+    const char *tb = text ? strstr(text, "| `tiled` -> `blocktile_1d` | 8192x8192x8192 |") : NULL;
+    CHECK(tb && in_line(tb, "| shared memory 6.29 -> 2.64 B (cuts 2.38x) | DRAM bytes 3.89x fewer |"),
+          "tiled -> blocktile_1d: the binding shared traffic as its traffic, DRAM's 3.89x only as "
+          "the counter that moved most");
+    const char *cb = text ? strstr(text, "| `warptile` -> `cublas` | 8192x8192x8192 |") : NULL;
+    CHECK(cb && !in_line(cb, "explained") &&
+              in_line(cb, "| 1.09x | 1.00x | gains more than predicted"),
+          "warptile -> cublas: 1.00x against 1.09x is not said to be explained");
+    free(text);
     unload(&L);
 }
 

@@ -56,12 +56,13 @@ static void advise(const struct gp_roof *ro, const struct gp_result *r, struct g
     const struct gp_limits *li = &f->lim;
     f->advice = GP_ADV_NONE;
     f->advice_number = NAN;
-    if (f->conflict_ratio >= GP_CONFLICT_SIG) {
-        f->advice = GP_ADV_PAD_SMEM;
-        f->advice_number = f->conflict_ratio;
-    } else if (li->limiter == GP_LIM_PARALLELISM) {
+    /* idle SMs first: they multiply every other limit (64 blocks on 132 SMs halve it) */
+    if (li->parallel < GP_PARALLEL_LIMITS) {
         f->advice = GP_ADV_MORE_BLOCKS;
         f->advice_number = li->parallel;
+    } else if (f->conflict_ratio >= GP_CONFLICT_SIG) {
+        f->advice = GP_ADV_PAD_SMEM;
+        f->advice_number = f->conflict_ratio;
     } else if (li->limiter == GP_LIM_ISSUE) {
         f->advice = GP_ADV_MORE_WORK;
         f->advice_number = li->flop_per_inst;

@@ -643,10 +643,15 @@ static void limiter_cells(struct rep *R, int i)
 {
     const struct gp_limits *li = &R->F.row[i].lim;
     say(R, " %s | %s", tf(R->roof[i].achieved), lim_label(li->limiter));
-    if (li->limiter == GP_LIM_PARALLELISM)
-        say(R, " (%s roof x %s busy)", lim_label(li->roof), pct(li->parallel));
-    else if (li->limiter == GP_LIM_LATENCY)
-        say(R, " (under the %s roof)", lim_label(li->roof));
+    int busy = li->roof >= 0 && li->parallel < 1;   /* false for NaN */
+    if (li->limiter == GP_LIM_PARALLELISM || li->limiter == GP_LIM_LATENCY) {
+        say(R, " (%s%s roof", li->limiter == GP_LIM_LATENCY ? "under the " : "", lim_label(li->roof));
+        if (busy)
+            say(R, " x %s busy", pct(li->parallel));
+        say(R, ")");
+    } else if (busy) {
+        say(R, " x %s busy", pct(li->parallel));
+    }
     say(R, " | ");
     say(R, "%s | %s | ", tf(li->allows), pct(li->share));
     evidence(R, i);

@@ -154,9 +154,22 @@ static void test_crafted(void)
 
     CHECK(L.F.n_old == 4 && L.F.n_new == 4, "shares under both models for every row");
 
+    /* idle SMs and bank conflicts together: the idle SMs come first (they scale every limit) */
+    L.ds.rows[a].metric[GP_M_smem_ld_confl] = 0.4 * L.ds.rows[a].metric[GP_M_smem_ld_wf];
+    findings_free(&L.F);
+    if (findings_build(&L.ds, L.roof, L.usable, &L.F) == 0) {
+        f = &L.F.row[a];
+        CHECK((f->anomalies & GP_ANOM_IDLE_SMS) && (f->anomalies & GP_ANOM_BANK_CONFLICTS) &&
+                  f->advice == GP_ADV_MORE_BLOCKS,
+              "idle SMs and bank conflicts: both flagged, advice smaller tiles / split-K first");
+    }
+    L.ds.rows[a].metric[GP_M_smem_ld_confl] = 0;
+    findings_free(&L.F);
+    findings_build(&L.ds, L.roof, L.usable, &L.F);
+
     /* rendered: each crafted row's table line carries its limiter and evidence */
     char *text = render_text(&L.ds);
-    const char *one = text ? strstr(text, "| 1024x1024x1024 | 18.0 | parallelism") : NULL;
+    const char *one = text ? strstr(text, "| 1024x1024x1024 | 18.0 | parallelism (shared memory roof x 48.5% busy) | 19.4 | 93.0% |") : NULL;
     CHECK(one && in_line(one, "64 blocks on 132 SMs: 0.242 waves, 51.5% of SMs idle"),
           "report: the one-wave-short row says 64 blocks on 132 SMs, 51.5%% idle");
     const char *st = text ? strstr(text, "| 1024x1024x1024 | 10.0 | latency") : NULL;

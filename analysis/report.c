@@ -621,13 +621,13 @@ static void evidence(struct rep *R, int i)
         const struct gp_stall *s = &li->stall[0];
         say(R, "%s%s of stalls on %s: %s", sep, pct(s->share), limits_stall_name(s->metric),
             limits_stall_words(s->metric));
-        if (!isnan(li->achieved_occupancy_pct))
-            say(R, ", achieved occupancy %s", pct(li->achieved_occupancy_pct / 100));
         for (int k = 1; k < GP_STALL_TOP && li->stall[k].metric >= 0; k++)
             say(R, "%s%s %s", k == 1 ? " (then " : ", ", limits_stall_name(li->stall[k].metric),
                 pct(li->stall[k].share));
         if (li->stall[1].metric >= 0)
             say(R, ")");
+        if (!isnan(li->achieved_occupancy_pct))
+            say(R, "; achieved occupancy %s", pct(li->achieved_occupancy_pct / 100));
         sep = "; ";
     }
     if (f->anomalies & GP_ANOM_BANK_CONFLICTS) {

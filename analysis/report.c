@@ -533,6 +533,7 @@ static void write_charts(struct rep *R)
         {"sweep", "TFLOP/s against problem size"},
         {"bytes", "Bytes per FMA at each memory level"},
         {"stalls", "Warp-stall breakdown per variant"},
+        {"issue_roofline", "Instruction roofline: FLOP/s against FLOP per warp instruction"},
     };
     const struct plots_outcome *po = R->charts;
     say(R, "## Charts\n\n");

@@ -212,7 +212,8 @@ static void script_error(const char *script, const char *name, const char *text,
         }
     }
     snprintf(outbase, sizeof outbase, "%s/bad_%s", tmpdir, name);
-    if (strcmp(script, "bytes.gp") == 0 || strcmp(script, "stalls.gp") == 0)
+    if (strcmp(script, "bytes.gp") == 0 || strcmp(script, "stalls.gp") == 0 ||
+        strcmp(script, "issue_roofline.gp") == 0)
         snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' '%s' T png 2>&1", script, csv, outbase);
     else
         snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' none '%s' T png 2>&1", script, csv, outbase);
@@ -261,6 +262,8 @@ static void test_script_bad_input(void)
     script_error("roofline_dram.gp", "nodram.csv", PTS_HDR
                  "naive,1,fp32,2048,2048,2048,2048x2048x2048,l2,1,2,6.18e+12,6.01e+13,0\n",
                  "no rows at level 'dram'");
+    script_error("issue_roofline.gp", "issuecol.csv", "variant,variant_index,shape,flop_per_inst\nx,1,1x1x1,20\n",
+                 "issuecol.csv:1: missing column 'flop_per_s'");
     script_error("stalls.gp", "stallcol.csv", "variant,variant_index,slot,shape,reason,share\nx,1,1,1x1x1,wait,1\n",
                  "stallcol.csv:1: missing column 'reason_index'");
     script_error("stalls.gp", "stallneg.csv", "variant,variant_index,slot,shape,reason,reason_index,share,base,top\n"
@@ -281,8 +284,15 @@ static void test_render_stalls(void)
         CHECK(0, "load tests/data/insight_crafted: %s", err);
     unsigned w = 0, h = 0;
     path_in(path, sizeof path, out, "stalls.png");
-    CHECK(n == 5 && png_valid(path, &w, &h) && w == 1400 && h == 900,
-          "insight_crafted: 5 charts, stalls.png 1400x900 (got %d: %s)", n, err);
+    CHECK(n == 6 && png_valid(path, &w, &h) && w == 1400 && h == 900,
+          "insight_crafted: 6 charts, stalls.png 1400x900 (got %d: %s)", n, err);
+    path_in(path, sizeof path, out, "issue_roofline.png");
+    CHECK(png_valid(path, &w, &h) && w == 1400, "issue_roofline.png rendered");
+    path_in(path, sizeof path, out, "issue_points.csv");
+    double fi = 0, fs = 0;
+    CHECK(line_numbers(path, "issuebound,2,fp32,1024x1024x1024,", &fi, &fs) && fabs(fi - 20) < 1e-5 &&
+              fabs(fs / (0.9 * 20 * 4 * 132 * 1.755e9) - 1) < 1e-6,
+          "issue_points.csv: issuebound at 20 FLOP per warp instruction, 90%% of the issue roof (%g, %g)", fi, fs);
     path_in(path, sizeof path, out, "stalls.svg");
     CHECK(svg_valid(path) && file_contains(path, "mio_throttle"), "stalls.svg valid, names mio_throttle");
     path_in(path, sizeof path, out, "stalls.csv");
@@ -301,8 +311,9 @@ static void test_render_stalls(void)
     path_in(out, sizeof out, tmpdir, "nostalls");
     n = plots_render(&ds, out, NULL, err, sizeof err);
     path_in(path, sizeof path, out, "stalls.png");
-    CHECK(rc == 0 && n == 4 && file_size(path) < 0 && strstr(err, "stalls: skipped"),
-          "no stall counters: no stalls chart, a note says so (%d: %s)", n, err);
+    CHECK(rc == 0 && n == 4 && file_size(path) < 0 && strstr(err, "stalls: skipped") &&
+              strstr(err, "issue_roofline: skipped"),
+          "no stall or instruction counters: no stalls or instruction roofline, a note says so (%d: %s)", n, err);
     dataset_free(&ds);
 }
 

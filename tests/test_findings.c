@@ -191,6 +191,71 @@ static void test_crafted(void)
     unload(&L);
 }
 
+/* limits_derive on rows built here: the edges of the parallelism factor and of the verdicts. */
+static void test_limits_edges(void)
+{
+    struct gp_machine m = {132, 9, 1.8e9};
+    struct gp_result r;
+    struct gp_roof ro;
+    struct gp_limits li;
+    gp_result_init(&r);
+    strcpy(r.precision, "fp32");
+    r.m = r.n = r.k = 4096;
+    r.status = GP_STATUS_OK;
+    memset(&ro, 0, sizeof ro);
+    ro.flops_analytic = 2.0 * 4096 * 4096 * 4096;
+    ro.bound_level = GP_LEVEL_SHARED;
+    ro.bound_attainable = 40e12;
+    ro.achieved = 20e12;
+    ro.peak_compute = 60e12;
+
+    /* 1.5 waves: the last wave half full, tail 0.75 */
+    r.blocks = 396;
+    r.blocks_per_sm = 2;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK_NEAR(li.waves, 1.5, 1e-12, "396 blocks, 2 per SM on 132 SMs: 1.5 waves");
+    CHECK_NEAR(li.tail, 0.75, 1e-12, "1.5 waves: tail 0.75");
+    CHECK(li.sm_busy == 1 && li.limiter == GP_LIM_PARALLELISM, "every SM busy, the tail limits (P 0.75 < 0.8)");
+    CHECK_NEAR(li.allows, 30e12, 1e-12, "allows 40 x 0.75 TFLOP/s");
+
+    /* blocks known, blocks per SM not: the busy SMs alone */
+    r.blocks = 66;
+    r.blocks_per_sm = NAN;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK(isnan(li.waves) && li.sm_busy == 0.5 && li.parallel == 0.5, "66 blocks, residency unknown: P = 66/132");
+
+    /* nothing about the launch: the roof alone, no parallelism claimed */
+    r.blocks = NAN;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK(!li.have_launch && isnan(li.parallel) && li.allows == 40e12 && li.limiter == GP_LIM_SHARED,
+          "no launch facts: limit = the roof, limiter the roof");
+
+    /* far below, but no stall reasons: no latency verdict without its evidence */
+    ro.achieved = 10e12;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK(li.limiter == GP_LIM_SHARED && !li.have_stalls, "25%% of the roof, no stalls: the roof stays the limiter");
+    r.metric[GP_M_stall_long_scoreboard] = 5;
+    r.metric[GP_M_stall_wait] = 1;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK(li.limiter == GP_LIM_LATENCY && li.nstalls == 2 && li.stall[0].metric == GP_M_stall_long_scoreboard &&
+              li.stall[2].metric == -1,
+          "25%% of the roof, two stall reasons known: latency, long_scoreboard first, no third");
+    CHECK_NEAR(li.stall[0].share, 5.0 / 6.0, 1e-12, "long_scoreboard's share 5/6");
+
+    /* the issue roof needs the architecture: not assumed before Volta or when unknown */
+    r.metric[GP_M_inst_executed] = ro.flops_analytic / 10;
+    m.cc_major = 0;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK(!li.have_issue && li.roof == GP_LIM_SHARED, "compute capability unknown: no issue roof");
+    m.cc_major = 9;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK(li.have_issue && li.roof == GP_LIM_ISSUE, "cc 9.0, 10 FLOP per instruction: issue binds");
+    CHECK_NEAR(li.issue_roof, 10.0 * 4 * 132 * 1.8e9, 1e-12, "issue roof 10 x 4 x 132 x 1.8 GHz (the run's clock)");
+    r.sm_clock_hz = 1.5e9;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK_NEAR(li.issue_roof, 10.0 * 4 * 132 * 1.5e9, 1e-12, "the row's own clock comes first");
+}
+
 static void test_verdict_rule(void)
 {
     /* the issue's case: the limits predict 1.00x, 1.09x measured */
@@ -303,6 +368,7 @@ static void test_claims_by_parameter(void)
 int main(void)
 {
     test_crafted();
+    test_limits_edges();
     test_verdict_rule();
     test_recorded_h200();
     test_claims_by_parameter();

@@ -49,7 +49,15 @@ static double per_fma(const struct gp_roof *ro, const struct gp_limits *li, int 
     return v / (ro->flops_analytic / 2.0);
 }
 
-static int stall_top(const struct gp_limits *li) { return li->have_stalls ? li->stall[0].metric : -1; }
+/* The top stall reason's name ("" when none), matched by name: cupti/metrics.def may
+ * carry a different set of reasons on another GPU. */
+static const char *stall_top(const struct gp_limits *li)
+{
+    const char *n = li->have_stalls ? limits_stall_name(li->stall[0].metric) : NULL;
+    return n ? n : "";
+}
+
+static int is(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
 static void advise(const struct gp_roof *ro, const struct gp_result *r, struct gp_row_finding *f)
 {
@@ -67,13 +75,13 @@ static void advise(const struct gp_roof *ro, const struct gp_result *r, struct g
         f->advice = GP_ADV_MORE_WORK;
         f->advice_number = li->flop_per_inst;
     } else if (li->limiter == GP_LIM_LATENCY) {
-        int s = stall_top(li);
-        f->advice = s == GP_M_stall_mio_throttle || s == GP_M_stall_short_scoreboard ? GP_ADV_FEWER_SMEM_INST
-                    : s == GP_M_stall_long_scoreboard || s == GP_M_stall_lg_throttle ? GP_ADV_MORE_IN_FLIGHT
-                    : s == GP_M_stall_barrier                                         ? GP_ADV_FEWER_BARRIERS
-                    : s == GP_M_stall_not_selected || s == GP_M_stall_math_pipe_throttle ||
-                            s == GP_M_stall_wait                                      ? GP_ADV_MORE_WORK
-                                                                                      : GP_ADV_NONE;
+        const char *s = stall_top(li);
+        f->advice = is(s, "mio_throttle") || is(s, "short_scoreboard")  ? GP_ADV_FEWER_SMEM_INST
+                    : is(s, "long_scoreboard") || is(s, "lg_throttle") ? GP_ADV_MORE_IN_FLIGHT
+                    : is(s, "barrier")                                  ? GP_ADV_FEWER_BARRIERS
+                    : is(s, "not_selected") || is(s, "math_pipe_throttle") || is(s, "wait")
+                        ? GP_ADV_MORE_WORK
+                        : GP_ADV_NONE;
         f->advice_number = li->stall[0].share;
     } else if (li->limiter >= GP_LIM_DRAM && li->limiter <= GP_LIM_SHARED) {
         f->advice = GP_ADV_MORE_REUSE;

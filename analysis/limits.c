@@ -10,28 +10,56 @@
 const char *const gp_limiter_name[GP_LIM_COUNT] = {"dram", "l2", "l1", "shared", "compute",
                                                    "issue", "parallelism", "latency"};
 
-/* The stall reasons of ncu's WarpStateStats section, with what each means for GEMM code. */
-static const struct { int id; const char *name, *words; } stalls[] = {
-    {GP_M_stall_barrier, "barrier", "waiting at a block barrier (__syncthreads)"},
-    {GP_M_stall_branch_resolving, "branch_resolving", "waiting for a branch target"},
-    {GP_M_stall_dispatch_stall, "dispatch_stall", "dispatcher stalled"},
-    {GP_M_stall_drain, "drain", "draining memory stores at exit"},
-    {GP_M_stall_imc_miss, "imc_miss", "immediate-constant cache miss"},
-    {GP_M_stall_lg_throttle, "lg_throttle", "global/local memory queue full"},
-    {GP_M_stall_long_scoreboard, "long_scoreboard", "waiting on global/local memory data"},
-    {GP_M_stall_math_pipe_throttle, "math_pipe_throttle", "math pipe busy"},
-    {GP_M_stall_membar, "membar", "waiting at a memory barrier"},
-    {GP_M_stall_mio_throttle, "mio_throttle", "shared-memory (MIO) queue full"},
-    {GP_M_stall_misc, "misc", "miscellaneous"},
-    {GP_M_stall_no_instruction, "no_instruction", "instruction cache miss"},
-    {GP_M_stall_not_selected, "not_selected", "ready, but another warp issued (issue-bound)"},
-    {GP_M_stall_selected, "selected", "issuing"},
-    {GP_M_stall_short_scoreboard, "short_scoreboard", "waiting on shared-memory data"},
-    {GP_M_stall_sleeping, "sleeping", "sleeping"},
-    {GP_M_stall_tex_throttle, "tex_throttle", "texture queue full"},
-    {GP_M_stall_wait, "wait", "fixed-latency dependency"},
+/* The stall reasons are the metrics named STALL_PREFIX<reason>STALL_SUFFIX in
+ * cupti/metrics.def, found by name, so a reason added to or dropped from that file (some
+ * do not exist on every GPU) needs no change here. */
+#define STALL_PREFIX "smsp__average_warps_issue_stalled_"
+#define STALL_SUFFIX "_per_issue_active.ratio"
+
+/* What each reason means for GEMM code; a reason not listed is shown by its name alone. */
+static const struct { const char *name, *words; } stall_words[] = {
+    {"barrier", "waiting at a block barrier (__syncthreads)"},
+    {"branch_resolving", "waiting for a branch target"},
+    {"dispatch_stall", "dispatcher stalled"},
+    {"drain", "draining memory stores at exit"},
+    {"imc_miss", "immediate-constant cache miss"},
+    {"lg_throttle", "global/local memory queue full"},
+    {"long_scoreboard", "waiting on global/local memory data"},
+    {"math_pipe_throttle", "math pipe busy"},
+    {"membar", "waiting at a memory barrier"},
+    {"mio_throttle", "shared-memory (MIO) queue full"},
+    {"misc", "miscellaneous"},
+    {"no_instruction", "instruction cache miss"},
+    {"not_selected", "ready, but another warp issued (issue-bound)"},
+    {"selected", "issuing"},
+    {"short_scoreboard", "waiting on shared-memory data"},
+    {"sleeping", "sleeping"},
+    {"tex_throttle", "texture queue full"},
+    {"wait", "fixed-latency dependency"},
 };
-#define NSTALLS (int)(sizeof stalls / sizeof stalls[0])
+
+static struct { int id; char name[48]; } stalls[GP_METRIC_COUNT];
+static int nstalls = -1;
+
+static void find_stalls(void)
+{
+    if (nstalls >= 0)
+        return;
+    int n = 0;
+    size_t lp = strlen(STALL_PREFIX), ls = strlen(STALL_SUFFIX);
+    for (int i = 0; i < GP_METRIC_COUNT; i++) {
+        const char *m = gp_metrics[i].name;
+        size_t len = strlen(m);
+        if (len <= lp + ls || strncmp(m, STALL_PREFIX, lp) != 0 || strcmp(m + len - ls, STALL_SUFFIX) != 0 ||
+            len - lp - ls >= sizeof stalls[0].name)
+            continue;
+        stalls[n].id = i;
+        snprintf(stalls[n].name, sizeof stalls[n].name, "%.*s", (int)(len - lp - ls), m + lp);
+        n++;
+    }
+    nstalls = n;
+}
+#define NSTALLS (find_stalls(), nstalls)
 
 static int stall_index(int metric)
 {
@@ -45,16 +73,21 @@ int limits_is_stall(int metric) { return stall_index(metric) >= 0; }
 int limits_stall_count(void) { return NSTALLS; }
 int limits_stall_metric(int i) { return i >= 0 && i < NSTALLS ? stalls[i].id : -1; }
 
-const char *limits_stall_words(int metric)
-{
-    int i = stall_index(metric);
-    return i < 0 ? NULL : stalls[i].words;
-}
-
 const char *limits_stall_name(int metric)
 {
     int i = stall_index(metric);
     return i < 0 ? NULL : stalls[i].name;
+}
+
+const char *limits_stall_words(int metric)
+{
+    const char *n = limits_stall_name(metric);
+    if (!n)
+        return NULL;
+    for (size_t k = 0; k < sizeof stall_words / sizeof stall_words[0]; k++)
+        if (strcmp(stall_words[k].name, n) == 0)
+            return stall_words[k].words;
+    return n;
 }
 
 /* A measured amount: finite and >= 0, else NaN. */

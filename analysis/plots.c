@@ -25,6 +25,8 @@
 
 #include "analysis/atomic_file.h"
 #include "analysis/csv.h"
+#include "analysis/findings.h"
+#include "analysis/limits.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
 
@@ -355,6 +357,150 @@ static int write_sweep(const struct gp_dataset *ds, const struct row_groups *var
     return n;
 }
 
+/* ---- stalls.csv: the warp-stall breakdown per variant ---- */
+
+#define STALLS_SHOWN 7   /* reasons drawn on their own; the rest as one "other" */
+
+/* Sum of a row's known stall ratios (warps per issued instruction); 0 when none. */
+static double stall_sum(const struct gp_result *r)
+{
+    double s = 0;
+    for (int k = 0; k < limits_stall_count(); k++) {
+        double v = r->metric[limits_stall_metric(k)];
+        if (isfinite(v) && v > 0)
+            s += v;
+    }
+    return s;
+}
+
+static double stall_share(const struct gp_result *r, int k, double sum)
+{
+    double v = r->metric[limits_stall_metric(k)];
+    return isfinite(v) && v > 0 ? v / sum : 0;
+}
+
+/* stalls.csv: for each variant its largest verified row with stall counters, one line per
+ * reason: variant,variant_index,slot,shape,reason,reason_index,share,base,top, where share
+ * is ratio / sum of ratios and [base, top) its place in the stacked bar. The STALLS_SHOWN
+ * reasons with the largest shares over the charted rows keep their names (reason_index 1..),
+ * the rest are summed as "other" (the last index). Returns the rows charted, or -1. */
+static int write_stalls(const struct gp_dataset *ds, const struct row_groups *vars, const char *path,
+                        char *err, size_t errlen)
+{
+    int nr = limits_stall_count();
+    int *pick = malloc(((size_t)vars->ngroups + 1) * sizeof *pick);
+    double total[64] = {0};
+    int rank[64], npick = 0;
+    if (!pick || nr > 64) {
+        free(pick);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    for (int v = 0; v < vars->ngroups; v++) {
+        int cnt, best = -1;
+        const int *idx = row_group(vars, v, &cnt);
+        for (int j = 0; j < cnt; j++) {
+            const struct gp_result *r = &ds->rows[idx[j]];
+            if (!row_plottable(r) || !(stall_sum(r) > 0))
+                continue;
+            if (best < 0 || gp_flops_analytic(r) > gp_flops_analytic(&ds->rows[best]))
+                best = idx[j];
+        }
+        if (best >= 0) {
+            pick[npick++] = best;
+            for (int k = 0; k < nr; k++)
+                total[k] += stall_share(&ds->rows[best], k, stall_sum(&ds->rows[best]));
+        }
+    }
+    /* rank[k]: 1..STALLS_SHOWN for the largest totals, STALLS_SHOWN + 1 ("other") else */
+    for (int k = 0; k < nr; k++) {
+        int above = 0;
+        for (int o = 0; o < nr; o++)
+            above += total[o] > total[k] || (total[o] == total[k] && o < k);
+        rank[k] = above < STALLS_SHOWN ? above + 1 : STALLS_SHOWN + 1;
+    }
+    struct atomic_file t;
+    FILE *f = npick ? atomic_open(&t, path, err, errlen) : NULL;
+    if (!f) {
+        free(pick);
+        return npick ? -1 : 0;
+    }
+    fputs("variant,variant_index,slot,shape,reason,reason_index,share,base,top\n", f);
+    for (int p = 0; p < npick; p++) {
+        const struct gp_result *r = &ds->rows[pick[p]];
+        double sum = stall_sum(r), base = 0;
+        char shape[96];
+        shape_of(r, shape, sizeof shape);
+        for (int q = 1; q <= STALLS_SHOWN + 1; q++) {
+            double share = 0;
+            const char *name = "other";
+            for (int k = 0; k < nr; k++)
+                if (rank[k] == q) {
+                    share += stall_share(r, k, sum);
+                    if (q <= STALLS_SHOWN)
+                        name = limits_stall_name(limits_stall_metric(k));
+                }
+            csv_write_field(f, r->variant);
+            fprintf(f, ",%d,%d,", vars->group_of[pick[p]] + 1, p + 1);
+            csv_write_field(f, shape);
+            fputc(',', f);
+            csv_write_field(f, name);
+            fprintf(f, ",%d,%.6f,%.6f,%.6f\n", q, share, base, base + share);
+            base += share;
+        }
+    }
+    free(pick);
+    if (atomic_commit(&t, err, errlen) != 0)
+        return -1;
+    return npick;
+}
+
+/* ---- issue_points.csv: the instruction roofline ---- */
+
+/* issue_points.csv: one line per verified row with a warp-instruction count and a known
+ * issue peak: variant,variant_index,precision,shape,flop_per_inst,flop_per_s,
+ * issue_peak_inst_per_s,compute_peak_flop_per_s (0 when no ceiling). Returns the lines
+ * written, or -1. The file is written only when there is a line to write. */
+static int write_issue_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
+                              const struct row_groups *vars, const char *path, char *err, size_t errlen)
+{
+    struct gp_machine m;
+    findings_machine(ds, &m);
+    struct atomic_file t;
+    FILE *f = NULL;
+    int n = 0;
+    for (int i = 0; i < ds->nrows; i++) {
+        const struct gp_result *r = &ds->rows[i];
+        if (!row_plottable(r))
+            continue;
+        struct gp_roof ro;
+        struct gp_limits li;
+        roof_derive(r, cs, &ro);
+        limits_derive(r, &ro, &m, &li);
+        if (!li.have_issue || !(ro.achieved > 0))
+            continue;
+        if (!f) {
+            if (!(f = atomic_open(&t, path, err, errlen)))
+                return -1;
+            fputs("variant,variant_index,precision,shape,flop_per_inst,flop_per_s,issue_peak_inst_per_s,"
+                  "compute_peak_flop_per_s\n", f);
+        }
+        char shape[96];
+        shape_of(r, shape, sizeof shape);
+        csv_write_field(f, r->variant);
+        fprintf(f, ",%d,", vars->group_of[i] + 1);
+        csv_write_field(f, r->precision);
+        fputc(',', f);
+        csv_write_field(f, shape);
+        fprintf(f, ",%.9g,%.9g,%.9g,%.9g\n", li.flop_per_inst, ro.achieved, li.issue_peak,
+                ro.peak_compute > 0 ? ro.peak_compute : 0.0);
+        n++;
+    }
+    if (f && atomic_commit(&t, err, errlen) != 0)
+        return -1;
+    return n;
+}
+
 /* ---- running gnuplot ---- */
 
 /* Runs gnuplot with argv, everything it prints captured into out. Returns 0 when it
@@ -633,7 +779,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     if (po->max_shape_charts > PLOTS_SHAPE_CHARTS_LIMIT)
         po->max_shape_charts = PLOTS_SHAPE_CHARTS_LIMIT;
     static const char *const scripts[] = {"roofline_dram.gp", "roofline_hier.gp", "sweep.gp",
-                                          "bytes.gp", "common.gp", "check.gp"};
+                                          "bytes.gp", "stalls.gp", "issue_roofline.gp", "common.gp", "check.gp"};
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         char p[4096];
         if (fit(p, sizeof p, err, errlen, "%s/%s", plots_dir, scripts[i]))
@@ -651,9 +797,13 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     }
 
     const struct gp_ceilings *cs = ds->have_ceilings ? &ds->ceilings : NULL;
-    char points[4096], roofs[4096], sweep[4096], gp_dir[4096], gp_out[4096];
-    char gp_points[4200], gp_roofs[4200], gp_sweep[4200];
+    char points[4096], roofs[4096], sweep[4096], stalls[4096], issue[4096], gp_dir[4096], gp_out[4096];
+    char gp_points[4200], gp_roofs[4200], gp_sweep[4200], gp_stalls[4200], gp_issue[4200];
     if (fit(points, sizeof points, err, errlen, "%s/roofline_points.csv", outdir) ||
+        fit(issue, sizeof issue, err, errlen, "%s/issue_points.csv", outdir) ||
+        gp_path(gp_issue, sizeof gp_issue, issue, err, errlen) ||
+        fit(stalls, sizeof stalls, err, errlen, "%s/stalls.csv", outdir) ||
+        gp_path(gp_stalls, sizeof gp_stalls, stalls, err, errlen) ||
         fit(roofs, sizeof roofs, err, errlen, "%s/roofline_roofs.csv", outdir) ||
         fit(sweep, sizeof sweep, err, errlen, "%s/sweep.csv", outdir) ||
         gp_path(gp_dir, sizeof gp_dir, plots_dir, err, errlen) ||
@@ -678,8 +828,10 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     int n_points = write_points(ds, cs, &vars, NULL, 0, 0, points, &n_dram, err, errlen);
     int n_roofs = n_points < 0 ? -1 : write_roofs(cs, roofs, err, errlen);
     int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, sweep, err, errlen);
+    int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, err, errlen);
+    int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, issue, err, errlen);
     char why[512];
-    if (n_sweep < 0)
+    if (n_issue < 0)
         goto out;
     if (!plots_gnuplot_available(why, sizeof why)) {
         snprintf(err, errlen, "%s (plot data written to %s/)", why, outdir);
@@ -738,6 +890,21 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         render_chart(&cx, "sweep.gp", "sweep", NULL, args, 5);
     } else {
         append_note(po->notes, sizeof po->notes, "sweep: skipped, no verified and timed row");
+    }
+    if (n_stalls > 0) {
+        const char *args[] = {gp_stalls, NULL, title, PLOT_FORMATS};
+        render_chart(&cx, "stalls.gp", "stalls", NULL, args, 4);
+    } else {
+        unlink(stalls);   /* a breakdown of an earlier run must not pass for this one's */
+        append_note(po->notes, sizeof po->notes, "stalls: skipped, no row has warp-stall counters");
+    }
+    if (n_issue > 0) {
+        const char *args[] = {gp_issue, NULL, title, PLOT_FORMATS};
+        render_chart(&cx, "issue_roofline.gp", "issue_roofline", NULL, args, 4);
+    } else {
+        unlink(issue);
+        append_note(po->notes, sizeof po->notes,
+                    "issue_roofline: skipped, no row has a warp-instruction count and an issue peak");
     }
     rc = po->rendered;
     summarise(po);

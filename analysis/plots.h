@@ -9,9 +9,18 @@
  *                         source (measured|theoretical),label,value,ridge_ai_flop_per_byte,unit
  *   sweep.csv             one row per verified row: variant,variant_index,precision,m,n,k,
  *                         shape,size,flop_per_s,time_median_s
+ *   stalls.csv            per variant, its largest verified row with warp-stall counters, one
+ *                         line per reason: variant,variant_index,slot,shape,reason,
+ *                         reason_index,share,base,top (share = ratio / sum of ratios; the 7
+ *                         largest reasons overall by name, the rest as "other")
+ *   issue_points.csv      one row per verified row with a warp-instruction count:
+ *                         variant,variant_index,precision,shape,flop_per_inst,flop_per_s,
+ *                         issue_peak_inst_per_s,compute_peak_flop_per_s
  * variant_index numbers the variants 1, 2, ... in order of first appearance: the scripts
  * key colours and legends by it, never by splitting names (which may hold spaces).
  *   roofline_dram.{png,svg}  roofline_hier.{png,svg}  sweep.{png,svg}  bytes.{png,svg}
+ *   stalls.{png,svg}      only when some row has stall counters (a note says when skipped)
+ *   issue_roofline.{png,svg}  only when some row has a warp-instruction count
  *   roofline_hier_MxNxK.{png,svg}  for up to max_shape_charts further shapes with counters
  * Rows are indexed by shape and variant once (analysis/row_index.h), and each per-shape
  * chart reads a points file of its shape alone, so 100,000 rows render in seconds.
@@ -40,7 +49,7 @@ int plots_render(const struct gp_dataset *ds, const char *outdir, const char *pl
 
 #define PLOTS_SHAPE_CHARTS_DEFAULT 8     /* per-shape hierarchical rooflines beside the main one */
 #define PLOTS_SHAPE_CHARTS_LIMIT 256     /* the most --max-shape-charts accepts */
-#define PLOTS_CHARTS_MAX (4 + PLOTS_SHAPE_CHARTS_LIMIT)
+#define PLOTS_CHARTS_MAX (6 + PLOTS_SHAPE_CHARTS_LIMIT)
 
 struct plots_options {
     const char *plots_dir;   /* NULL: $GEMMPROF_PLOTS, else "plots" */

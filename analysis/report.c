@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "analysis/atomic_file.h"
+#include "analysis/claims.h"
+#include "analysis/findings.h"
 #include "analysis/plots.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
@@ -25,22 +27,12 @@
 #define SHARE_ABOVE   1.05   /* achieved above the bound by more than noise */
 #define SHARE_LIMITS  0.80   /* at or above: the binding level is what limits it */
 #define SHARE_PARTLY  0.50   /* at or above: the roof binds, other costs take a share */
-#define STEP_AGREES   1.25   /* measured vs predicted speedup within this factor: "explained" */
 #define STEP_SHARE_SAME 1.10 /* share of the bound changes by less: the bound alone explains a step */
-#define CONFLICT_SIG  0.10   /* bank-conflict wavefronts / wavefronts worth a remark */
 #define FLOPS_DIFFER  0.02   /* counted vs analytic FLOPs worth a remark */
-
-/* The seed document's claims (an RTX 4090 tutorial), checked against the data. */
-#define SEED_SPEEDUP_LO  5.0
-#define SEED_SPEEDUP_HI  10.0
-#define SEED_PEAK_SHARE  0.05   /* "runs at ~5% of peak FLOPs" */
-#define SEED_PEAK_CLOSE  1.5    /* within this factor of it, "~5%" holds */
-static const long seed_sizes[] = {1024, 2048};
+#define UNCHANGED     0.005  /* |log| of a per-FMA ratio below this: shown as unchanged (3 digits) */
 
 static const char *const level_label[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared memory",
                                                             "compute"};
-static const char *const level_cap[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "Shared memory",
-                                                          "Compute"};
 static const char *const level_adj[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared-memory",
                                                           "compute"};   /* "<adj>-bound" */
 
@@ -62,6 +54,8 @@ struct rep {
     int *cublas_at, *tf32_at;         /* per shape group: its first usable cublas / cublas_tf32 row */
     int n_bad_time, n_bad_values;     /* rows left out for their time; other values dropped */
     const struct plots_outcome *charts;   /* what this run rendered; NULL: no charts */
+    struct gp_findings F;             /* every conclusion, as structs (analysis/findings.h) */
+    struct gp_claims claims;          /* the seed's claims (analysis/claims.h) */
 };
 
 /* ---- number formatting: 3 significant digits, results kept in a small ring ---- */
@@ -196,17 +190,6 @@ static int cublas_at(const struct rep *R, int i, int tf32)
 {
     int g = R->shapes.group_of[i];
     return tf32 ? R->tf32_at[g] : R->cublas_at[g];
-}
-
-/* Index of a square N^3 row of `variant` (any status), or -1. */
-static int find_square(const struct rep *R, const char *variant, long n)
-{
-    for (int i = 0; i < R->ds->nrows; i++) {
-        const struct gp_result *o = &R->ds->rows[i];
-        if (o->m == n && o->n == n && o->k == n && strcmp(o->variant, variant) == 0)
-            return i;
-    }
-    return -1;
 }
 
 static const char *peak_label(const struct gp_result *r)
@@ -483,8 +466,8 @@ static void write_shape_tables(struct rep *R)
     const struct gp_dataset *ds = R->ds;
     say(R, "## Results by shape\n\nTime is the median of the timed repetitions; spread is "
            "(max - min) / median. TFLOP/s counts the analytic 2mnk. Bytes and arithmetic intensity "
-           "(AI, analytic FLOP per byte) are per memory level; the binding level is the one whose "
-           "roof allows the least, and the share is achieved / that bound.\n\n");
+           "(AI, analytic FLOP per byte) are per memory level; what limits each row is under "
+           "\"What limits each variant\".\n\n");
     for (int g = 0; g < R->shapes.ngroups; g++) {
         int cnt;
         const int *idx = row_group(&R->shapes, g, &cnt);
@@ -518,8 +501,7 @@ static void write_shape_tables(struct rep *R)
             continue;
         }
         say(R, "| variant | DRAM bytes | L2 bytes | L1 bytes | shared bytes | AI DRAM | AI L2 | "
-               "AI L1 | AI shared | binding level | bound TFLOP/s | share of bound |\n"
-               "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+               "AI L1 | AI shared |\n|---|---|---|---|---|---|---|---|---|\n");
         for (int j = 0; j < cnt; j++) {
             int i = idx[j];
             const struct gp_result *r = &ds->rows[i];
@@ -527,7 +509,7 @@ static void write_shape_tables(struct rep *R)
                 continue;
             const struct gp_roof *ro = &R->roof[i];
             if (!has_counters(r)) {
-                say(R, "| %s | not collected | | | | | | | | | | |\n", mdc(r->variant));
+                say(R, "| %s | not collected | | | | | | | |\n", mdc(r->variant));
                 continue;
             }
             say(R, "| %s |", mdc(r->variant));
@@ -535,8 +517,7 @@ static void write_shape_tables(struct rep *R)
                 say(R, " %s |", bytes_str(ro->bytes[l]));
             for (int l = 0; l < GP_LEVEL_COUNT; l++)
                 say(R, " %s |", num(ro->ai[l]));
-            say(R, " %s | %s | %s |\n", ro->bound_level >= 0 ? level_label[ro->bound_level] : "n/a",
-                tf(ro->bound_attainable), pct(ro->bound_share));
+            say(R, "\n");
         }
         say(R, "\n");
     }
@@ -551,6 +532,8 @@ static void write_charts(struct rep *R)
         {"roofline_hier", "Hierarchical roofline: DRAM, L2, L1 and shared memory"},
         {"sweep", "TFLOP/s against problem size"},
         {"bytes", "Bytes per FMA at each memory level"},
+        {"stalls", "Warp-stall breakdown per variant"},
+        {"issue_roofline", "Instruction roofline: FLOP/s against FLOP per warp instruction"},
     };
     const struct plots_outcome *po = R->charts;
     say(R, "## Charts\n\n");
@@ -603,6 +586,170 @@ static void write_charts(struct rep *R)
     }
 }
 
+/* ---- the limits model's findings ---- */
+
+static const char *const limiter_label[GP_LIM_COUNT] = {
+    "DRAM", "L2", "L1", "shared memory", "compute", "instruction issue", "parallelism", "latency"};
+
+static const char *lim_label(int l) { return l >= 0 && l < GP_LIM_COUNT ? limiter_label[l] : "n/a"; }
+
+/* The evidence for row i's limiter, one table cell. */
+static void evidence(struct rep *R, int i)
+{
+    const struct gp_row_finding *f = &R->F.row[i];
+    const struct gp_limits *li = &f->lim;
+    const struct gp_roof *ro = &R->roof[i];
+    const char *sep = "";
+    if (li->have_launch && li->sm_busy < 1) {
+        say(R, "%.0f blocks on %.0f SMs: %s waves, %s of SMs idle", li->blocks, li->sms,
+            num(li->waves), pct(1 - li->sm_busy));
+        sep = "; ";
+    } else if (li->have_launch && li->tail < 1) {
+        say(R, "%s waves: the waves are %s full on average", num(li->waves), pct(li->tail));
+        sep = "; ";
+    }
+    if (li->roof == GP_LIM_ISSUE || li->limiter == GP_LIM_ISSUE) {
+        say(R, "%s%s FLOP per warp instruction, %s warp inst/s peak", sep, num(li->flop_per_inst),
+            count_str(li->issue_peak));
+        if (!isnan(li->issue_active_pct))
+            say(R, ", issue slots busy %s", pct(li->issue_active_pct / 100));
+        sep = "; ";
+    } else if (li->roof >= GP_LIM_DRAM && li->roof <= GP_LIM_SHARED) {
+        say(R, "%s%s %s B/FMA", sep, level_label[li->roof], num(bytes_per_fma(ro, li->roof)));
+        sep = "; ";
+    }
+    if (li->have_stalls && (li->limiter == GP_LIM_LATENCY || li->share < 0.7)) {
+        const struct gp_stall *s = &li->stall[0];
+        say(R, "%s%s of stalls on %s: %s", sep, pct(s->share), limits_stall_name(s->metric),
+            limits_stall_words(s->metric));
+        for (int k = 1; k < GP_STALL_TOP && li->stall[k].metric >= 0; k++)
+            say(R, "%s%s %s", k == 1 ? " (then " : ", ", limits_stall_name(li->stall[k].metric),
+                pct(li->stall[k].share));
+        if (li->stall[1].metric >= 0)
+            say(R, ")");
+        if (!isnan(li->achieved_occupancy_pct))
+            say(R, "; achieved occupancy %s", pct(li->achieved_occupancy_pct / 100));
+        sep = "; ";
+    }
+    if (f->anomalies & GP_ANOM_BANK_CONFLICTS) {
+        say(R, "%sbank conflicts %s of shared load wavefronts", sep, pct(f->conflict_ratio));
+        sep = "; ";
+    }
+    if (!*sep)
+        say(R, "%s", li->roof < 0 ? "no counters or ceilings" : "-");
+}
+
+/* One row of a limiter table: shape or variant, TFLOP/s, limiter, allows, share, evidence. */
+static void limiter_cells(struct rep *R, int i)
+{
+    const struct gp_limits *li = &R->F.row[i].lim;
+    say(R, " %s | %s", tf(R->roof[i].achieved), lim_label(li->limiter));
+    int busy = li->roof >= 0 && li->parallel < 1;   /* false for NaN */
+    if (li->limiter == GP_LIM_PARALLELISM || li->limiter == GP_LIM_LATENCY) {
+        say(R, " (%s%s roof", li->limiter == GP_LIM_LATENCY ? "under the " : "", lim_label(li->roof));
+        if (busy)
+            say(R, " x %s busy", pct(li->parallel));
+        say(R, ")");
+    } else if (busy) {
+        say(R, " x %s busy", pct(li->parallel));
+    }
+    say(R, " | ");
+    say(R, "%s | %s | ", tf(li->allows), pct(li->share));
+    evidence(R, i);
+    say(R, " |\n");
+}
+
+/* What the limits model adds to the roofs, and the shares before and after. */
+static void write_limits(struct rep *R)
+{
+    const struct gp_findings *F = &R->F;
+    say(R, "## Limits beyond the roofs\n\n");
+    if (!F->n_usable) {
+        say(R, "No verified rows.\n\n");
+        return;
+    }
+    say(R, "Limit: the lowest of the memory, compute and instruction-issue roofs, times the share "
+           "of the GPU the launch keeps busy; below %g of it, the latency verdict with the main "
+           "stall reasons (README.md, \"The report's model\"). Share = measured / limit. Collected "
+           "for the %d verified rows: launch facts %d, instruction counts %d, stall reasons %d.",
+        GP_LATENCY_BELOW, F->n_usable, F->rows_launch,
+        F->rows_issue, F->rows_stalls);
+    if (!F->rows_launch && !F->rows_issue && !F->rows_stalls)
+        say(R, " **Launch facts, instruction counts and stall reasons were not collected in this "
+               "run**: the limiter below is from the memory and compute roofs alone.");
+    say(R, "\n\n| share of the limit | ");
+    for (int b = 0; b < GP_SHARE_BUCKETS; b++) {
+        double lo = b ? gp_share_bucket_hi[b - 1] : 0, hi = gp_share_bucket_hi[b];
+        if (isinf(hi))
+            say(R, "%s>= %g |", b ? " " : "", lo);
+        else
+            say(R, "%s%g-%g |", b ? " " : "", lo, hi);
+    }
+    say(R, " rows |\n|---|");
+    for (int b = 0; b <= GP_SHARE_BUCKETS; b++)
+        say(R, "---|");
+    say(R, "\n| memory and compute roofs |");
+    for (int b = 0; b < GP_SHARE_BUCKETS; b++)
+        say(R, " %d |", F->hist_old[b]);
+    say(R, " %d |\n| + issue, parallelism |", F->n_old);
+    for (int b = 0; b < GP_SHARE_BUCKETS; b++)
+        say(R, " %d |", F->hist_new[b]);
+    say(R, " %d |\n\n", F->n_new);
+}
+
+static const char *const advice_words[GP_ADV_COUNT] = {
+    "",
+    "pad or swizzle the shared-memory tile",
+    "smaller tiles or split-K",
+    "more work per thread (register tiling)",
+    "fewer shared-memory instructions per FMA (wider loads, register reuse)",
+    "more loads in flight (prefetch, double buffering)",
+    "fewer barriers per tile (double buffering)",
+    "larger tiles (fewer bytes per FMA)",
+    "the tensor cores (TF32)",
+};
+
+/* The next change row i's evidence points to, with the number behind it. */
+static void write_advice(struct rep *R, int i)
+{
+    const struct gp_row_finding *f = &R->F.row[i];
+    const struct gp_limits *li = &f->lim;
+    if (f->advice == GP_ADV_NONE)
+        return;
+    say(R, "Next change: **%s**: ", advice_words[f->advice]);
+    switch (f->advice) {
+    case GP_ADV_PAD_SMEM:
+        say(R, "bank conflicts are %s of the shared load wavefronts", pct(f->advice_number));
+        break;
+    case GP_ADV_MORE_BLOCKS:
+        say(R, "%.0f thread blocks on %.0f SMs keep %s of the GPU busy (%s waves)", li->blocks,
+            li->sms, pct(f->advice_number), num(li->waves));
+        break;
+    case GP_ADV_MORE_WORK:
+        if (li->limiter == GP_LIM_ISSUE)
+            say(R, "%s FLOP per warp instruction: issue allows %s TFLOP/s", num(f->advice_number),
+                tf(li->issue_roof));
+        else
+            say(R, "%s of stalls on %s", pct(f->advice_number), limits_stall_name(li->stall[0].metric));
+        break;
+    case GP_ADV_FEWER_SMEM_INST:
+    case GP_ADV_MORE_IN_FLIGHT:
+    case GP_ADV_FEWER_BARRIERS:
+        say(R, "%s of stalls on %s (%s)", pct(f->advice_number), limits_stall_name(li->stall[0].metric),
+            limits_stall_words(li->stall[0].metric));
+        break;
+    case GP_ADV_MORE_REUSE:
+        say(R, "%s B of %s traffic per FMA", num(f->advice_number), level_label[li->limiter]);
+        break;
+    case GP_ADV_TENSOR:
+        say(R, "it reaches %s of the FP32 limit", pct(f->advice_number));
+        break;
+    default:
+        break;
+    }
+    say(R, ".\n\n");
+}
+
 /* The tightest roof other than the binding one (memory levels and compute). */
 static int runner_up(const struct gp_roof *ro, double *att)
 {
@@ -621,22 +768,22 @@ static int runner_up(const struct gp_roof *ro, double *att)
     return best;
 }
 
-static void share_sentence(struct rep *R, const struct gp_roof *ro)
+static void share_sentence(struct rep *R, int i)
 {
+    const struct gp_roof *ro = &R->roof[i];
+    const struct gp_limits *li = &R->F.row[i].lim;
     const char *lvl = level_label[ro->bound_level];
     double s = ro->bound_share;
     if (s > SHARE_ABOVE)
         say(R, " It runs above that bound: the measured %s ceiling is lower than what this kernel "
                "drew, so the ceiling understates the level (or the counters miss work).", lvl);
+    else if (li->limiter != ro->bound_level && li->limiter >= 0)
+        say(R, " The limits model names **%s** (allows %s TFLOP/s, reached %s): see the table "
+               "below.", lim_label(li->limiter), tf(li->allows), pct(li->share));
     else if (s >= SHARE_LIMITS)
         say(R, " At %s of the bound, %s is what limits it.", pct(s), lvl);
-    else if (s >= SHARE_PARTLY)
-        say(R, " %s is the tightest roof, but at %s of it other costs (latency, instruction issue, "
-               "occupancy) take a large share.", level_cap[ro->bound_level], pct(s));
-    else
-        say(R, " At only %s of the bound, this roof is not what holds it back: the limit is "
-               "elsewhere (latency, instruction issue or occupancy, which these counters do not "
-               "measure).", pct(s));
+    /* below that, the limiter table gives the evidence (or, without launch facts and
+     * stalls, the note of "Limits beyond the roofs" says once that none was collected) */
 }
 
 /* The evidence for one verified row: what binds it and by how much. */
@@ -674,7 +821,7 @@ static void explain_row(struct rep *R, int i)
             say(R, " (the tightest, %s, allows %s TFLOP/s with %s bytes per FMA)", level_label[l],
                 tf(a), num(bytes_per_fma(ro, l)));
         say(R, ". It reaches %s TFLOP/s, %s of the ceiling.", tf(ro->achieved), pct(ro->bound_share));
-        share_sentence(R, ro);
+        share_sentence(R, i);
     } else {
         int L = ro->bound_level;
         say(R, "**Binding level: %s.** %s bytes of %s traffic per FMA (AI %s FLOP/byte); at the "
@@ -682,7 +829,7 @@ static void explain_row(struct rep *R, int i)
                "that bound.", level_label[L], num(bytes_per_fma(ro, L)), level_label[L],
             num(ro->ai[L]), level_label[L], bw_str(ro->roof_bw[L]), tf(ro->attainable[L]),
             tf(ro->achieved), pct(ro->bound_share));
-        share_sentence(R, ro);
+        share_sentence(R, i);
         double a;
         int l = runner_up(ro, &a);
         if (l >= 0)
@@ -693,24 +840,19 @@ static void explain_row(struct rep *R, int i)
     }
     /* shared memory: wavefronts per warp-level FFMA and bank conflicts */
     double wf = val(r->metric[GP_M_smem_ld_wf]), ffma = val(r->metric[GP_M_ffma]);
-    double confl = val(r->metric[GP_M_smem_ld_confl]);
+    const struct gp_row_finding *fi = &R->F.row[i];
     /* per warp FFMA only where FFMAs carry the work (not on the tensor pipe) */
     int ffma_work = !isnan(ffma) && 2.0 * ffma >= 0.5 * ro->flops_analytic;
     if (!isnan(wf) && !isnan(ffma) && ffma > 0) {
-        if (wf > 0 && ffma_work) {
-            say(R, " Shared memory: %s load wavefronts per warp-level FFMA (%s wavefronts, %s warp "
-                   "FFMAs)", num(wf / (ffma / 32.0)), count_str(wf), count_str(ffma / 32.0));
-            if (!isnan(confl))
-                say(R, "; bank conflicts are %s of the load wavefronts (%s)", pct(confl / wf),
-                    confl / wf >= CONFLICT_SIG ? "significant" : "negligible");
-            say(R, ".");
-        } else if (wf > 0) {
-            say(R, " Shared memory: %s load wavefronts; FFMAs do %s of the analytic FLOPs, so "
-                   "wavefronts per FFMA would mislead", count_str(wf),
-                pct(2.0 * ffma / ro->flops_analytic));
-            if (!isnan(confl))
-                say(R, "; bank conflicts are %s of the load wavefronts (%s)", pct(confl / wf),
-                    confl / wf >= CONFLICT_SIG ? "significant" : "negligible");
+        if (wf > 0) {
+            if (ffma_work)
+                say(R, " Shared memory: %s load wavefronts per warp-level FFMA", num(wf / (ffma / 32.0)));
+            else
+                say(R, " Shared memory: %s load wavefronts (FFMAs do %s of the FLOPs, so not per "
+                       "FFMA)", count_str(wf), pct(2.0 * ffma / ro->flops_analytic));
+            if (!isnan(fi->conflict_ratio))
+                say(R, "; bank conflicts %s of them (%s)", pct(fi->conflict_ratio),
+                    fi->anomalies & GP_ANOM_BANK_CONFLICTS ? "significant" : "negligible");
             say(R, ".");
         } else {
             say(R, " It reads no shared memory (0 load wavefronts).");
@@ -723,80 +865,85 @@ static void explain_row(struct rep *R, int i)
     say(R, "\n\n");
 }
 
-/* What the next variant at the same shape changes, and whether its bound explains the step. */
-static void explain_step(struct rep *R, int i)
+/* One row of the ladder table: the step from row i to the next variant at its shape. */
+static void step_row(struct rep *R, int i)
 {
-    const struct gp_result *r = &R->ds->rows[i];
-    int j = -1, cnt;
-    /* the next row of another variant at this shape, from the shape's own rows */
-    const int *idx = row_group(&R->shapes, R->shapes.group_of[i], &cnt);
-    for (int k = 0; k < cnt && j < 0; k++)
-        if (idx[k] > i && R->vars.group_of[idx[k]] != R->vars.group_of[i])
-            j = idx[k];
-    if (j < 0)
-        return;
-    const struct gp_result *q = &R->ds->rows[j];
-    const char *d = variant_desc(q->variant);
-    say(R, "Next up, %s%s%s%s: ", mdc(q->variant), d ? " (" : "", d ? d : "", d ? ")" : "");
-    if (!row_ok(R, j)) {
-        say(R, "%s at %s, so no comparison.\n\n",
-            q->status == GP_STATUS_VERIFY_FAILED ? "failed verification"
-            : q->status == GP_STATUS_OK          ? "has no valid median time"
-                                                 : "did not run",
-            shape_str(r));
+    const struct gp_step_finding *st = &R->F.step[R->F.step_of[i]];
+    int j = st->to;
+    const struct gp_result *r = &R->ds->rows[i], *q = &R->ds->rows[j];
+    say(R, "| %s -> %s | %s |", mdc(r->variant), mdc(q->variant), shape_str(r));
+    if (!st->comparable) {
+        say(R, " no comparison: %s %s | | | | | |\n", mdc(!row_ok(R, j) ? q->variant : r->variant),
+            !row_ok(R, j) ? (q->status == GP_STATUS_VERIFY_FAILED ? "failed verification"
+                             : q->status == GP_STATUS_OK          ? "has no valid median time"
+                                                                  : "did not run")
+                          : "has no valid time");
         return;
     }
-    const struct gp_roof *a = &R->roof[i], *b = &R->roof[j];
-    double speedup = r->time_median_s / q->time_median_s;
-    say(R, "at %s it runs %sx %s (%s vs %s TFLOP/s).", shape_str(r),
-        num(speedup >= 1 ? speedup : 1.0 / speedup), speedup >= 1 ? "faster" : "slower",
-        tf(b->achieved), tf(a->achieved));
-    if (a->bound_level < 0 || b->bound_level < 0) {
-        say(R, " Counters or ceilings are missing for one of the two, so the step is measured by "
-               "time only.\n\n");
+    double x = st->speedup;
+    say(R, " %sx |", num(x));
+    if (st->verdict == GP_STEP_UNKNOWN) {
+        say(R, " n/a | time only: counters or ceilings missing | | | |\n");
         return;
     }
-    /* the level whose traffic per FMA changes most */
-    int best = -1;
-    double fac = 1.0;
-    for (int l = 0; l < GP_LEVEL_COUNT; l++) {
-        double x = bytes_per_fma(a, l), y = bytes_per_fma(b, l);
-        if (isnan(x) || isnan(y) || x <= 0 || y <= 0)
-            continue;
-        if (best < 0 || fabs(log(x / y)) > fabs(log(fac))) {
-            best = l;
-            fac = x / y;
-        }
-    }
-    if (best >= 0)
-        say(R, " It %s %s traffic per FMA %sx (%s -> %s bytes).", fac >= 1 ? "cuts" : "raises",
-            level_label[best], num(fac >= 1 ? fac : 1.0 / fac), num(bytes_per_fma(a, best)),
-            num(bytes_per_fma(b, best)));
-    double pred = b->bound_attainable / a->bound_attainable;
-    say(R, " Its binding level is %s (here: %s); its bound allows %s TFLOP/s against %s here, "
-           "%sx.", level_label[b->bound_level], level_label[a->bound_level],
-        tf(b->bound_attainable), tf(a->bound_attainable), num(pred));
-    /* achieved = share x bound, so the step factors exactly into the change of bound and
-     * the change of the share of it each one reaches */
-    double share_ratio = b->bound_share / a->bound_share;
-    if (share_ratio <= STEP_SHARE_SAME && share_ratio >= 1.0 / STEP_SHARE_SAME)
-        say(R, " The bounds predict %sx and it measured %sx (%s and %s of their bounds): the change "
-               "of bound explains the step.", num(pred), num(speedup), pct(a->bound_share),
-            pct(b->bound_share));
-    else if (share_ratio > STEP_SHARE_SAME)
-        say(R, " Of the %sx, the change of bound accounts for %sx and reaching more of its bound "
-               "for %sx (%s of it, against %s here).", num(speedup), num(pred), num(share_ratio),
-            pct(b->bound_share), pct(a->bound_share));
+    const struct gp_limits *la = &R->F.row[i].lim, *lb = &R->F.row[j].lim;
+    say(R, " %sx | ", num(st->predicted));
+    if (st->verdict == GP_STEP_EXPLAINED)
+        say(R, "explained by the change of limit (spread %s)", pct(st->tolerance));
     else
-        say(R, " It gains less than its bound allows (%sx of a possible %sx): it reaches %s of its "
-               "own bound, against %s here.", num(speedup), num(pred), pct(b->bound_share),
-            pct(a->bound_share));
-    say(R, "\n\n");
+        say(R, "%s than predicted (spread %s): %s of its limit vs %s",
+            st->verdict == GP_STEP_ABOVE ? "gains more" : "gains less", pct(st->tolerance), pct(lb->share),
+            pct(la->share));
+    say(R, " | ");
+    /* the binding level's traffic: the change that can move the limit */
+    const struct gp_roof *a = &R->roof[i], *b = &R->roof[j];
+    int L = st->binding_level;
+    if (L >= 0 && isfinite(st->binding_factor)) {
+        double f = st->binding_factor;
+        if (fabs(log(f)) < UNCHANGED)
+            say(R, "%s %s B, unchanged", level_label[L], num(bytes_per_fma(b, L)));
+        else
+            say(R, "%s %s -> %s B (%s %sx)", level_label[L], num(bytes_per_fma(a, L)),
+                num(bytes_per_fma(b, L)), f >= 1 ? "cuts" : "raises", num(f >= 1 ? f : 1.0 / f));
+    } else {
+        say(R, "none (compute-bound)");
+    }
+    say(R, " | ");
+    if (st->moved >= 0 && st->moved != L && fabs(log(st->moved_factor)) >= UNCHANGED)
+        say(R, "%s %sx %s", gp_step_counter_name[st->moved],
+            num(st->moved_factor >= 1 ? st->moved_factor : 1.0 / st->moved_factor),
+            st->moved_factor >= 1 ? "fewer" : "more");
+    else
+        say(R, "-");
+    if (st->limiter_from == st->limiter_to)
+        say(R, " | %s on both |\n", lim_label(st->limiter_to));
+    else
+        say(R, " | %s -> %s |\n", lim_label(st->limiter_from), lim_label(st->limiter_to));
+}
+
+/* The ladder: each variant's step to the next one, at the shape it is explained at. */
+static void write_ladder(struct rep *R, const int *focus)
+{
+    int any = 0;
+    for (int v = 0; v < R->vars.ngroups; v++)
+        any |= focus[v] >= 0 && R->F.step_of[focus[v]] >= 0;
+    if (!any)
+        return;
+    say(R, "## Ladder steps\n\nEach variant against the next one at the same shape. Predicted: "
+           "the ratio of what the two limits allow; \"explained\" only within the two runs' "
+           "spread.\n\n"
+           "| step | shape | speedup | predicted | verdict | binding traffic per FMA | counter that "
+           "moved most, per FMA | limiter |\n|---|---|---|---|---|---|---|---|\n");
+    for (int v = 0; v < R->vars.ngroups; v++)
+        if (focus[v] >= 0 && R->F.step_of[focus[v]] >= 0)
+            step_row(R, focus[v]);
+    say(R, "\n");
 }
 
 static void write_variants(struct rep *R)
 {
     const struct gp_dataset *ds = R->ds;
+    int *focus_of = malloc(((size_t)R->vars.ngroups + 1) * sizeof *focus_of);
     say(R, "## What limits each variant\n\n");
     for (int v = 0; v < R->vars.ngroups; v++) {
         int cnt;
@@ -818,40 +965,38 @@ static void write_variants(struct rep *R)
                 fbound = b;
             }
         }
+        if (focus_of)
+            focus_of[v] = focus;
         if (focus < 0) {
             say(R, "No verified row: nothing to say about its performance.\n\n");
             continue;
         }
         say(R, "At %s: ", shape_str(&ds->rows[focus]));
         explain_row(R, focus);
-        int others = 0;
+        say(R, "| shape | TFLOP/s | limiter | allows | share | evidence |\n"
+               "|---|---|---|---|---|---|\n");
+        int listed = 0;
         for (int j = 0; j < cnt; j++) {
             int i = idx[j];
             const struct gp_result *r = &ds->rows[i];
-            if (i == focus)
-                continue;
-            if (!others++)
-                say(R, "Other shapes:");
-            if (others > LIST_MAX)
-                continue;
-            say(R, "%s %s ", others > 1 ? ";" : "", shape_str(r));
+            if (listed++ == LIST_MAX) {
+                say(R, "| ... %d more (see the results by shape) | | | | | |\n", cnt - LIST_MAX);
+                break;
+            }
+            say(R, "| %s |", shape_str(r));
             if (!row_ok(R, i))
-                say(R, "**%s**", r->status == GP_STATUS_VERIFY_FAILED ? "verification failed"
-                                 : r->status == GP_STATUS_OK          ? "no valid time"
-                                                                      : gp_status_name(r->status));
-            else if (R->roof[i].bound_level >= 0)
-                say(R, "%s TFLOP/s, %s-bound at %s of the bound", tf(R->roof[i].achieved),
-                    level_adj[R->roof[i].bound_level], pct(R->roof[i].bound_share));
+                say(R, " **%s** | | | | |\n", r->status == GP_STATUS_VERIFY_FAILED ? "verification failed"
+                                              : r->status == GP_STATUS_OK          ? "no valid time"
+                                                                                   : gp_status_name(r->status));
             else
-                say(R, "%s TFLOP/s (no bound: %s)", tf(R->roof[i].achieved),
-                    has_counters(r) ? "no ceilings" : "no counters");
+                limiter_cells(R, i);
         }
-        if (others > LIST_MAX)
-            say(R, "; and %d more (see the results by shape)", others - LIST_MAX);
-        if (others)
-            say(R, ".\n\n");
-        explain_step(R, focus);
+        say(R, "\n");
+        write_advice(R, focus);
     }
+    if (focus_of)
+        write_ladder(R, focus_of);
+    free(focus_of);
 }
 
 /* The binding level of row i in words, for the claims. */
@@ -869,114 +1014,109 @@ static const char *bound_words(const struct rep *R, int i)
 
 static void write_claims(struct rep *R)
 {
+    const struct gp_claims *c = &R->claims;
+    const struct gp_claim_spec *sp = c->spec;
+    const char *base = mdt(sp->base), *impr = mdt(sp->improved);
     say(R, "## The seed's claims, checked\n\n");
-    say(R, "The seed tutorial (measured on an RTX 4090) says the tiled kernel is %g-%gx faster "
-           "than the naive one at 1024 and 2048, that the gap widens at 2048, that the naive "
-           "kernel is bandwidth-bound, and that it runs at ~%g%% of peak FLOPs.\n\n",
-        SEED_SPEEDUP_LO, SEED_SPEEDUP_HI, 100 * SEED_PEAK_SHARE);
+    say(R, "The seed tutorial (measured on an RTX 4090) says the %s kernel is %g-%gx faster "
+           "than the %s one at", impr, sp->speedup_lo, sp->speedup_hi, base);
+    for (int s = 0; s < sp->nsizes; s++)
+        say(R, "%s%ld", s == 0 ? " " : s + 1 == sp->nsizes ? " and " : ", ", sp->sizes[s]);
+    say(R, ", that the gap widens with size, that the %s kernel is bandwidth-bound, and that it "
+           "runs at ~%g%% of peak FLOPs.\n\n", base, 100 * sp->peak_share);
 
-    /* claim 1: naive -> tiled speedup */
-    say(R, "**Naive to tiled speedup.**\n\n");
-    double ratio[2] = {NAN, NAN};
-    for (size_t s = 0; s < sizeof seed_sizes / sizeof seed_sizes[0]; s++) {
-        long n = seed_sizes[s];
-        int a = find_square(R, "naive", n), b = find_square(R, "tiled", n);
-        if (a < 0 || b < 0) {
-            say(R, "- %ld^3: not measured (%s); run with a %ld size to check.\n", n,
-                a < 0 && b < 0 ? "no naive or tiled row" : a < 0 ? "no naive row" : "no tiled row", n);
+    say(R, "**%s to %s speedup.**\n\n", mdt(sp->base), mdt(sp->improved));
+    for (int s = 0; s < sp->nsizes; s++) {
+        const struct gp_speedup_check *k = &c->speedup[s];
+        long n = k->n;
+        if (k->outcome == GP_CLAIM_NOT_MEASURED) {
+            if (k->base_row < 0 && k->improved_row < 0)
+                say(R, "- %ld^3: not measured (no %s or %s row); run with a %ld size to check.\n", n,
+                    base, impr, n);
+            else
+                say(R, "- %ld^3: not measured (no %s row); run with a %ld size to check.\n", n,
+                    k->base_row < 0 ? base : impr, n);
             continue;
         }
-        if (!row_ok(R, a) || !row_ok(R, b)) {
-            int bad = !row_ok(R, a) ? a : b;
-            say(R, "- %ld^3: not checked: %s %s.\n", n, bad == a ? "naive" : "tiled",
-                R->ds->rows[bad].status == GP_STATUS_OK
+        if (k->outcome == GP_CLAIM_NOT_VERIFIED) {
+            say(R, "- %ld^3: not checked: %s %s.\n", n, k->bad_row == k->base_row ? base : impr,
+                R->ds->rows[k->bad_row].status == GP_STATUS_OK
                     ? "has no valid median time (missing, not finite or not positive)"
                     : "did not produce a verified result");
             continue;
         }
-        double x = R->ds->rows[a].time_median_s / R->ds->rows[b].time_median_s;
-        ratio[s] = x;
-        say(R, "- %ld^3: naive %s ms, tiled %s ms: tiled is **%sx** faster; the claim **%s**.",
-            n, ms(R->ds->rows[a].time_median_s), ms(R->ds->rows[b].time_median_s), num(x),
-            x < SEED_SPEEDUP_LO ? "does not hold" : x <= SEED_SPEEDUP_HI ? "holds" : "holds (exceeded)");
+        int a = k->base_row, b = k->improved_row;
+        say(R, "- %ld^3: %s %s ms, %s %s ms: %s is **%sx** faster; the claim **%s**.", n, base,
+            ms(R->ds->rows[a].time_median_s), impr, ms(R->ds->rows[b].time_median_s), impr, num(k->ratio),
+            k->outcome == GP_CLAIM_FAILS ? "does not hold" : k->outcome == GP_CLAIM_HOLDS ? "holds"
+                                                                                         : "holds (exceeded)");
         const struct gp_roof *ra = &R->roof[a], *rb = &R->roof[b];
-        if (ra->bound_level >= 0 && rb->bound_level >= 0) {
-            double pred = rb->bound_attainable / ra->bound_attainable;
-            say(R, " From the counters: naive is %s-bound (allows %s TFLOP/s, reaches %s), tiled is "
+        if (!isnan(k->predicted)) {
+            say(R, " From the counters: %s is %s-bound (allows %s TFLOP/s, reaches %s), %s is "
                    "%s-bound (allows %s TFLOP/s, reaches %s); the bounds differ by %sx",
-                level_adj[ra->bound_level], tf(ra->bound_attainable), pct(ra->bound_share),
-                level_adj[rb->bound_level], tf(rb->bound_attainable), pct(rb->bound_share),
-                num(pred));
-            if (x <= pred * STEP_AGREES && x >= pred / STEP_AGREES)
-                say(R, ", which accounts for the measured %sx.", num(x));
+                base, level_adj[ra->bound_level], tf(ra->bound_attainable), pct(ra->bound_share),
+                impr, level_adj[rb->bound_level], tf(rb->bound_attainable), pct(rb->bound_share),
+                num(k->predicted));
+            if (k->explained)
+                say(R, ", which accounts for the measured %sx.", num(k->ratio));
             else
-                say(R, ", against %sx measured: the bounds %s the step.", num(x),
-                    x > pred ? "under-predict" : "over-predict");
-            if (x < SEED_SPEEDUP_LO && pred < SEED_SPEEDUP_LO)
-                say(R, " A %g-%gx gain would need the tiled kernel's bound to sit %g-%gx above "
-                       "naive's; it sits %sx above.", SEED_SPEEDUP_LO, SEED_SPEEDUP_HI,
-                    SEED_SPEEDUP_LO, SEED_SPEEDUP_HI, num(pred));
+                say(R, ", against %sx measured: the bounds %s the step.", num(k->ratio),
+                    k->ratio > k->predicted ? "under-predict" : "over-predict");
+            if (k->ratio < sp->speedup_lo && k->predicted < sp->speedup_lo)
+                say(R, " A %g-%gx gain would need the %s kernel's bound to sit %g-%gx above "
+                       "%s's; it sits %sx above.", sp->speedup_lo, sp->speedup_hi, impr,
+                    sp->speedup_lo, sp->speedup_hi, base, num(k->predicted));
         } else {
-            say(R, " Counters or ceilings are missing (naive: %s; tiled: %s), so no reason from the "
-                   "counters.", bound_words(R, a), bound_words(R, b));
+            say(R, " Counters or ceilings are missing (%s: %s; %s: %s), so no reason from the "
+                   "counters.", base, bound_words(R, a), impr, bound_words(R, b));
         }
         say(R, "\n");
     }
-    if (!isnan(ratio[0]) && !isnan(ratio[1])) {
-        double g = ratio[1] / ratio[0];
-        say(R, "- The gap at 2048 vs 1024: %sx vs %sx, so it %s.\n", num(ratio[1]), num(ratio[0]),
+    if (c->gap_known) {
+        double g = c->gap_growth;
+        say(R, "- The gap at %ld vs %ld: %sx vs %sx, so it %s.\n", sp->sizes[1], sp->sizes[0],
+            num(c->speedup[1].ratio), num(c->speedup[0].ratio),
             g > 1.05 ? "widens, as claimed" : g < 1 / 1.05 ? "narrows, against the claim"
                                                           : "stays the same within 5%, against the claim");
     }
     say(R, "\n");
 
-    /* claim 2: naive is bandwidth-bound, ~5% of peak */
-    say(R, "**\"Naive is bandwidth-bound\" and \"~%g%% of peak\".**\n\n", 100 * SEED_PEAK_SHARE);
-    int any = 0;
-    for (int i = 0; i < R->ds->nrows; i++) {
-        const struct gp_result *r = &R->ds->rows[i];
-        if (strcmp(r->variant, "naive") != 0)
-            continue;
-        if (any++ == LIST_MAX)
-            say(R, "- ... further `naive` rows are in the results by shape.\n");
-        if (any > LIST_MAX)
-            continue;
-        if (!row_ok(R, i)) {
+    say(R, "**\"%s is bandwidth-bound\" and \"~%g%% of peak\".**\n\n", mdt(sp->base), 100 * sp->peak_share);
+    for (int k = 0; k < c->nbw; k++) {
+        const struct gp_bandwidth_check *b = &c->bw[k];
+        const struct gp_result *r = &R->ds->rows[b->row];
+        const struct gp_roof *ro = &R->roof[b->row];
+        if (!b->usable) {
             say(R, "- %s: no verified result with a valid time.\n", shape_str(r));
             continue;
         }
-        const struct gp_roof *ro = &R->roof[i];
         say(R, "- %s: ", shape_str(r));
-        if (ro->bound_level < 0) {
-            say(R, "%s, so the binding level is unknown", bound_words(R, i));
-        } else if (ro->bound_level == GP_BOUND_COMPUTE) {
+        if (b->outcome == GP_BW_UNKNOWN) {
+            say(R, "%s, so the binding level is unknown", bound_words(R, b->row));
+        } else if (b->outcome == GP_BW_COMPUTE) {
             say(R, "the claim **does not hold**: compute binds (%s of the %s ceiling)",
                 pct(ro->bound_share), peak_label(r));
         } else {
             int L = ro->bound_level;
             say(R, "bandwidth-bound **%s**: by %s, at %s of that roof (%s TFLOP/s allowed)",
-                L == GP_LEVEL_DRAM ? "as claimed, by DRAM" : "yes, but not by DRAM",
+                b->outcome == GP_BW_DRAM ? "as claimed, by DRAM" : "yes, but not by DRAM",
                 level_label[L], pct(ro->bound_share), tf(ro->bound_attainable));
-            double dram_bw = (val(r->metric[GP_M_dram_read]) + val(r->metric[GP_M_dram_write])) /
-                             r->time_median_s;
-            if (L != GP_LEVEL_DRAM && !isnan(mem_roof(ro, GP_LEVEL_DRAM)))
+            if (!isnan(b->dram_allows))
                 say(R, "; DRAM alone would allow %s TFLOP/s, %sx what it reaches, and its DRAM "
                        "traffic ran at %s, %s of the measured DRAM bandwidth",
-                    tf(mem_roof(ro, GP_LEVEL_DRAM)), num(mem_roof(ro, GP_LEVEL_DRAM) / ro->achieved),
-                    bw_str(dram_bw), pct(dram_bw / ro->roof_bw[GP_LEVEL_DRAM]));
+                    tf(b->dram_allows), num(b->dram_allows / ro->achieved), bw_str(b->dram_bw),
+                    pct(b->dram_bw / ro->roof_bw[GP_LEVEL_DRAM]));
         }
-        if (!isnan(ro->peak_compute)) {
-            double p = ro->achieved / ro->peak_compute;
-            /* "~5%" read as within a factor SEED_PEAK_CLOSE of 5% */
-            const double f = p / SEED_PEAK_SHARE;
-            say(R, "; it runs at %s of the %s ceiling (claim ~%g%%: %s, %sx the claim)", pct(p),
-                peak_label(r), 100 * SEED_PEAK_SHARE,
-                f >= 1 / SEED_PEAK_CLOSE && f <= SEED_PEAK_CLOSE ? "holds" : "does not hold", num(f));
-        }
+        if (b->peak_outcome != GP_CLAIM_NOT_MEASURED)
+            say(R, "; it runs at %s of the %s ceiling (claim ~%g%%: %s, %sx the claim)", pct(b->peak_share),
+                peak_label(r), 100 * sp->peak_share,
+                b->peak_outcome == GP_CLAIM_HOLDS ? "holds" : "does not hold", num(b->peak_factor));
         say(R, ".\n");
     }
-    if (!any)
-        say(R, "Not checked: the data has no `naive` rows.\n");
+    if (c->nbase > c->nbw)
+        say(R, "- ... further %s rows are in the results by shape.\n", mdc(sp->base));
+    if (!c->nbase)
+        say(R, "Not checked: the data has no %s rows.\n", mdc(sp->base));
     say(R, "\n");
 }
 
@@ -1073,6 +1213,11 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
                     R.tf32_at[g] = idx[j];
             }
     }
+    if (findings_build(ds, R.roof, R.usable, &R.F)) {
+        snprintf(err, errlen, "%s: out of memory for %d rows", out_path, ds->nrows);
+        goto out;
+    }
+    claims_check(ds, R.roof, R.usable, &gp_seed_claims, &R.claims);
     struct atomic_file out;
     R.f = atomic_open(&out, out_path, err, errlen);
     if (!R.f)
@@ -1084,9 +1229,11 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
     write_claims(&R);
     write_shape_tables(&R);
     write_charts(&R);
+    write_limits(&R);
     write_variants(&R);
     rc = atomic_commit(&out, err, errlen);
 out:
+    findings_free(&R.F);
     free(R.roof);
     free(R.usable);
     free(R.cublas_at);

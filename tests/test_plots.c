@@ -212,7 +212,8 @@ static void script_error(const char *script, const char *name, const char *text,
         }
     }
     snprintf(outbase, sizeof outbase, "%s/bad_%s", tmpdir, name);
-    if (strcmp(script, "bytes.gp") == 0)
+    if (strcmp(script, "bytes.gp") == 0 || strcmp(script, "stalls.gp") == 0 ||
+        strcmp(script, "issue_roofline.gp") == 0)
         snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' '%s' T png 2>&1", script, csv, outbase);
     else
         snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' none '%s' T png 2>&1", script, csv, outbase);
@@ -261,6 +262,59 @@ static void test_script_bad_input(void)
     script_error("roofline_dram.gp", "nodram.csv", PTS_HDR
                  "naive,1,fp32,2048,2048,2048,2048x2048x2048,l2,1,2,6.18e+12,6.01e+13,0\n",
                  "no rows at level 'dram'");
+    script_error("issue_roofline.gp", "issuecol.csv", "variant,variant_index,shape,flop_per_inst\nx,1,1x1x1,20\n",
+                 "issuecol.csv:1: missing column 'flop_per_s'");
+    script_error("stalls.gp", "stallcol.csv", "variant,variant_index,slot,shape,reason,share\nx,1,1,1x1x1,wait,1\n",
+                 "stallcol.csv:1: missing column 'reason_index'");
+    script_error("stalls.gp", "stallneg.csv", "variant,variant_index,slot,shape,reason,reason_index,share,base,top\n"
+                 "x,1,1,1x1x1,wait,1,-0.5,0,1\n", "stallneg.csv:2: column share (7)");
+}
+
+/* The stall breakdown: drawn from a dataset with stall counters (tests/data/insight_crafted),
+ * each bar's shares are ratio / sum of ratios and add up to 1; skipped, with a note, without. */
+static void test_render_stalls(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[512], path[600];
+    path_in(out, sizeof out, tmpdir, "stalls");
+    int n = -1, rc = dataset_load("tests/data/insight_crafted", &ds, err, sizeof err);
+    if (rc == 0)
+        n = plots_render(&ds, out, NULL, err, sizeof err);
+    else
+        CHECK(0, "load tests/data/insight_crafted: %s", err);
+    unsigned w = 0, h = 0;
+    path_in(path, sizeof path, out, "stalls.png");
+    CHECK(n == 6 && png_valid(path, &w, &h) && w == 1400 && h == 900,
+          "insight_crafted: 6 charts, stalls.png 1400x900 (got %d: %s)", n, err);
+    path_in(path, sizeof path, out, "issue_roofline.png");
+    CHECK(png_valid(path, &w, &h) && w == 1400, "issue_roofline.png rendered");
+    path_in(path, sizeof path, out, "issue_points.csv");
+    double fi = 0, fs = 0;
+    CHECK(line_numbers(path, "issuebound,2,fp32,1024x1024x1024,", &fi, &fs) && fabs(fi - 20) < 1e-5 &&
+              fabs(fs / (0.9 * 20 * 4 * 132 * 1.755e9) - 1) < 1e-6,
+          "issue_points.csv: issuebound at 20 FLOP per warp instruction, 90%% of the issue roof (%g, %g)", fi, fs);
+    path_in(path, sizeof path, out, "stalls.svg");
+    CHECK(svg_valid(path) && file_contains(path, "mio_throttle"), "stalls.svg valid, names mio_throttle");
+    path_in(path, sizeof path, out, "stalls.csv");
+    CHECK(file_contains(path, "variant,variant_index,slot,shape,reason,reason_index,share,base,top\n"),
+          "stalls.csv header");
+    double a = 0, b = 0, sum = 17.85 + 7.00 + 3.01 + 2.89 + 0.5 + 0.5 + 1.0 + 0.1 + 10 * 0.01;
+    CHECK(line_numbers(path, "stalled,3,3,1024x1024x1024,mio_throttle,1,", &a, &b) &&
+              fabs(a - 17.85 / sum) < 1e-5 && b == 0,
+          "stalled: mio_throttle first, share 17.85 / sum of ratios (%g, %g)", a, b);
+    CHECK(line_numbers(path, "stalled,3,3,1024x1024x1024,other,8,", &a, &b) && fabs(b + a - 1) < 1e-5,
+          "stalled: the segments stack up to 1 (%g + %g)", b, a);
+    if (rc == 0)
+        dataset_free(&ds);
+
+    rc = dataset_load("tests/data/h200_crafted", &ds, err, sizeof err);
+    path_in(out, sizeof out, tmpdir, "nostalls");
+    n = plots_render(&ds, out, NULL, err, sizeof err);
+    path_in(path, sizeof path, out, "stalls.png");
+    CHECK(rc == 0 && n == 4 && file_size(path) < 0 && strstr(err, "stalls: skipped") &&
+              strstr(err, "issue_roofline: skipped"),
+          "no stall or instruction counters: no stalls or instruction roofline, a note says so (%d: %s)", n, err);
+    dataset_free(&ds);
 }
 
 /* gnuplot missing, scripts missing, output directory unusable, gnuplot failing halfway. */
@@ -553,6 +607,7 @@ int main(void)
         test_render_dataset();
         test_render_minimal();
         test_script_bad_input();
+        test_render_stalls();
         test_no_shell();
         test_variant_with_spaces();
         test_shape_bound();

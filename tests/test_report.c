@@ -189,17 +189,18 @@ static void test_ladder(void)
           "naive: L1-bound with 5.00 bytes of L1 traffic per FMA");
     CHECK(has(naive, "DRAM alone would allow"), "naive: what DRAM alone would allow");
     CHECK(has(naive, "It reads no shared memory"), "naive: no shared memory");
-    CHECK(has(naive, "Next up, `tiled`") && has(naive, "cuts L1 traffic per FMA 19.9x"),
-          "naive: the next variant and what it changes (L1 traffic cut 19.9x)");
+    CHECK(has(t, "| `naive` -> `tiled` | 2048x2048x2048 | 1.49x |") &&
+              has(t, "| L1 5.00 -> 0.252 B (cuts 19.9x) |"),
+          "ladder: naive -> tiled and what it changes (L1 traffic cut 19.9x)");
     CHECK(has(tiled, "**Binding level: shared memory.**"), "tiled: shared-memory-bound");
     CHECK(has(tiled, "1.50 load wavefronts per warp-level FFMA"), "tiled: 1.50 wavefronts per warp FFMA");
-    CHECK(has(tiled, "bank conflicts are 0.0416% of the load wavefronts (negligible)"),
+    CHECK(has(tiled, "bank conflicts 0.0416% of them (negligible)"),
           "tiled: bank conflicts negligible");
     CHECK(has(cublas, "**Binding level: compute.**") && has(cublas, "FP32 FMA ceiling of 60.1 TFLOP/s"),
           "cublas: compute-bound against the FP32 ceiling");
     CHECK(has(tf32, "**Binding level: compute.**") && has(tf32, "TF32 tensor ceiling of 440 TFLOP/s"),
           "cublas_tf32: compute-bound against the TF32 ceiling");
-    CHECK(has(tf32, "bank conflicts are 26.0% of the load wavefronts (significant)"),
+    CHECK(has(tf32, "bank conflicts 26.0% of them (significant)"),
           "cublas_tf32: significant bank conflicts flagged");
     CHECK(has(t, "2048^3: naive 2.78 ms, tiled 1.86 ms: tiled is **1.49x** faster; the claim **does not hold**"),
           "seed speedup claim at 2048 does not hold (1.49x)");
@@ -325,12 +326,11 @@ static void test_failed_verification(void)
     CHECK(has(t, "| `tiled` | fp32 | **VERIFY FAILED** | excluded |"), "excluded from the shape table");
     CHECK(has(t, "2048^3: not checked: tiled did not produce a verified result"),
           "excluded from the seed claim");
-    CHECK(has(t, "Next up, `tiled` (seed kernel: 32x32 shared-memory tiles, one output per thread): "
-                 "failed verification at 2048x2048x2048, so no comparison"),
+    CHECK(has(t, "| `naive` -> `tiled` | 2048x2048x2048 | no comparison: `tiled` failed verification |"),
           "excluded from the step comparison");
     char *tiled = section(t, "### `tiled`");
     CHECK(has(tiled, "At 1024x1024x1024:"), "tiled explained at its verified shape");
-    CHECK(has(tiled, "2048x2048x2048 **verification failed**"), "tiled's failed shape marked");
+    CHECK(has(tiled, "| 2048x2048x2048 | **verification failed** |"), "tiled's failed shape marked");
     free(tiled);
     free(t);
 }
@@ -624,7 +624,7 @@ static void test_many_rows(void)
     CHECK(tiled_rows == NSHAPES && tiled_right == NSHAPES,
           "every tiled row is 25%% of cuBLAS at its own shape (%d of %d rows)", tiled_right, tiled_rows);
     char *tiled = section(t, "### `tiled`");
-    CHECK(has(tiled, "; and 2479 more (see the results by shape)"), "a variant's other shapes are capped at 20");
+    CHECK(has(tiled, "| ... 2480 more (see the results by shape) |"), "a variant's other shapes are capped at 20");
     CHECK(has(tiled, "At 40048x40048x40048:"), "the focus is the largest shape");
     free(tiled);
     free(t);

@@ -1,0 +1,67 @@
+# Warp-stall breakdown per variant: one stacked bar per variant (its largest shape with
+# stall counters), each segment a stall reason's share of the stalled warps per issued
+# instruction (ratio / sum of ratios, ncu's WarpStateStats).
+#   gnuplot -c plots/stalls.gp STALLS OUTBASE [TITLE] [FORMATS]
+# STALLS   stalls.csv (variant,variant_index,slot,shape,reason,reason_index,share,base,top):
+#          one line per bar and reason; [base, top) is the segment
+# OUTBASE  writes OUTBASE.png and OUTBASE.svg; TITLE: GPU and date; FORMATS default "png svg"
+
+DIR = ""
+do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
+load DIR."common.gp"
+if (strlen(argv(2)) == 0) {
+    exit error "usage: gnuplot -c stalls.gp STALLS.csv OUTBASE [TITLE] [FORMATS]"
+}
+P = argv(1); OUT = argv(2)
+TITLE = strlen(argv(3)) ? argv(3) : "GPU unknown"
+FORMATS = strlen(argv(4)) ? argv(4) : "png svg"
+if (!not_a_command(P) || !not_a_command(OUT)) {
+    exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
+}
+
+call DIR."check.gp" P "variant variant_index slot shape reason reason_index share base top" \
+    "variant_index slot reason_index share base top" ""
+
+# Bars (slots) and reasons, named from the file itself: a name may hold spaces.
+stats P using (column("slot")) nooutput
+NS = int(STATS_max)
+stats P using (column("reason_index")) nooutput
+NR = int(STATS_max)
+array SLOT_LABEL[NS]
+array REASON[NR]
+do for [i = 1:NS] { SLOT_LABEL[i] = "" }
+do for [i = 1:NR] { REASON[i] = "" }
+stats P using (SLOT_LABEL[int(column("slot"))] = strcol("variant") . "\n" . strcol("shape"), \
+               REASON[int(column("reason_index"))] = strcol("reason"), 0) nooutput
+
+# Reasons in a fixed qualitative palette; "other" (the last) in grey.
+REASON_COLORS = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #F0E442 #999999"
+rcolor(j) = REASON[j] eq "other" ? "#BBBBBB" : word(REASON_COLORS, (j - 1) % 7 + 1)
+in_reason(j) = int(column("reason_index")) == j
+HALF = 0.34
+# two-line tic labels: room below them for the axis label
+set bmargin at screen 0.14
+set xlabel offset 0, -0.5
+
+set xrange [0.4:NS + 0.6]
+set yrange [0:1]
+set xtics () scale 0
+do for [i = 1:NS] { set xtics add (SLOT_LABEL[i] i) }
+set ytics ("0%%" 0, "20%%" 0.2, "40%%" 0.4, "60%%" 0.6, "80%%" 0.8, "100%%" 1.0)
+set grid noxtics nomxtics ytics nomytics
+set ylabel "share of stalled warps per issued instruction"
+set xlabel "variant, at its largest shape with stall counters"
+set style fill solid 0.9 border lc rgb "#333333"
+set title sprintf("Warp-stall breakdown (ratio of each reason / sum of ratios)\n%s", TITLE)
+
+do for [FMT in FORMATS] {
+    eval set_term(FMT)
+    set output OUT.".".FMT
+    plot \
+      for [j = 1:NR] P using (in_reason(j) ? column("slot") : 1/0):((column("base") + column("top")) / 2): \
+          (column("slot") - HALF):(column("slot") + HALF):(column("base")):(column("top")) \
+          with boxxyerror lc rgb rcolor(j) title REASON[j], \
+      P using (column("share") >= 0.06 ? column("slot") : 1/0):((column("base") + column("top")) / 2): \
+          (sprintf("%.0f%%", 100 * column("share"))) with labels font ",10" notitle
+    unset output
+}

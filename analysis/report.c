@@ -5,6 +5,7 @@
  * differently for different data. Rows that failed verification are listed up front
  * and never enter a performance statement; rows without counters get time-only text.
  *   gemmprof report DIR [--out FILE_OR_DIR] [--no-plots]      (report_main) */
+#include "analysis/markdown.h"
 #include "analysis/report.h"
 
 #include <ctype.h>
@@ -206,62 +207,6 @@ static double bytes_per_fma(const struct gp_roof *ro, int level)
     return ro->bytes[level] / (ro->flops_analytic / 2.0);
 }
 
-/* ---- Markdown escaping: every string from the data goes through md_escape ---- */
-
-static char md_ring[16][4200];
-static unsigned md_next;
-
-/* Escapes s for Markdown into out (cut with "..." when it does not fit). code = 1: an
- * inline code span, backticks included, with a fence longer than any backtick run in s;
- * code = 0: text, with every character that could end a table cell or start a code
- * span, link, HTML tag, emphasis or heading backslash-escaped. In both, '|' is escaped
- * (a table cell ends at a bare one even inside a code span) and control bytes (newline,
- * ESC, ...) are shown as \xNN, so a value can neither break a line nor colour a terminal. */
-static const char *md_escape(const char *s, int code)
-{
-    char *out = md_ring[md_next++ % 16];
-    size_t len = sizeof md_ring[0], n = 0;
-    int run = 0, longest = 0;
-    for (const char *p = s; *p; p++) {
-        run = *p == '`' ? run + 1 : 0;
-        longest = run > longest ? run : longest;
-    }
-    int fence = code ? longest + 1 : 0;
-    /* a span that starts or ends with a backtick needs a space inside its fence */
-    int pad = code && (s[0] == '`' || (*s && s[strlen(s) - 1] == '`'));
-    for (int i = 0; i < fence; i++)
-        out[n++] = '`';
-    if (pad)
-        out[n++] = ' ';
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        char piece[8];
-        unsigned char c = *p;
-        int intraword = p > (const unsigned char *)s && isalnum(p[-1]) && isalnum(p[1]);
-        if (c < 0x20 || c == 0x7f)
-            snprintf(piece, sizeof piece, "\\x%02X", c);
-        else if (c == '|' || (!code && (strchr("\\`*[]<>#&", c) || (c == '_' && !intraword))))
-            snprintf(piece, sizeof piece, "\\%c", c);
-        else
-            snprintf(piece, sizeof piece, "%c", c);
-        size_t k = strlen(piece);
-        if (n + k + (size_t)fence + 5 >= len) {
-            memcpy(out + n, "...", 3);
-            n += 3;
-            break;
-        }
-        memcpy(out + n, piece, k);
-        n += k;
-    }
-    if (pad)
-        out[n++] = ' ';
-    for (int i = 0; i < fence; i++)
-        out[n++] = '`';
-    out[n] = '\0';
-    return out;
-}
-
-static const char *mdc(const char *s) { return md_escape(s, 1); }   /* as `code` */
-static const char *mdt(const char *s) { return md_escape(s, 0); }   /* as text */
 
 static void say(struct rep *R, const char *fmt, ...)
 {

@@ -5,7 +5,6 @@
  * differently for different data. Rows that failed verification are listed up front
  * and never enter a performance statement; rows without counters get time-only text.
  *   gemmprof report DIR [--out FILE_OR_DIR] [--no-plots]      (report_main) */
-#include "analysis/markdown.h"
 #include "analysis/report.h"
 
 #include <ctype.h>
@@ -17,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/markdown.h"
 #include "analysis/atomic_file.h"
 #include "analysis/claims.h"
 #include "analysis/findings.h"

@@ -53,6 +53,8 @@ struct gp_result {
     double registers_per_thread, smem_static_bytes, smem_dynamic_bytes;
     double blocks;                 /* thread blocks launched: grid_x * grid_y * grid_z */
     double block_limit_registers, block_limit_smem, block_limit_warps, block_limit_blocks;
+    double smem_config_bytes;      /* the driver's shared-memory configuration (carveout) for
+                                    * the launch, from CUPTI's kernel record; NaN when unknown */
     double blocks_per_sm;          /* resident at once: the smallest of the four limits */
     char occupancy_limiter[16];    /* registers | shared_memory | warps | blocks */
     double occupancy_theoretical_pct;

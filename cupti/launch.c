@@ -5,6 +5,13 @@
  * attributes and the occupancy API give registers, static shared memory and resident
  * blocks; src/launch_facts.c does the arithmetic.
  *
+ * The shared-memory configuration the driver picked for the launch is in no attribute
+ * and follows no documented rule; CUPTI's kernel activity record carries it
+ * (sharedMemoryExecuted, what ncu reports as launch__shared_mem_config_size). So the
+ * capture also enables kernel records, read through the process's one activity
+ * registration (cupti/activity.h, shared with --trace), and finds the record of the
+ * captured launch by correlation id, or by symbol, grid and block.
+ *
  * The driver is opened with dlopen, as in prof.cpp, so gemmprof still starts where
  * there is no driver. CUPTI calls the callback on the launching thread; the record is
  * still guarded, since a library may launch from a thread of its own. */
@@ -15,10 +22,12 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/results.h"
+#include "cupti/activity.h"
 #include "cupti/cupti_internal.h"
 #include "src/launch_facts.h"
 
@@ -31,11 +40,99 @@ static struct {
     CUfunction f;
     unsigned grid[3], block[3], dyn_smem;
     int carveout_pct;   /* from a launch attribute; -1 when none */
+    uint32_t corr;      /* the launch call's correlation id */
     char symbol[512];
 } cap = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
+/* The kernel records that arrive while a capture runs, the newest LF_RECORDS kept (a
+ * call launches a few kernels; under --trace a buffer may also bring earlier ones). */
+#define LF_RECORDS 64
+static struct {
+    pthread_mutex_t mu;
+    unsigned n;   /* records seen in this capture */
+    struct lf_record {
+        uint32_t corr, smem_config;
+        int32_t grid[3], block[3];
+        char symbol[512];   /* truncated as cap.symbol is, so the two compare */
+    } r[LF_RECORDS];
+} recs = {.mu = PTHREAD_MUTEX_INITIALIZER};
+static int records_on;        /* this capture enabled kernel records */
+static char records_why[320]; /* why not, or why none matched */
+
+static void kernel_sink(void *arg, const CUpti_Activity *rec, size_t dropped)
+{
+    (void)arg;
+    (void)dropped;   /* a dropped record shows as none matching */
+    if (!rec || (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL))
+        return;
+    const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+    pthread_mutex_lock(&recs.mu);
+    struct lf_record *d = &recs.r[recs.n++ % LF_RECORDS];
+    *d = (struct lf_record){.corr = k->correlationId, .smem_config = k->sharedMemoryExecuted,
+                            .grid = {k->gridX, k->gridY, k->gridZ}, .block = {k->blockX, k->blockY, k->blockZ}};
+    snprintf(d->symbol, sizeof d->symbol, "%s", k->name ? k->name : "");
+    pthread_mutex_unlock(&recs.mu);
+}
+
+/* The driver's configuration of the captured launch, from its record: the one with its
+ * correlation id, else the newest with its symbol (the driver callback's id need not be
+ * the one a runtime launch's record carries); grid and block must agree either way.
+ * -1 when no record matches. */
+static long record_config(uint32_t corr, const char *symbol, const unsigned g[3], const unsigned b[3])
+{
+    long by_corr = -1, by_symbol = -1;
+    pthread_mutex_lock(&recs.mu);
+    const unsigned n = recs.n < LF_RECORDS ? recs.n : LF_RECORDS;
+    for (unsigned i = 0; i < n; i++) {   /* oldest first, so the newest by symbol wins */
+        const struct lf_record *r = &recs.r[(recs.n - n + i) % LF_RECORDS];
+        int same = 1;
+        for (int d = 0; d < 3; d++)
+            same &= (unsigned)r->grid[d] == g[d] && (unsigned)r->block[d] == b[d];
+        if (!same)
+            continue;
+        if (r->corr == corr)
+            by_corr = r->smem_config;
+        if (symbol[0] && strcmp(r->symbol, symbol) == 0)
+            by_symbol = r->smem_config;
+    }
+    pthread_mutex_unlock(&recs.mu);
+    return by_corr >= 0 ? by_corr : by_symbol;
+}
+
+/* Kernel records on for the capture. Failing is not fatal: the model stands in. */
+static void records_begin(void)
+{
+    records_on = 0;
+    records_why[0] = '\0';
+    pthread_mutex_lock(&recs.mu);
+    recs.n = 0;
+    pthread_mutex_unlock(&recs.mu);
+    if (activity_add_sink(kernel_sink, NULL, records_why, sizeof records_why) != 0)
+        return;
+    CUptiResult r = activity_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    if (r != CUPTI_SUCCESS) {
+        cupti_describe_error("cuptiActivityEnable(CONCURRENT_KERNEL)", r, records_why, sizeof records_why);
+        activity_remove_sink(kernel_sink, NULL);
+        return;
+    }
+    records_on = 1;
+}
+
+/* Delivers the records (the caller synchronized) and switches them off again, so no
+ * timed launch runs with them on. */
+static void records_end(void)
+{
+    if (!records_on)
+        return;
+    CUptiResult r = CUPTI_TRY(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), records_why,
+                              sizeof records_why);
+    activity_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    activity_remove_sink(kernel_sink, NULL);
+    records_on = r == CUPTI_SUCCESS;   /* records to look in */
+}
+
 static void keep(CUfunction f, const unsigned g[3], const unsigned b[3], unsigned dyn, int carveout,
-                 const char *symbol)
+                 uint32_t corr, const char *symbol)
 {
     double threads = (double)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
     pthread_mutex_lock(&cap.mu);
@@ -47,6 +144,7 @@ static void keep(CUfunction f, const unsigned g[3], const unsigned b[3], unsigne
         memcpy(cap.block, b, sizeof cap.block);
         cap.dyn_smem = dyn;
         cap.carveout_pct = carveout;
+        cap.corr = corr;
         snprintf(cap.symbol, sizeof cap.symbol, "%s", symbol ? symbol : "");
     }
     pthread_mutex_unlock(&cap.mu);
@@ -76,7 +174,7 @@ static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpt
         /* the _ptsz and cooperative parameters begin as cuLaunchKernel's (checked below) */
         const cuLaunchKernel_params *p = cb->functionParams;
         unsigned g[3] = {p->gridDimX, p->gridDimY, p->gridDimZ}, b[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
-        keep(p->f, g, b, p->sharedMemBytes, -1, cb->symbolName);
+        keep(p->f, g, b, p->sharedMemBytes, -1, cb->correlationId, cb->symbolName);
         break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
@@ -90,7 +188,7 @@ static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpt
             if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
                 carveout = (int)c->attrs[i].value.sharedMemCarveout;
         unsigned g[3] = {c->gridDimX, c->gridDimY, c->gridDimZ}, b[3] = {c->blockDimX, c->blockDimY, c->blockDimZ};
-        keep(p->f, g, b, c->sharedMemBytes, carveout, cb->symbolName);
+        keep(p->f, g, b, c->sharedMemBytes, carveout, cb->correlationId, cb->symbolName);
         break;
     }
     default:
@@ -142,6 +240,7 @@ int launch_capture_begin(char *why, size_t why_len)
             cap.sub = NULL;
             return -1;
         }
+    records_begin();
     return 0;
 }
 
@@ -228,8 +327,12 @@ int launch_capture_end(struct gp_result *row, char *why, size_t why_len)
     memcpy(k.grid, cap.grid, sizeof k.grid);
     memcpy(k.block, cap.block, sizeof k.block);
     k.smem_dynamic = cap.dyn_smem;
+    const uint32_t corr = cap.corr;
+    char symbol[sizeof cap.symbol];
+    memcpy(symbol, cap.symbol, sizeof symbol);
     cupti_kernel_name(cap.symbol, k.name, sizeof k.name);
     pthread_mutex_unlock(&cap.mu);
+    records_end();
     if (!seen) {
         cupti_say(why, why_len, "launch facts: no kernel launch was seen");
         return -1;
@@ -262,5 +365,21 @@ int launch_capture_end(struct gp_result *row, char *why, size_t why_len)
     const double threads = (double)k.block[0] * k.block[1] * k.block[2];
     if (drv.occupancy(&api, f, (int)threads, (size_t)k.smem_dynamic) != CUDA_SUCCESS)
         api = -1;   /* the limits alone */
-    return launch_facts_fill(&dev, &k, api, row, why, why_len);
+    const long config = records_on ? record_config(corr, symbol, k.grid, k.block) : -1;
+    if (records_on && config < 0)
+        cupti_say(records_why, sizeof records_why, "no kernel record of %.128s arrived", k.name);
+    else if (records_on && config == 0)
+        cupti_say(records_why, sizeof records_why, "the kernel record of %.128s gives no size", k.name);
+    k.smem_config = config > 0 ? config : 0;
+    char note[512];
+    int rc = launch_facts_fill(&dev, &k, api, row, note, sizeof note);
+    if (rc < 0 || k.smem_config > 0) {
+        cupti_say(why, why_len, "%s", note);
+        return rc;
+    }
+    /* the row stands, but its shared-memory limit is the model's: said, and
+     * smem_config_bytes left empty */
+    cupti_say(why, why_len, "%.128s: block_limit_smem from gemmprof's carveout model, the driver's "
+              "shared-memory configuration unknown (%s)%s%s", k.name, records_why, note[0] ? "; " : "", note);
+    return 1;
 }

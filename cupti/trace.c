@@ -17,6 +17,7 @@
 
 #include "analysis/atomic_file.h"
 #include "analysis/meta.h"
+#include "cupti/activity.h"
 #include "cupti/cupti_internal.h"
 #include "cupti/trace_internal.h"
 
@@ -34,8 +35,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* CUPTI's guide recommends 1-10 MB activity buffers. */
-#define TR_BUFFER_BYTES (8u << 20)
 /* GPU processes get pids far above any Linux pid (pid_max <= 2^22). */
 #define TR_GPU_PID_BASE (1 << 30)
 #define TR_MAX_HOST_THREADS 256
@@ -548,31 +547,19 @@ int trace_write(const struct trace *t, const char *path, char *why, size_t len)
 /* ---- CUPTI plumbing ---- */
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct trace *g_active;  /* the trace receiving buffers, or NULL */
-static int g_registered;
+static struct trace *g_active;  /* the trace receiving records, or NULL */
 
-static void CUPTIAPI buffer_requested(uint8_t **buf, size_t *size, size_t *max_records)
+/* the trace's reader of the shared activity buffers (cupti/activity.h) */
+static void trace_sink(void *arg, const CUpti_Activity *rec, size_t dropped)
 {
-    *buf = aligned_alloc(8, TR_BUFFER_BYTES);
-    *size = *buf ? TR_BUFFER_BYTES : 0;  /* no buffer: CUPTI counts the records as dropped */
-    *max_records = 0;
-}
-
-static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size,
-                                      size_t valid)
-{
-    (void)size;
+    (void)arg;
     pthread_mutex_lock(&g_mu);
-    if (g_active && buf) {
-        CUpti_Activity *rec = NULL;
-        while (cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS)
+    if (g_active) {
+        if (rec)
             trace_add_record(g_active, rec);
-        size_t dropped = 0;
-        if (cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS)
-            g_active->dropped += dropped;
+        g_active->dropped += dropped;
     }
     pthread_mutex_unlock(&g_mu);
-    free(buf);
 }
 
 /* Finds the file of the loaded libcupti, for dl_iterate_phdr. */
@@ -626,7 +613,7 @@ static const char *kind_name(CUpti_ActivityKind k)
 static void disable_all(struct trace *t)
 {
     for (int i = t->nenabled; i-- > 0;)
-        cuptiActivityDisable(t->enabled[i]);
+        activity_disable(t->enabled[i]);
     t->nenabled = 0;
 }
 
@@ -647,22 +634,20 @@ struct trace *trace_start(char *why, size_t why_len)
     const char *nvtx = getenv("NVTX_INJECTION64_PATH");
     t->nvtx_routed = nvtx && *nvtx;
     CUptiResult r;
-    if (!g_registered) {
-        if ((r = CUPTI_TRY(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), why, why_len)) != CUPTI_SUCCESS) {
-            trace_free(t);
-            return NULL;
-        }
-        g_registered = 1;
+    if (activity_add_sink(trace_sink, NULL, why, why_len) != 0) {
+        trace_free(t);
+        return NULL;
     }
     pthread_mutex_lock(&g_mu);
     g_active = t;
     pthread_mutex_unlock(&g_mu);
     for (size_t i = 0; i < sizeof required_kinds / sizeof required_kinds[0]; i++) {
-        if ((r = cuptiActivityEnable(required_kinds[i])) != CUPTI_SUCCESS) {
+        if ((r = activity_enable(required_kinds[i])) != CUPTI_SUCCESS) {
             char call[96];
             snprintf(call, sizeof call, "cuptiActivityEnable(%s)", kind_name(required_kinds[i]));
             cupti_describe_error(call, r, why, why_len);
             disable_all(t);
+            activity_remove_sink(trace_sink, NULL);
             pthread_mutex_lock(&g_mu);
             g_active = NULL;
             pthread_mutex_unlock(&g_mu);
@@ -672,7 +657,7 @@ struct trace *trace_start(char *why, size_t why_len)
         t->enabled[t->nenabled++] = required_kinds[i];
     }
     for (size_t i = 0; i < sizeof optional_kinds / sizeof optional_kinds[0]; i++)
-        if (cuptiActivityEnable(optional_kinds[i]) == CUPTI_SUCCESS)
+        if (activity_enable(optional_kinds[i]) == CUPTI_SUCCESS)
             t->enabled[t->nenabled++] = optional_kinds[i];
     if (why && why_len)
         why[0] = '\0';
@@ -691,6 +676,7 @@ int trace_finish(struct trace *t, const char *path, char *why, size_t why_len)
     disable_all(t);
     if (r == CUPTI_SUCCESS)
         r = CUPTI_TRY(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), why, why_len);
+    activity_remove_sink(trace_sink, NULL);
     pthread_mutex_lock(&g_mu);
     g_active = NULL;
     pthread_mutex_unlock(&g_mu);

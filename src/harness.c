@@ -103,9 +103,9 @@ static void cuda_failure(struct run *r, struct gp_result *row, const char *phase
     } while (0)
 
 /* The launch facts come from the verify launch, never a timed one: a CUPTI callback
- * subscription held only around it (cupti/launch.h). 1 when capturing. When CUPTI is
- * held by another tool (ncu, compute-sanitizer) that is said once and the columns stay
- * empty. */
+ * subscription and kernel activity records held only around it (cupti/launch.h). 1 when
+ * capturing. When CUPTI is held by another tool (ncu, compute-sanitizer) that is said
+ * once and the columns stay empty. */
 static int launch_facts_start(struct run *r)
 {
     char why[512];

@@ -1,6 +1,7 @@
 /* Launch facts: the per-SM block limits as the CUDA occupancy calculator computes them
- * (the rules of the toolkit's cuda_occupancy.h, rewritten here for one launch), and
- * ncu's waves and occupancy from them. */
+ * (the rules of the toolkit's cuda_occupancy.h, rewritten here for one launch; shared
+ * memory against the configuration the driver ran the launch with), and ncu's waves
+ * and occupancy from them. */
 #include "src/launch_facts.h"
 
 #include <math.h>
@@ -59,9 +60,9 @@ long launch_smem_config(const struct launch_device *dev, long per_block, int oth
         long pref = carveout_at_least(dev, (long)carveout_pct * dev->smem_per_sm / 100);
         return pref >= per_block ? pref : carveout_at_least(dev, per_block);
     }
-    /* No preference: the driver sizes the carveout so that shared memory does not cost
-     * occupancy (ncu showed 3 blocks by shared memory for 8 KiB blocks limited to 2 by
-     * warps on the H200: a 32 KiB carveout). */
+    /* No preference: a carveout so that shared memory does not cost occupancy (right
+     * for tiled on the H200, 8 KiB blocks limited to 2 by warps: 32 KiB; short of the
+     * driver's choice for blocktile_1d and blocktile_2d, hence only a fallback) */
     return carveout_at_least(dev, per_block * (long)other_limit);
 }
 
@@ -98,17 +99,29 @@ int launch_facts_fill(const struct launch_device *dev, const struct launch_kerne
     const long limit_blocks = dev->max_blocks_per_sm;
 
     /* shared memory: the kernel's static and dynamic bytes plus the driver's reserve,
-     * in 128-byte units, against the carveout the driver picks */
+     * in 128-byte units, against the configuration the launch ran with. That size is
+     * the driver's choice and no formula reproduces it, so the model only stands in
+     * when the driver's is unknown, or cannot be it (it holds no block, yet the kernel ran). */
     const long per_block = round_up(k->smem_static + k->smem_dynamic + dev->reserved_smem_per_block, SMEM_GRANULE);
     long other = limit_regs < limit_warps ? limit_regs : limit_warps;
     if (limit_blocks < other)
         other = limit_blocks;
+    const int driver_config = k->smem_config > 0 && k->smem_config >= per_block;
+    int rc = 0;
+    if (k->smem_config > 0 && !driver_config) {
+        if (note && note_len)
+            snprintf(note, note_len, "%.128s: the driver's shared-memory configuration %ld B holds no block of %ld B; "
+                     "block_limit_smem from gemmprof's carveout model", k->name, k->smem_config, per_block);
+        rc = 1;
+    }
     long limit_smem;
     if (per_block == 0)
         limit_smem = limit_blocks;
     else if (dev->smem_per_block_optin > 0 &&
              per_block > dev->smem_per_block_optin + dev->reserved_smem_per_block)
         limit_smem = 0;
+    else if (driver_config)
+        limit_smem = k->smem_config / per_block;
     else
         limit_smem = launch_smem_config(dev, per_block, (int)other, k->carveout_pct) / per_block;
 
@@ -124,12 +137,13 @@ int launch_facts_fill(const struct launch_device *dev, const struct launch_kerne
         if (lim[i].limit < lim[which].limit)
             which = i;
     long per_sm = lim[which].limit;
-    int rc = 0;
     if (api_blocks_per_sm >= 0 && api_blocks_per_sm != per_sm) {
-        if (note && note_len)
-            snprintf(note, note_len,
-                     "%.128s: the occupancy API allows %d blocks per SM, the limits %ld; keeping the API's",
-                     k->name, api_blocks_per_sm, per_sm);
+        if (note && note_len) {
+            size_t used = strlen(note);   /* after the configuration's note, if any */
+            snprintf(note + used, note_len - used,
+                     "%s%.128s: the occupancy API allows %d blocks per SM, the limits %ld; keeping the API's",
+                     used ? "; " : "", k->name, api_blocks_per_sm, per_sm);
+        }
         per_sm = api_blocks_per_sm;
         which = -1;
         for (int i = 0; i < 4 && which < 0; i++)
@@ -151,6 +165,7 @@ int launch_facts_fill(const struct launch_device *dev, const struct launch_kerne
     row->blocks = (double)k->grid[0] * k->grid[1] * k->grid[2];
     row->block_limit_registers = (double)limit_regs;
     row->block_limit_smem = (double)limit_smem;
+    row->smem_config_bytes = driver_config ? (double)k->smem_config : NAN;
     row->block_limit_warps = (double)limit_warps;
     row->block_limit_blocks = (double)limit_blocks;
     row->blocks_per_sm = (double)per_sm;

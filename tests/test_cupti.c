@@ -340,35 +340,64 @@ static int run_sgemm(void *arg)
     return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
 }
 
-/* The launch facts of a cuBLAS SGEMM, captured as the harness captures them. */
+/* The launch facts of a cuBLAS SGEMM, captured as the harness captures them; the
+ * third round inside a --trace timeline, which shares the activity registration. */
 static void test_gpu_launch_facts(struct sgemm *g)
 {
     char why[512];
-    for (int round = 0; round < 2; round++) {   /* the second: subscribing again works */
+    int reserved = 0;
+    cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, 0);
+    for (int round = 0; round < 3; round++) {   /* the second: subscribing again works */
         struct gp_result r;
         gp_result_init(&r);
+        char path[256];
+        snprintf(path, sizeof path, "/tmp/gemmprof_test_launch_trace_%ld.json", (long)getpid());
+        struct trace *t = round == 2 ? trace_start(why, sizeof why) : NULL;
+        if (round == 2)
+            CHECK(t != NULL, "trace_start for the capture inside a trace (%s)", why);
         int b = launch_capture_begin(why, sizeof why);
         CHECK(b == 0, "launch capture begins (%s)", why);
-        if (b != 0)
+        if (b != 0) {
+            if (t)
+                trace_finish(t, path, why, sizeof why);
+            unlink(path);
             return;
+        }
         run_sgemm(g);
         int rc = launch_capture_end(&r, why, sizeof why);
         CHECK(rc >= 0, "launch facts of a cuBLAS SGEMM (%s)", why);
+        if (t) {
+            run_sgemm(g);   /* after the capture: the trace must still see kernels */
+            cudaDeviceSynchronize();
+            CHECK(trace_finish(t, path, why, sizeof why) == 0, "the trace around a capture finishes (%s)", why);
+            char *s = slurp(path);
+            CHECK(s && json_balanced(s) && count(s, "\"cat\":\"kernel\"") >= 2,
+                  "the trace kept the kernels of the captured call and of the one after it (%d)",
+                  s ? count(s, "\"cat\":\"kernel\"") : -1);
+            free(s);
+            unlink(path);
+        }
         if (rc < 0)
             continue;
         printf("  %s: grid %gx%gx%g block %gx%gx%g, %g regs, %g+%g B smem, limits %g/%g/%g/%g -> %g per SM "
-               "(%s), occupancy %.1f%%, %.3f waves, tail %.3f%s%s\n",
+               "(%s), config %g B, occupancy %.1f%%, %.3f waves, tail %.3f%s%s\n",
                r.launch_kernel, r.grid_x, r.grid_y, r.grid_z, r.block_x, r.block_y, r.block_z,
                r.registers_per_thread, r.smem_static_bytes, r.smem_dynamic_bytes, r.block_limit_registers,
                r.block_limit_smem, r.block_limit_warps, r.block_limit_blocks, r.blocks_per_sm,
-               r.occupancy_limiter, r.occupancy_theoretical_pct, r.waves, r.tail_efficiency,
+               r.occupancy_limiter, r.smem_config_bytes, r.occupancy_theoretical_pct, r.waves, r.tail_efficiency,
                rc ? "; note: " : "", rc ? why : "");
         CHECK(r.launch_kernel[0] && !strstr(r.launch_kernel, "_Z"), "the kernel named, demangled: %s", r.launch_kernel);
         CHECK(r.blocks >= 1 && r.blocks == r.grid_x * r.grid_y * r.grid_z && r.block_x >= 1,
               "grid and block recorded (%g blocks)", r.blocks);
         CHECK(r.registers_per_thread >= 1 && r.registers_per_thread <= 255, "registers per thread: %g",
               r.registers_per_thread);
-        CHECK(rc == 0, "the limits agree with the occupancy API (%s)", rc ? why : "yes");
+        CHECK(rc == 0, "the limits agree with the occupancy API, the driver's configuration known (%s)",
+              rc ? why : "yes");
+        /* the limit is the driver's configuration over the per-block need */
+        double per_block = ceil((r.smem_static_bytes + r.smem_dynamic_bytes + reserved) / 128.0) * 128.0;
+        CHECK(r.smem_config_bytes > 0 && r.block_limit_smem == floor(r.smem_config_bytes / per_block),
+              "block_limit_smem %g = floor(configuration %g B / %g B per block)", r.block_limit_smem,
+              r.smem_config_bytes, per_block);
         CHECK(r.blocks_per_sm >= 1 && r.occupancy_theoretical_pct > 0 && r.occupancy_theoretical_pct <= 100 &&
                   r.occupancy_limiter[0],
               "blocks per SM, occupancy and limiter: %g, %.1f%%, %s", r.blocks_per_sm, r.occupancy_theoretical_pct,

@@ -1,7 +1,9 @@
 /* Launch facts (src/launch_facts.c): block limits, occupancy, waves and tail on cases
  * worked by hand from the H100/H200 limits (132 SMs, 65536 registers and 64 warps and
  * 32 blocks per SM, 228 KiB shared memory per SM, 227 KiB per block, 1 KiB reserved
- * per block; allocation in 256 registers per warp and 128-byte shared-memory units). */
+ * per block; allocation in 256 registers per warp and 128-byte shared-memory units).
+ * The shared-memory limit is taken against the driver's configuration when CUPTI's
+ * kernel record gives it; the carveout model is tested as the fallback it is. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,15 +49,17 @@ int main(void)
     struct gp_result r;
     char note[256];
 
-    /* tiled at 2048^3: 64x64 blocks of 32x32 threads, 32 registers, 8 KiB static.
-     * Registers: 32*32 = 1024 per warp, 16384/1024 = 16 warps per sub-partition, 64 per
-     * SM, 64/32 = 2. Warps 64/32 = 2. Shared: 8192 + 1024 = 9216 per block; 2 blocks
-     * need 18432, so a 32 KiB carveout: 32768/9216 = 3 (ncu on the H200: 2, 3, 2).
+    /* tiled at 2048^3: 64x64 blocks of 32x32 threads, 32 registers, 8 KiB static, the
+     * driver's configuration 32 KiB. Registers: 32*32 = 1024 per warp, 16384/1024 = 16
+     * warps per sub-partition, 64 per SM, 64/32 = 2. Warps 64/32 = 2. Shared: 8192 +
+     * 1024 = 9216 per block, 32768/9216 = 3 (ncu on the H200: 2, 3, 2).
      * Occupancy 2*32/64 = 100%; waves 4096/(132*2) = 15.5152 (ncu: 15.52). */
     gp_result_init(&r);
     struct launch_kernel k = kernel(64, 64, 32, 32, 32, 8192, 0);
+    k.smem_config = 32768;
     CHECK(launch_facts_fill(&h200, &k, 2, &r, note, sizeof note) == 0, "tiled: filled, API agrees");
     check_limits(&r, 2, 3, 2, 32, 2, "registers", "tiled");
+    CHECK(r.smem_config_bytes == 32768, "tiled: the driver's configuration recorded (got %g)", r.smem_config_bytes);
     CHECK(r.blocks == 4096 && r.grid_x == 64 && r.block_y == 32 && r.registers_per_thread == 32 &&
               r.smem_static_bytes == 8192 && r.smem_dynamic_bytes == 0,
           "tiled: grid, block, registers and shared memory copied");
@@ -64,7 +68,54 @@ int main(void)
     CHECK_NEAR(r.waves, 4096.0 / 264.0, 1e-12, "tiled: 15.515 waves (got %g)", r.waves);
     CHECK_NEAR(r.tail_efficiency, 4096.0 / 264.0 / 16.0, 1e-12, "tiled: tail 0.9697 (got %g)",
                r.tail_efficiency);
-    CHECK(launch_smem_config(&h200, 9216, 2, -1) == 32768, "carveout for 2 blocks of 9 KiB: 32 KiB");
+
+    /* blocktile_1d on the H200: 512 threads (16 warps), 50 registers, 4 KiB static.
+     * Registers: 1600 rounds up to 1792 per warp, 16384/1792 = 9 warps per sub-partition,
+     * 36 per SM, 36/16 = 2. Warps 64/16 = 4. Shared: 4096 + 1024 = 5120 per block; the
+     * driver ran it with 32 KiB: 32768/5120 = 6, ncu's limit. The model would have
+     * picked 16 KiB (2 blocks need 10240) and said 3, the mismatch this replaced. */
+    gp_result_init(&r);
+    k = kernel(32, 32, 512, 1, 50, 4096, 0);
+    k.smem_config = 32768;
+    CHECK(launch_facts_fill(&h200, &k, 2, &r, note, sizeof note) == 0, "blocktile_1d: filled (%s)", note);
+    check_limits(&r, 2, 6, 4, 32, 2, "registers", "blocktile_1d, driver's 32 KiB");
+    CHECK(r.smem_config_bytes == 32768, "blocktile_1d: 32 KiB recorded");
+    k.smem_config = 0;
+    gp_result_init(&r);
+    CHECK(launch_facts_fill(&h200, &k, 2, &r, note, sizeof note) == 0, "blocktile_1d without a record: filled");
+    check_limits(&r, 2, 3, 4, 32, 2, "registers", "blocktile_1d, fallback model");
+    CHECK(isnan(r.smem_config_bytes), "blocktile_1d without a record: no configuration recorded");
+    CHECK(launch_smem_config(&h200, 5120, 2, -1) == 16384, "fallback model: 2 blocks of 5 KiB in 16 KiB");
+
+    /* blocktile_2d and vectorized: 256 threads (8 warps), 128 registers, 8 KiB static.
+     * Registers 4096 per warp, 4 warps per sub-partition, 16/8 = 2; warps 8. Shared 9216;
+     * the driver's 64 KiB: 65536/9216 = 7, ncu's limit (the model: 32 KiB, 3). */
+    gp_result_init(&r);
+    k = kernel(16, 16, 256, 1, 128, 8192, 0);
+    k.smem_config = 65536;
+    launch_facts_fill(&h200, &k, 2, &r, note, sizeof note);
+    check_limits(&r, 2, 7, 8, 32, 2, "registers", "blocktile_2d, driver's 64 KiB");
+    k.smem_config = 0;
+    gp_result_init(&r);
+    launch_facts_fill(&h200, &k, 2, &r, note, sizeof note);
+    check_limits(&r, 2, 3, 8, 32, 2, "registers", "blocktile_2d, fallback model");
+
+    /* a configuration that cannot be the launch's (4 KiB, smaller than one 9 KiB block):
+     * noted, and the model stands in */
+    gp_result_init(&r);
+    k = kernel(64, 64, 32, 32, 32, 8192, 0);
+    k.smem_config = 4096;
+    CHECK(launch_facts_fill(&h200, &k, 2, &r, note, sizeof note) == 1 && strstr(note, "holds no block") &&
+              strstr(note, "carveout model"),
+          "a 4 KiB configuration for 9 KiB blocks: noted (%s)", note);
+    check_limits(&r, 2, 3, 2, 32, 2, "registers", "unusable configuration, fallback model");
+    CHECK(isnan(r.smem_config_bytes), "unusable configuration: not recorded");
+    CHECK(launch_smem_config(&h200, 9216, 2, -1) == 32768, "fallback model: 2 blocks of 9 KiB in 32 KiB");
+    /* with the API disagreeing as well, both said */
+    gp_result_init(&r);
+    CHECK(launch_facts_fill(&h200, &k, 3, &r, note, sizeof note) == 1 && strstr(note, "holds no block") &&
+              strstr(note, "; ") && strstr(note, "occupancy API"),
+          "unusable configuration and the API disagreeing: both noted (%s)", note);
 
     /* one wave short: 64 blocks of 256 threads (8 warps), 128 registers, 32 KiB dynamic.
      * Registers: 4096 per warp, 4 warps per sub-partition, 16 per SM, 16/8 = 2. Warps
@@ -86,7 +137,11 @@ int main(void)
     gp_result_init(&r);
     k = kernel(10, 100, 128, 1, 40, 0, 100000);
     CHECK(launch_facts_fill(&h200, &k, 2, &r, note, sizeof note) == 0, "smem bound: filled");
-    check_limits(&r, 12, 2, 16, 32, 2, "shared_memory", "smem bound");
+    check_limits(&r, 12, 2, 16, 32, 2, "shared_memory", "smem bound, fallback model");
+    k.smem_config = 233472;   /* what the driver must pick here; the same answer */
+    gp_result_init(&r);
+    launch_facts_fill(&h200, &k, 2, &r, note, sizeof note);
+    check_limits(&r, 12, 2, 16, 32, 2, "shared_memory", "smem bound, driver's 228 KiB");
     CHECK_NEAR(r.occupancy_theoretical_pct, 12.5, 1e-12, "smem bound: 12.5%% occupancy");
     CHECK_NEAR(r.tail_efficiency, 1000.0 / 264.0 / 4.0, 1e-12, "smem bound: tail 0.947 (got %g)",
                r.tail_efficiency);
@@ -114,6 +169,7 @@ int main(void)
     /* the API disagrees: trusted, the limiter is the resource at its answer */
     gp_result_init(&r);
     k = kernel(64, 64, 32, 32, 32, 8192, 0);
+    k.smem_config = 32768;
     CHECK(launch_facts_fill(&h200, &k, 3, &r, note, sizeof note) == 1 && strstr(note, "occupancy API"),
           "API 3 against limits 2: noted (%s)", note);
     CHECK(r.blocks_per_sm == 3 && strcmp(r.occupancy_limiter, "shared_memory") == 0,
@@ -133,7 +189,8 @@ int main(void)
               isnan(r.tail_efficiency) && r.occupancy_theoretical_pct == 0,
           "255 registers x 1024 threads: 0 blocks, waves unknown");
 
-    /* a carveout preference of 50%: 114 KiB rounds up to the 132 KiB carveout */
+    /* the fallback model with a carveout preference of 50%: 114 KiB rounds up to the
+     * 132 KiB carveout */
     CHECK(launch_smem_config(&h200, 9216, 2, 50) == 132 * 1024, "50%% carveout: 132 KiB");
     CHECK(launch_smem_config(&h200, 150000, 1, 0) == 164 * 1024, "0%% carveout, 150000 B block: 164 KiB");
 
@@ -154,6 +211,7 @@ int main(void)
         }
         k = kernel(64, 64, 32, 32, 32, 8192, 0);
         snprintf(k.name, sizeof k.name, "cutlass::Kernel2<sm90_xmma, 16, int>");
+        k.smem_config = 32768;
         launch_facts_fill(&h200, &k, 2, &in[0], note, sizeof note);
         FILE *f = mkdtemp(dir) ? (snprintf(path, sizeof path, "%s/results.csv", dir), fopen(path, "w")) : NULL;
         CHECK(f && results_csv_write_header(f) == 0 && results_csv_write_row(f, &in[0], NULL) == 0 &&
@@ -165,14 +223,16 @@ int main(void)
         if (n == 2) {
             CHECK(strcmp(out[0].launch_kernel, k.name) == 0 && out[0].grid_x == 64 && out[0].block_y == 32 &&
                       out[0].registers_per_thread == 32 && out[0].smem_static_bytes == 8192 &&
-                      out[0].block_limit_smem == 3 && out[0].blocks_per_sm == 2 &&
+                      out[0].block_limit_smem == 3 && out[0].smem_config_bytes == 32768 &&
+                      out[0].blocks_per_sm == 2 &&
                       strcmp(out[0].occupancy_limiter, "registers") == 0,
                   "launch facts round-trip, a kernel name with commas included");
             /* results.csv keeps 9 significant digits */
             CHECK_NEAR(out[0].waves, in[0].waves, 1e-8, "waves round-trip (%.9g)", out[0].waves);
             CHECK_NEAR(out[0].tail_efficiency, in[0].tail_efficiency, 1e-8, "tail efficiency round-trips");
             CHECK(out[0].occupancy_theoretical_pct == 100, "theoretical occupancy round-trips");
-            CHECK(isnan(out[1].grid_x) && isnan(out[1].waves) && out[1].launch_kernel[0] == '\0' &&
+            CHECK(isnan(out[1].grid_x) && isnan(out[1].waves) && isnan(out[1].smem_config_bytes) &&
+                      out[1].launch_kernel[0] == '\0' &&
                       out[1].occupancy_limiter[0] == '\0',
                   "a row without launch facts reads back as unknown");
         }

@@ -49,6 +49,7 @@ STALL = re.compile(r"^smsp__average_warps_issue_stalled_([a-z_]+?)_per_issue_act
 EQUAL = (("registers_per_thread", "launch__registers_per_thread"),
          ("smem_static_bytes", "launch__shared_mem_per_block_static"),
          ("smem_dynamic_bytes", "launch__shared_mem_per_block_dynamic"),
+         ("smem_config_bytes", "launch__shared_mem_config_size"),
          ("blocks", GRID_SIZE))
 LIMITS = (("block_limit_registers", "launch__occupancy_limit_registers"),
           ("block_limit_smem", "launch__occupancy_limit_shared_mem"),

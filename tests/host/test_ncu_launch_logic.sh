@@ -17,10 +17,10 @@ K=gemm_tiled_kernel
 # at 2048^3 on the H200, issue 10; the rest made up to agree with them)
 reset() {
     LAUNCH_COLS=1 LK="$K" KERNELS="$K"
-    G_GRID="64 64 1" G_BLOCK="32 32 1" G_REGS=32 G_SS=8192 G_SD=0 G_BLOCKS=4096
+    G_GRID="64 64 1" G_BLOCK="32 32 1" G_REGS=32 G_SS=8192 G_SD=0 G_CFG=32768 G_BLOCKS=4096
     G_LIM="2 3 2 32" G_WAVES=15.5152 G_THEO=100 G_ACH=98.3 G_ISS=44.0
     G_ST="17.85 7.00 3.01 2.89 1.00"
-    N_GRID="(64, 64, 1)" N_BLOCK="(32, 32, 1)" N_GS=4096 N_BS=1024 N_REGS=32 N_SS=8192 N_SD=0
+    N_GRID="(64, 64, 1)" N_BLOCK="(32, 32, 1)" N_GS=4096 N_BS=1024 N_REGS=32 N_SS=8192 N_SD=0 N_CFG=32768
     N_LIM="2 3 2 32" N_WAVES=15.52 N_THEO=100 N_ACH=98.3 N_ISS=44.0
     N_ST="17.85 7.00 3.01 2.89 1.00" N_DUR=1900000 N_NAME="$K(const float *, const float *, float *, int, int, int)"
     N_EXTRA=   # more ncu kernel lines, each "name|grid size|block size|achieved|duration"
@@ -32,8 +32,8 @@ ours() {   # results.csv of one row, tiled 2048x2048x2048
     st=$(for r in $REASONS; do printf ',%s%s%s' "$ST" "$r" "$SR"; done)
     lh=; lv=
     if [ "$LAUNCH_COLS" = 1 ]; then
-        lh=",launch_kernel,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers_per_thread,smem_static_bytes,smem_dynamic_bytes,blocks,block_limit_registers,block_limit_smem,block_limit_warps,block_limit_blocks,occupancy_theoretical_pct,waves"
-        lv=",\"$LK\",$(echo $G_GRID | tr ' ' ,),$(echo $G_BLOCK | tr ' ' ,),$G_REGS,$G_SS,$G_SD,$G_BLOCKS,$(echo $G_LIM | tr ' ' ,),$G_THEO,$G_WAVES"
+        lh=",launch_kernel,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers_per_thread,smem_static_bytes,smem_dynamic_bytes,smem_config_bytes,blocks,block_limit_registers,block_limit_smem,block_limit_warps,block_limit_blocks,occupancy_theoretical_pct,waves"
+        lv=",\"$LK\",$(echo $G_GRID | tr ' ' ,),$(echo $G_BLOCK | tr ' ' ,),$G_REGS,$G_SS,$G_SD,$G_CFG,$G_BLOCKS,$(echo $G_LIM | tr ' ' ,),$G_THEO,$G_WAVES"
     fi
     {
         echo "variant,m,n,k,status,kernels$lh,$ACH,$ISS,smsp__inst_executed.sum$st"
@@ -45,13 +45,13 @@ ncu() {   # ncu's raw CSV: one kernel (plus N_EXTRA)
     st=$(for r in $REASONS; do printf ',"%s%s%s"' "$ST" "$r" "$SR"; done)
     {
         echo '==PROF== Connected to process'
-        echo "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"launch__grid_size\",\"launch__block_size\",\"launch__registers_per_thread\",\"launch__shared_mem_per_block_static\",\"launch__shared_mem_per_block_dynamic\",\"launch__occupancy_limit_registers\",\"launch__occupancy_limit_shared_mem\",\"launch__occupancy_limit_warps\",\"launch__occupancy_limit_blocks\",\"launch__waves_per_multiprocessor\",\"$N_THEO_COL\",\"$ACH\",\"$ISS\",\"smsp__inst_executed.sum\",\"gpu__time_duration.sum\"$st"
-        echo '"","","","","","","register/thread","byte","byte","block","block","block","block","","%","%","%","inst","ns"'
-        echo "\"0\",\"$N_NAME\",\"$N_BLOCK\",\"$N_GRID\",\"$N_GS\",\"$N_BS\",\"$N_REGS\",\"$N_SS\",\"$N_SD\",\"$1\",\"$2\",\"$3\",\"$4\",\"$N_WAVES\",\"$N_THEO\",\"$N_ACH\",\"$N_ISS\",\"1000\",\"$N_DUR\"$(printf ',"%s"' $N_ST)"
+        echo "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"launch__grid_size\",\"launch__block_size\",\"launch__registers_per_thread\",\"launch__shared_mem_per_block_static\",\"launch__shared_mem_per_block_dynamic\",\"launch__shared_mem_config_size\",\"launch__occupancy_limit_registers\",\"launch__occupancy_limit_shared_mem\",\"launch__occupancy_limit_warps\",\"launch__occupancy_limit_blocks\",\"launch__waves_per_multiprocessor\",\"$N_THEO_COL\",\"$ACH\",\"$ISS\",\"smsp__inst_executed.sum\",\"gpu__time_duration.sum\"$st"
+        echo '"","","","","","","register/thread","byte","byte","byte","block","block","block","block","","%","%","%","inst","ns"'
+        echo "\"0\",\"$N_NAME\",\"$N_BLOCK\",\"$N_GRID\",\"$N_GS\",\"$N_BS\",\"$N_REGS\",\"$N_SS\",\"$N_SD\",\"$N_CFG\",\"$1\",\"$2\",\"$3\",\"$4\",\"$N_WAVES\",\"$N_THEO\",\"$N_ACH\",\"$N_ISS\",\"1000\",\"$N_DUR\"$(printf ',"%s"' $N_ST)"
         i=1
         echo "$N_EXTRA" | while IFS='|' read -r name gs bs ach dur; do
             [ -n "$name" ] || continue
-            echo "\"$i\",\"$name\",\"($bs, 1, 1)\",\"($gs, 1, 1)\",\"$gs\",\"$bs\",\"32\",\"0\",\"0\",\"2\",\"32\",\"2\",\"32\",\"0.5\",\"100\",\"$ach\",\"$N_ISS\",\"10\",\"$dur\"$(printf ',"%s"' $N_ST)"
+            echo "\"$i\",\"$name\",\"($bs, 1, 1)\",\"($gs, 1, 1)\",\"$gs\",\"$bs\",\"32\",\"0\",\"0\",\"32768\",\"2\",\"32\",\"2\",\"32\",\"0.5\",\"100\",\"$ach\",\"$N_ISS\",\"10\",\"$dur\"$(printf ',"%s"' $N_ST)"
         done
     } >"$T/ncu.csv"
 }
@@ -92,6 +92,10 @@ reset; G_GRID="4096 1 1"; check 1 "grid (4096, 1, 1) against ncu's (64, 64, 1): 
 reset; N_BLOCK="(16, 16, 1)"; N_BS=256; check 1 "block 32x32 against ncu's 16x16"
 reset; G_SS=8704; check 1 "static shared memory 512 B over ncu's"
 reset; G_SD=1024; check 1 "dynamic shared memory 1 KiB against ncu's 0"
+reset; G_CFG=16384; check 1 "shared-memory configuration 16 KiB against ncu's 32 KiB"
+one_fail "grid, block, registers and shared memory equal ncu's"
+says "smem_config_bytes vs launch__shared_mem_config_size .*MISMATCH"
+reset; G_CFG=; check 1 "gemmprof's shared-memory configuration empty (no kernel record)"
 reset; N_GS=4095; check 1 "ncu's launch__grid_size disagrees with its own grid dimensions"
 reset; LK=other_kernel; check 1 "launch_kernel names a kernel not in ncu's call"
 says "is not in ncu's call"

@@ -29,9 +29,7 @@ void cli_usage(FILE *f)
             "      --no-flush         do not flush the L2 between timed repetitions\n"
             "      --no-counters      timing only, no CUPTI hardware counters\n"
             "  -m, --metrics LIST     counters to collect by ncu name (default: the default set, see --list-metrics)\n"
-            "      --no-stalls        leave out the warp-stall reasons of ncu's WarpStateStats, collected by\n"
-            "                         default (4 replay passes instead of 9 on the H200); --stalls adds\n"
-            "                         them to a --metrics list\n"
+            "      --stalls           add the warp-stall reasons of ncu's WarpStateStats (more replay passes)\n"
             "      --no-ceilings      do not measure or load the machine ceilings\n"
             "      --remeasure-ceilings  measure the ceilings again instead of reusing the cached ones\n"
             "      --no-report        do not write report.md and the charts at the end\n"
@@ -245,12 +243,10 @@ static const char *option_name(char **argv, int opt, char *buf, size_t len)
 }
 
 enum { OPT_SEED = 256, OPT_NO_FLUSH, OPT_NO_COUNTERS, OPT_NO_CEILINGS, OPT_REMEASURE,
-       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS, OPT_NO_STALLS, OPT_FORMAT };
+       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS, OPT_FORMAT };
 
-/* The stall reasons: every stall-reason ratio of metrics.def joins the metric list. They
- * cost replay passes (on GH100 4 -> 9; on the H200 the default run's counter phase went
- * from 10.0 s to 13.3 s, the whole run from 22 s to 24 s), which buys every row a latency
- * verdict: so by default, unless --no-stalls or an explicit --metrics list. */
+/* --stalls: every stall-reason ratio of metrics.def joins the metric list. They cost
+ * replay passes (on GH100 the counter phase goes from 4 passes to 9), so not by default. */
 static int add_stall_metrics(struct cli_options *o, char *err, size_t errlen)
 {
     if (!o->counters) {
@@ -277,12 +273,12 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         {"dump-npy", no_argument, 0, OPT_DUMP_NPY}, {"trace", no_argument, 0, OPT_TRACE},
         {"list", no_argument, 0, OPT_LIST},        {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
         {"format", required_argument, 0, OPT_FORMAT},
-        {"stalls", no_argument, 0, OPT_STALLS},    {"no-stalls", no_argument, 0, OPT_NO_STALLS},
+        {"stalls", no_argument, 0, OPT_STALLS},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *sizes = NULL, *variants = "all";
     char buf[128];
-    int stalls = -1, metrics_given = 0;   /* -1: the default (on, unless -m gave a list) */
+    int stalls = 0;
 
     memset(o, 0, sizeof *o);
     o->action = CLI_RUN;
@@ -315,7 +311,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             o->out_dir = optarg;
             break;
         case 'd': if (parse_count("--device", optarg, 0, 1024, &o->device, err, errlen)) return -1; break;
-        case 'm': if (parse_metrics(optarg, o, err, errlen)) return -1; metrics_given = 1; break;
+        case 'm': if (parse_metrics(optarg, o, err, errlen)) return -1; break;
         case OPT_SEED: {
             char *end;
             errno = 0;
@@ -334,7 +330,6 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case OPT_DUMP_NPY: o->dump_npy = 1; break;
         case OPT_TRACE: o->trace = 1; break;
         case OPT_STALLS: stalls = 1; break;
-        case OPT_NO_STALLS: stalls = 0; break;
         case OPT_LIST: o->action = CLI_LIST; break;
         case OPT_LIST_METRICS: o->action = CLI_LIST_METRICS; break;
         case OPT_FORMAT: {
@@ -366,10 +361,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         return -1;
     }
     /* after the loop, so --stalls adds to a --metrics list given after it too */
-    if (stalls == 1 && add_stall_metrics(o, err, errlen))
+    if (stalls && add_stall_metrics(o, err, errlen))
         return -1;
-    if (stalls == -1 && o->counters && !metrics_given)
-        add_stall_metrics(o, err, errlen);
     int n = registry_parse_list(variants, o->variants, CLI_MAX_VARIANTS, err, errlen);
     if (n < 0)
         return -1;

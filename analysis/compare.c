@@ -52,6 +52,14 @@ static int comparable_metric(int id)
            strcmp(u, "ns") != 0;
 }
 
+/* Rates near zero move by large factors on noise (a stall reason at 0.003 warps per
+ * issue doubling): a rate must also move by this much to count. */
+static double absolute_floor(int id)
+{
+    const char *u = gp_metrics[id].unit;
+    return strcmp(u, "warps/issue") == 0 ? 0.1 : strcmp(u, "%") == 0 ? 1.0 : 0.0;
+}
+
 /* |log| of the ratio; from or to zero counts as the largest move. */
 static double movement(double base, double fresh)
 {
@@ -76,7 +84,8 @@ static void top_moved(struct compare_row *row)
     int n = 0;
     for (int id = 0; id < GP_METRIC_COUNT; id++) {
         double b = row->base->metric[id], f = row->fresh->metric[id];
-        if (comparable_metric(id) && isfinite(b) && isfinite(f) && movement(b, f) > log1p(COMPARE_MOVED_MIN))
+        if (comparable_metric(id) && isfinite(b) && isfinite(f) && movement(b, f) > log1p(COMPARE_MOVED_MIN) &&
+            fabs(f - b) >= absolute_floor(id))
             all[n++] = (struct compare_moved){id, b, f};
     }
     qsort(all, (size_t)n, sizeof all[0], by_movement);

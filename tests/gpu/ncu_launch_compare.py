@@ -1,6 +1,7 @@
 """gemmprof's launch facts, occupancy, issue-slot use and stall breakdown against ncu's
 LaunchStats, Occupancy and WarpStateStats for the same launches (issue 10).
-   ncu_launch_compare.py RESULTS_CSV NCU_CSV CASES [--calls N]
+   ncu_launch_compare.py RESULTS_CSV[,RESULTS_CSV...] NCU_CSV CASES [--calls N]
+       (several gemmprof runs: the median of each numeric cell)
        CASES: VARIANT:MxNxK,... in the order gemmprof ran them (shapes outer, variants
        inner); NCU_CSV holds ncu's view of N timed calls of each case, in that order
    ncu_launch_compare.py --criterion      prints the criterion below
@@ -346,6 +347,33 @@ def read_results(path):
         return rd.fieldnames or [], list(rd)
 
 
+def median_runs(paths):
+    """Several gemmprof runs (comma-separated results.csv paths) as one: each row's numeric
+    cells are the median over the runs that have the row, text cells the first run's.
+    Achieved occupancy and issue slots vary from run to run (at 1.45 waves, blocktile_1d's
+    achieved occupancy read 43.2% in one H200 run and 44.5% in another), as ncu's calls do."""
+    head, first = read_results(paths[0])
+    others = [read_results(p)[1] for p in paths[1:]]
+    key = lambda r: (r.get("variant"), r.get("m"), r.get("n"), r.get("k"))
+    index = [{key(r): r for r in rows} for rows in others]
+    out = []
+    for r in first:
+        same = [r] + [ix[key(r)] for ix in index if key(r) in ix]
+        merged = dict(r)
+        for col in head:
+            vals = []
+            for x in same:
+                try:
+                    vals.append(float(x.get(col, "")))
+                except ValueError:
+                    pass
+            # equal cells (sizes, launch facts) keep their text; only what varies is a median
+            if len(vals) == len(same) and len(set(vals)) > 1:
+                merged[col] = repr(statistics.median(vals))
+        out.append(merged)
+    return head, out
+
+
 def main(argv):
     if argv[1:] == ["--criterion"]:
         print(CRITERION)
@@ -378,7 +406,7 @@ def main(argv):
     ap.add_argument("--calls", type=int, default=1)
     a = ap.parse_args(argv[1:])
 
-    head, rowlist = read_results(a.results)
+    head, rowlist = median_runs(a.results.split(","))
     cases = []
     for x in a.cases.split(","):
         v, _, s = x.partition(":")

@@ -85,6 +85,17 @@ if [ "$n" = 6 ]; then echo "ok - six checks judged for one case"; else
     sed "s/^/    /" "$T/out"; echo "FAIL - $n checks judged for one case, expected 6"; fi
 says "top three: gemmprof mio_throttle, not_selected, long_scoreboard; ncu mio_throttle, not_selected, long_scoreboard"
 
+# several gemmprof runs: medians. Achieved occupancy 95.8 / 98.3 / 99.9 has median 98.3
+# (agrees); the 95.8 run alone, 2.5 points off, fails
+reset; G_ACH=95.8; ours; cp "$T/res.csv" "$T/res_a.csv"; G_ACH=99.9; ours; cp "$T/res.csv" "$T/res_b.csv"
+G_ACH=98.3; ours; ncu
+python3 ncu_launch_compare.py "$T/res_a.csv,$T/res.csv,$T/res_b.csv" "$T/ncu.csv" tiled:2048x2048x2048 >"$T/out" 2>&1
+if [ $? = 0 ]; then echo "ok - ncu_launch_compare.py: three gemmprof runs judged by their median"; else
+    sed "s/^/    /" "$T/out"; echo "FAIL - ncu_launch_compare.py: three gemmprof runs judged by their median"; fi
+python3 ncu_launch_compare.py "$T/res_a.csv" "$T/ncu.csv" tiled:2048x2048x2048 >"$T/out" 2>&1
+if [ $? = 1 ]; then echo "ok - ncu_launch_compare.py: the 95.8% run alone fails"; else
+    echo "FAIL - ncu_launch_compare.py: the 95.8% run alone should fail"; fi
+
 # launch facts
 reset; G_REGS=40; check 1 "40 registers per thread against ncu's 32"
 one_fail "grid, block, registers and shared memory equal ncu's"

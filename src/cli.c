@@ -37,6 +37,7 @@ void cli_usage(FILE *f)
             "      --trace            write a Perfetto timeline DIR/trace.json from CUPTI activity\n"
             "      --format F         the results table on stdout as table (default), csv, json or md;\n"
             "                         progress and warnings always go to stderr\n"
+            "      --no-launch-facts  no CUPTI capture around the verify launches (grid, block, occupancy)\n"
             "      --list             list the variants\n"
             "      --list-metrics     list the metrics gemmprof knows\n"
             "  -h, --help             this help\n"
@@ -243,7 +244,7 @@ static const char *option_name(char **argv, int opt, char *buf, size_t len)
 }
 
 enum { OPT_SEED = 256, OPT_NO_FLUSH, OPT_NO_COUNTERS, OPT_NO_CEILINGS, OPT_REMEASURE,
-       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS, OPT_FORMAT };
+       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS, OPT_FORMAT, OPT_NO_LAUNCH_FACTS };
 
 /* --stalls: every stall-reason ratio of metrics.def joins the metric list. They cost
  * replay passes (on GH100 the counter phase goes from 4 passes to 9), so not by default. */
@@ -273,6 +274,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         {"dump-npy", no_argument, 0, OPT_DUMP_NPY}, {"trace", no_argument, 0, OPT_TRACE},
         {"list", no_argument, 0, OPT_LIST},        {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
         {"format", required_argument, 0, OPT_FORMAT},
+        {"no-launch-facts", no_argument, 0, OPT_NO_LAUNCH_FACTS},
         {"stalls", no_argument, 0, OPT_STALLS},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
@@ -290,6 +292,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     o->out_dir = "out";
     o->ceilings = 1;
     o->report = 1;
+    o->launch_facts = 1;
     for (int i = 0; i < GP_METRIC_COUNT; i++)
         if (gp_metrics[i].in_default)
             o->metrics[o->nmetrics++] = i;
@@ -332,6 +335,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case OPT_STALLS: stalls = 1; break;
         case OPT_LIST: o->action = CLI_LIST; break;
         case OPT_LIST_METRICS: o->action = CLI_LIST_METRICS; break;
+        case OPT_NO_LAUNCH_FACTS: o->launch_facts = 0; break;
         case OPT_FORMAT: {
             static const char *const names[] = {"table", "csv", "json", "md"};
             int found = -1;

@@ -37,6 +37,7 @@ struct cli_options {
     int force_ceilings;
     int report;                  /* end with the report */
     enum cli_format format;      /* --format */
+    int launch_facts;            /* capture grid, block, registers, occupancy (--no-launch-facts) */
 };
 
 /* Parses argv into opts (defaults first). Returns 0, or -1 with a one-line message

@@ -532,6 +532,7 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
         return EXIT_FAILED;
     }
     r->o = o;
+    r->launch_facts_off = !o->launch_facts;
     r->out.lock_fd = -1;
     meta_init(&r->meta);
     ceilings_init(&r->ceilings);

@@ -31,7 +31,10 @@ array SLOT_LABEL[NS]
 array REASON[NR]
 do for [i = 1:NS] { SLOT_LABEL[i] = "" }
 do for [i = 1:NR] { REASON[i] = "" }
-stats P using (SLOT_LABEL[int(column("slot"))] = strcol("variant") . "\n" . strcol("shape"), \
+# a cube MxMxM is labelled M³, so neighbouring labels do not run into each other
+shape_label(s) = (SHP_P = strstrt(s, "x"), SHP_M = SHP_P > 1 ? s[1:SHP_P - 1] : s, \
+                  s eq SHP_M . "x" . SHP_M . "x" . SHP_M ? SHP_M . "³" : s)
+stats P using (SLOT_LABEL[int(column("slot"))] = strcol("variant") . "\n" . shape_label(strcol("shape")), \
                REASON[int(column("reason_index"))] = strcol("reason"), 0) nooutput
 
 # Reasons in a fixed qualitative palette; "other" (the last) in grey.

@@ -1,7 +1,7 @@
 /* The limits model, the findings layer and the claims module, checked as structs.
  * tests/data/insight_crafted has a one-wave-short, an issue-bound, a stall-dominated and a
  * bank-conflicted kernel (see its README.md): each must come out as it was built. The
- * recorded H200 run (results/h200, no launch facts or stalls) must keep its roof verdicts.
+ * recorded H200 run (tests/data/h200_da80385, no launch facts or stalls) must keep its roof verdicts.
  * And the two report errors of issue 10 must not come back: a step is not "explained"
  * outside the runs' spread, and a step's traffic is the binding level's. */
 #include <math.h>
@@ -283,12 +283,12 @@ static void test_verdict_rule(void)
 static void test_recorded_h200(void)
 {
     struct loaded L;
-    if (access("results/h200/results.csv", R_OK) != 0) {
-        SKIP("no results/h200", "recorded H200 run");
+    if (access("tests/data/h200_da80385/results.csv", R_OK) != 0) {
+        SKIP("no tests/data/h200_da80385", "recorded H200 run");
         return;
     }
-    if (load("results/h200", &L)) {
-        CHECK(0, "results/h200 loads");
+    if (load("tests/data/h200_da80385", &L)) {
+        CHECK(0, "tests/data/h200_da80385 loads");
         return;
     }
     CHECK(L.F.rows_launch == 0 && L.F.rows_issue == 0 && L.F.rows_stalls == 0,
@@ -343,8 +343,8 @@ static void test_recorded_h200(void)
 static void test_claims_by_parameter(void)
 {
     struct loaded L;
-    if (access("results/h200/results.csv", R_OK) != 0 || load("results/h200", &L)) {
-        SKIP("no results/h200", "claims by parameter");
+    if (access("tests/data/h200_da80385/results.csv", R_OK) != 0 || load("tests/data/h200_da80385", &L)) {
+        SKIP("no tests/data/h200_da80385", "claims by parameter");
         return;
     }
     struct gp_claims seed, renamed;

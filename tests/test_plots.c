@@ -533,14 +533,14 @@ static void test_failed_chart(void)
     dataset_free(&ds);
 }
 
-/* results/h200: 4 shapes with counters. The bound on per-shape charts, and 20,000 rows
+/* tests/data/h200_da80385: 4 shapes with counters. The bound on per-shape charts, and 20,000 rows
  * built from it (2,500 shapes): indexed, bounded, and said. */
 static void test_shape_bound(void)
 {
     struct gp_dataset ds;
     char err[2048], out[600];
-    if (dataset_load("results/h200", &ds, err, sizeof err)) {
-        CHECK(0, "load results/h200: %s", err);
+    if (dataset_load("tests/data/h200_da80385", &ds, err, sizeof err)) {
+        CHECK(0, "load tests/data/h200_da80385: %s", err);
         return;
     }
     struct plots_outcome *po = malloc(sizeof *po);
@@ -586,8 +586,8 @@ static void test_shape_bound(void)
     free(po);
     dataset_free(&ds);
 
-    char *a1[] = {"plots", "results/h200", "--max-shape-charts", "-1", NULL};
-    char *a2[] = {"plots", "results/h200", "--max-shape-charts", "9999", NULL};
+    char *a1[] = {"plots", "tests/data/h200_da80385", "--max-shape-charts", "-1", NULL};
+    char *a2[] = {"plots", "tests/data/h200_da80385", "--max-shape-charts", "9999", NULL};
     char *a3[] = {"plots", NULL};
     char *a4[] = {"plots", "tests/data/report_missing", NULL};
     CHECK(plots_cli(4, a1) == 2 && plots_cli(4, a2) == 2 && plots_cli(1, a3) == 2,

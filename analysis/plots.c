@@ -955,6 +955,17 @@ int plots_cli(int argc, char **argv)
     struct plots_options opt = {NULL, -1};
     char err[4096];
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: gemmprof plots DIR [--max-shape-charts N]\n"
+                   "  Renders DIR's charts (PNG and SVG) with gnuplot from its results.csv,\n"
+                   "  results.json and ceilings.csv; no GPU needed.\n"
+                   "  --max-shape-charts N   hierarchical rooflines for the main shape and N others\n"
+                   "                         (default %d, at most %d)\n"
+                   "Exit status: 0 every chart the data allows was rendered, 1 a chart failed or the\n"
+                   "data could not be read (the others are still rendered), 2 bad arguments.\n",
+                   PLOTS_SHAPE_CHARTS_DEFAULT, PLOTS_SHAPE_CHARTS_LIMIT);
+            return 0;
+        }
         if (strcmp(argv[i], "--max-shape-charts") == 0) {
             if (++i >= argc || plots_parse_max_shape_charts(argv[i], &opt.max_shape_charts, err, sizeof err)) {
                 fprintf(stderr, "gemmprof plots: %s\n", i >= argc ? "--max-shape-charts needs a number" : err);

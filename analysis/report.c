@@ -17,12 +17,14 @@
 #include <unistd.h>
 
 #include "analysis/markdown.h"
+#include "analysis/paths.h"
 #include "analysis/atomic_file.h"
 #include "analysis/claims.h"
 #include "analysis/findings.h"
 #include "analysis/plots.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
+#include "analysis/version.h"
 
 /* Thresholds that turn numbers into words. */
 #define SHARE_ABOVE   1.05   /* achieved above the bound by more than noise */
@@ -222,8 +224,8 @@ static void write_header(struct rep *R, int recorded_elsewhere)
 {
     const struct gp_dataset *ds = R->ds;
     const struct gp_meta *m = &ds->meta;
-    say(R, "# gemmprof report\n\nData: %s (%d rows), rendered by gemmprof %s (commit %s).\n\n",
-        mdc(ds->dir), ds->nrows, GP_VERSION, GP_GIT_REV);
+    say(R, "# gemmprof report\n\nData: %s (%d rows), rendered by gemmprof %s.\n\n", mdc(ds->dir), ds->nrows,
+        GP_VERSION_STRING);
     if (recorded_elsewhere)
         say(R, "> **Recorded data: measured on %s on %s at commit %s, not on this machine.** Every "
                "number below describes that GPU and run; this machine only rendered the report.\n\n",
@@ -1204,6 +1206,17 @@ int report_main(int argc, char **argv)
     struct plots_options popt = {NULL, -1};
     char why[256];
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots] [--max-shape-charts N]\n"
+                   "  Writes report.md (and the charts) from the results directory DIR; no GPU needed.\n"
+                   "  --out F          a file (a name ending in .md) or a directory (existing, named\n"
+                   "                   with a trailing '/', or any other missing path: created)\n"
+                   "  --no-plots       no charts, none linked\n"
+                   "  --max-shape-charts N   hierarchical rooflines for the main shape and N others\n"
+                   "Exit status: 0 written; 1 the data or the output could not be used, or a chart\n"
+                   "failed (the report is still written and names it); 2 bad arguments.\n");
+            return 0;
+        }
         if (strcmp(argv[i], "--out") == 0) {
             if (++i >= argc)
                 return usage("--out needs a file or directory");
@@ -1230,12 +1243,15 @@ int report_main(int argc, char **argv)
     if (!dir)
         return usage("missing the results directory");
 
-    /* --out: an existing directory (or one named with a trailing '/') gets report.md inside */
+    /* --out: a directory gets report.md inside: an existing one, one named with a trailing
+     * '/', or a missing path that does not end in ".md" (created) */
     char out_path[2048], out_dir[2048];
     struct stat st;
     const char *base = out ? out : dir;
     size_t bl = strlen(base);
-    int is_dir = !out || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) || (bl && base[bl - 1] == '/');
+    const int exists = out && stat(out, &st) == 0;
+    const int md_name = bl > 3 && strcmp(base + bl - 3, ".md") == 0;
+    int is_dir = !out || (exists && S_ISDIR(st.st_mode)) || (bl && base[bl - 1] == '/') || (!exists && !md_name);
     int cut;
     if (is_dir) {
         cut = (size_t)snprintf(out_dir, sizeof out_dir, "%s", base) >= sizeof out_dir ||
@@ -1253,6 +1269,10 @@ int report_main(int argc, char **argv)
         return 1;
     }
     char err[4096];
+    if (out && is_dir && mkdir_p(out_dir) != 0) {
+        fprintf(stderr, "gemmprof report: --out: cannot create directory '%.200s': %s\n", out_dir, strerror(errno));
+        return 1;
+    }
     if (atomic_target_ok(out_path, err, sizeof err)) {
         fprintf(stderr, "gemmprof report: %s\n", err);
         return 1;

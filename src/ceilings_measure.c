@@ -15,7 +15,7 @@
  * sm_clock_hz is the median over the samples.
  */
 #include "src/ceilings_measure.h"
-#include "src/paths.h"
+#include "analysis/paths.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>

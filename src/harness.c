@@ -25,6 +25,7 @@
 #include "analysis/report.h"
 #include "analysis/results.h"
 #include "analysis/verify.h"
+#include "analysis/version.h"
 #include "cupti/launch.h"
 #include "cupti/trace.h"
 #include "kernels/clock_probe.h"
@@ -35,7 +36,7 @@
 #include "src/interrupt.h"
 #include "src/npy.h"
 #include "src/nvtx.h"
-#include "src/paths.h"
+#include "analysis/paths.h"
 #include "src/print.h"
 #include "src/registry.h"
 #include "src/run.h"
@@ -315,7 +316,7 @@ static void fill_run_meta(struct run *r, int argc, char **argv)
     for (int i = 0; i < argc && off < sizeof m->command; i++)
         off += (size_t)snprintf(m->command + off, sizeof m->command - off, "%s%s", i ? " " : "", argv[i]);
     snprintf(m->git_rev, sizeof m->git_rev, "%s", GP_GIT_REV);
-    snprintf(m->tool_version, sizeof m->tool_version, "%s", GP_VERSION);
+    snprintf(m->tool_version, sizeof m->tool_version, "%s", GP_VERSION_STRING);
     now_iso(m->date, sizeof m->date);
     gethostname(m->hostname, sizeof m->hostname - 1);
     m->l2_flush = r->o->l2_flush;

@@ -11,6 +11,7 @@
 #include "analysis/metrics.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
+#include "analysis/version.h"
 #include "cupti/trace.h"
 #include "src/cli.h"
 #include "src/harness.h"
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
     }
     switch (opts.action) {
     case CLI_HELP: cli_usage(stdout); return EXIT_OK;
-    case CLI_VERSION: printf("gemmprof %s\n", GP_GIT_REV); return EXIT_OK;
+    case CLI_VERSION: printf("gemmprof %s\n", GP_VERSION_STRING); return EXIT_OK;
     case CLI_LIST: list_variants(); return EXIT_OK;
     case CLI_LIST_METRICS: list_metrics(); return EXIT_OK;
     case CLI_RUN: break;

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "src/paths.h"
+#include "analysis/paths.h"
 
 /* "a character device", "a FIFO", ... for messages about what a path is instead. */
 static const char *file_kind(mode_t m)

@@ -65,6 +65,31 @@ int main(int argc, char **argv)
 
     CHECK(run("--help") == 0 && strstr(out, "usage: gemmprof"), "--help prints the usage");
     CHECK(run("--version") == 0 && strstr(out, "gemmprof "), "--version: %s", out);
+    {
+        /* one version string: --version, the report and results.json's tool_version */
+        char version[128];
+        snprintf(version, sizeof version, "%.100s", out + strlen("gemmprof "));
+        version[strcspn(version, "\n")] = '\0';
+        int rc = run("report results/h200 --no-plots --out /tmp/gp_main_version/");
+        FILE *f = fopen("/tmp/gp_main_version/report.md", "r");
+        char head[512] = "";
+        if (f) {
+            head[fread(head, 1, sizeof head - 1, f)] = '\0';
+            fclose(f);
+        }
+        char want[200];
+        snprintf(want, sizeof want, "rendered by gemmprof %s.", version);
+        CHECK(rc == 0 && strstr(version, " (") && strstr(head, want),
+              "--version and the report print the same string: %s; report --out DIR/ created DIR", version);
+        int removed = system("rm -rf /tmp/gp_main_version");
+        (void)removed;
+    }
+    for (int i = 0; i < 6; i++) {
+        static const char *const helps[] = {"report --help", "report -h", "plots --help", "plots -h",
+                                            "compare --help", "compare -h"};
+        CHECK(run(helps[i]) == 0 && strstr(out, "usage: gemmprof ") && strstr(out, "Exit status: 0"),
+              "gemmprof %s: the usage and every exit status on stdout", helps[i]);
+    }
     CHECK(run("--list") == 0 && strstr(out, "naive") && strstr(out, "cublas_tf32"), "--list shows the registry");
     CHECK(run("--list-metrics") == 0 && strstr(out, "dram__bytes_read.sum") && strstr(out, "yes") &&
               strstr(out, "bytes read from device memory") && strstr(out, " byte "),

@@ -1,6 +1,6 @@
 /* File-system helpers shared by the harness and the ceilings cache. */
-#ifndef GEMMPROF_SRC_PATHS_H
-#define GEMMPROF_SRC_PATHS_H
+#ifndef GEMMPROF_ANALYSIS_PATHS_H
+#define GEMMPROF_ANALYSIS_PATHS_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-#include "src/paths.h"
+#include "analysis/paths.h"
 
 #include <errno.h>
 #include <stdio.h>

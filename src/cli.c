@@ -17,6 +17,7 @@ void cli_usage(FILE *f)
             "usage: gemmprof [options]            run, verify, time and profile GEMM variants\n"
             "       gemmprof report DIR [--out F]  write DIR/report.md from a results directory (no GPU)\n"
             "       gemmprof plots DIR             render DIR's charts with gnuplot (no GPU)\n"
+            "       gemmprof compare BASE NEW      faster or slower, row by row, and which counters moved\n"
             "\n"
             "  -k, --variants LIST    variants to run, comma-separated, or 'all' (default: all; see --list)\n"
             "  -s, --sizes LIST       N (square), MxNxK, ranges A:B:xF or A:B:+S, comma-separated\n"
@@ -45,7 +46,8 @@ void cli_usage(FILE *f)
             "\nExit status: 0 all verified, 1 a verification or CUDA failure (rows so far kept),\n"
             "2 bad arguments (also: --out not a directory or busy with another run, --device\n"
             "beyond the GPUs, a size memory cannot hold), 3 no CUDA device, 130/143 stopped by\n"
-            "SIGINT/SIGTERM (whole rows so far kept).\n",
+            "SIGINT/SIGTERM (whole rows so far kept). report, plots and compare print their own\n"
+            "options and exit statuses with --help.\n",
             default_sizes);
 }
 

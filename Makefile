@@ -50,8 +50,10 @@ GEMMPROF     := $(BUILD)/gemmprof
 # Host tests link the analysis objects and the src/ files that need no CUDA library,
 # through an archive so each test pulls in only what it uses; only GPU tests (those that
 # drive CUPTI or CUDA) link the full set with cuBLAS, CUPTI and the CUDA runtime.
-HOST_SRC      := src/cli.c src/variant_names.c src/print.c src/outdir.c src/launch_facts.c
+HOST_SRC      := src/cli.c src/variant_names.c src/plugin.c src/print.c src/outdir.c src/launch_facts.c
 HOST_LIB      := $(BUILD)/libgemmprof_host.a
+EXAMPLE_PLUGIN := $(BUILD)/examples/libgemmprof_example.so
+BAD_PLUGINS    := $(BUILD)/tests/plugins/libbad_plugins.so
 GPU_TEST_BIN  := $(BUILD)/tests/test_cupti
 HOST_TEST_BIN := $(filter-out $(GPU_TEST_BIN),$(TEST_BIN))
 
@@ -64,7 +66,7 @@ $(shell mkdir -p $(BUILD); echo '$(GIT_REV) $(VERSION)' | cmp -s - $(GITREV_STAM
 $(BUILD)/src/main.o $(BUILD)/src/harness.o $(BUILD)/analysis/report.o: $(GITREV_STAMP)
 
 .PHONY: all run test test-host test-gpu plots report clean sass help fuzz
-all: $(GEMMPROF) $(TEST_BIN)
+all: $(GEMMPROF) $(TEST_BIN) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS)
 
 help:
 	@echo "make            build $(GEMMPROF) and the tests"
@@ -92,7 +94,18 @@ $(HOST_LIB): $(ANALYSIS_OBJ) $(call obj,$(HOST_SRC)) Makefile
 
 $(HOST_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(HOST_LIB)
 	@echo "  LINK    $@"
-	$(Q)$(CC) -fopenmp -o $@ $^ -lm
+	$(Q)$(CC) -fopenmp -o $@ $^ -lm -ldl
+
+# Plugins (include/gemmprof_plugin.h): the example, built like any user's would be, and
+# the broken ones the host tests must see refused.
+$(EXAMPLE_PLUGIN): examples/example_plugin.cu include/gemmprof_plugin.h
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $@"
+	$(Q)$(NVCC) -O3 -std=c++17 $(GENCODE) -Xcompiler -fPIC,-Wall,-Wextra -I. -shared -o $@ $< -L$(CUDA_HOME)/lib64 -lcudart
+$(BAD_PLUGINS): tests/plugins/bad_plugins.c include/gemmprof_plugin.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=c11 -O2 $(WARN) -fPIC -shared -I. -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -150,7 +163,7 @@ $(FUZZ_DIR)/obj/%.o: %.c
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB_OBJ)
 	@echo "  FUZZLD  $@"
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -lm -ldl
 
 .SECONDARY: $(FUZZ_LIB_OBJ)
 

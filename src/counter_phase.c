@@ -83,7 +83,7 @@ static void flush_before_pass(void *arg)
 static int launch_once(void *arg)
 {
     struct workload *w = arg;
-    return w->v->launch(w->run->ctx, (int)w->s->m, (int)w->s->n, (int)w->s->k, w->s->d_a,
+    return gemm_variant_launch(w->v, w->run->ctx, (int)w->s->m, (int)w->s->n, (int)w->s->k, w->s->d_a,
                         w->s->d_b, w->s->d_c, w->run->stream) == cudaSuccess ? 0 : -1;
 }
 
@@ -148,7 +148,7 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
     for (int i = 0; i < nrows; i++) {
         if (rows[i].status == GP_STATUS_CUDA_ERROR)
             continue;
-        work[n] = (struct workload){&gemm_variants[registry_find(rows[i].variant)], r, s};
+        work[n] = (struct workload){registry_variant(registry_find(rows[i].variant)), r, s};
         args[n] = &work[n];
         values[n] = values_store[n];
         kernels[n] = kernels_store[n];

@@ -145,7 +145,7 @@ static void verify_variant(struct run *r, struct shape_data *s, const struct gem
     /* 0xFF bytes are NaN floats: an element the kernel never writes cannot pass */
     TRY("poison", cudaMemsetAsync(s->d_c, 0xFF, (size_t)count * sizeof(float), r->stream));
     capturing = launch_facts_start(r);
-    TRY("launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
+    TRY("launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
     TRY("run", cudaStreamSynchronize(r->stream));
     if (capturing)
         launch_facts_finish(r, row, 0);
@@ -203,7 +203,7 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
     int open = 1;   /* a phase range is open: a failure must close it */
     gp_nvtx_push("warmup", -1);
     for (int i = 0; i < o->warmups; i++)
-        TRY("warm-up launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
+        TRY("warm-up launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
     TRY("warm-up", cudaStreamSynchronize(r->stream));
     gp_nvtx_pop();
 
@@ -214,8 +214,8 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
         if (r->d_flush)
             TRY("L2 flush", run_flush_l2(r));
         TRY("event", cudaEventRecord(r->ev_start[i], r->stream));
-        TRY("timed launch", v->launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
-        if (r->slow_variant >= 0 && v == &gemm_variants[r->slow_variant])
+        TRY("timed launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
+        if (r->slow_variant >= 0 && v == registry_variant(r->slow_variant))
             TRY("test slowdown", clock_probe_launch(1, r->slow_ns, r->d_probe, r->stream));
         TRY("event", cudaEventRecord(r->ev_stop[i], r->stream));
     }
@@ -247,7 +247,7 @@ done:
 /* Verify and time one variant; the row is completed by the counter phase. */
 static void run_variant(struct run *r, struct shape_data *s, int vi, struct gp_result *row)
 {
-    const struct gemm_variant *v = &gemm_variants[vi];
+    const struct gemm_variant *v = registry_variant(vi);
     char range[128];
 
     gp_result_init(row);

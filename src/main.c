@@ -20,9 +20,10 @@
 static void list_variants(void)
 {
     printf("%-14s %-5s %s\n", "variant", "prec", "description");
-    for (int i = 0; i < gemm_variant_count; i++)
-        printf("%-14s %-5s %s\n", gemm_variants[i].name, gp_precision_name(gemm_variants[i].precision),
-               gemm_variants[i].desc);
+    for (int i = 0; i < registry_count(); i++) {
+        const struct gemm_variant *v = registry_variant(i);
+        printf("%-14s %-5s %s\n", v->name, gp_precision_name(v->precision), v->desc);
+    }
 }
 
 static void list_metrics(void)

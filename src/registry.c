@@ -3,8 +3,23 @@
  * link without any CUDA library. */
 #include "src/registry.h"
 
+#include "src/plugin.h"
+
 const struct gemm_variant gemm_variants[] = {
-#define GEMM_VARIANT(name, prec, tol, desc) {#name, prec, tol, desc, gemm_##name##_launch},
+#define GEMM_VARIANT(name, prec, tol, desc) {#name, prec, tol, desc, gemm_##name##_launch, NULL},
 #include "kernels/variants.def"
 #undef GEMM_VARIANT
 };
+
+const struct gemm_variant *registry_variant(int i)
+{
+    static struct gemm_variant from_plugins[PLUGIN_MAX];
+    if (i >= 0 && i < gemm_variant_count)
+        return &gemm_variants[i];
+    const struct plugin_variant *p = plugin_get(i - gemm_variant_count);
+    if (!p)
+        return NULL;
+    /* a plugin is held to the tolerance of its precision, as the built-ins are */
+    from_plugins[i - gemm_variant_count] = (struct gemm_variant){p->name, p->precision, 4.0, p->desc, NULL, p->launch};
+    return &from_plugins[i - gemm_variant_count];
+}

@@ -89,7 +89,7 @@ int shape_prepare(struct run *r, struct shape_data *s, int shape_index, char *er
         int ci = registry_find("cublas");
         s->h_cublas = malloc(nc * sizeof(float));
         if (ci >= 0 && s->h_cublas &&
-            gemm_variants[ci].launch(r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b,
+            gemm_variant_launch(&gemm_variants[ci], r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b,
                                      s->d_c, r->stream) == cudaSuccess &&
             cudaStreamSynchronize(r->stream) == cudaSuccess &&
             cudaMemcpy(s->h_cublas, s->d_c, nc * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess) {

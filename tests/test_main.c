@@ -114,6 +114,18 @@ int main(int argc, char **argv)
     bad("-s 64 -o /dev/null", 2, "is a character device, not a directory");
     bad("-s 64 -o /etc/passwd", 2, "is a regular file, not a directory");
     bad("-s 64 -o /$(printf '%01000d' 0)", 2, "more than the 900 gemmprof allows");
+    /* plugins (include/gemmprof_plugin.h): every broken one refused in one line, exit 2 */
+    bad("-s 64 -k plugin:/nonexistent/libx.so", 2, "plugin '/nonexistent/libx.so': cannot load");
+    bad("-s 64 -k plugin:build/tests/plugins/libbad_plugins.so:nosuch", 2, "no symbol 'nosuch'");
+    bad("-s 64 -k plugin:build/tests/plugins/libbad_plugins.so:future_abi", 2, "ABI version 2, this gemmprof takes 1");
+    bad("-s 64 -k plugin:build/tests/plugins/libbad_plugins.so:bad_name_plugin", 2, "its name must be");
+    bad("-s 64 -k plugin:build/tests/plugins/libbad_plugins.so:taken_name", 2, "already a variant's");
+    bad("-s 64 -k plugin:build/tests/plugins/libbad_plugins.so:bad_precision", 2, "precision must be");
+    bad("-s 64 -k plugin:build/tests/plugins/libbad_plugins.so:no_launcher", 2, "no launch function");
+    bad("-s 64 -k plugin:build/tests/plugins/libbad_plugins.so:null_plugin", 2, "returned NULL");
+    CHECK(run("-k naive,plugin:build/tests/plugins/libbad_plugins.so --list") == 0 && strstr(out, "host_ok") &&
+              strstr(out, "tf32  plugin build/tests/plugins/libbad_plugins.so"),
+          "a good plugin is listed as a variant with its precision and description");
     bad("--format xml", 2, "--format: 'xml' is not one of table, csv, json, md");
     bad("report /nonexistent/dir", 1, "does not exist");
     bad("report", 2, "missing the results directory");

@@ -152,7 +152,7 @@ FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_FLAGS   := -std=c11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -I. -I$(CUDA_HOME)/include \
                 -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_LIB_SRC := $(filter-out analysis/report.c analysis/plots.c analysis/verify.c,$(ANALYSIS_SRC)) \
-                src/cli.c src/variant_names.c
+                src/cli.c src/variant_names.c src/plugin.c
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRC))
 FUZZ_BIN     := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 

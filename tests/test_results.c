@@ -30,6 +30,17 @@ static int read_err(const char *name, const char *text, char *err, size_t len)
     return rc;
 }
 
+/* results_visit_row's cell named ctx->name, as the JSON and CSV printers see it. */
+struct find_cell { const char *name; char text[64]; int seen; };
+static void find_cell(void *ctx, const char *name, const char *text, int numeric)
+{
+    struct find_cell *c = ctx;
+    if (strcmp(name, c->name) == 0 && numeric) {
+        snprintf(c->text, sizeof c->text, "%s", text);
+        c->seen++;
+    }
+}
+
 /* Extra metrics (--metrics outside the table) as columns after the table's, read back
  * into the extra list by name, checked like counters. */
 static void test_extra_columns(char *err, size_t errlen)
@@ -46,6 +57,10 @@ static void test_extra_columns(char *err, size_t errlen)
     in.flop_per_s = 2.0 * 64 * 64 * 64 / 1e-5;
     in.metric[GP_M_dram_read] = 4096;
     in.metric[sectors] = 1048577;   /* fma stays not collected */
+    struct find_cell cell = {"l1tex__t_sectors.sum", "", 0};
+    results_visit_row(&in, NULL, find_cell, &cell);
+    CHECK(cell.seen == 1 && strcmp(cell.text, "1048577") == 0,
+          "the printers' row visitor carries the extra metric (%d, '%s')", cell.seen, cell.text);
     const char *path = write_file("extra.csv", "");
     FILE *f = fopen(path, "w");
     CHECK(f && results_csv_write_header(f) == 0 && results_csv_write_row(f, &in, NULL) == 0, "extra columns written");

@@ -18,7 +18,7 @@ void gp_result_init(struct gp_result *r)
     r->rel_err = r->max_abs_err = r->tolerance = r->rel_err_vs_cublas = NAN;
     r->time_median_s = r->time_min_s = r->time_max_s = r->time_spread = NAN;
     r->flop_per_s = r->sm_clock_hz = NAN;
-    for (int i = 0; i < GP_METRIC_COUNT; i++)
+    for (int i = 0; i < GP_METRIC_SLOTS; i++)
         r->metric[i] = NAN;
     r->grid_x = r->grid_y = r->grid_z = r->block_x = r->block_y = r->block_z = NAN;
     r->registers_per_thread = r->smem_static_bytes = r->smem_dynamic_bytes = r->blocks = NAN;
@@ -55,8 +55,8 @@ int results_csv_write_header(FILE *f)
 #define COLUMN(name, kind, field, req, range) fprintf(f, "%s%s", sep, #name), sep = ",";
 #include "analysis/columns.def"
 #undef COLUMN
-    for (int i = 0; i < GP_METRIC_COUNT; i++)
-        fprintf(f, ",%s", gp_metrics[i].name);
+    for (int i = 0; i < GP_METRIC_COUNT + gp_extra_count(); i++)
+        fprintf(f, ",%s", gp_metric_name(i));
     for (int i = 0; i < roof_column_count(); i++)
         fprintf(f, ",%s", roof_column_name(i));
     fputc('\n', f);
@@ -83,9 +83,9 @@ void results_visit_row(const struct gp_result *r, const struct gp_ceilings *cs, 
     }
 #include "analysis/columns.def"
 #undef COLUMN
-    for (int i = 0; i < GP_METRIC_COUNT; i++) {
+    for (int i = 0; i < GP_METRIC_COUNT + gp_extra_count(); i++) {
         cell_dbl(buf, sizeof buf, r->metric[i]);
-        visit(ctx, gp_metrics[i].name, buf, 1);
+        visit(ctx, gp_metric_name(i), buf, 1);
     }
     struct gp_roof roof;
     roof_derive(r, cs, &roof);
@@ -213,12 +213,15 @@ static int parse_cell(const struct col_desc *c, const char *cell, struct gp_resu
     return -1;
 }
 
-/* A metric cell: finite, >= 0, and within what its unit allows. */
+/* A metric cell: finite, >= 0, and within what its unit allows (an extra metric has
+ * no unit). */
 static int metric_ok(int id, double v)
 {
-    const char *unit = gp_metrics[id].unit;
     if (!(v >= 0) || !isfinite(v))
         return 0;
+    if (id >= GP_METRIC_COUNT)
+        return 1;
+    const char *unit = gp_metrics[id].unit;
     if (strcmp(unit, "%") == 0)
         return v <= 101;   /* ncu's percentages can round a little past 100 */
     if (strcmp(unit, "Hz") == 0)
@@ -248,13 +251,38 @@ static int check_row(const char *path, int line, const int *fixed_idx, char *con
     return 0;
 }
 
+/* Columns outside the schema that look like ncu metric names become extra metrics:
+ * metric_idx[id] = their column. 0, or -1 when there are more than GP_EXTRA_MAX. */
+static int find_extra_columns(const char *path, char *const *header, int nheader, int *metric_idx,
+                              char *err, size_t errlen)
+{
+    for (int c = 0; c < nheader; c++) {
+        const char *name = header[c];
+        int known = gp_metric_find(name) >= 0 || !gp_metric_name_ok(name);
+        for (int i = 0; !known && i < NFIXED; i++)
+            known = strcmp(name, fixed_cols[i].name) == 0;
+        for (int i = 0; !known && i < roof_column_count(); i++)
+            known = strcmp(name, roof_column_name(i)) == 0;
+        if (known)
+            continue;
+        int id = gp_extra_add(name);
+        if (id < 0) {
+            snprintf(err, errlen, "%s: column %s: more than %d extra metric columns", path, name,
+                     GP_EXTRA_MAX);
+            return -1;
+        }
+        metric_idx[id] = c;
+    }
+    return 0;
+}
+
 int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_out, char *err,
                      size_t errlen)
 {
     struct csv_reader rd;
     struct gp_result *rows = NULL;
     int nrows = 0, cap = 0, rc = -1, got;
-    int fixed_idx[NFIXED], metric_idx[GP_METRIC_COUNT];
+    int fixed_idx[NFIXED], metric_idx[GP_METRIC_SLOTS];
     char **header = NULL, ex[CSV_EXCERPT_LEN];
     int nheader = 0;
 
@@ -286,8 +314,10 @@ int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_o
             goto out;
         }
     }
-    for (int i = 0; i < GP_METRIC_COUNT; i++)
-        metric_idx[i] = csv_find_column(header, nheader, gp_metrics[i].name);
+    for (int i = 0; i < GP_METRIC_SLOTS; i++)
+        metric_idx[i] = i < GP_METRIC_COUNT ? csv_find_column(header, nheader, gp_metrics[i].name) : -1;
+    if (find_extra_columns(path, header, nheader, metric_idx, err, errlen))
+        goto out;
 
     while ((got = csv_next(&rd, err, errlen)) == 1) {
         if (rd.nfields == 1 && !rd.fields[0][0])
@@ -323,19 +353,19 @@ int results_csv_read(const char *path, struct gp_result **rows_out, int *nrows_o
         }
         if (check_row(path, rd.line, fixed_idx, rd.fields, r, err, errlen))
             goto out;
-        for (int i = 0; i < GP_METRIC_COUNT; i++) {
+        for (int i = 0; i < GP_METRIC_SLOTS; i++) {
             if (metric_idx[i] < 0 || !rd.fields[metric_idx[i]][0])
                 continue;
             const char *cell = rd.fields[metric_idx[i]];
             if (csv_parse_double(cell, &r->metric[i])) {
                 snprintf(err, errlen, "%s:%d: column %s: '%s' is not a number", path, rd.line,
-                         gp_metrics[i].name, csv_excerpt(cell, ex, sizeof ex));
+                         gp_metric_name(i), csv_excerpt(cell, ex, sizeof ex));
                 goto out;
             }
             if (!metric_ok(i, r->metric[i])) {
                 snprintf(err, errlen, "%s:%d: column %s: %s is negative or out of range for %s",
-                         path, rd.line, gp_metrics[i].name, csv_excerpt(cell, ex, sizeof ex),
-                         gp_metrics[i].unit);
+                         path, rd.line, gp_metric_name(i), csv_excerpt(cell, ex, sizeof ex),
+                         i < GP_METRIC_COUNT ? gp_metrics[i].unit : "a counter (finite, >= 0)");
                 goto out;
             }
         }

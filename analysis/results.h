@@ -40,8 +40,9 @@ struct gp_result {
     double flop_per_s;       /* 2 m n k / median */
     double sm_clock_hz;      /* measured during the timed phase; NaN if unknown */
 
-    /* hardware counters; NaN where not collected */
-    double metric[GP_METRIC_COUNT];
+    /* hardware counters; NaN where not collected. [GP_METRIC_COUNT + j] holds extra
+     * metric j (analysis/metrics.h). */
+    double metric[GP_METRIC_SLOTS];
     int counter_passes;      /* replay passes used; 0 when no counters */
     char kernels[512];       /* kernel names the counters summed, ';'-separated */
 
@@ -75,7 +76,8 @@ int gp_status_parse(const char *s, enum gp_status *out);   /* 0 or -1 */
 
 /* ---- results.csv (analysis/results.c) ----
  * Columns: the fixed ones of analysis/columns.def, then every metric of
- * cupti/metrics.def under its ncu name, then the derived roofline columns
+ * cupti/metrics.def under its ncu name, then the run's extra metrics (gp_extra_*,
+ * also under their ncu names), then the derived roofline columns
  * (analysis/roofline.h). Empty cell = not collected. Rows are flushed one by one so a
  * sweep that dies keeps what it measured. */
 struct gp_ceilings;
@@ -91,7 +93,9 @@ void results_visit_row(const struct gp_result *r, const struct gp_ceilings *cs, 
 /* Reads results.csv back (derived columns are ignored and recomputed). Allocates
  * *rows (free with free()). Every cell is checked against its column's accepted values
  * (analysis/columns.def: sizes 1..INT_MAX, times > 0, errors >= 0, clocks 0..100 GHz,
- * counters >= 0); a row that ran (ok, verify_failed) must fill every required column, and
+ * counters >= 0); a column outside the schema whose name looks like an ncu metric
+ * (gp_metric_name_ok) is read as an extra metric (finite, >= 0) and added to the extra
+ * list, at most GP_EXTRA_MAX of them; a row that ran (ok, verify_failed) must fill every required column, and
  * its median time must lie between its min and max. The file must be a regular file of
  * at most 256 MiB, 64 KiB a row and 500,000 rows (analysis/infile.h). Errors name the
  * file, line and column: "out/results.csv:7: column m: 'abc' is not a valid value

@@ -205,11 +205,13 @@ int host_build(host_config *h, const char *chip, const std::vector<uint8_t> &ava
         return -1;
     }
     for (int i = 0; i < nids; i++) {
-        if (ids[i] < 0 || ids[i] >= GP_METRIC_COUNT) {
-            say(why, len, "metric index %d is outside gp_metrics[0..%d]", ids[i], GP_METRIC_COUNT - 1);
+        const char *name = gp_metric_name(ids[i]);
+        if (!name) {
+            say(why, len, "metric index %d is outside gp_metrics[0..%d] and the %d extra metrics", ids[i],
+                GP_METRIC_COUNT - 1, gp_extra_count());
             return -1;
         }
-        h->names.push_back(gp_metrics[ids[i]].name);
+        h->names.push_back(name);
     }
 
     auto ip = GP_PARAMS(CUpti_Profiler_Host_Initialize_Params);
@@ -236,8 +238,9 @@ int host_build(host_config *h, const char *chip, const std::vector<uint8_t> &ava
         mp.pMetricName = h->names[i];
         r = cuptiProfilerHostGetMetricProperties(&mp);
         if (r != CUPTI_SUCCESS) {
-            say(why, len, "metric \"%s\" is not available on chip %s (%s): fix cupti/metrics.def or --metrics",
-                h->names[i], chip, cupti_code_name(r));
+            say(why, len, "metric '%s' is not known to %s's counter library (%s): %s", h->names[i], chip,
+                cupti_code_name(r),
+                ids[i] < GP_METRIC_COUNT ? "fix cupti/metrics.def" : "check the name against ncu --query-metrics");
             return -1;
         }
     }
@@ -522,7 +525,7 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
             goto fail;
     }
     s->ids.assign(ids, ids + nids);
-    s->eval_of_id.assign(GP_METRIC_COUNT, -1);
+    s->eval_of_id.assign(GP_METRIC_SLOTS, -1);
     for (int i = 0; i < nids; i++)
         if (s->eval_of_id[ids[i]] < 0)
             s->eval_of_id[ids[i]] = i;
@@ -818,6 +821,40 @@ int prof_check_metric_names(const char *chip, const int *ids, int nids, char *wh
         return rc;
     } catch (const std::exception &e) {
         say(why, why_len, "metric check failed: %s", e.what());
+        return -1;
+    }
+}
+
+int prof_device_chip(int device, char *chip, size_t chip_len, char *why, size_t why_len)
+{
+    try {
+        driver drv;
+        if (driver_open(&drv, why, why_len) != 0)
+            return -1;
+        int rc = -1;
+        CUresult cr = drv.init(0);
+        if (cr != CUDA_SUCCESS) {
+            driver_why(&drv, "cuInit", cr, why, why_len);
+        } else {
+            auto ip = GP_PARAMS(CUpti_Profiler_Initialize_Params);
+            /* no chip query after a failed initialise: it may crash (see open_session) */
+            if (CUPTI_TRY(cuptiProfilerInitialize(&ip), why, why_len) == CUPTI_SUCCESS) {
+                auto cp = GP_PARAMS(CUpti_Device_GetChipName_Params);
+                cp.deviceIndex = (size_t)device;
+                if (CUPTI_TRY(cuptiDeviceGetChipName(&cp), why, why_len) == CUPTI_SUCCESS && cp.pChipName) {
+                    snprintf(chip, chip_len, "%s", cp.pChipName);
+                    rc = 0;
+                }
+                auto dp = GP_PARAMS(CUpti_Profiler_DeInitialize_Params);
+                cuptiProfilerDeInitialize(&dp);
+            }
+        }
+        dlclose(drv.lib);
+        if (rc == 0 && why && why_len)
+            why[0] = '\0';
+        return rc;
+    } catch (const std::exception &e) {
+        say(why, why_len, "chip query failed: %s", e.what());
         return -1;
     }
 }

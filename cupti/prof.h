@@ -19,8 +19,9 @@ extern "C" {
 struct prof_session;
 
 /* Opens the profiler on the CUDA primary context of `device` (the one the runtime and
- * cuBLAS use; call after the runtime has initialised it) for the metrics whose indices
- * into gp_metrics[] (analysis/metrics.h) are listed in `ids`.
+ * cuBLAS use; call after the runtime has initialised it) for the metrics whose ids
+ * (analysis/metrics.h: indices into gp_metrics[], or GP_METRIC_COUNT + j for extra
+ * metric j) are listed in `ids`.
  * Returns NULL when counters are unavailable, writing one line to `why` that names the
  * cause and the remedy (no driver, insufficient privileges, counters held by ncu / nsys
  * / compute-sanitizer, unsupported device, CUPTI libraries missing). Never exits. */
@@ -34,7 +35,7 @@ int prof_num_passes(const struct prof_session *s);
  * L2 flush so every pass starts cold. The workload must be idempotent (same kernels,
  * same device state each call) and return 0 on success; it must synchronize nothing
  * itself. All kernels it launches are summed into one set of values, stored in
- * values[id] for the opened ids (values has GP_METRIC_COUNT entries). `kernels`
+ * values[id] for the opened ids (values has GP_METRIC_SLOTS entries). `kernels`
  * receives the launched kernel names in launch order, ';'-separated and demangled.
  * Returns 0, or -1 with `why` filled. */
 typedef int (*prof_workload_fn)(void *arg);
@@ -57,9 +58,13 @@ void prof_close(struct prof_session *s);
 
 /* Offline checks, no GPU or driver needed (the CUPTI host library knows the chips of
  * its release): `chip` is a CUPTI chip name such as "GH100" (H100/H200) or "AD102".
- * prof_check_metric_names: 0 when every gp_metrics[ids[i]] exists for the chip, else
- * -1 with `why` naming the first unknown metric (or the host-API failure). */
+ * prof_check_metric_names: 0 when every metric id (table or extra) exists for the chip,
+ * else -1 with `why` naming the first unknown one and the chip ("metric 'x__y.sum' is
+ * not known to GH100's counter library ...") or the host-API failure. */
 int prof_check_metric_names(const char *chip, const int *ids, int nids, char *why, size_t why_len);
+/* The CUPTI chip name of `device` ("GH100"), through the driver but without a context or
+ * any GPU work, so --metrics can be checked before the sweep. 0, or -1 with `why`. */
+int prof_device_chip(int device, char *chip, size_t chip_len, char *why, size_t why_len);
 /* Replay passes the metric set needs on `chip`, or -1 when it cannot be configured. */
 int prof_count_passes_offline(const char *chip, const int *ids, int nids);
 

@@ -29,7 +29,8 @@ void cli_usage(FILE *f)
             "  -d, --device N         CUDA device index (default 0)\n"
             "      --no-flush         do not flush the L2 between timed repetitions\n"
             "      --no-counters      timing only, no CUPTI hardware counters\n"
-            "  -m, --metrics LIST     counters to collect by ncu name (default: the default set, see --list-metrics)\n"
+            "  -m, --metrics LIST     counters to collect by ncu name: any the GPU's counter library knows, checked\n"
+            "                         before the sweep (default: the default set, see --list-metrics)\n"
             "      --stalls           add the warp-stall reasons of ncu's WarpStateStats (more replay passes)\n"
             "      --no-ceilings      do not measure or load the machine ceilings\n"
             "      --remeasure-ceilings  measure the ceilings again instead of reusing the cached ones\n"
@@ -218,10 +219,17 @@ static int parse_metrics(const char *list, struct cli_options *o, char *err, siz
     }
     strcpy(buf, list);
     o->nmetrics = 0;
+    gp_extra_reset();   /* a later -m replaces the list */
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int id = gp_metric_find(tok);
+        /* a name outside the table is an extra metric, checked against the chip before
+         * the sweep (harness); here only its shape */
+        int id = gp_extra_add(tok);
         if (id < 0) {
-            snprintf(err, errlen, "unknown metric '%s' (gemmprof --list-metrics shows the known ones)", tok);
+            if (gp_metric_name_ok(tok))
+                snprintf(err, errlen, "metric '%s': more than %d metrics outside gemmprof's table", tok, GP_EXTRA_MAX);
+            else
+                snprintf(err, errlen, "unknown metric '%s': not an ncu metric name such as l1tex__t_sectors.sum "
+                         "(gemmprof --list-metrics shows its table)", tok);
             return -1;
         }
         o->nmetrics = index_list_add(o->metrics, o->nmetrics, CLI_MAX_METRICS, id);
@@ -285,6 +293,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     int stalls = 0;
 
     memset(o, 0, sizeof *o);
+    gp_extra_reset();
     o->action = CLI_RUN;
     o->reps = 10;
     o->warmups = 2;

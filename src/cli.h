@@ -26,7 +26,7 @@ struct cli_options {
     int reps, warmups;
     int l2_flush;
     int counters;                /* collect hardware counters */
-    int metrics[CLI_MAX_METRICS];/* indices into gp_metrics */
+    int metrics[CLI_MAX_METRICS];/* metric ids: gp_metrics[] or extra (analysis/metrics.h) */
     int nmetrics;
     int device;
     unsigned long long seed;

@@ -130,7 +130,7 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
      * set-up writes were still in the L2. Hardware counters only: instrumented counts
      * do not depend on the cache. */
     if (warm_up) {
-        double values[GP_METRIC_COUNT];
+        double values[GP_METRIC_SLOTS];
         char kernels[64];
         const double t0 = now_s();
         gp_nvtx_push("counters warm-up", -1);
@@ -141,7 +141,7 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
     /* every variant of the shape in one batch: one pass sequence, one range each */
     struct workload work[CLI_MAX_VARIANTS];
     void *args[CLI_MAX_VARIANTS];
-    double values_store[CLI_MAX_VARIANTS][GP_METRIC_COUNT], *values[CLI_MAX_VARIANTS];
+    double values_store[CLI_MAX_VARIANTS][GP_METRIC_SLOTS], *values[CLI_MAX_VARIANTS];
     char kernels_store[CLI_MAX_VARIANTS][sizeof rows[0].kernels], *kernels[CLI_MAX_VARIANTS];
     struct gp_result *batch_rows[CLI_MAX_VARIANTS];
     int n = 0;
@@ -218,8 +218,9 @@ void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, in
         if (rows[i].status != GP_STATUS_CUDA_ERROR)
             rows[i].counter_passes = passes;
     if (!r->counters_announced) {
-        fprintf(stderr, "counters: %d metrics in %d replay pass%s per kernel (%d hardware, %d SASS-instrumented)\n",
-               r->o->nmetrics, passes, passes == 1 ? "" : "es", nhw, nsass);
+        /* the passes cover the extra metrics (--metrics outside the table) too */
+        fprintf(stderr, "counters: %d metrics (%d outside the table) in %d replay pass%s per kernel (%d hardware, "
+                "%d SASS-instrumented)\n", r->o->nmetrics, gp_extra_count(), passes, passes == 1 ? "" : "es", nhw, nsass);
         snprintf(r->meta.counters, sizeof r->meta.counters, "collected: %d metrics, %d passes",
                  r->o->nmetrics, passes);
         r->counters_announced = 1;

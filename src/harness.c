@@ -27,6 +27,7 @@
 #include "analysis/verify.h"
 #include "analysis/version.h"
 #include "cupti/launch.h"
+#include "cupti/prof.h"
 #include "cupti/trace.h"
 #include "kernels/clock_probe.h"
 #include "kernels/l2_flush.h"
@@ -338,6 +339,27 @@ static void write_meta(struct run *r)
         gp_message("%s", err);
 }
 
+/* --metrics names outside the table, checked against the chip's counter library before
+ * any GPU work: 0, or -1 with err naming the metric and the chip. When the chip cannot be
+ * asked, the check is left to the profiler's own (it warns and times only). */
+static int check_extra_metrics(const struct cli_options *o, char *err, size_t errlen)
+{
+    char chip[64], why[512];
+    if (!o->counters || o->trace || gp_extra_count() == 0)
+        return 0;
+    if (prof_device_chip(o->device, chip, sizeof chip, why, sizeof why)) {
+        gp_message("warning: --metrics not checked before the sweep: %s", why);
+        return 0;
+    }
+    /* the extras alone: a table metric the chip lacks (AD102 has no
+     * l1tex__lsu_writeback_active_mem_lgds) stays the profiler's warning, as without -m */
+    int extra[CLI_MAX_METRICS], n = 0;
+    for (int i = 0; i < o->nmetrics; i++)
+        if (o->metrics[i] >= GP_METRIC_COUNT)
+            extra[n++] = o->metrics[i];
+    return prof_check_metric_names(chip, extra, n, err, errlen);
+}
+
 static void setup_counters(struct run *r)
 {
     const struct cli_options *o = r->o;
@@ -551,6 +573,8 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
     case DEVICE_BAD_INDEX: rc = EXIT_USAGE; goto fail;
     default: rc = EXIT_FAILED; goto fail;
     }
+    if (check_extra_metrics(o, err, sizeof err))
+        goto fail;   /* EXIT_USAGE */
     if (shapes_check_memory(r, err, sizeof err) || outdir_open(&r->out, o->out_dir, err, sizeof err))
         goto fail;
     interrupt_set_temp_file(r->out.partial);

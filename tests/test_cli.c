@@ -54,6 +54,29 @@ int main(void)
               strstr(err, "unknown metric 'no_such_metric'"),
           "unknown metric named: %s", err);
 
+    /* a name outside the table is an extra metric: its shape checked here, the chip later */
+    CHECK(parse("-m sm__inst_executed_pipe_fma.sum,lts__t_bytes.sum", &o, err, sizeof err) == 0 && o.nmetrics == 2 &&
+              o.metrics[0] == GP_METRIC_COUNT && o.metrics[1] == GP_M_l2_bytes &&
+              strcmp(gp_metric_name(o.metrics[0]), "sm__inst_executed_pipe_fma.sum") == 0 && gp_extra_count() == 1,
+          "-m takes a metric outside the table as extra metric 0: %s", err);
+    CHECK(parse("-m l1tex__t_sectors.sum -m lts__t_bytes.sum", &o, err, sizeof err) == 0 && gp_extra_count() == 0,
+          "a later -m replaces the extra list too");
+    CHECK(parse("", &o, err, sizeof err) == 0 && gp_extra_count() == 0, "a new command line starts with no extras");
+    const char *malformed[] = {"sm__", "__x.sum", "sm__x..sum", "sm__x.sum.", "sm.x__y", "sm__x;rm", "2sm__x.sum"};
+    for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++) {
+        char arg[64];
+        snprintf(arg, sizeof arg, "-m %s", malformed[i]);
+        CHECK(parse(arg, &o, err, sizeof err) == -1 && strstr(err, "unknown metric") && strstr(err, malformed[i]),
+              "malformed metric name '%s' refused: %s", malformed[i], err);
+    }
+    {
+        char list[2048] = "-m ";
+        for (int i = 0; i <= GP_EXTRA_MAX; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%ssm__x%d.sum", i ? "," : "", i);
+        CHECK(parse(list, &o, err, sizeof err) == -1 && strstr(err, "more than"),
+              "more extra metrics than GP_EXTRA_MAX refused: %s", err);
+    }
+
     /* the default set carries occupancy and issue (no extra pass on GH100), not the stalls */
     CHECK(parse("", &o, err, sizeof err) == 0, "defaults again");
     int has_occ = 0, has_issue = 0, has_inst = 0, nstall = 0, ndefault = o.nmetrics;

@@ -166,6 +166,46 @@ static void test_offline_metrics(void)
     CHECK(prof_count_passes_offline("GH100", dflt, 0) == -1, "an empty metric set is rejected");
 }
 
+/* --metrics outside the table: checked by name against GH100's counter library and
+ * configured with the table metrics in the same passes. */
+static void test_offline_extra_metrics(void)
+{
+    char why[512] = "";
+    gp_extra_reset();
+    int fma = gp_extra_add("sm__inst_executed_pipe_fma.sum");
+    int sectors = gp_extra_add("l1tex__t_sectors.sum");
+    int bogus = gp_extra_add("sm__bogus_counter.sum");
+    CHECK(fma == GP_METRIC_COUNT && sectors == GP_METRIC_COUNT + 1 && bogus == GP_METRIC_COUNT + 2,
+          "extra metrics get the ids after the table (%d %d %d)", fma, sectors, bogus);
+    int good[2] = {fma, sectors};
+    CHECK(prof_check_metric_names("GH100", good, 2, why, sizeof why) == 0 && !why[0],
+          "sm__inst_executed_pipe_fma.sum and l1tex__t_sectors.sum are known to GH100: %s", why);
+    CHECK(prof_check_metric_names("GH100", &bogus, 1, why, sizeof why) == -1 &&
+              strstr(why, "metric 'sm__bogus_counter.sum' is not known to GH100's counter library") &&
+              !strchr(why, '\n'),
+          "an unknown extra metric is refused on one line naming it and the chip: %s", why);
+
+    /* the default set plus the two extras: one config, the extras in its passes */
+    int set[GP_METRIC_COUNT + 2], n = 0;
+    for (int i = 0; i < GP_METRIC_COUNT; i++)
+        if (gp_metrics[i].in_default && !gp_metric_is_instrumented(i))
+            set[n++] = i;
+    int base = prof_count_passes_offline("GH100", set, n);
+    set[n++] = fma;
+    set[n++] = sectors;
+    int with = prof_count_passes_offline("GH100", set, n);
+    printf("  default hardware set %d passes, with the 2 extras %d\n", base, with);
+    CHECK(base >= 1 && with >= base, "extras configure with the table metrics (%d -> %d passes)", base, with);
+    set[n++] = bogus;
+    CHECK(prof_count_passes_offline("GH100", set, n) == -1, "a set holding an unknown extra is not configured");
+
+    int sass = gp_extra_add("smsp__sass_inst_executed_op_global_ld.sum");
+    CHECK(gp_metric_is_instrumented(sass) && !gp_metric_is_instrumented(fma),
+          "an extra smsp__sass_* metric is collected with the instrumented ones");
+    gp_extra_reset();
+    CHECK(gp_metric_name(fma) == NULL, "reset empties the extra list");
+}
+
 static void test_error_text(void)
 {
     char why[512];
@@ -562,6 +602,7 @@ int main(void)
 
     test_offline_metrics();
     test_offline_pass_costs();
+    test_offline_extra_metrics();
     test_error_text();
     test_kernel_names();
     test_trace_writer();

@@ -101,7 +101,9 @@ int main(int argc, char **argv)
     bad("-s 64x64", 2, "MxNxK");
     bad("-s 2000000000x2000000000x2000000000", 2, "overflow");
     bad("-k naive,bogus", 2, "unknown variant 'bogus'");
-    bad("--metrics lts__t_bytes.sum,bogus__metric.sum", 2, "unknown metric 'bogus__metric.sum'");
+    /* a well-formed name outside the table is checked on the GPU's chip (tests/test_cupti.c);
+     * a malformed one is refused here */
+    bad("--metrics lts__t_bytes.sum,bogus.metric", 2, "unknown metric 'bogus.metric'");
     bad("-r 0", 2, "--reps");
     bad("--bogus", 2, "--bogus");
     bad("-s 64 -o /etc/passwd/sub", 2, "cannot create directory");

@@ -30,6 +30,88 @@ static int read_err(const char *name, const char *text, char *err, size_t len)
     return rc;
 }
 
+/* results_visit_row's cell named ctx->name, as the JSON and CSV printers see it. */
+struct find_cell { const char *name; char text[64]; int seen; };
+static void find_cell(void *ctx, const char *name, const char *text, int numeric)
+{
+    struct find_cell *c = ctx;
+    if (strcmp(name, c->name) == 0 && numeric) {
+        snprintf(c->text, sizeof c->text, "%s", text);
+        c->seen++;
+    }
+}
+
+/* Extra metrics (--metrics outside the table) as columns after the table's, read back
+ * into the extra list by name, checked like counters. */
+static void test_extra_columns(char *err, size_t errlen)
+{
+    gp_extra_reset();
+    int sectors = gp_extra_add("l1tex__t_sectors.sum"), fma = gp_extra_add("sm__inst_executed_pipe_fma.sum");
+    struct gp_result in;
+    gp_result_init(&in);
+    snprintf(in.variant, sizeof in.variant, "naive");
+    snprintf(in.precision, sizeof in.precision, "fp32");
+    in.m = in.n = in.k = 64;
+    in.rel_err = 0;
+    in.time_median_s = 1e-5;
+    in.flop_per_s = 2.0 * 64 * 64 * 64 / 1e-5;
+    in.metric[GP_M_dram_read] = 4096;
+    in.metric[sectors] = 1048577;   /* fma stays not collected */
+    struct find_cell cell = {"l1tex__t_sectors.sum", "", 0};
+    results_visit_row(&in, NULL, find_cell, &cell);
+    CHECK(cell.seen == 1 && strcmp(cell.text, "1048577") == 0,
+          "the printers' row visitor carries the extra metric (%d, '%s')", cell.seen, cell.text);
+    const char *path = write_file("extra.csv", "");
+    FILE *f = fopen(path, "w");
+    CHECK(f && results_csv_write_header(f) == 0 && results_csv_write_row(f, &in, NULL) == 0, "extra columns written");
+    if (f)
+        fclose(f);
+    FILE *g = fopen(path, "r");
+    char head[16384] = "";
+    if (g) {
+        if (!fgets(head, sizeof head, g))
+            head[0] = '\0';
+        fclose(g);
+    }
+    const char *last = strstr(head, gp_metrics[GP_METRIC_COUNT - 1].name), *x = strstr(head, ",l1tex__t_sectors.sum,");
+    CHECK(last && x && x > last && strstr(head, ",sm__inst_executed_pipe_fma.sum,") && strstr(x, "bound_level"),
+          "extra columns by ncu name, after the table's and before the derived ones");
+
+    gp_extra_reset();   /* as a reader in another process: the list comes from the file */
+    gp_extra_add("sm__inst_executed_pipe_fma.sum");   /* known first: its id may differ */
+    struct gp_result *out = NULL;
+    int n = 0;
+    CHECK(results_csv_read(path, &out, &n, err, errlen) == 0 && n == 1, "extra columns read back (%s)", err);
+    int rs = gp_extra_add("l1tex__t_sectors.sum"), rf = gp_extra_add("sm__inst_executed_pipe_fma.sum");
+    CHECK(gp_extra_count() == 2 && rs == GP_METRIC_COUNT + 1 && rf == GP_METRIC_COUNT,
+          "the reader adds the file's extras to the list by name (%d, %d)", rs, rf);
+    if (n == 1)
+        CHECK(out[0].metric[rs] == 1048577 && isnan(out[0].metric[rf]) && out[0].metric[GP_M_dram_read] == 4096,
+              "extra values round-trip by name; an empty one stays not collected");
+    free(out);
+    (void)fma;
+
+    const char *hdr = "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s";
+    char text[4096];
+    snprintf(text, sizeof text, "%s,sm__foo.sum\nnaive,fp32,1,2,3,ok,0,1,1,-2\n", hdr);
+    CHECK(read_err("xneg.csv", text, err, errlen) == -1 && strstr(err, ":2:") && strstr(err, "sm__foo.sum") &&
+              strstr(err, "negative"), "a negative extra metric is refused: %s", err);
+    snprintf(text, sizeof text, "%s,sm__foo.sum\nnaive,fp32,1,2,3,ok,0,1,1,inf\n", hdr);
+    CHECK(read_err("xinf.csv", text, err, errlen) == -1 && strstr(err, "sm__foo.sum"),
+          "an infinite extra metric is refused: %s", err);
+    snprintf(text, sizeof text, "%s,note\nnaive,fp32,1,2,3,ok,0,1,1,hello\n", hdr);
+    gp_extra_reset();
+    CHECK(read_err("xnote.csv", text, err, errlen) == 0 && gp_extra_count() == 0,
+          "a column that is no metric name is ignored, not made an extra: %s", err);
+    int used = snprintf(text, sizeof text, "%s", hdr);
+    for (int i = 0; i <= GP_EXTRA_MAX; i++)
+        used += snprintf(text + used, sizeof text - (size_t)used, ",sm__x%d.sum", i);
+    snprintf(text + used, sizeof text - (size_t)used, "\n");
+    CHECK(read_err("xmany.csv", text, err, errlen) == -1 && strstr(err, "more than"),
+          "more extra columns than GP_EXTRA_MAX refused: %s", err);
+    gp_extra_reset();
+}
+
 int main(void)
 {
     char path[256], err[512] = "";
@@ -111,6 +193,8 @@ int main(void)
     struct gp_result *none = NULL;
     CHECK(results_csv_read("/nonexistent/results.csv", &none, &n, err, sizeof err) == -1 && strstr(err, "cannot open"),
           "missing file: %s", err);
+
+    test_extra_columns(err, sizeof err);
 
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

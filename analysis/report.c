@@ -24,6 +24,7 @@
 #include "analysis/plots.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
+#include "analysis/summary.h"
 #include "analysis/version.h"
 
 /* Thresholds that turn numbers into words. */
@@ -1195,25 +1196,28 @@ out:
 static int usage(const char *why)
 {
     fprintf(stderr, "gemmprof report: %s (usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots] "
-            "[--max-shape-charts N])\n", why);
+            "[--max-shape-charts N] | gemmprof report DIR --summary)\n", why);
     return 2;
 }
 
 int report_main(int argc, char **argv)
 {
     const char *dir = NULL, *out = NULL;
-    int no_plots = 0, measured_here = 0;
+    int no_plots = 0, measured_here = 0, summary = 0;
     struct plots_options popt = {NULL, -1};
     char why[256];
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots] [--max-shape-charts N]\n"
+                   "       gemmprof report DIR --summary\n"
                    "  Writes report.md (and the charts) from the results directory DIR; no GPU needed.\n"
                    "  --out F          a file (a name ending in .md) or a directory (existing, named\n"
                    "                   with a trailing '/', or any other missing path: created)\n"
                    "  --no-plots       no charts, none linked\n"
                    "  --max-shape-charts N   hierarchical rooflines for the main shape and N others\n"
-                   "Exit status: 0 written; 1 the data or the output could not be used, or a chart\n"
+                   "  --summary        print README.md's summary block of DIR to stdout (table,\n"
+                   "                   limiters, ceilings, machine) and write nothing\n"
+                   "Exit status: 0 written (or printed); 1 the data or the output could not be used, or a chart\n"
                    "failed (the report is still written and names it); 2 bad arguments.\n");
             return 0;
         }
@@ -1223,6 +1227,8 @@ int report_main(int argc, char **argv)
             out = argv[i];
         } else if (strcmp(argv[i], "--no-plots") == 0) {
             no_plots = 1;
+        } else if (strcmp(argv[i], "--summary") == 0) {
+            summary = 1;
         } else if (strcmp(argv[i], "--measured-here") == 0) {
             measured_here = 1;
         } else if (strcmp(argv[i], "--max-shape-charts") == 0) {
@@ -1242,6 +1248,10 @@ int report_main(int argc, char **argv)
     }
     if (!dir)
         return usage("missing the results directory");
+    if (summary && (out || no_plots || popt.max_shape_charts >= 0))
+        return usage("--summary prints to stdout and takes no other option");
+    if (summary)
+        return summary_main(dir);
 
     /* --out: a directory gets report.md inside: an existing one, one named with a trailing
      * '/', or a missing path that does not end in ".md" (created) */

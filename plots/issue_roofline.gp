@@ -60,6 +60,10 @@ do for [FMT in FORMATS] {
       'roof(x, CPLO < 1e300 ? CPLO : 0) with lines lw 2 lc rgb ROOF_COLOR title (HAVE_CP ? sprintf("roof (%sFLOP/s)", si(CPLO)) : "issue roof"), ' . \
       '(HAVE_CP && CPHI > CPLO ? roof(x, CPHI) : 1/0) with lines lw 2 dt 2 lc rgb ROOF_COLOR title (HAVE_CP && CPHI > CPLO ? sprintf("roof (%sFLOP/s)", si(CPHI)) : ""), ' . \
       'P using (column("flop_per_inst")):(column("flop_per_s") / T):(vpt(column("variant_index"))):(vrgb(column("variant_index"))) ' . \
-      'with points pt variable ps 1.8 lw VARIANT_LW lc rgb variable notitle' . variant_keys("points ps 1.8 lw VARIANT_LW")
+      'with points pt variable ps 1.8 lw VARIANT_LW lc rgb variable notitle, ' . \
+      'for [c in (HAVE_CP ? (CPHI > CPLO ? sprintf("%.6e %.6e", CPLO, CPHI) : sprintf("%.6e", CPLO)) : "")] ' . \
+      'P every ::0::0 using ((c + 0) / IP):((c + 0) / T):(sprintf("ridge, issue and %sFLOP/s roofs: %.3g FLOP/inst", si(c + 0), (c + 0) / IP)) ' . \
+      'with labels right point pt 6 ps 1.6 lw 1.5 lc rgb "black" offset -1.0,0.9 font ",10" notitle' . \
+      variant_keys("points ps 1.8 lw VARIANT_LW")
     unset output
 }

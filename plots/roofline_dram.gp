@@ -91,6 +91,9 @@ mem_x0(b) = XLO > YLO / b ? XLO : YLO / b
 mem_x1(b, s) = peak_of(s) > 0 ? peak_of(s) / b : XHI
 # A compute roof starts at its ridge with the DRAM roof of its source.
 comp_x0(p, s) = bw_of(s) > 0 ? p / bw_of(s) : XLO
+# A compute roof's label starts just right of its ridge, or further left where the text
+# would run past the right edge (about 1.4 decades of the axis).
+peak_label_x(x) = x * 1.3 < XHI / 25.0 ? x * 1.3 : XHI / 25.0
 is_row(kind, src) = strcol("kind") eq kind && strcol("source") eq src && \
                     (kind eq "compute" || strcol("level") eq "dram")
 T = 1e12
@@ -133,7 +136,7 @@ ROOF_ELEMS = ' \
           (sprintf("%s %sB/s datasheet", strcol("label"), si(column("value")))) \
           with labels left rotate by ANGLE offset 0,1.4 tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) ? \
-          comp_x0(column("value"), strcol("source")) * 1.3 : 1/0): \
+          peak_label_x(comp_x0(column("value"), strcol("source"))) : 1/0): \
           (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
           with labels left offset 0,0.7 font ",10" tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? \

@@ -67,7 +67,15 @@ set format x "%g"
 set format y "%g"
 if (SIZE_TICS) {
     set xtics () nomirror
-    do for [i = 1:words(SIZES)] { set xtics add (word(SIZES, i) word(SIZES, i) + 0) }
+    # a tic within 15% of one already set is left out: "1016" and "1024" would print as one
+    TICS_SET = ""
+    near(v) = sum [nj = 1:words(TICS_SET)] (abs(log(v * 1.0 / word(TICS_SET, nj))) < log(1.15) ? 1 : 0)
+    do for [i = 1:words(SIZES)] {
+        if (near(word(SIZES, i) + 0) == 0) {
+            set xtics add (word(SIZES, i) word(SIZES, i) + 0)
+            TICS_SET = TICS_SET . " " . word(SIZES, i)
+        }
+    }
     set mxtics 1
 }
 set title sprintf("Throughput against size, per variant%s\n%s", NBARS > 0 ? " (bars: min-max of the repetitions)" : "", TITLE)

@@ -221,6 +221,15 @@ static void test_render_minimal(void)
           n, err);
     path_in(path, sizeof path, out, "sweep.svg");
     CHECK(file_contains(path, "unknown GPU"), "title says the GPU is unknown when no metadata names it");
+
+    /* two sizes 1% apart (1000x1500x700 plots at 1016, 1024^3 at 1024): one tic, not "10164" */
+    rows[0].m = 1000, rows[0].n = 1500, rows[0].k = 700;
+    rows[1].m = rows[1].n = rows[1].k = 1024;
+    path_in(out, sizeof out, tmpdir, "ticks");
+    n = plots_render(&ds, out, NULL, err, sizeof err);
+    path_in(path, sizeof path, out, "sweep.svg");
+    CHECK(n == 1 && file_contains(path, "<text>1016</text>") && !file_contains(path, "<text>1024</text>"),
+          "sizes 1016 and 1024: one tic label, so the two cannot overprint (%d: %s)", n, err);
 }
 
 /* Each script run directly on bad CSVs: a message naming file, line and column; no output. */
@@ -315,6 +324,8 @@ static void test_render_stalls(void)
           "insight_crafted: 6 charts, stalls.png 1400x900 (got %d: %s)", n, err);
     path_in(path, sizeof path, out, "issue_roofline.png");
     CHECK(png_valid(path, &w, &h) && w == 1400, "issue_roofline.png rendered");
+    path_in(path, sizeof path, out, "issue_roofline.svg");
+    CHECK(file_contains(path, "ridge, issue and "), "issue_roofline.svg: each ridge names the roofs that meet there");
     path_in(path, sizeof path, out, "issue_points.csv");
     double fi = 0, fs = 0;
     CHECK(line_numbers(path, "issuebound,2,fp32,1024x1024x1024,", &fi, &fs) && fabs(fi - 20) < 1e-5 &&

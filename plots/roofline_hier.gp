@@ -82,6 +82,8 @@ XIN = RIDGE_MAX; N_CLIP = 0
 stats P using (strcol("shape") eq SHAPE ? (px = column("ai_flop_per_byte"), \
         clipped(px) ? N_CLIP = N_CLIP + 1 : (XIN = px > XIN ? px : XIN)) : 0, 0) nooutput
 XLO = XMIN / 4; XHI = XIN * (N_CLIP > 0 ? 8 : 3)
+# room right of the last ridge for the compute roofs' labels, clear of the ridge labels
+XHI = XHI > RIDGE_MAX * 10 ? XHI : RIDGE_MAX * 10
 XCLIP = XHI / 1.6
 YLO = YMIN / 3.0; YHI = YMAX * 2.2
 ANGLE = slope_angle(XLO, XHI, YLO, YHI)
@@ -138,7 +140,7 @@ ROOF_ELEMS = ' \
           with labels left rotate by ANGLE offset 0, side * 0.9 - 0.2 tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) && is_peak(strcol("roof")) ? XHI / 1.15 : 1/0): \
           (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
-          with labels right offset 0,0.75 tc rgb ROOF_COLOR notitle, \
+          with labels right offset 0,0.75 font ",10" tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (is_ridge(1) || is_ridge(-1) ? column("ridge_ai_flop_per_byte") : 1/0): \
           (column("value") / T) with points pt 6 ps 1.4 lw 1.5 lc rgb "black" notitle, \
       for [side in "1 -1"] for [u = 1:(N_RIDGE > 0)] R using \

@@ -35,7 +35,13 @@ do for [i = 1:NR] { REASON[i] = "" }
 # a cube MxMxM is labelled M³, so neighbouring labels do not run into each other
 shape_label(s) = (SHP_P = strstrt(s, "x"), SHP_M = SHP_P > 1 ? s[1:SHP_P - 1] : s, \
                   s eq SHP_M . "x" . SHP_M . "x" . SHP_M ? SHP_M . "³" : s)
-stats P using (SLOT_LABEL[int(column("slot"))] = strcol("variant") . "\n" . shape_label(strcol("shape")), \
+# one shape for every bar: named once, in the title (which gemmprof gives), not under
+# each bar, where long names such as 8192x64x4096 would run into each other
+SHAPE1 = ""; ONE_SHAPE = 1
+stats P using (SHAPE1 = strlen(SHAPE1) ? SHAPE1 : strcol("shape"), \
+               ONE_SHAPE = ONE_SHAPE && strcol("shape") eq SHAPE1, 0) nooutput
+stats P using (SLOT_LABEL[int(column("slot"))] = strcol("variant") . \
+                   (ONE_SHAPE ? "" : "\n" . shape_label(strcol("shape"))), \
                REASON[int(column("reason_index"))] = strcol("reason"), 0) nooutput
 
 # Reasons in a fixed qualitative palette (Okabe-Ito, its yellow replaced by Paul Tol's
@@ -60,7 +66,10 @@ do for [i = 1:NS] { set xtics add (SLOT_LABEL[i] i) }
 set ytics ("0%%" 0, "20%%" 0.2, "40%%" 0.4, "60%%" 0.6, "80%%" 0.8, "100%%" 1.0)
 set grid noxtics nomxtics ytics nomytics
 set ylabel "share of stalled warps per issued instruction"
-set xlabel "variant, at its largest shape with stall counters" offset 0, -3.4
+set xlabel (ONE_SHAPE ? sprintf("variant, at its largest shape with stall counters: %s", SHAPE1) : \
+            "variant, at its largest shape with stall counters") offset 0, -3.4
+# differing shapes under each bar: a smaller font, so neighbours do not touch
+if (!ONE_SHAPE) { set xtics font ",10" }
 set style fill solid 0.9 border lc rgb "#333333"
 set title sprintf("Warp-stall breakdown (ratio of each reason / sum of ratios)\n%s", TITLE)
 

@@ -306,6 +306,30 @@ static void test_script_bad_input(void)
                  "x,1,1,1x1x1,wait,1,-0.5,0,1\n", "stallneg.csv:2: column share (7)");
 }
 
+/* Stall bars all of one long shape: the shape is named once (axis label), not under each
+ * bar, where "8192x64x4096" twice in a row ran together. */
+static void test_stalls_one_shape(void)
+{
+    char csv[600], outbase[600], cmd[2000], svg[700];
+    path_in(csv, sizeof csv, tmpdir, "oneshape.csv");
+    path_in(outbase, sizeof outbase, tmpdir, "oneshape");
+    FILE *f = fopen(csv, "w");
+    if (!f) {
+        CHECK(0, "write %s", csv);
+        return;
+    }
+    fputs("variant,variant_index,slot,shape,reason,reason_index,share,base,top\n"
+          "naive,1,1,8192x64x4096,wait,1,0.6,0,0.6\nnaive,1,1,8192x64x4096,other,2,0.4,0.6,1\n"
+          "tiled,2,2,8192x64x4096,wait,1,0.3,0,0.3\ntiled,2,2,8192x64x4096,other,2,0.7,0.3,1\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "gnuplot -c plots/stalls.gp '%s' none '%s' T svg 2>&1", csv, outbase);
+    int st = system(cmd);
+    snprintf(svg, sizeof svg, "%s.svg", outbase);
+    CHECK(st == 0 && file_contains(svg, "stall counters: 8192x64x4096<") && file_contains(svg, "<text>naive</text>") &&
+              !file_contains(svg, ">8192x64x4096<"),
+          "stalls of one shape: the shape named once, each bar by its variant alone");
+}
+
 /* The stall breakdown: drawn from a dataset with stall counters (tests/data/insight_crafted),
  * each bar's shares are ratio / sum of ratios and add up to 1; skipped, with a note, without. */
 static void test_render_stalls(void)
@@ -844,6 +868,7 @@ int main(void)
         test_render_minimal();
         test_script_bad_input();
         test_render_stalls();
+        test_stalls_one_shape();
         test_no_shell();
         test_variant_with_spaces();
         test_shape_bound();

@@ -35,10 +35,10 @@ stats P using (px = column("flop_per_inst"), py = column("flop_per_s"), ip = col
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX, 0) nooutput
 HAVE_CP = CPHI > 0
 # x from the ridge(s) and the points: every roof's corner is in view
-XLO = dec_floor((HAVE_CP && CPLO / IP < XMIN ? CPLO / IP : XMIN) / 2.0)
-XHI = dec_ceil((HAVE_CP && CPHI / IP > XMAX ? CPHI / IP : XMAX) * 4.0)
+XLO = (HAVE_CP && CPLO / IP < XMIN ? CPLO / IP : XMIN) / 6.0
+XHI = (HAVE_CP && CPHI / IP > XMAX ? CPHI / IP : XMAX) * 4.0
 YTOP = HAVE_CP && CPHI > YMAX ? CPHI : YMAX
-YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YTOP * 2.0)
+YLO = YMIN / 2.5; YHI = YTOP * 2.2
 T = 1e12
 roof(x, cp) = (x * IP < cp || cp <= 0) ? x * IP / T : cp / T
 

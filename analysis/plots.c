@@ -32,7 +32,11 @@
 
 extern char **environ;
 
-const char *const plots_chart_names[] = {"roofline_dram", "roofline_hier", "sweep", "bytes", NULL};
+const struct plots_chart_def plots_charts[PLOTS_CHART_KINDS] = {
+#define PLOT_CHART(name, data, caption) {#name, data, caption},
+#include "plots/charts.def"
+#undef PLOT_CHART
+};
 
 #define PLOT_FORMATS "png svg"
 
@@ -162,7 +166,7 @@ static const char *const level_label[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "sha
  * the number of points, or -1. */
 static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
                         const struct row_groups *vars, const int *sel, int nsel, int dram_only,
-                        const char *path, int *n_dram, char *err, size_t errlen)
+                        const char *path, int *n_dram, unsigned char *mark, char *err, size_t errlen)
 {
     struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
@@ -200,8 +204,11 @@ static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *c
             csv_write_double(f, roof.attainable[l]);
             fprintf(f, ",%d\n", roof.bound_level == l);
             n++;
-            if (l == GP_LEVEL_DRAM)
+            if (l == GP_LEVEL_DRAM) {
                 (*n_dram)++;
+                if (mark)
+                    mark[i] = 1;
+            }
         }
     }
     if (atomic_commit(&t, err, errlen) != 0)
@@ -223,7 +230,8 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
 }
 
 /* roofline_roofs.csv: memory and compute roofs, measured and theoretical, plus the
- * ridge points of each measured memory roof with the FP32 FMA and TF32 roofs.
+ * ridge points of each measured memory roof with each compute roof (FP32 FMA, FP32
+ * without FMA, TF32): every compute roof drawn has its ridge.
  * Returns the number of rows. */
 static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err, size_t errlen)
 {
@@ -268,7 +276,7 @@ static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err
         for (int l = 0; l < GP_LEVEL_COUNT; l++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
                 double peak = cs->c[comp[c].id].measured;
-                if (comp[c].id == GP_CEIL_fp32_nofma || !(bw[0][l] > 0) || !(peak > 0))
+                if (!(bw[0][l] > 0) || !(peak > 0))
                     continue;
                 char roof[64], label[96];
                 snprintf(roof, sizeof roof, "%s/%s", gp_level_name[l], gp_ceiling_info[comp[c].id].id);
@@ -302,7 +310,7 @@ static int sweep_cmp(const void *a, const void *b)
 /* sweep.csv, each variant's rows together and in size order: the scripts join
  * consecutive rows of one variant, so a row of another in between would break the line. */
 static int write_sweep(const struct gp_dataset *ds, const struct row_groups *vars, const char *path,
-                       char *err, size_t errlen)
+                       unsigned char *mark, char *err, size_t errlen)
 {
     struct sweep_key *keys = malloc(((size_t)ds->nrows + 1) * sizeof *keys);
     if (!keys) {
@@ -318,6 +326,7 @@ static int write_sweep(const struct gp_dataset *ds, const struct row_groups *var
         keys[nk].work = (double)r->m * (double)r->n * (double)r->k;
         keys[nk].row = i;
         nk++;
+        mark[i] = 1;
     }
     qsort(keys, (size_t)nk, sizeof *keys, sweep_cmp);
 
@@ -327,7 +336,8 @@ static int write_sweep(const struct gp_dataset *ds, const struct row_groups *var
         free(keys);
         return -1;
     }
-    fputs("variant,variant_index,precision,m,n,k,shape,size,flop_per_s,time_median_s\n", f);
+    fputs("variant,variant_index,precision,m,n,k,shape,size,flop_per_s,time_min_s,time_max_s,"
+          "time_median_s\n", f);
     int n = 0;
     for (int i = 0; i < nk; i++) {
         const struct gp_result *r = &ds->rows[keys[i].row];
@@ -346,6 +356,11 @@ static int write_sweep(const struct gp_dataset *ds, const struct row_groups *var
         csv_write_double(f, size);
         fputc(',', f);
         csv_write_double(f, gp_flops_analytic(r) / r->time_median_s);
+        /* the repetitions' spread, empty when unknown (never last on the line) */
+        fputc(',', f);
+        csv_write_double(f, r->time_min_s);
+        fputc(',', f);
+        csv_write_double(f, r->time_max_s);
         fputc(',', f);
         csv_write_double(f, r->time_median_s);
         fputc('\n', f);
@@ -385,7 +400,7 @@ static double stall_share(const struct gp_result *r, int k, double sum)
  * reasons with the largest shares over the charted rows keep their names (reason_index 1..),
  * the rest are summed as "other" (the last index). Returns the rows charted, or -1. */
 static int write_stalls(const struct gp_dataset *ds, const struct row_groups *vars, const char *path,
-                        char *err, size_t errlen)
+                        unsigned char *mark, char *err, size_t errlen)
 {
     int nr = limits_stall_count();
     int *pick = malloc(((size_t)vars->ngroups + 1) * sizeof *pick);
@@ -408,6 +423,7 @@ static int write_stalls(const struct gp_dataset *ds, const struct row_groups *va
         }
         if (best >= 0) {
             pick[npick++] = best;
+            mark[best] = 1;
             for (int k = 0; k < nr; k++)
                 total[k] += stall_share(&ds->rows[best], k, stall_sum(&ds->rows[best]));
         }
@@ -462,7 +478,8 @@ static int write_stalls(const struct gp_dataset *ds, const struct row_groups *va
  * issue_peak_inst_per_s,compute_peak_flop_per_s (0 when no ceiling). Returns the lines
  * written, or -1. The file is written only when there is a line to write. */
 static int write_issue_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
-                              const struct row_groups *vars, const char *path, char *err, size_t errlen)
+                              const struct row_groups *vars, const char *path, unsigned char *mark,
+                              char *err, size_t errlen)
 {
     struct gp_machine m;
     findings_machine(ds, &m);
@@ -495,6 +512,7 @@ static int write_issue_points(const struct gp_dataset *ds, const struct gp_ceili
         fprintf(f, ",%.9g,%.9g,%.9g,%.9g\n", li.flop_per_inst, ro.achieved, li.issue_peak,
                 ro.peak_compute > 0 ? ro.peak_compute : 0.0);
         n++;
+        mark[i] = 1;
     }
     if (f && atomic_commit(&t, err, errlen) != 0)
         return -1;
@@ -602,15 +620,20 @@ struct render_ctx {
     const char *outdir;      /* as given */
     const char *gp_outdir;   /* gnuplot-safe */
     struct plots_outcome *po;
+    int def, extra;          /* the chart being drawn: its registry entry, a further shape's */
+    int token;               /* the last stamp of write_shape_points */
 };
 
 /* Records chart `name` in the outcome; the why of a failure cut to fit. */
-static void note_chart(struct plots_outcome *po, const char *name, const char *shape, int ok,
+static void note_chart(struct render_ctx *cx, const char *name, const char *shape, int ok,
                        const char *why)
 {
+    struct plots_outcome *po = cx->po;
     if (po->ncharts >= PLOTS_CHARTS_MAX)
         return;
     struct plots_chart *c = &po->chart[po->ncharts++];
+    c->def = cx->def;
+    c->extra = cx->extra;
     snprintf(c->name, sizeof c->name, "%s", name);
     snprintf(c->shape, sizeof c->shape, "%s", shape ? shape : "");
     c->rendered = ok;
@@ -671,10 +694,10 @@ static int render_chart(struct render_ctx *cx, const char *script, const char *n
         one_line(msg);
         char why[sizeof msg + 100];
         snprintf(why, sizeof why, "gnuplot -c %s: %s", script, msg);
-        note_chart(cx->po, name, shape, 0, why);
+        note_chart(cx, name, shape, 0, why);
         return -1;
     }
-    note_chart(cx->po, name, shape, 1, NULL);
+    note_chart(cx, name, shape, 1, NULL);
     return 0;
 }
 
@@ -686,10 +709,11 @@ static void append_note(char *buf, size_t len, const char *note)
 }
 
 /* The per-shape points file: the first verified row of each variant at shape group g
- * (a repeated measurement would stack its markers on the first one). */
+ * (a repeated measurement would stack its markers on the first one). stamp[variant] ==
+ * token marks a variant taken; each call passes a token not used before. */
 static int write_shape_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
                               const struct row_groups *shapes, const struct row_groups *vars,
-                              int *stamp, int g, const char *path, char *err, size_t errlen)
+                              int *stamp, int token, int g, const char *path, char *err, size_t errlen)
 {
     int cnt, nsel = 0, n_dram;
     const int *idx = row_group(shapes, g, &cnt);
@@ -700,44 +724,92 @@ static int write_shape_points(const struct gp_dataset *ds, const struct gp_ceili
     }
     for (int i = 0; i < cnt; i++) {
         int v = vars->group_of[idx[i]];
-        if (row_plottable(&ds->rows[idx[i]]) && stamp[v] != g + 1) {
-            stamp[v] = g + 1;
+        if (row_plottable(&ds->rows[idx[i]]) && stamp[v] != token) {
+            stamp[v] = token;
             sel[nsel++] = idx[i];
         }
     }
-    int n = write_points(ds, cs, vars, sel, nsel, 0, path, &n_dram, err, errlen);
+    int n = write_points(ds, cs, vars, sel, nsel, 0, path, &n_dram, NULL, err, errlen);
     free(sel);
     return n;
 }
 
-/* The hierarchical roofline of shape group g (and, for the main shape, the bytes chart),
- * from a points file of that shape alone, so gnuplot never scans every row per chart. */
+/* The chart of shape group g, from a points file of that shape alone, so gnuplot never
+ * scans every row per chart. */
 static void render_shape(struct render_ctx *cx, const struct gp_dataset *ds, const struct gp_ceilings *cs,
                          const struct row_groups *shapes, const struct row_groups *vars, int *stamp,
-                         int g, int main_shape, const char *roofs_arg, const char *title)
+                         int g, const char *roofs_arg, const char *title)
 {
-    char shape[96], name[160], pts[4200], gp_pts[4200], err[1024] = "";
+    const char *chart = plots_charts[cx->def].name;
+    char shape[96], name[240], script[160], pts[4200], gp_pts[4200], err[1024] = "";
     shape_of(&ds->rows[shapes->rows[shapes->start[g]]], shape, sizeof shape);
-    snprintf(name, sizeof name, main_shape ? "roofline_hier" : "roofline_hier_%s", shape);
+    if (cx->extra)
+        snprintf(name, sizeof name, "%s_%s", chart, shape);
+    else
+        snprintf(name, sizeof name, "%s", chart);
+    snprintf(script, sizeof script, "%s.gp", chart);
     int named = fit(pts, sizeof pts, err, sizeof err, "%s/.points_%s.tmp%ld.csv", cx->outdir, shape,
                     (long)getpid()) == 0;
     int ok = named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
-             write_shape_points(ds, cs, shapes, vars, stamp, g, pts, err, sizeof err) > 0;
-    if (!ok) {
-        note_chart(cx->po, name, shape, 0, err[0] ? err : "no points at this shape");
-        if (main_shape)
-            note_chart(cx->po, "bytes", shape, 0, err[0] ? err : "no points at this shape");
-        if (named)   /* never a cut name: that could be someone else's file */
-            unlink(pts);
-        return;
+             write_shape_points(ds, cs, shapes, vars, stamp, ++cx->token, g, pts, err, sizeof err) > 0;
+    if (ok) {
+        const char *args[] = {gp_pts, roofs_arg, NULL, title, PLOT_FORMATS, shape};
+        render_chart(cx, script, name, shape, args, 6);
+    } else {
+        note_chart(cx, name, shape, 0, err[0] ? err : "no points at this shape");
     }
-    const char *args[] = {gp_pts, roofs_arg, NULL, title, PLOT_FORMATS, shape};
-    render_chart(cx, "roofline_hier.gp", name, shape, args, 6);
-    if (main_shape) {
-        const char *bargs[] = {gp_pts, NULL, title, PLOT_FORMATS, shape};
-        render_chart(cx, "bytes.gp", "bytes", shape, bargs, 5);
+    if (named)   /* never a cut name: that could be someone else's file */
+        unlink(pts);
+}
+
+/* The shapes and precisions of the rows a chart draws (mark[i] set, or the rows of shape
+ * group g when g >= 0), for its title: "M x N x K = 8192x8192x8192  |  FP32, TF32" or
+ * "4 shapes, 1024x1024x1024 to 8192x8192x8192  |  FP32". */
+static void describe_rows(const struct gp_dataset *ds, const struct row_groups *shapes, int *seen,
+                          int stamp, const unsigned char *mark, int g, char *out, size_t len)
+{
+    int nshapes = 0, lo = -1, hi = -1, cnt = ds->nrows;
+    double lo_w = 0, hi_w = 0;
+    const int *idx = NULL;
+    char prec[128] = "";
+    if (g >= 0)
+        idx = row_group(shapes, g, &cnt);
+    for (int s = 0; s < cnt; s++) {
+        int i = idx ? idx[s] : s;
+        const struct gp_result *r = &ds->rows[i];
+        if ((!idx && !mark[i]) || (idx && !row_plottable(r)))
+            continue;
+        double w = (double)r->m * (double)r->n * (double)r->k;
+        if (lo < 0 || w < lo_w)
+            lo = i, lo_w = w;
+        if (hi < 0 || w > hi_w)
+            hi = i, hi_w = w;
+        if (seen[shapes->group_of[i]] != stamp) {
+            seen[shapes->group_of[i]] = stamp;
+            nshapes++;
+        }
+        char up[40];
+        size_t k = 0;
+        for (; r->precision[k] && k + 1 < sizeof up; k++)
+            up[k] = (char)(r->precision[k] >= 'a' && r->precision[k] <= 'z' ? r->precision[k] - 32
+                                                                             : r->precision[k]);
+        up[k] = '\0';
+        size_t ul = strlen(up), pl = strlen(prec);
+        int dup = 0;
+        for (const char *p = prec; k && (p = strstr(p, up)); p += ul)
+            dup |= (p == prec || p[-1] == ' ') && (p[ul] == ',' || p[ul] == '\0');
+        if (k && !dup && pl + ul + 3 < sizeof prec)
+            snprintf(prec + pl, sizeof prec - pl, "%s%s", pl ? ", " : "", up);
     }
-    unlink(pts);
+    char a[96] = "", b[96] = "";
+    if (lo >= 0) {
+        shape_of(&ds->rows[lo], a, sizeof a);
+        shape_of(&ds->rows[hi], b, sizeof b);
+    }
+    if (nshapes <= 1)
+        snprintf(out, len, "M x N x K = %s  |  %s", a[0] ? a : "no shape", prec[0] ? prec : "precision unknown");
+    else
+        snprintf(out, len, "%d shapes, %s to %s  |  %s", nshapes, a, b, prec[0] ? prec : "precision unknown");
 }
 
 /* Fills po->summary: what failed, and which shapes got no chart of their own. */
@@ -778,11 +850,11 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
                                                              : PLOTS_SHAPE_CHARTS_DEFAULT;
     if (po->max_shape_charts > PLOTS_SHAPE_CHARTS_LIMIT)
         po->max_shape_charts = PLOTS_SHAPE_CHARTS_LIMIT;
-    static const char *const scripts[] = {"roofline_dram.gp", "roofline_hier.gp", "sweep.gp",
-                                          "bytes.gp", "stalls.gp", "issue_roofline.gp", "common.gp", "check.gp"};
-    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+    /* every chart's script, and the two every script loads */
+    for (int i = 0; i < PLOTS_CHART_KINDS + 2; i++) {
         char p[4096];
-        if (fit(p, sizeof p, err, errlen, "%s/%s", plots_dir, scripts[i]))
+        if (fit(p, sizeof p, err, errlen, "%s/%s%s", plots_dir,
+                i < PLOTS_CHART_KINDS ? plots_charts[i].name : i == PLOTS_CHART_KINDS ? "common" : "check", ".gp"))
             return -1;
         if (access(p, R_OK) != 0) {
             snprintf(err, errlen,
@@ -814,25 +886,37 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         return -1;
 
     struct row_groups shapes, vars;
-    int *stamp = NULL;
+    int *stamp = NULL, *seen = NULL;
+    unsigned char *mark = NULL;   /* per data kind, the rows its file holds: for the titles */
     struct shape_rank *ranks = NULL;
     if (row_groups_build(ds->rows, ds->nrows, ROW_KEY_SHAPE, &shapes) ||
         row_groups_build(ds->rows, ds->nrows, ROW_KEY_VARIANT, &vars) ||
-        !(stamp = calloc((size_t)vars.ngroups + 1, sizeof *stamp))) {
+        !(stamp = calloc((size_t)vars.ngroups + 1, sizeof *stamp)) ||
+        !(seen = calloc((size_t)shapes.ngroups + 1, sizeof *seen)) ||
+        !(mark = calloc((size_t)PLOTS_DATA_ISSUE + 1, (size_t)ds->nrows + 1))) {
         snprintf(err, errlen, "%s: out of memory indexing %d rows", outdir, ds->nrows);
+        free(stamp);
+        free(seen);
         row_groups_free(&shapes);
         row_groups_free(&vars);
         return -1;
     }
+    unsigned char *marks[PLOTS_DATA_ISSUE + 1];
+    for (int d = 0; d <= PLOTS_DATA_ISSUE; d++)
+        marks[d] = mark + (size_t)d * ((size_t)ds->nrows + 1);
     int rc = -1, n_dram = 0, nranks = 0;
-    int n_points = write_points(ds, cs, &vars, NULL, 0, 0, points, &n_dram, err, errlen);
+    int n_points = write_points(ds, cs, &vars, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
     int n_roofs = n_points < 0 ? -1 : write_roofs(cs, roofs, err, errlen);
-    int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, sweep, err, errlen);
-    int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, err, errlen);
-    int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, issue, err, errlen);
+    int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
+    int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, marks[PLOTS_DATA_STALLS], err, errlen);
+    int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, issue, marks[PLOTS_DATA_ISSUE], err, errlen);
     char why[512];
     if (n_issue < 0)
         goto out;
+    if (n_stalls == 0)
+        unlink(stalls);   /* a breakdown of an earlier run must not pass for this one's */
+    if (n_issue == 0)
+        unlink(issue);
     if (!plots_gnuplot_available(why, sizeof why)) {
         snprintf(err, errlen, "%s (plot data written to %s/)", why, outdir);
         goto out;
@@ -841,76 +925,81 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         snprintf(err, errlen, "%s: out of memory ranking shapes", outdir);
         goto out;
     }
+    /* the best-covered shape gets the main per-shape charts; the next ones, up to the
+     * bound, a chart each: where A, B and C fit in the L2 the picture differs */
+    po->shapes_with_counters = nranks;
+    int others = nranks - 1 < po->max_shape_charts ? nranks - 1 : po->max_shape_charts;
+    if (nranks > 0)
+        po->shapes_left_out = nranks - 1 - others;
 
-    /* Title: which GPU, when. The run's metadata first, the ceilings file second. */
+    /* Titles: which GPU, which shapes and precisions, when. The run's metadata first, the
+     * ceilings file second. */
     const char *gpu = ds->have_meta && ds->meta.gpu_name[0] ? ds->meta.gpu_name
                     : cs && cs->gpu[0]                     ? cs->gpu
                                                            : "unknown GPU";
     const char *date = ds->have_meta && ds->meta.date[0] ? ds->meta.date
                      : cs && cs->date[0]                 ? cs->date
                                                          : "date unknown";
-    char title[256];
-    /* ISO dates are cut to the day; the time of day only clutters a title. */
-    snprintf(title, sizeof title, "%s, %.*s%s", gpu, date[0] >= '0' && date[0] <= '9' ? 10 : 64, date,
-             cs ? "" : "  (no ceilings.csv: roofs not drawn)");
     const char *roofs_arg = n_roofs > 0 ? gp_roofs : "none";
-    struct render_ctx cx = {gp_dir, outdir, gp_out, po};
-
-    if (n_dram > 0) {
+    const int have[PLOTS_DATA_ISSUE + 1] = {n_dram, nranks, nranks, n_sweep, n_stalls, n_issue};
+    static const char *const lacking[PLOTS_DATA_ISSUE + 1] = {
+        "no row has DRAM counters", "no row has memory counters", "no row has memory counters",
+        "no verified and timed row", "no row has warp-stall counters",
+        "no row has a warp-instruction count and an issue peak"};
+    const char *data_arg[PLOTS_DATA_ISSUE + 1] = {NULL, NULL, NULL, gp_sweep, gp_stalls, gp_issue};
+    struct render_ctx cx = {gp_dir, outdir, gp_out, po, 0, 0, 0};
+    int stamp_no = 0;
+    for (int c = 0; c < PLOTS_CHART_KINDS; c++) {
+        const struct plots_chart_def *d = &plots_charts[c];
+        char script[160], what[256], title[512], note[400];
+        cx.def = c;
+        cx.extra = 0;
+        if (!have[d->data]) {
+            snprintf(note, sizeof note, "%s: skipped, %s", d->name, lacking[d->data]);
+            append_note(po->notes, sizeof po->notes, note);
+            continue;
+        }
+        snprintf(script, sizeof script, "%s.gp", d->name);
+        int nshape = d->data == PLOTS_DATA_SHAPES ? others + 1 : d->data == PLOTS_DATA_SHAPE ? 1 : 0;
+        for (int r = 0; r < nshape; r++) {
+            cx.extra = r > 0;
+            describe_rows(ds, &shapes, seen, ++stamp_no, NULL, ranks[r].group, what, sizeof what);
+            snprintf(title, sizeof title, "%s  |  %s  |  %.*s%s", gpu, what,
+                     date[0] >= '0' && date[0] <= '9' ? 10 : 64, date,   /* ISO dates cut to the day */
+                     cs ? "" : "  (no ceilings.csv: roofs not drawn)");
+            render_shape(&cx, ds, cs, &shapes, &vars, stamp, ranks[r].group, roofs_arg, title);
+        }
+        if (nshape)
+            continue;
+        describe_rows(ds, &shapes, seen, ++stamp_no, marks[d->data], -1, what, sizeof what);
+        snprintf(title, sizeof title, "%s  |  %s  |  %.*s%s", gpu, what,
+                 date[0] >= '0' && date[0] <= '9' ? 10 : 64, date, cs ? "" : "  (no ceilings.csv: roofs not drawn)");
+        if (d->data != PLOTS_DATA_DRAM) {
+            const char *args[] = {data_arg[d->data], roofs_arg, NULL, title, PLOT_FORMATS};
+            render_chart(&cx, script, d->name, NULL, args, 5);
+            continue;
+        }
         /* the DRAM points alone: a quarter of the rows for gnuplot to read */
         char dram[4200], gp_dram[4200], derr[1024] = "";
         int nd, named = fit(dram, sizeof dram, derr, sizeof derr, "%s/.points_dram.tmp%ld.csv", outdir,
                             (long)getpid()) == 0;
         if (!named || gp_path(gp_dram, sizeof gp_dram, dram, derr, sizeof derr) ||
-            write_points(ds, cs, &vars, NULL, 0, 1, dram, &nd, derr, sizeof derr) < 0) {
-            note_chart(po, "roofline_dram", NULL, 0, derr);
+            write_points(ds, cs, &vars, NULL, 0, 1, dram, &nd, NULL, derr, sizeof derr) < 0) {
+            note_chart(&cx, d->name, NULL, 0, derr);
         } else {
             const char *args[] = {gp_dram, roofs_arg, NULL, title, PLOT_FORMATS};
-            render_chart(&cx, "roofline_dram.gp", "roofline_dram", NULL, args, 5);
+            render_chart(&cx, script, d->name, NULL, args, 5);
         }
         if (named)   /* never a cut name: that could be someone else's file */
             unlink(dram);
-    } else {
-        append_note(po->notes, sizeof po->notes, "roofline_dram: skipped, no row has DRAM counters");
-    }
-    if (nranks > 0) {
-        /* the best-covered shape gets the main charts; the next ones, up to the bound, a
-         * hierarchical roofline each: where A, B and C fit in the L2 the picture differs */
-        po->shapes_with_counters = nranks;
-        int others = nranks - 1 < po->max_shape_charts ? nranks - 1 : po->max_shape_charts;
-        po->shapes_left_out = nranks - 1 - others;
-        for (int r = 0; r <= others; r++)
-            render_shape(&cx, ds, cs, &shapes, &vars, stamp, ranks[r].group, r == 0, roofs_arg, title);
-    } else {
-        append_note(po->notes, sizeof po->notes,
-                    "roofline_hier, bytes: skipped, no row has memory counters");
-    }
-    if (n_sweep > 0) {
-        const char *args[] = {gp_sweep, roofs_arg, NULL, title, PLOT_FORMATS};
-        render_chart(&cx, "sweep.gp", "sweep", NULL, args, 5);
-    } else {
-        append_note(po->notes, sizeof po->notes, "sweep: skipped, no verified and timed row");
-    }
-    if (n_stalls > 0) {
-        const char *args[] = {gp_stalls, NULL, title, PLOT_FORMATS};
-        render_chart(&cx, "stalls.gp", "stalls", NULL, args, 4);
-    } else {
-        unlink(stalls);   /* a breakdown of an earlier run must not pass for this one's */
-        append_note(po->notes, sizeof po->notes, "stalls: skipped, no row has warp-stall counters");
-    }
-    if (n_issue > 0) {
-        const char *args[] = {gp_issue, NULL, title, PLOT_FORMATS};
-        render_chart(&cx, "issue_roofline.gp", "issue_roofline", NULL, args, 4);
-    } else {
-        unlink(issue);
-        append_note(po->notes, sizeof po->notes,
-                    "issue_roofline: skipped, no row has a warp-instruction count and an issue peak");
     }
     rc = po->rendered;
     summarise(po);
 out:
     free(ranks);
     free(stamp);
+    free(seen);
+    free(mark);
     row_groups_free(&shapes);
     row_groups_free(&vars);
     return rc;

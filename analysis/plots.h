@@ -8,7 +8,8 @@
  *   roofline_roofs.csv    the ceilings as roofs: kind (memory|compute|ridge),roof,level,
  *                         source (measured|theoretical),label,value,ridge_ai_flop_per_byte,unit
  *   sweep.csv             one row per verified row: variant,variant_index,precision,m,n,k,
- *                         shape,size,flop_per_s,time_median_s
+ *                         shape,size,flop_per_s,time_min_s,time_max_s,time_median_s
+ *                         (min and max empty when unknown: the sweep's error bars)
  *   stalls.csv            per variant, its largest verified row with warp-stall counters, one
  *                         line per reason: variant,variant_index,slot,shape,reason,
  *                         reason_index,share,base,top (share = ratio / sum of ratios; the 7
@@ -18,9 +19,9 @@
  *                         issue_peak_inst_per_s,compute_peak_flop_per_s
  * variant_index numbers the variants 1, 2, ... in order of first appearance: the scripts
  * key colours and legends by it, never by splitting names (which may hold spaces).
- *   roofline_dram.{png,svg}  roofline_hier.{png,svg}  sweep.{png,svg}  bytes.{png,svg}
- *   stalls.{png,svg}      only when some row has stall counters (a note says when skipped)
- *   issue_roofline.{png,svg}  only when some row has a warp-instruction count
+ *   NAME.{png,svg}        for each chart of plots/charts.def its data allows (a note says
+ *                         which were skipped): roofline_dram, roofline_hier, sweep, bytes,
+ *                         stalls (stall counters), issue_roofline (instruction counts)
  *   roofline_hier_MxNxK.{png,svg}  for up to max_shape_charts further shapes with counters
  * Rows are indexed by shape and variant once (analysis/row_index.h), and each per-shape
  * chart reads a points file of its shape alone, so 100,000 rows render in seconds.
@@ -47,9 +48,33 @@
 int plots_render(const struct gp_dataset *ds, const char *outdir, const char *plots_dir,
                  char *err, size_t errlen);
 
-#define PLOTS_SHAPE_CHARTS_DEFAULT 8     /* per-shape hierarchical rooflines beside the main one */
+/* What a chart is drawn from (plots/charts.def says which chart uses which). */
+enum plots_data {
+    PLOTS_DATA_DRAM,     /* every variant x shape at DRAM level */
+    PLOTS_DATA_SHAPES,   /* every level at the main shape, and one chart per further shape */
+    PLOTS_DATA_SHAPE,    /* every level at the main shape */
+    PLOTS_DATA_SWEEP,    /* sweep.csv */
+    PLOTS_DATA_STALLS,   /* stalls.csv */
+    PLOTS_DATA_ISSUE,    /* issue_points.csv */
+};
+
+/* The chart registry, from plots/charts.def: name (plots/NAME.gp, NAME.png), data, caption. */
+struct plots_chart_def {
+    const char *name;
+    enum plots_data data;
+    const char *caption;
+};
+enum {
+#define PLOT_CHART(name, data, caption) PLOTS_CHART_##name,
+#include "plots/charts.def"
+#undef PLOT_CHART
+    PLOTS_CHART_KINDS
+};
+extern const struct plots_chart_def plots_charts[PLOTS_CHART_KINDS];
+
+#define PLOTS_SHAPE_CHARTS_DEFAULT 8     /* per-shape charts beside the main one */
 #define PLOTS_SHAPE_CHARTS_LIMIT 256     /* the most --max-shape-charts accepts */
-#define PLOTS_CHARTS_MAX (6 + PLOTS_SHAPE_CHARTS_LIMIT)
+#define PLOTS_CHARTS_MAX (PLOTS_CHART_KINDS + PLOTS_SHAPE_CHARTS_LIMIT)
 
 struct plots_options {
     const char *plots_dir;   /* NULL: $GEMMPROF_PLOTS, else "plots" */
@@ -57,6 +82,8 @@ struct plots_options {
 };
 
 struct plots_chart {
+    int def;                 /* its entry in plots_charts[] */
+    int extra;               /* 1: a further shape's chart (NAME_MxNxK), 0: the main one */
     char name[128];          /* base name: "sweep", "roofline_hier_1024x1024x1024" */
     char shape[96];          /* the shape it shows; "" for the charts of every shape */
     int rendered;            /* 1: NAME.png and NAME.svg written by this run */
@@ -92,8 +119,5 @@ int plots_parse_max_shape_charts(const char *s, int *out, char *why, size_t whyl
 /* 1 when a gnuplot executable is on PATH; 0 with "gnuplot not found on PATH; install
  * it (Debian/Ubuntu: apt-get install gnuplot-nox) ..." in why. */
 int plots_gnuplot_available(char *why, size_t whylen);
-
-/* The chart base names plots_render produces, in order; NULL-terminated. */
-extern const char *const plots_chart_names[];
 
 #endif

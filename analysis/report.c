@@ -475,14 +475,6 @@ static void write_shape_tables(struct rep *R)
  * other data, and one that failed now must not pass for current. */
 static void write_charts(struct rep *R)
 {
-    static const char *const charts[][2] = {
-        {"roofline_dram", "Roofline against the DRAM ceiling"},
-        {"roofline_hier", "Hierarchical roofline: DRAM, L2, L1 and shared memory"},
-        {"sweep", "TFLOP/s against problem size"},
-        {"bytes", "Bytes per FMA at each memory level"},
-        {"stalls", "Warp-stall breakdown per variant"},
-        {"issue_roofline", "Instruction roofline: FLOP/s against FLOP per warp instruction"},
-    };
     const struct plots_outcome *po = R->charts;
     say(R, "## Charts\n\n");
     if (!po || po->ncharts == 0) {
@@ -498,29 +490,30 @@ static void write_charts(struct rep *R)
                 say(R, "- %s: %s\n", mdc(po->chart[c].name), mdt(po->chart[c].why));
         say(R, "\n");
     }
-    for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
+    /* every chart of the registry (plots/charts.def), in its order, with its caption */
+    for (int i = 0; i < PLOTS_CHART_KINDS; i++) {
         int found = 0;
         for (int c = 0; c < po->ncharts && !found; c++)
-            if (strcmp(po->chart[c].name, charts[i][0]) == 0) {
+            if (po->chart[c].def == i && !po->chart[c].extra) {
                 found = 1;
                 if (po->chart[c].rendered)
-                    say(R, "![%s](%s.png)\n\n", charts[i][1], charts[i][0]);
+                    say(R, "![%s](%s.png)\n\n", plots_charts[i].caption, po->chart[c].name);
             }
         if (!found)
-            say(R, "- %s: not drawn, the data has none to show.\n\n", charts[i][1]);
+            say(R, "- %s: not drawn, the data has none to show.\n\n", plots_charts[i].caption);
     }
-    /* the hierarchical roofline of each other shape charted */
+    /* the charts of the further shapes */
     for (int c = 0; c < po->ncharts; c++) {
         const struct plots_chart *pc = &po->chart[c];
-        if (pc->rendered && strncmp(pc->name, "roofline_hier_", 14) == 0)
-            say(R, "![Hierarchical roofline at %s](%s.png)\n\n", mdt(pc->shape), pc->name);
+        if (pc->rendered && pc->extra)
+            say(R, "![%s at %s](%s.png)\n\n", plots_charts[pc->def].caption, mdt(pc->shape), pc->name);
     }
     if (po->shapes_with_counters > 0) {
         say(R, "Hierarchical rooflines were drawn for %d of the %d shapes with counters:",
             po->shapes_with_counters - po->shapes_left_out, po->shapes_with_counters);
         const char *sep = " ";
         for (int c = 0; c < po->ncharts; c++)
-            if (strncmp(po->chart[c].name, "roofline_hier", 13) == 0) {
+            if (plots_charts[po->chart[c].def].data == PLOTS_DATA_SHAPES) {
                 say(R, "%s%s", sep, po->chart[c].shape);
                 sep = ", ";
             }

@@ -1,26 +1,28 @@
-# Bytes moved at each memory level, per variant, at one shape: clustered bars on a log
-# scale, each bar labelled with its value.
-#   gnuplot -c plots/bytes.gp POINTS OUTBASE [TITLE] [FORMATS] [SHAPE]
-# POINTS   roofline_points.csv (variant,variant_index,shape,level,bytes); one group of bars
-#          per variant_index present at SHAPE
+# Bytes per FMA at each memory level, per variant, at one shape: the bytes a level moved
+# divided by the M x N x K fused multiply-adds of the GEMM. Clustered bars on a log scale,
+# each labelled with its value; each variant's colour and marker under its name.
+#   gnuplot -c plots/bytes.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE]
+# POINTS   roofline_points.csv (variant,variant_index,m,n,k,shape,level,bytes); one group
+#          of bars per variant_index present at SHAPE
+# ROOFS    not read (every chart script takes the same arguments)
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg; TITLE: GPU and date; FORMATS default
 #          "png svg"; SHAPE e.g. 2048x2048x2048 (default: the shape of the first row)
 
 DIR = ""
 do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
 load DIR."common.gp"
-if (strlen(argv(2)) == 0) {
-    exit error "usage: gnuplot -c bytes.gp POINTS.csv OUTBASE [TITLE] [FORMATS] [SHAPE]"
+if (strlen(argv(3)) == 0) {
+    exit error "usage: gnuplot -c bytes.gp POINTS.csv ROOFS.csv|none OUTBASE [TITLE] [FORMATS] [SHAPE]"
 }
-P = argv(1); OUT = argv(2)
-TITLE = strlen(argv(3)) ? argv(3) : "GPU unknown"
-FORMATS = strlen(argv(4)) ? argv(4) : "png svg"
-SHAPE = argv(5)
+P = argv(1); OUT = argv(3)
+TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
+FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
+SHAPE = argv(6)
 if (!not_a_command(P) || !not_a_command(OUT)) {
     exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
 }
 
-call DIR."check.gp" P "variant variant_index shape level bytes" "variant_index bytes" ""
+call DIR."check.gp" P "variant variant_index m n k shape level bytes" "variant_index m n k bytes" ""
 if (strlen(SHAPE) == 0) {
     stats P every ::0::0 using (SHAPE = strcol("shape"), 0) nooutput
 }
@@ -31,8 +33,10 @@ array SLOT[NV]
 NSLOT = 0
 do for [i = 1:NV] { NSLOT = NSLOT + (strlen(VN[i]) > 0); SLOT[i] = strlen(VN[i]) > 0 ? NSLOT : 0 }
 YMIN = 1e300; YMAX = 0
+# bytes per FMA: the level's bytes over the GEMM's M N K multiply-adds
+per_fma(x) = column("bytes") / (column("m") * column("n") * column("k"))
 stats P using (strcol("shape") eq SHAPE && level_index(strcol("level")) > 0 ? ( \
-        py = column("bytes"), YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
+        py = per_fma(0), YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
 YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YMAX * 4.0)
 
 LEVEL_COLORS = "#4D4D4D #1B9E77 #D95F02 #7570B3"
@@ -47,23 +51,28 @@ set yrange [YLO:YHI]
 set xtics () scale 0
 do for [i = 1:NV] { if (SLOT[i] > 0) { set xtics add (VN[i] SLOT[i]) } }
 set grid noxtics nomxtics ytics mytics
-set format y "%.0s %cB"
+set format y "%g B"
 # room above the tallest bar for its rotated label
 set offsets 0, 0, graph 0.12, 0
-set ylabel "bytes moved  (log scale)"
+set ylabel "bytes per FMA  (bytes moved at the level / M N K, log scale)"
 set xlabel "variant      (shared = 128 B x shared-memory wavefronts: an upper bound)"
 set style fill solid 0.85 border lc rgb "#333333"
-set title sprintf("Bytes moved per memory level at M x N x K = %s\n%s", SHAPE, TITLE)
+set title sprintf("Bytes per FMA at each memory level, per variant\n%s", TITLE)
+# each variant's marker under its name: the same colour and shape as in the other charts
+set bmargin at screen 0.13
+set xlabel offset 0, -1.6
+do for [i = 1:NV] { if (SLOT[i] > 0) { \
+    set label sprintf("") at SLOT[i], graph -0.075 center point pt vpt(i) ps 1.8 lw VARIANT_LW lc rgb vcolor(i) } }
 
 do for [FMT in FORMATS] {
     eval set_term(FMT)
     set output OUT.".".FMT
     plot \
-      for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(column("bytes")): \
-          (bar_x(strcol("level")) - BAR / 2):(bar_x(strcol("level")) + BAR / 2):(YLO):(column("bytes")) \
+      for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(per_fma(0)): \
+          (bar_x(strcol("level")) - BAR / 2):(bar_x(strcol("level")) + BAR / 2):(YLO):(per_fma(0)) \
           with boxxyerror lc rgb lcolor(j) title word(LEVEL_NAMES, j), \
-      for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(column("bytes")): \
-          (sprintf("%sB", si(column("bytes")))) \
+      for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(per_fma(0)): \
+          (sprintf("%.3g B", per_fma(0))) \
           with labels left rotate by 90 offset 0,0.5 font ",8" notitle
     unset output
 }

@@ -6,13 +6,21 @@
 set datafile separator comma
 set datafile columnheaders
 
-# Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
-VARIANT_COLORS = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000 #F0E442"
-vcolor(i) = word(VARIANT_COLORS, (i - 1) % words(VARIANT_COLORS) + 1)
+# Each variant's colour and marker, keyed by variant_index, the same in every chart.
+# Colours: Okabe-Ito without its yellow (unreadable on white), then Paul Tol's wine;
+# distinguishable with the common colour-vision deficiencies. Markers: eight shapes
+# (circle, square, triangle, inverted triangle, diamond, pentagon, plus, cross), so a
+# variant is told apart by shape alone, in grey print or where colours cycle.
+VARIANT_COLORS = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000 #882255"
+vcolor(i) = word(VARIANT_COLORS, (int(i) - 1) % words(VARIANT_COLORS) + 1)
 # The same colours as numbers, for "lc rgb variable": every variant in one pass over the
 # file, so a chart's cost does not grow with the number of variants.
-array VARIANT_RGB[8] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000, 0xF0E442]
+array VARIANT_RGB[8] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000, 0x882255]
 vrgb(i) = VARIANT_RGB[(int(i) - 1) % 8 + 1]
+VARIANT_PTS = "7 5 9 11 13 15 1 2"
+vpt(i) = word(VARIANT_PTS, (int(i) - 1) % words(VARIANT_PTS) + 1) + 0
+# A marker's line width: the plus and the cross are strokes, drawn thicker.
+VARIANT_LW = 2
 
 # Variants are keyed by the variant_index column (1, 2, ... in order of first
 # appearance), never by splitting a list of names: a name may hold spaces.
@@ -27,8 +35,8 @@ load_variants(fvar, filter) = sprintf('stats %s using (column("variant_index")) 
 # How many variants the legend names; the others are drawn and summed up in one entry.
 KEY_MAX = 16
 # The legend entries, for the end of a plot command: eval 'plot ... ' . variant_keys(STYLE),
-# STYLE e.g. "points pt 7 ps 1.8".
-variant_keys(style) = sprintf(', for [vk_i = 1:NV] keyentry with %s lc rgb vcolor(vk_i) ' . \
+# STYLE e.g. "points ps 1.8 lw 2" (the marker shape is the variant's, added here).
+variant_keys(style) = sprintf(', for [vk_i = 1:NV] keyentry with %s pt vpt(vk_i) lc rgb vcolor(vk_i) ' . \
     'title (VKEY[vk_i] ? VN[vk_i] : ""), for [vk_u = 1:(NKEY > KEY_MAX)] keyentry with %s ' . \
     'lc rgb "#999999" title sprintf("(%%d more variants)", NKEY - KEY_MAX)', style, style)
 
@@ -45,10 +53,10 @@ not_a_command(f) = strlen(f) == 0 || (f[1:1] ne "<" && f[1:1] ne "|")
 
 LEVELS = "dram l2 l1 shared"
 LEVEL_NAMES = "DRAM L2 L1 shared"
-# One marker shape per level: filled circle, square, triangle, diamond.
-LEVEL_PTS = "7 5 9 13"
+# One marker size per level (the shape is the variant's): DRAM largest, shared smallest.
+LEVEL_PS = "2.7 2.1 1.6 1.15"
 level_index(l) = l eq "dram" ? 1 : l eq "l2" ? 2 : l eq "l1" ? 3 : l eq "shared" ? 4 : 0
-level_pt(l) = level_index(l) > 0 ? word(LEVEL_PTS, level_index(l)) + 0 : 1
+level_ps(l) = level_index(l) > 0 ? word(LEVEL_PS, level_index(l)) + 0 : 1
 level_name(l) = level_index(l) > 0 ? word(LEVEL_NAMES, level_index(l)) : l
 ROOF_COLOR = "#555555"
 
@@ -59,6 +67,16 @@ shape_label(m, n, k, s) = (m == n && n == k) ? sprintf("%d", m) : s
 # SI formatting for labels: 3.96 TB/s, 60.1 TFLOP/s.
 si(v) = v >= 1e12 ? sprintf("%.3g T", v / 1e12) : v >= 1e9 ? sprintf("%.3g G", v / 1e9) : \
         v >= 1e6 ? sprintf("%.3g M", v / 1e6) : v >= 1e3 ? sprintf("%.3g k", v / 1e3) : sprintf("%.3g ", v)
+
+# Clipping on a log x axis: a point more than CLIP_FACTOR times right of the last ridge
+# (TF32's L1 intensity of 1e5, say) would stretch the axis over empty decades. Such a
+# point is drawn at the right edge, XCLIP, and marked "clipped" with its true value.
+# A script sets CLIP_X (1e300: nothing clipped) and XCLIP once its range is known.
+CLIP_FACTOR = 30
+CLIP_X = 1e300; XCLIP = 1e300
+clip_x(x) = x > CLIP_X ? XCLIP : x
+clipped(x) = x > CLIP_X
+CLIP_TEXT = "%.3g FLOP/B, clipped"
 
 # Decade bounds for log axes.
 dec_floor(v) = 10 ** floor(log10(v))

@@ -1,20 +1,21 @@
 # Instruction roofline (Ding and Williams): FLOP/s against FLOP per warp instruction. The
 # issue roof is y = x x peak issue rate (one warp instruction per SM sub-partition per
 # cycle: 4 x SMs x clock), capped by each compute ceiling of the rows.
-#   gnuplot -c plots/issue_roofline.gp POINTS OUTBASE [TITLE] [FORMATS]
+#   gnuplot -c plots/issue_roofline.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS]
 # POINTS   issue_points.csv (variant,variant_index,shape,flop_per_inst,flop_per_s,
 #          issue_peak_inst_per_s,compute_peak_flop_per_s; a compute peak of 0 is unknown)
+# ROOFS    not read (every chart script takes the same arguments)
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg; TITLE: GPU and date; FORMATS default "png svg"
 
 DIR = ""
 do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
 load DIR."common.gp"
-if (strlen(argv(2)) == 0) {
-    exit error "usage: gnuplot -c issue_roofline.gp POINTS.csv OUTBASE [TITLE] [FORMATS]"
+if (strlen(argv(3)) == 0) {
+    exit error "usage: gnuplot -c issue_roofline.gp POINTS.csv ROOFS.csv|none OUTBASE [TITLE] [FORMATS]"
 }
-P = argv(1); OUT = argv(2)
-TITLE = strlen(argv(3)) ? argv(3) : "GPU unknown"
-FORMATS = strlen(argv(4)) ? argv(4) : "png svg"
+P = argv(1); OUT = argv(3)
+TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
+FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
 if (!not_a_command(P) || !not_a_command(OUT)) {
     exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
 }
@@ -34,10 +35,10 @@ stats P using (px = column("flop_per_inst"), py = column("flop_per_s"), ip = col
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX, 0) nooutput
 HAVE_CP = CPHI > 0
 # x from the ridge(s) and the points: every roof's corner is in view
-XLO = dec_floor((HAVE_CP && CPLO / IP < XMIN ? CPLO / IP : XMIN) / 2.0)
-XHI = dec_ceil((HAVE_CP && CPHI / IP > XMAX ? CPHI / IP : XMAX) * 4.0)
+XLO = (HAVE_CP && CPLO / IP < XMIN ? CPLO / IP : XMIN) / 6.0
+XHI = (HAVE_CP && CPHI / IP > XMAX ? CPHI / IP : XMAX) * 4.0
 YTOP = HAVE_CP && CPHI > YMAX ? CPHI : YMAX
-YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YTOP * 2.0)
+YLO = YMIN / 2.5; YHI = YTOP * 2.2
 T = 1e12
 roof(x, cp) = (x * IP < cp || cp <= 0) ? x * IP / T : cp / T
 
@@ -49,7 +50,7 @@ set format x "%g"
 set format y "%g"
 set xlabel "FLOP per warp instruction (analytic 2MNK / smsp__inst_executed.sum), log scale"
 set ylabel "TFLOP/s, log scale"
-set title sprintf("Instruction roofline: issue peak %s warp inst/s (4 x SMs x clock)\n%s", si(IP), TITLE)
+set title sprintf("Instruction roofline, every variant and size: issue peak %s warp inst/s (4 x SMs x clock)\n%s", si(IP), TITLE)
 set samples 400
 
 do for [FMT in FORMATS] {
@@ -58,7 +59,11 @@ do for [FMT in FORMATS] {
     eval 'plot ' . \
       'roof(x, CPLO < 1e300 ? CPLO : 0) with lines lw 2 lc rgb ROOF_COLOR title (HAVE_CP ? sprintf("roof (%sFLOP/s)", si(CPLO)) : "issue roof"), ' . \
       '(HAVE_CP && CPHI > CPLO ? roof(x, CPHI) : 1/0) with lines lw 2 dt 2 lc rgb ROOF_COLOR title (HAVE_CP && CPHI > CPLO ? sprintf("roof (%sFLOP/s)", si(CPHI)) : ""), ' . \
-      'P using (column("flop_per_inst")):(column("flop_per_s") / T):(vrgb(column("variant_index"))) ' . \
-      'with points pt 7 ps 1.8 lc rgb variable notitle' . variant_keys("points pt 7 ps 1.8")
+      'P using (column("flop_per_inst")):(column("flop_per_s") / T):(vpt(column("variant_index"))):(vrgb(column("variant_index"))) ' . \
+      'with points pt variable ps 1.8 lw VARIANT_LW lc rgb variable notitle, ' . \
+      'for [c in (HAVE_CP ? (CPHI > CPLO ? sprintf("%.6e %.6e", CPLO, CPHI) : sprintf("%.6e", CPLO)) : "")] ' . \
+      'P every ::0::0 using ((c + 0) / IP):((c + 0) / T):(sprintf("ridge, issue and %sFLOP/s roofs: %.3g FLOP/inst", si(c + 0), (c + 0) / IP)) ' . \
+      'with labels right point pt 6 ps 1.6 lw 1.5 lc rgb "black" offset -1.0,0.9 font ",10" notitle' . \
+      variant_keys("points ps 1.8 lw VARIANT_LW")
     unset output
 }

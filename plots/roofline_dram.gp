@@ -1,12 +1,15 @@
 # The classic roofline: every variant x shape at DRAM level, against the DRAM and
-# compute roofs (measured solid, datasheet dashed), ridge points labelled.
+# compute roofs (measured solid, datasheet dashed; each named just right of its ridge,
+# clear of the kernels, which sit far right), each ridge point labelled with the
+# two roofs that meet there. A variant is one colour and marker shape; the marker's size
+# grows with the problem size, so no point carries a text label that could collide.
 #   gnuplot -c plots/roofline_dram.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS]
 # POINTS   roofline_points.csv (variant,variant_index,m,n,k,shape,level,ai_flop_per_byte,
 #          flop_per_s); every variant is drawn in one pass, coloured by variant_index
 # ROOFS    roofline_roofs.csv (kind,roof,level,source,label,value,ridge_ai_flop_per_byte),
 #          or "none" to draw the points alone
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg
-# TITLE    GPU and date, e.g. "NVIDIA H200, 2026-11-30"; FORMATS default "png svg"
+# TITLE    GPU, shapes, precisions and date; FORMATS default "png svg"
 
 DIR = ""
 do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
@@ -28,26 +31,34 @@ if (HAVE_ROOFS) {
     call DIR."check.gp" R "kind roof level source label value ridge_ai_flop_per_byte" "value" "ridge_ai_flop_per_byte"
 }
 
-# The variants and the extent of the DRAM-level points.
+# The variants and the extent of the DRAM-level points; the smallest and largest size.
 eval load_variants("P", 'strcol("level") eq "dram"')
 XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0; NPTS = 0
+SZMIN = 1e300; SZMAX = 0; SZMIN_L = ""; SZMAX_L = ""
+size_of(x) = (column("m") * column("n") * column("k")) ** (1.0 / 3)
 stats P using (strcol("level") eq "dram" ? ( NPTS = NPTS + 1, \
-        px = column("ai_flop_per_byte"), py = column("flop_per_s"), \
+        px = column("ai_flop_per_byte"), py = column("flop_per_s"), sz = size_of(0), \
         XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
-        YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
+        YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX, \
+        sz < SZMIN ? (SZMIN = sz, SZMIN_L = shape_label(column("m"), column("n"), column("k"), strcol("shape"))) : 0, \
+        sz > SZMAX ? (SZMAX = sz, SZMAX_L = shape_label(column("m"), column("n"), column("k"), strcol("shape"))) : 0) \
+        : 0, 0) nooutput
 if (NPTS == 0) { exit error sprintf("%s: no rows at level 'dram' to plot", P) }
-# A size label beside each point while they can still be read.
-LABELS = NPTS <= 64
+# Marker size from the problem size, log-scaled between the smallest and largest.
+PS_LO = 1.4; PS_HI = 3.2
+size_ps(sz) = SZMAX > SZMIN * 1.0001 ? PS_LO + (PS_HI - PS_LO) * log(sz / SZMIN) / log(SZMAX / SZMIN) : 1.8
 
 # Roofs: highest compute peak and DRAM bandwidth of each source; how many of each kind.
-PEAK_M = 0; PEAK_T = 0; BW_M = 0; BW_T = 0; N_RIDGE = 0; PEAK_LOW = 1e300
+PEAK_M = 0; PEAK_T = 0; BW_M = 0; BW_T = 0; N_RIDGE = 0; PEAK_LOW = 1e300; RIDGE_MAX = 0
 if (HAVE_ROOFS) {
     stats R using (rk = strcol("kind"), rs = strcol("source"), rv = column("value"), \
         (rk eq "compute" && rv < PEAK_LOW) ? PEAK_LOW = rv : 0, \
         (rk eq "compute" && rs eq "measured" && rv > PEAK_M) ? PEAK_M = rv : 0, \
         (rk eq "compute" && rs eq "theoretical" && rv > PEAK_T) ? PEAK_T = rv : 0, \
         (rk eq "memory" && strcol("level") eq "dram") ? (rs eq "measured" ? BW_M = rv : (BW_T = rv)) : 0, \
-        (rk eq "ridge" && strcol("level") eq "dram") ? N_RIDGE = N_RIDGE + 1 : 0, 0) nooutput
+        (rk eq "ridge" && strcol("level") eq "dram") ? (N_RIDGE = N_RIDGE + 1, \
+            RIDGE_MAX = column("ridge_ai_flop_per_byte") > RIDGE_MAX ? column("ridge_ai_flop_per_byte") : RIDGE_MAX) : 0, \
+        0) nooutput
 }
 PEAK = PEAK_M > PEAK_T ? PEAK_M : PEAK_T
 if (HAVE_ROOFS) { eval load_peaks }
@@ -58,12 +69,20 @@ bw_of(s) = s eq "measured" ? (BW_M > 0 ? BW_M : BW) : (BW_T > 0 ? BW_T : BW)
 if (PEAK > 0) { YMAX = PEAK > YMAX ? PEAK : YMAX }
 # Every ridge inside the frame, with room left of the lowest for the slope to show.
 if (PEAK > 0 && BW > 0) {
-    XMAX = PEAK / BW > XMAX ? PEAK / BW : XMAX
-    XMAX = BW_M > 0 && PEAK / BW_M > XMAX ? PEAK / BW_M : XMAX
+    RIDGE_MAX = PEAK / BW > RIDGE_MAX ? PEAK / BW : RIDGE_MAX
+    RIDGE_MAX = BW_M > 0 && PEAK / BW_M > RIDGE_MAX ? PEAK / BW_M : RIDGE_MAX
     XMIN = PEAK_LOW / BW < XMIN ? PEAK_LOW / BW : XMIN
 }
-XLO = dec_floor(XMIN / 3.0); XHI = dec_ceil(XMAX * 3.0)
-YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YMAX * 2.0)
+# Points far right of the last ridge are clipped; the axis fits the others.
+if (RIDGE_MAX > 0) { CLIP_X = RIDGE_MAX * CLIP_FACTOR }
+XIN = RIDGE_MAX
+stats P using (strcol("level") eq "dram" && column("ai_flop_per_byte") <= CLIP_X ? \
+        (XIN = column("ai_flop_per_byte") > XIN ? column("ai_flop_per_byte") : XIN) : 0, 0) nooutput
+N_CLIP = 0
+stats P using (strcol("level") eq "dram" && clipped(column("ai_flop_per_byte")) ? N_CLIP = N_CLIP + 1 : 0, 0) nooutput
+XLO = XMIN / 8; XHI = XIN * (N_CLIP > 0 ? 6 : 4)
+XCLIP = XHI / 1.6
+YLO = YMIN / 2.5; YHI = YMAX * 2.2
 HAS_MEM = BW > 0; HAS_PEAK = PEAK > 0
 N_MEM_M = BW_M > 0; N_MEM_T = BW_T > 0; N_PEAK_M = PEAK_M > 0; N_PEAK_T = PEAK_T > 0
 
@@ -72,6 +91,9 @@ mem_x0(b) = XLO > YLO / b ? XLO : YLO / b
 mem_x1(b, s) = peak_of(s) > 0 ? peak_of(s) / b : XHI
 # A compute roof starts at its ridge with the DRAM roof of its source.
 comp_x0(p, s) = bw_of(s) > 0 ? p / bw_of(s) : XLO
+# A compute roof's label starts just right of its ridge, or further left where the text
+# would run past the right edge (about 1.4 decades of the axis).
+peak_label_x(x) = x * 1.3 < XHI / 25.0 ? x * 1.3 : XHI / 25.0
 is_row(kind, src) = strcol("kind") eq kind && strcol("source") eq src && \
                     (kind eq "compute" || strcol("level") eq "dram")
 T = 1e12
@@ -83,7 +105,7 @@ set xlabel "arithmetic intensity at DRAM  [FLOP/byte]  (2MNK / DRAM bytes read +
 set ylabel "performance  [TFLOP/s]"
 set format x "%g"
 set format y "%g"
-set title sprintf("DRAM roofline, every variant x size%s\n%s", LABELS ? " (point label = N)" : "", TITLE)
+set title sprintf("DRAM roofline, every variant and size (marker size: problem size)\n%s", TITLE)
 ANGLE = slope_angle(XLO, XHI, YLO, YHI)
 
 # The plot, as strings, so the roof elements can be left out entirely without roofs:
@@ -113,24 +135,32 @@ ROOF_ELEMS = ' \
           (mem_x0(column("value")) * 1.5 * column("value") / T): \
           (sprintf("%s %sB/s datasheet", strcol("label"), si(column("value")))) \
           with labels left rotate by ANGLE offset 0,1.4 tc rgb ROOF_COLOR notitle, \
-      for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) ? XHI / 1.15 : 1/0): \
+      for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) ? \
+          peak_label_x(comp_x0(column("value"), strcol("source"))) : 1/0): \
           (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
-          with labels right offset 0,0.75 tc rgb ROOF_COLOR notitle, \
+          with labels left offset 0,0.7 font ",10" tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? \
           column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T) \
           with points pt 6 ps 1.8 lw 2 lc rgb "black" notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? \
           column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T): \
-          (sprintf("ridge %.3g FLOP/B", column("ridge_ai_flop_per_byte"))) \
+          (sprintf("ridge %s: %.3g FLOP/B", strcol("label"), column("ridge_ai_flop_per_byte"))) \
           with labels left offset 1.2,-1.0 font ",10" notitle, \
 '
 DATA_ELEMS = ' \
-      P using (strcol("level") eq "dram" ? column("ai_flop_per_byte") : 1/0):(column("flop_per_s") / T): \
-          (vrgb(column("variant_index"))) with points pt 7 ps 1.8 lc rgb variable notitle, \
-      for [u = 1:LABELS] P using (strcol("level") eq "dram" ? column("ai_flop_per_byte") : 1/0): \
-          (column("flop_per_s") / T):(shape_label(column("m"), column("n"), column("k"), strcol("shape"))): \
-          (vrgb(column("variant_index"))) with labels left offset 1.0,0 font ",10" tc rgb variable notitle' \
-    . variant_keys("points pt 7 ps 1.8")
+      P using (strcol("level") eq "dram" ? clip_x(column("ai_flop_per_byte")) : 1/0):(column("flop_per_s") / T): \
+          (size_ps(size_of(0))):(vpt(column("variant_index"))):(vrgb(column("variant_index"))) \
+          with points ps variable pt variable lw VARIANT_LW lc rgb variable notitle, \
+      for [u = 1:(N_CLIP > 0)] P using (strcol("level") eq "dram" && clipped(column("ai_flop_per_byte")) ? \
+          XCLIP : 1/0):(column("flop_per_s") / T):(sprintf(CLIP_TEXT, column("ai_flop_per_byte"))) \
+          with labels right offset -2.0,0 font ",9" tc rgb "#333333" notitle, \
+      for [u = 1:(N_CLIP > 0)] P using (strcol("level") eq "dram" && clipped(column("ai_flop_per_byte")) ? \
+          XCLIP : 1/0):(column("flop_per_s") / T):(XHI - XCLIP):(0) \
+          with vectors head filled size screen 0.008,25 lc rgb "#333333" notitle' \
+    . variant_keys("points ps 1.8 lw VARIANT_LW") . ', \
+      for [u = 1:(SZMAX > SZMIN * 1.0001)] keyentry with points pt 6 ps PS_LO lc rgb "black" title sprintf("size %s", SZMIN_L), \
+      for [u = 1:(SZMAX > SZMIN * 1.0001)] keyentry with points pt 6 ps PS_HI lc rgb "black" title sprintf("size %s", SZMAX_L), \
+      for [u = 1:(N_CLIP > 0)] keyentry with vectors head filled lc rgb "#333333" title "clipped at the right edge"'
 ROOF_KEYS = ', \
       keyentry with lines lw 3 lc rgb ROOF_COLOR title "measured ceiling", \
       keyentry with lines lw 2 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \

@@ -1,6 +1,9 @@
 # The hierarchical roofline of one shape: per kernel one marker per memory level
 # (DRAM, L2, L1, shared) joined by a line, against every level's bandwidth roof and the
-# FP32 FMA and TF32 compute roofs (measured solid, datasheet dashed), ridges labelled.
+# FP32 FMA and TF32 compute roofs (measured solid, datasheet dashed), each ridge labelled
+# with its memory roof (it lies on the compute roof it meets). A variant is one colour
+# and marker shape; the marker's size says the level (DRAM largest, shared smallest).
+# A point far right of the last ridge is drawn at the right edge, marked clipped.
 # All of a kernel's markers share its height (its achieved FLOP/s); how far each sits
 # from its own roof shows which level limits it. The binding level is ringed.
 #   gnuplot -c plots/roofline_hier.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE]
@@ -48,7 +51,7 @@ if (NKEY == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
 # The compute roofs drawn here: FP32 FMA and TF32, the two this suite's variants use.
 is_peak(r) = r eq "fp32_fma" || r eq "tf32"
 PEAK_M = 0; PEAK_T = 0; PEAK_LOW = 1e300; BWMAX_M = 0; BWMAX_T = 0; BWMIN = 1e300
-N_MEM_M = 0; N_MEM_T = 0; N_PEAK_M = 0; N_PEAK_T = 0; N_RIDGE = 0
+N_MEM_M = 0; N_MEM_T = 0; N_PEAK_M = 0; N_PEAK_T = 0; N_RIDGE = 0; RIDGE_MAX = 0
 if (HAVE_ROOFS) {
     stats R using (rk = strcol("kind"), rs = strcol("source"), rv = column("value"), rm = rs eq "measured", \
         (rk eq "compute" && is_peak(strcol("roof"))) ? ( \
@@ -60,7 +63,8 @@ if (HAVE_ROOFS) {
                : (BWMAX_T = rv > BWMAX_T ? rv : BWMAX_T, N_MEM_T = N_MEM_T + 1), \
             BWMIN = rv < BWMIN ? rv : BWMIN) : 0, \
         (rk eq "ridge" && is_peak(substr(strcol("roof"), strstrt(strcol("roof"), "/") + 1, 99))) ? \
-            N_RIDGE = N_RIDGE + 1 : 0, 0) nooutput
+            (N_RIDGE = N_RIDGE + 1, rx = column("ridge_ai_flop_per_byte"), RIDGE_MAX = rx > RIDGE_MAX ? rx : RIDGE_MAX) \
+            : 0, 0) nooutput
 }
 PEAK = PEAK_M > PEAK_T ? PEAK_M : PEAK_T
 if (HAVE_ROOFS) { eval load_peaks }
@@ -69,11 +73,19 @@ peak_of(s) = s eq "measured" ? (PEAK_M > 0 ? PEAK_M : PEAK) : (PEAK_T > 0 ? PEAK
 bwmax_of(s) = s eq "measured" ? (BWMAX_M > 0 ? BWMAX_M : BWMAX) : (BWMAX_T > 0 ? BWMAX_T : BWMAX)
 if (PEAK > 0) { YMAX = PEAK > YMAX ? PEAK : YMAX }
 if (PEAK > 0 && BWMAX > 0) {
-    XMAX = PEAK / BWMIN > XMAX ? PEAK / BWMIN : XMAX
+    RIDGE_MAX = PEAK / BWMIN > RIDGE_MAX ? PEAK / BWMIN : RIDGE_MAX
     XMIN = PEAK_LOW / BWMAX < XMIN ? PEAK_LOW / BWMAX : XMIN
 }
-XLO = dec_floor(XMIN / 3.0); XHI = dec_ceil(XMAX * 3.0)
-YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YMAX * 2.0)
+# Points far right of the last ridge are clipped; the axis fits the others.
+if (RIDGE_MAX > 0) { CLIP_X = RIDGE_MAX * CLIP_FACTOR }
+XIN = RIDGE_MAX; N_CLIP = 0
+stats P using (strcol("shape") eq SHAPE ? (px = column("ai_flop_per_byte"), \
+        clipped(px) ? N_CLIP = N_CLIP + 1 : (XIN = px > XIN ? px : XIN)) : 0, 0) nooutput
+XLO = XMIN / 4; XHI = XIN * (N_CLIP > 0 ? 8 : 3)
+# room right of the last ridge for the compute roofs' labels, clear of the ridge labels
+XHI = XHI > RIDGE_MAX * 10 ? XHI : RIDGE_MAX * 10
+XCLIP = XHI / 1.6
+YLO = YMIN / 3.0; YHI = YMAX * 2.2
 ANGLE = slope_angle(XLO, XHI, YLO, YHI)
 
 mem_x0(b) = XLO > YLO / b ? XLO : YLO / b
@@ -84,6 +96,8 @@ is_comp(src) = strcol("kind") eq "compute" && strcol("source") eq src && is_peak
 is_ridge(side) = strcol("kind") eq "ridge" && label_side(strcol("level")) == side && \
                  is_peak(substr(strcol("roof"), strstrt(strcol("roof"), "/") + 1, 99))
 lab_x(b, l) = mem_x0(b) * label_along(l)
+# A ridge's memory roof, from its label "L1 / FP32 FMA".
+ridge_level(s) = strstrt(s, " / ") > 1 ? s[1:strstrt(s, " / ") - 1] : s
 # A label above its roof goes above the datasheet line too, which may lie just above.
 label_bw(b, side) = side > 0 && peak_t(strcol("level")) > b ? peak_t(strcol("level")) : b
 in_shape(x) = strcol("shape") eq SHAPE ? x : (SEG_KEY = "", 1/0)
@@ -98,7 +112,7 @@ set xlabel "arithmetic intensity  [FLOP/byte]  (2MNK / bytes moved at each level
 set ylabel "performance  [TFLOP/s]"
 set format x "%g"
 set format y "%g"
-set title sprintf("Hierarchical roofline at M x N x K = %s\n%s", SHAPE, TITLE)
+set title sprintf("Hierarchical roofline (DRAM, L2, L1, shared memory)\n%s", TITLE)
 
 # The plot, as strings, so the roof elements can be left out entirely without roofs:
 # gnuplot resolves column names of a plot element even when its loop runs zero times.
@@ -126,32 +140,40 @@ ROOF_ELEMS = ' \
           with labels left rotate by ANGLE offset 0, side * 0.9 - 0.2 tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) && is_peak(strcol("roof")) ? XHI / 1.15 : 1/0): \
           (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
-          with labels right offset 0,0.75 tc rgb ROOF_COLOR notitle, \
+          with labels right offset 0,0.75 font ",10" tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (is_ridge(1) || is_ridge(-1) ? column("ridge_ai_flop_per_byte") : 1/0): \
           (column("value") / T) with points pt 6 ps 1.4 lw 1.5 lc rgb "black" notitle, \
       for [side in "1 -1"] for [u = 1:(N_RIDGE > 0)] R using \
           (is_ridge(side) ? column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T): \
-          (sprintf("%.3g", column("ridge_ai_flop_per_byte"))) \
+          (sprintf("%s %.3g", ridge_level(strcol("label")), column("ridge_ai_flop_per_byte"))) \
           with labels center offset 0, side * 1.0 font ",9" notitle, \
 '
 DATA_ELEMS = ' \
-      P using (in_shape(column("bound") == 1 ? column("ai_flop_per_byte") : 1/0)):(column("flop_per_s") / T): \
-          (vrgb(column("variant_index"))) with points pt 6 ps 3.2 lw 2 lc rgb variable notitle, \
-      P using (in_shape(seg(column("ai_flop_per_byte"), column("flop_per_s") / T, kernel_key(0)))):(SEG_Y0): \
+      P using (in_shape(column("bound") == 1 ? clip_x(column("ai_flop_per_byte")) : 1/0)):(column("flop_per_s") / T): \
+          (vrgb(column("variant_index"))) with points pt 6 ps 3.6 lw 2 lc rgb variable notitle, \
+      P using (in_shape(seg(clip_x(column("ai_flop_per_byte")), column("flop_per_s") / T, kernel_key(0)))):(SEG_Y0): \
           (SEG_X1 - SEG_X0):(SEG_Y1 - SEG_Y0):(vrgb(column("variant_index"))) \
           with vectors nohead lw 2 lc rgb variable notitle, \
-      P using (in_shape(column("ai_flop_per_byte"))):(column("flop_per_s") / T):(level_pt(strcol("level"))): \
-          (vrgb(column("variant_index"))) with points pt variable ps 1.8 lc rgb variable notitle' \
-    . variant_keys("linespoints pt 7 ps 1.8 lw 2") . ', \
-      keyentry with points pt level_pt("dram") ps 1.8 lc rgb "black" title "DRAM", \
-      keyentry with points pt level_pt("l2") ps 1.8 lc rgb "black" title "L2", \
-      keyentry with points pt level_pt("l1") ps 1.8 lc rgb "black" title "L1", \
-      keyentry with points pt level_pt("shared") ps 1.8 lc rgb "black" title "shared"'
+      P using (in_shape(clip_x(column("ai_flop_per_byte")))):(column("flop_per_s") / T):(level_ps(strcol("level"))): \
+          (vpt(column("variant_index"))):(vrgb(column("variant_index"))) \
+          with points ps variable pt variable lw VARIANT_LW lc rgb variable notitle, \
+      for [u = 1:(N_CLIP > 0)] P using (in_shape(clipped(column("ai_flop_per_byte")) ? XCLIP : 1/0)): \
+          (column("flop_per_s") / T):(sprintf("%s " . CLIP_TEXT, level_name(strcol("level")), column("ai_flop_per_byte"))) \
+          with labels right offset -2.2,-1.1 font ",9" tc rgb "#333333" notitle, \
+      for [u = 1:(N_CLIP > 0)] P using (in_shape(clipped(column("ai_flop_per_byte")) ? XCLIP : 1/0)): \
+          (column("flop_per_s") / T):(XHI - XCLIP):(0) \
+          with vectors head filled size screen 0.008,25 lc rgb "#333333" notitle' \
+    . variant_keys("linespoints ps 1.8 lw 2") . ', \
+      keyentry with points pt 6 ps level_ps("dram") lc rgb "black" title "DRAM", \
+      keyentry with points pt 6 ps level_ps("l2") lc rgb "black" title "L2", \
+      keyentry with points pt 6 ps level_ps("l1") lc rgb "black" title "L1", \
+      keyentry with points pt 6 ps level_ps("shared") lc rgb "black" title "shared", \
+      for [u = 1:(N_CLIP > 0)] keyentry with vectors head filled lc rgb "#333333" title "clipped at the right edge"'
 ROOF_KEYS = ', \
-      keyentry with points pt 6 ps 3.2 lw 2 lc rgb "black" title "binding level", \
+      keyentry with points pt 6 ps 3.6 lw 2 lc rgb "black" title "binding level", \
       keyentry with lines lw 2.5 lc rgb ROOF_COLOR title "measured ceiling", \
       keyentry with lines lw 1.5 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \
-      keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb "black" title "ridge (FLOP/byte)"'
+      keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb "black" title "ridge: roof, FLOP/B"'
 
 do for [FMT in FORMATS] {
     eval set_term(FMT)

@@ -1,7 +1,9 @@
-# Throughput against problem size: one line per variant, log2 size axis, with the FP32
-# FMA and TF32 compute roofs (measured solid, datasheet dashed).
+# Throughput against problem size: one line per variant (its colour and marker shape),
+# log2 size axis, each point with an error bar over the min-max of its timed
+# repetitions, with the FP32 FMA and TF32 compute roofs (measured solid, datasheet dashed).
 #   gnuplot -c plots/sweep.gp SWEEP ROOFS OUTBASE [TITLE] [FORMATS]
-# SWEEP    sweep.csv (variant,variant_index,m,n,k,size,flop_per_s); consecutive rows of one
+# SWEEP    sweep.csv (variant,variant_index,m,n,k,size,flop_per_s,time_min_s,time_max_s,
+#          time_median_s; an empty min or max draws no bar); consecutive rows of one
 #          variant are joined, so each variant's rows must be together and in size order
 #          (gemmprof writes them so); every variant is drawn in one pass over the file
 # ROOFS    roofline_roofs.csv (kind,roof,source,label,value), or "none"
@@ -21,23 +23,25 @@ if (!not_a_command(S) || !not_a_command(R) || !not_a_command(OUT)) {
     exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
 }
 
-call DIR."check.gp" S "variant variant_index m n k size flop_per_s" "variant_index m n k size flop_per_s" ""
+call DIR."check.gp" S "variant variant_index m n k size flop_per_s time_min_s time_max_s time_median_s" \
+    "variant_index m n k size flop_per_s time_median_s" "time_min_s time_max_s"
 if (HAVE_ROOFS) { call DIR."check.gp" R "kind roof source label value" "value" "" }
 
 eval load_variants("S", "1")
 # A tic at each measured size while there are few; past SIZES_MAX, plain log2 tics
 # (the list stops growing, so this pass stays linear in the rows).
-SIZES = ""; SIZES_MAX = 24; NROWS = 0
+SIZES = ""; SIZES_MAX = 24; NROWS = 0; NBARS = 0
 XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0; ALL_SQUARE = 1
 stats S using (NROWS = NROWS + 1, ps = sprintf("%.0f", column("size")), \
         SIZES = words(SIZES) > SIZES_MAX || word_pos(SIZES, ps) ? SIZES : SIZES." ".ps, \
         ALL_SQUARE = ALL_SQUARE && column("m") == column("n") && column("n") == column("k"), \
         px = column("size"), py = column("flop_per_s"), \
+        NBARS = NBARS + (column("time_max_s") > 0 && column("time_min_s") > 0), \
         XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX, 0) nooutput
 SIZE_TICS = words(SIZES) <= SIZES_MAX
-# A value beside each point while they can still be read.
-LABELS = NROWS <= 64
+# The FLOP/s of the slowest and the fastest repetition: the error bar's ends.
+flops_at(t) = t > 0 ? column("flop_per_s") * column("time_median_s") / t / T : 1/0
 
 is_peak(r) = r eq "fp32_fma" || r eq "tf32"
 is_comp(src) = strcol("kind") eq "compute" && strcol("source") eq src && is_peak(strcol("roof"))
@@ -49,7 +53,7 @@ if (HAVE_ROOFS) {
 }
 if (HAVE_ROOFS) { eval load_peaks }
 XLO = XMIN / 1.4; XHI = XMAX * 1.4
-YLO = dec_floor(YMIN / 2.0); YHI = dec_ceil(YMAX * 1.5)
+YLO = YMIN / 2.0; YHI = YMAX * 2.0
 T = 1e12
 
 set logscale x 2
@@ -63,10 +67,18 @@ set format x "%g"
 set format y "%g"
 if (SIZE_TICS) {
     set xtics () nomirror
-    do for [i = 1:words(SIZES)] { set xtics add (word(SIZES, i) word(SIZES, i) + 0) }
+    # a tic within 15% of one already set is left out: "1016" and "1024" would print as one
+    TICS_SET = ""
+    near(v) = sum [nj = 1:words(TICS_SET)] (abs(log(v * 1.0 / word(TICS_SET, nj))) < log(1.15) ? 1 : 0)
+    do for [i = 1:words(SIZES)] {
+        if (near(word(SIZES, i) + 0) == 0) {
+            set xtics add (word(SIZES, i) word(SIZES, i) + 0)
+            TICS_SET = TICS_SET . " " . word(SIZES, i)
+        }
+    }
     set mxtics 1
 }
-set title sprintf("Throughput against size, per variant\n%s", TITLE)
+set title sprintf("Throughput against size, per variant%s\n%s", NBARS > 0 ? " (bars: min-max of the repetitions)" : "", TITLE)
 
 # The plot, as strings, so the roof elements can be left out entirely without roofs:
 # gnuplot resolves column names of a plot element even when its loop runs zero times.
@@ -83,11 +95,13 @@ DATA_ELEMS = ' \
       S using (seg(column("size"), column("flop_per_s") / T, strcol("variant_index"))):(SEG_Y0): \
           (SEG_X1 - SEG_X0):(SEG_Y1 - SEG_Y0):(vrgb(column("variant_index"))) \
           with vectors nohead lw 2.5 lc rgb variable notitle, \
-      S using "size":(column("flop_per_s") / T):(vrgb(column("variant_index"))) \
-          with points pt 7 ps 1.6 lc rgb variable notitle, \
-      for [u = 1:LABELS] S using "size":(column("flop_per_s") / T):(sprintf("%.3g", column("flop_per_s") / T)): \
-          (vrgb(column("variant_index"))) with labels left offset 0.8,-0.6 font ",9" tc rgb variable notitle' \
-    . variant_keys("linespoints pt 7 ps 1.6 lw 2.5")
+      for [u = 1:(NBARS > 0)] S using "size":(column("flop_per_s") / T):(flops_at(column("time_max_s"))): \
+          (flops_at(column("time_min_s"))):(vrgb(column("variant_index"))) \
+          with yerrorbars ps 0 lw 1.5 lc rgb variable notitle, \
+      S using "size":(column("flop_per_s") / T):(vpt(column("variant_index"))):(vrgb(column("variant_index"))) \
+          with points pt variable ps 1.7 lw VARIANT_LW lc rgb variable notitle' \
+    . variant_keys("linespoints ps 1.7 lw 2.5") . ', \
+      for [u = 1:(NBARS > 0)] keyentry with yerrorbars ps 0 lw 1.5 lc rgb "black" title "min-max of the repetitions"'
 
 do for [FMT in FORMATS] {
     eval set_term(FMT)

@@ -58,24 +58,40 @@ static int svg_valid(const char *path)
     return n > 1000 && strstr(buf, "<svg") && strstr(buf, "</svg>") && strstr(buf, "<path");
 }
 
-/* Whether the whole file holds `needle` (charts run past 64 kB). */
-static int file_contains(const char *path, const char *needle)
+/* The whole file as a string (malloc'd), or NULL. */
+static char *read_all(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return 0;
+        return NULL;
     fseek(f, 0, SEEK_END);
     long len = ftell(f);
     rewind(f);
     char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
     size_t n = buf ? fread(buf, 1, (size_t)len, f) : 0;
     fclose(f);
-    if (!buf)
-        return 0;
-    buf[n] = '\0';
-    int found = strstr(buf, needle) != NULL;
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+/* Whether the whole file holds `needle` (charts run past 64 kB). */
+static int file_contains(const char *path, const char *needle)
+{
+    char *buf = read_all(path);
+    int found = buf && strstr(buf, needle) != NULL;
     free(buf);
     return found;
+}
+
+/* Loads a dataset of tests/data, failing the check (and returning -1) when it cannot. */
+static int load(const char *dir, struct gp_dataset *ds)
+{
+    char err[2048];
+    int rc = dataset_load(dir, ds, err, sizeof err);
+    if (rc)
+        CHECK(0, "load %s: %s", dir, err);
+    return rc;
 }
 
 /* Finds the line of `path` starting with `prefix` and parses the two numbers after it. */
@@ -109,14 +125,22 @@ static void test_render_dataset(void)
     path_in(out, sizeof out, tmpdir, "render");
     int n = plots_render(&ds, out, NULL, err, sizeof err);
     CHECK(n == 4, "plots_render draws 4 charts, gnuplot silent (got %d: %s)", n, err);
-    for (int i = 0; plots_chart_names[i]; i++) {
+    /* every chart of the registry: drawn, or skipped with a note naming it and why */
+    for (int i = 0; i < PLOTS_CHART_KINDS; i++) {
+        const char *name = plots_charts[i].name;
+        char note[200];
+        snprintf(note, sizeof note, "%s: skipped, no row has", name);
+        int skipped = strstr(err, note) != NULL;
+        int want_skip = plots_charts[i].data == PLOTS_DATA_STALLS || plots_charts[i].data == PLOTS_DATA_ISSUE;
         unsigned w = 0, h = 0;
-        snprintf(path, sizeof path, "%s/%s.png", out, plots_chart_names[i]);
-        CHECK(png_valid(path, &w, &h) && file_size(path) > 10000, "%s.png is a valid PNG (%ux%u, %ld bytes)",
-              plots_chart_names[i], w, h, file_size(path));
-        snprintf(path, sizeof path, "%s/%s.svg", out, plots_chart_names[i]);
-        CHECK(svg_valid(path), "%s.svg is a valid, non-empty SVG (%ld bytes)", plots_chart_names[i],
-              file_size(path));
+        snprintf(path, sizeof path, "%s/%s.png", out, name);
+        int png = png_valid(path, &w, &h) && file_size(path) > 10000;
+        snprintf(path, sizeof path, "%s/%s.svg", out, name);
+        int svg = svg_valid(path);
+        CHECK(want_skip ? skipped && !png && !svg : png && svg && !skipped,
+              "registry chart %s: %s (png %d, svg %d, note %d)", name,
+              want_skip ? "skipped with a note, this data has no counters for it" : "valid PNG and SVG", png, svg,
+              skipped);
     }
     CHECK(count_files_named(out, "tmp") == 0, "no temporary files left in the output directory");
 
@@ -197,6 +221,15 @@ static void test_render_minimal(void)
           n, err);
     path_in(path, sizeof path, out, "sweep.svg");
     CHECK(file_contains(path, "unknown GPU"), "title says the GPU is unknown when no metadata names it");
+
+    /* two sizes 1% apart (1000x1500x700 plots at 1016, 1024^3 at 1024): one tic, not "10164" */
+    rows[0].m = 1000, rows[0].n = 1500, rows[0].k = 700;
+    rows[1].m = rows[1].n = rows[1].k = 1024;
+    path_in(out, sizeof out, tmpdir, "ticks");
+    n = plots_render(&ds, out, NULL, err, sizeof err);
+    path_in(path, sizeof path, out, "sweep.svg");
+    CHECK(n == 1 && file_contains(path, "<text>1016</text>") && !file_contains(path, "<text>1024</text>"),
+          "sizes 1016 and 1024: one tic label, so the two cannot overprint (%d: %s)", n, err);
 }
 
 /* Each script run directly on bad CSVs: a message naming file, line and column; no output. */
@@ -212,11 +245,8 @@ static void script_error(const char *script, const char *name, const char *text,
         }
     }
     snprintf(outbase, sizeof outbase, "%s/bad_%s", tmpdir, name);
-    if (strcmp(script, "bytes.gp") == 0 || strcmp(script, "stalls.gp") == 0 ||
-        strcmp(script, "issue_roofline.gp") == 0)
-        snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' '%s' T png 2>&1", script, csv, outbase);
-    else
-        snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' none '%s' T png 2>&1", script, csv, outbase);
+    /* every script takes the same arguments (plots/charts.def) */
+    snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' none '%s' T png 2>&1", script, csv, outbase);
     FILE *p = popen(cmd, "r");
     size_t used = 0;
     if (p) {
@@ -257,8 +287,14 @@ static void test_script_bad_input(void)
     script_error("bytes.gp", "negbytes.csv", PTS_HDR
                  "naive,1,fp32,2048,2048,2048,2048x2048x2048,dram,-4,370.7,6.18e+12,6.01e+13,0\n",
                  "negbytes.csv:2: column bytes (9)");
+    script_error("sweep.gp", "sweepspread.csv",
+                 "variant,variant_index,m,n,k,size,flop_per_s,time_min_s,time_max_s,time_median_s\n"
+                 "naive,1,8,8,8,8,1e9,slow,2e-6,1e-6\n",
+                 "sweepspread.csv:2: column time_min_s (8): 'slow' is not a number >= 0");
     script_error("sweep.gp", "sweepcol.csv", "variant,variant_index,m,n,k,size\nnaive,1,1,1,1,1\n",
                  "sweepcol.csv:1: missing column 'flop_per_s'");
+    script_error("sweep.gp", "sweepmin.csv", "variant,variant_index,m,n,k,size,flop_per_s,time_median_s\n"
+                 "naive,1,1,1,1,1,2,3\n", "sweepmin.csv:1: missing column 'time_min_s'");
     script_error("roofline_dram.gp", "nodram.csv", PTS_HDR
                  "naive,1,fp32,2048,2048,2048,2048x2048x2048,l2,1,2,6.18e+12,6.01e+13,0\n",
                  "no rows at level 'dram'");
@@ -268,6 +304,30 @@ static void test_script_bad_input(void)
                  "stallcol.csv:1: missing column 'reason_index'");
     script_error("stalls.gp", "stallneg.csv", "variant,variant_index,slot,shape,reason,reason_index,share,base,top\n"
                  "x,1,1,1x1x1,wait,1,-0.5,0,1\n", "stallneg.csv:2: column share (7)");
+}
+
+/* Stall bars all of one long shape: the shape is named once (axis label), not under each
+ * bar, where "8192x64x4096" twice in a row ran together. */
+static void test_stalls_one_shape(void)
+{
+    char csv[600], outbase[600], cmd[2000], svg[700];
+    path_in(csv, sizeof csv, tmpdir, "oneshape.csv");
+    path_in(outbase, sizeof outbase, tmpdir, "oneshape");
+    FILE *f = fopen(csv, "w");
+    if (!f) {
+        CHECK(0, "write %s", csv);
+        return;
+    }
+    fputs("variant,variant_index,slot,shape,reason,reason_index,share,base,top\n"
+          "naive,1,1,8192x64x4096,wait,1,0.6,0,0.6\nnaive,1,1,8192x64x4096,other,2,0.4,0.6,1\n"
+          "tiled,2,2,8192x64x4096,wait,1,0.3,0,0.3\ntiled,2,2,8192x64x4096,other,2,0.7,0.3,1\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "gnuplot -c plots/stalls.gp '%s' none '%s' T svg 2>&1", csv, outbase);
+    int st = system(cmd);
+    snprintf(svg, sizeof svg, "%s.svg", outbase);
+    CHECK(st == 0 && file_contains(svg, "stall counters: 8192x64x4096<") && file_contains(svg, "<text>naive</text>") &&
+              !file_contains(svg, ">8192x64x4096<"),
+          "stalls of one shape: the shape named once, each bar by its variant alone");
 }
 
 /* The stall breakdown: drawn from a dataset with stall counters (tests/data/insight_crafted),
@@ -288,6 +348,8 @@ static void test_render_stalls(void)
           "insight_crafted: 6 charts, stalls.png 1400x900 (got %d: %s)", n, err);
     path_in(path, sizeof path, out, "issue_roofline.png");
     CHECK(png_valid(path, &w, &h) && w == 1400, "issue_roofline.png rendered");
+    path_in(path, sizeof path, out, "issue_roofline.svg");
+    CHECK(file_contains(path, "ridge, issue and "), "issue_roofline.svg: each ridge names the roofs that meet there");
     path_in(path, sizeof path, out, "issue_points.csv");
     double fi = 0, fs = 0;
     CHECK(line_numbers(path, "issuebound,2,fp32,1024x1024x1024,", &fi, &fs) && fabs(fi - 20) < 1e-5 &&
@@ -595,6 +657,204 @@ static void test_shape_bound(void)
     CHECK(plots_cli(2, a4) == 1, "plots: a missing directory is a data error (1)");
 }
 
+
+/* ---- what the charts show, read back from their SVGs ---- */
+
+/* The markers an SVG draws in a colour: colour (0xRRGGBB) -> gnuplot point type. The open
+ * circle (pt 6: binding-level rings, ridges, size legends) and invisible markers (scale 0,
+ * white) are left out; a colour drawn with two point types gets pt -1. Returns the number
+ * of colours, or -1 when unreadable. */
+#define MAX_MARKS 64
+struct marks {
+    int n;
+    unsigned rgb[MAX_MARKS];
+    int pt[MAX_MARKS];
+};
+
+static int svg_marks(const char *path, struct marks *mk)
+{
+    mk->n = 0;
+    char *svg = read_all(path);
+    if (!svg)
+        return -1;
+    for (const char *p = svg; (p = strstr(p, "<use xlink:href='#gpPt")); p++) {
+        int pt = atoi(p + 22) + 1;   /* gnuplot's gpPtN is point type N + 1 */
+        const char *end = strchr(p, '>');
+        const char *sc = strstr(p, "scale("), *col = strstr(p, "color='rgb(");
+        unsigned r, g, b;
+        if (!end || !sc || sc > end || !col || col > end || atof(sc + 6) <= 0 || pt == 6 ||
+            sscanf(col + 11, "%u , %u , %u", &r, &g, &b) != 3)
+            continue;
+        unsigned rgb = r << 16 | g << 8 | b;
+        int k = 0;
+        while (k < mk->n && mk->rgb[k] != rgb)
+            k++;
+        if (k == mk->n && mk->n < MAX_MARKS) {
+            mk->rgb[mk->n] = rgb;
+            mk->pt[mk->n++] = pt;
+        } else if (k < mk->n && mk->pt[k] != pt) {
+            mk->pt[k] = -1;
+        }
+    }
+    free(svg);
+    return mk->n;
+}
+
+/* Yellow on white: red and green high, blue low (Okabe-Ito's #F0E442, #E6E600, ...). */
+static int yellowish(unsigned rgb)
+{
+    unsigned r = rgb >> 16, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
+    return r > 200 && g > 180 && b < 120;
+}
+
+/* Each variant one colour and one marker shape, none yellow, the same in every chart. */
+static void test_variant_styles(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[512], path[600];
+    if (load("tests/data/h200_crafted", &ds))
+        return;
+    path_in(out, sizeof out, tmpdir, "styles");
+    int n = plots_render(&ds, out, NULL, err, sizeof err);
+    CHECK(n == 4, "styles: 4 charts (%d: %s)", n, err);
+    struct marks ref, mk;
+    path_in(path, sizeof path, out, "sweep.svg");
+    svg_marks(path, &ref);
+    int distinct_pt = 1, one_pt = 1, yellow = 0;
+    for (int i = 0; i < ref.n; i++) {
+        one_pt &= ref.pt[i] > 0;
+        yellow |= yellowish(ref.rgb[i]);
+        for (int j = 0; j < i; j++)
+            distinct_pt &= ref.pt[i] != ref.pt[j];
+    }
+    CHECK(ref.n == 4 && one_pt && distinct_pt,
+          "sweep.svg: the 4 variants in 4 colours, each with its own marker shape (%d colours)", ref.n);
+    CHECK(!yellow, "no variant is drawn in yellow on the white background");
+    static const char *const others[] = {"roofline_dram.svg", "roofline_hier.svg", "bytes.svg"};
+    for (int c = 0; c < 3; c++) {
+        path_in(path, sizeof path, out, others[c]);
+        int same = svg_marks(path, &mk) == ref.n;
+        for (int i = 0; same && i < ref.n; i++)
+            same = mk.rgb[i] == ref.rgb[i] && mk.pt[i] == ref.pt[i];
+        CHECK(same, "%s: each variant has the colour and marker it has in sweep.svg (%d colours)", others[c],
+              mk.n);
+    }
+    /* no point label that could collide: the DRAM roofline of 4 sizes keys them by marker size */
+    struct gp_dataset sz;
+    if (load("tests/data/h200_da80385", &sz) == 0) {
+        char sdir[400];
+        path_in(sdir, sizeof sdir, tmpdir, "sizes");
+        struct plots_options opt = {NULL, 0};
+        struct plots_outcome *po = malloc(sizeof *po);
+        n = po ? plots_render_ex(&sz, sdir, &opt, po, err, sizeof err) : -1;
+        path_in(path, sizeof path, sdir, "roofline_dram.svg");
+        CHECK(n > 0 && !file_contains(path, ">4096<") && !file_contains(path, ">2048<") &&
+                  file_contains(path, ">size 1024<") && file_contains(path, ">size 8192<"),
+              "roofline_dram.svg labels no point with its size; the legend gives the smallest and largest");
+        free(po);
+        dataset_free(&sz);
+    }
+
+    /* titles name the GPU, the shapes and the precisions */
+    static const char *const titled[][3] = {
+        {"roofline_hier.svg", "M x N x K = 2048x2048x2048", "FP32, TF32"},
+        {"bytes.svg", "M x N x K = 2048x2048x2048", "FP32, TF32"},
+        {"sweep.svg", "5 shapes, 512x512x512 to 8192x8192x8192", "FP32, TF32"},
+        {"roofline_dram.svg", "M x N x K = 2048x2048x2048", "FP32, TF32"},
+    };
+    for (int c = 0; c < 4; c++) {
+        path_in(path, sizeof path, out, titled[c][0]);
+        CHECK(file_contains(path, "NVIDIA H200 (crafted test data)") && file_contains(path, titled[c][1]) &&
+                  file_contains(path, titled[c][2]),
+              "%s: the title names the GPU, '%s' and '%s'", titled[c][0], titled[c][1], titled[c][2]);
+    }
+
+    /* every compute roof has its ridge, attributed to both its roofs; the no-FMA one too */
+    path_in(path, sizeof path, out, "roofline_roofs.csv");
+    double a = 0, b = 0;
+    CHECK(line_numbers(path, "ridge,dram/fp32_nofma,dram,measured,DRAM / FP32 no FMA,", &a, &b) && a > 0 &&
+              fabs(b - a / 3.96e12) < 1e-6 * b,
+          "roofline_roofs.csv: the FP32-without-FMA roof's ridge with DRAM (%g flop/s at %g FLOP/byte)", a, b);
+    path_in(path, sizeof path, out, "roofline_dram.svg");
+    CHECK(file_contains(path, "ridge DRAM / FP32 no FMA: ") && file_contains(path, "ridge DRAM / FP32 FMA: ") &&
+              file_contains(path, "ridge DRAM / TF32 tensor: "),
+          "roofline_dram.svg: each ridge names its memory and compute roofs, no FMA included");
+    path_in(path, sizeof path, out, "roofline_hier.svg");
+    CHECK(file_contains(path, ">L2 ") && file_contains(path, ">DRAM ") && file_contains(path, ">L1 "),
+          "roofline_hier.svg: each ridge names its memory roof");
+
+    /* the sweep's error bars: the min and max time by name, a legend entry saying so */
+    path_in(path, sizeof path, out, "sweep.csv");
+    CHECK(file_contains(path, ",flop_per_s,time_min_s,time_max_s,time_median_s\n") &&
+              line_numbers(path, "naive,1,fp32,512,512,512,512x512x512,512,", &a, &b),
+          "sweep.csv carries time_min_s and time_max_s");
+    path_in(path, sizeof path, out, "sweep.svg");
+    CHECK(file_contains(path, ">min-max of the repetitions<"), "sweep.svg: a legend entry for the min-max error bars");
+    /* without the spread the bars and their legend entry go */
+    for (int i = 0; i < ds.nrows; i++)
+        ds.rows[i].time_min_s = ds.rows[i].time_max_s = NAN;
+    path_in(out, sizeof out, tmpdir, "nospread");
+    n = plots_render(&ds, out, NULL, err, sizeof err);
+    path_in(path, sizeof path, out, "sweep.svg");
+    CHECK(n == 4 && !file_contains(path, ">min-max of the repetitions<"),
+          "no min or max time: the sweep renders without error bars (%d: %s)", n, err);
+
+    /* the bytes chart shows bytes per FMA, as its caption says */
+    path_in(path, sizeof path, tmpdir, "styles/bytes.svg");
+    CHECK(file_contains(path, "bytes per FMA") && file_contains(path, "Bytes per FMA at each memory level"),
+          "bytes.svg: bytes per FMA, the quantity its report caption names");
+    dataset_free(&ds);
+}
+
+/* A point far outside the others is clipped and marked, and the x axis fits the rest:
+ * the crafted cuBLAS TF32 row's L1 intensity of 1.8e4 FLOP/byte is over 30 times its
+ * last ridge's (114), as the H200's 1e5 is. */
+static void test_clipped_points(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[512], path[600];
+    if (load("tests/data/h200_crafted", &ds))
+        return;
+    path_in(out, sizeof out, tmpdir, "clip");
+    int n = plots_render(&ds, out, NULL, err, sizeof err);
+    path_in(path, sizeof path, out, "roofline_hier.svg");
+    CHECK(n == 4 && file_contains(path, ">L1 1.81e+04 FLOP/B, clipped<") &&
+              file_contains(path, ">clipped at the right edge<"),
+          "roofline_hier.svg: the far L1 point is marked clipped, with its true value (%d: %s)", n, err);
+    CHECK(file_contains(path, ">1000<") && !file_contains(path, ">10000<") && !file_contains(path, ">100000<"),
+          "roofline_hier.svg: the x axis ends below 1e4, fitting the other points");
+    /* without the far point, nothing is clipped */
+    for (int i = 0; i < ds.nrows; i++)
+        if (strcmp(ds.rows[i].variant, "cublas_tf32") == 0)
+            ds.rows[i].metric[GP_M_l1_bytes] = ds.rows[i].metric[GP_M_l1_lgds_wb] = NAN;
+    path_in(out, sizeof out, tmpdir, "noclip");
+    n = plots_render(&ds, out, NULL, err, sizeof err);
+    path_in(path, sizeof path, out, "roofline_hier.svg");
+    CHECK(n == 4 && file_size(path) > 0 && !file_contains(path, "clipped"),
+          "no point clipped where none is far out (%d: %s)", n, err);
+    dataset_free(&ds);
+}
+
+/* The registry drives the report: every chart drawn is linked with its caption. */
+static void test_registry_report(void)
+{
+    char out[600], path[700];
+    path_in(out, sizeof out, tmpdir, "regreport");
+    char *argv[] = {"report", "tests/data/insight_crafted", "--out", out, NULL};
+    int rc = report_main(4, argv);
+    path_in(path, sizeof path, out, "report.md");
+    char *md = read_all(path);
+    int all = md != NULL;
+    for (int i = 0; all && i < PLOTS_CHART_KINDS; i++) {
+        char link[400];
+        snprintf(link, sizeof link, "![%s](%s.png)", plots_charts[i].caption, plots_charts[i].name);
+        all = strstr(md, link) != NULL;
+        CHECK(all, "report.md links %s with its registry caption", plots_charts[i].name);
+    }
+    CHECK(rc == 0 && all, "insight_crafted: every chart of plots/charts.def is linked (rc %d)", rc);
+    free(md);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/gp_test_plots.XXXXXX");
@@ -608,9 +868,13 @@ int main(void)
         test_render_minimal();
         test_script_bad_input();
         test_render_stalls();
+        test_stalls_one_shape();
         test_no_shell();
         test_variant_with_spaces();
         test_shape_bound();
+        test_variant_styles();
+        test_clipped_points();
+        test_registry_report();
     } else {
         SKIP(why, "rendering the charts");
     }

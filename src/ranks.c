@@ -126,6 +126,31 @@ int ranks_shard(const double *cost, int n, int nranks, int *owner, double *load)
     return 0;
 }
 
+/* Appends s to buf at *off with unsafe characters replaced; "." and ".." alone stay
+ * out since the caller always joins two parts with '-'. */
+static void put_safe(char *buf, size_t len, size_t *off, const char *s)
+{
+    for (; *s && *off + 1 < len; s++) {
+        char c = *s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                 c == '-' || c == '_';
+        buf[(*off)++] = ok ? c : '_';
+    }
+    buf[*off] = '\0';
+}
+
+int ranks_dir_name(const char *out, const char *host, const char *uuid, int rank, char *buf, size_t len)
+{
+    char name[256], num[32];
+    size_t off = 0;
+    put_safe(name, sizeof name, &off, *host ? host : "host");
+    put_safe(name, sizeof name, &off, "-");
+    snprintf(num, sizeof num, "rank%d", rank);
+    put_safe(name, sizeof name, &off, *uuid ? uuid : num);
+    int n = snprintf(buf, len, "%s/%s", out, name);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 const char *rank_mode_name(enum rank_mode m)
 {
     switch (m) {

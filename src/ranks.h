@@ -37,6 +37,12 @@ int ranks_pick_device(int local_rank, int visible);
  * arguments or out of memory. */
 int ranks_shard(const double *cost, int n, int nranks, int *owner, double *load);
 
+/* A rank's results directory under --out: OUT/HOST-UUID (the GPU's UUID as device_open
+ * reports it, "GPU-..."), or OUT/HOST-rankN when the UUID is empty. Characters other
+ * than letters, digits, '.', '-' and '_' become '_', so no name escapes OUT. 0, or -1
+ * when it does not fit in len. */
+int ranks_dir_name(const char *out, const char *host, const char *uuid, int rank, char *buf, size_t len);
+
 const char *rank_mode_name(enum rank_mode m);
 
 #endif

@@ -124,6 +124,14 @@ int main(void)
     CHECK(ranks_pick_device(3, 4) == 3 && ranks_pick_device(5, 4) == 1, "local rank modulo the visible count");
     CHECK(ranks_pick_device(0, 0) == -1, "no visible GPU: no device");
 
+    char dir[64];
+    CHECK(ranks_dir_name("out", "node01", "GPU-5d2e-77", 1, dir, sizeof dir) == 0 &&
+              strcmp(dir, "out/node01-GPU-5d2e-77") == 0, "rank directory OUT/HOST-UUID: %s", dir);
+    CHECK(ranks_dir_name("out", "a/../b c", "", 3, dir, sizeof dir) == 0 && strcmp(dir, "out/a_.._b_c-rank3") == 0,
+          "unsafe host characters replaced, no UUID: rank number: %s", dir);
+    CHECK(ranks_dir_name("a-very-long-output-directory-name", "node01", "GPU-5d2e-77", 0, dir, 40) == -1,
+          "a name that does not fit is refused");
+
     static struct cli_options o;
     CHECK(cli_parse(1, (char *[]){"gemmprof", NULL}, &o, err, sizeof err) == 0, "the default sweep parses");
     check_split(&o, 2);

@@ -136,6 +136,12 @@ int main(void)
     CHECK(cli_parse(1, (char *[]){"gemmprof", NULL}, &o, err, sizeof err) == 0, "the default sweep parses");
     check_split(&o, 2);
     check_split(&o, 4);
+    check_split(&o, 3);
+    /* a ragged sweep: eight sizes whose costs do not divide evenly */
+    CHECK(cli_parse(3, (char *[]){"gemmprof", "-s", "1000:8000:+1000", NULL}, &o, err, sizeof err) == 0,
+          "a ragged sweep parses");
+    check_split(&o, 2);
+    check_split(&o, 4);
 
     /* more ranks than items: the extra ranks get nothing, nobody gets an item twice */
     double c3[3] = {8, 1, 1}, l5[5];

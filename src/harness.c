@@ -652,6 +652,8 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
         r->opts.out_dir = r->rank_dir;
         if (outdir_check(o->out_dir, err, sizeof err))
             goto fail;
+        fprintf(stderr, "rank %d of %d (%s, local rank %d), --%s: device %d -> %s/\n", r->ranks.rank,
+                r->ranks.world_size, r->ranks.source, r->ranks.local_rank, r->meta.mode, o->device, o->out_dir);
     }
     if (setup_shard(r, err, sizeof err))
         goto fail;

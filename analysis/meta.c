@@ -66,6 +66,10 @@ static const struct meta_field meta_fields[] = {
     FIELD("run", "warmups", F_INT, warmups, 0, MAX_COUNT, 0),
     FIELD("run", "seed", F_U64, seed, 0, 0, 0),
     FIELD("run", "planned_rows", F_INT, planned_rows, -1, INT_MAX, 0),
+    FIELD("run", "rank", F_INT, rank, 0, INT_MAX - 1, 0),
+    FIELD("run", "world_size", F_INT, world_size, 1, INT_MAX, 0),
+    FIELD("run", "local_rank", F_INT, local_rank, 0, INT_MAX - 1, 0),
+    TEXT("run", "mode", mode),
 };
 #define NFIELDS ((int)(sizeof meta_fields / sizeof meta_fields[0]))
 static const char *const meta_sections[] = {"gpu", "software", "run"};
@@ -78,6 +82,8 @@ void meta_init(struct gp_meta *m)
             *(double *)((char *)m + meta_fields[i].offset) = NAN;
     m->schema = GP_SCHEMA_VERSION;
     m->planned_rows = -1;
+    m->world_size = 1;
+    strcpy(m->mode, "single");
 }
 
 /* ---- writing ---- */
@@ -563,6 +569,22 @@ static int parse_value(struct jparser *p, int depth, const char *section,
     return store_number(p, at, fd, text);
 }
 
+/* The rank fields against each other, once the whole file is read. */
+static int check_ranks(const char *path, const struct gp_meta *m, char *err, size_t errlen)
+{
+    if (strcmp(m->mode, "single") && strcmp(m->mode, "shard") && strcmp(m->mode, "fleet")) {
+        snprintf(err, errlen, "%s: \"run.mode\" must be \"single\", \"shard\" or \"fleet\", not \"%.20s\"",
+                 path, m->mode);
+        return -1;
+    }
+    if (m->rank >= m->world_size || m->local_rank >= m->world_size) {
+        snprintf(err, errlen, "%s: \"run.rank\" %d and \"run.local_rank\" %d must be below \"run.world_size\" %d",
+                 path, m->rank, m->local_rank, m->world_size);
+        return -1;
+    }
+    return 0;
+}
+
 int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen)
 {
     FILE *f = gp_open_regular(path, JSON_MAX_BYTES, JSON_MAX_TEXT, err, errlen);
@@ -600,7 +622,7 @@ int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen
         if (p.pos < p.len)
             jfail(&p, p.pos, "trailing characters after the JSON object");
         else
-            rc = 0;
+            rc = check_ranks(path, m, err, errlen);
     }
     free(buf);
     return rc;

@@ -29,9 +29,13 @@ struct gp_meta {
     int l2_flush, reps, warmups;
     unsigned long long seed;
     int planned_rows;             /* variant x shape rows the run set out to measure; -1 unknown */
+    /* which process of a multi-GPU run wrote this (src/ranks.h); 0 of 1 and "single" alone */
+    int rank, world_size, local_rank;
+    char mode[8];                 /* "single", "shard" (a share of the sweep) or "fleet" (all of it) */
 };
 
-/* Strings empty, numbers NaN, integers 0, schema = GP_SCHEMA_VERSION, planned_rows = -1. */
+/* Strings empty, numbers NaN, integers 0, schema = GP_SCHEMA_VERSION, planned_rows = -1,
+ * world_size 1, mode "single". */
 void meta_init(struct gp_meta *m);
 /* Atomic write (temp + rename). 0 or -1 with reason in err. */
 int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t errlen);
@@ -39,7 +43,7 @@ int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t
  * meta_init left them, except "schema": a file without it reads as schema 0 (it
  * predates versioning). Only a regular file of at most 1 MiB is read. Every number must
  * be finite and in its field's range (clocks 0..100 GHz, 0 read as unknown; sizes and
- * counts >= 0). 0 or -1 with a one-line reason naming the file, line and column
+ * counts >= 0; "mode" single, shard or fleet; rank and local_rank below world_size). 0 or -1 with a one-line reason naming the file, line and column
  * ("out/results.json:3:14: expected ':' after an object key"). */
 int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen);
 

@@ -26,7 +26,11 @@ void cli_usage(FILE *f)
             "  -w, --warmups N        untimed warm-up launches (default 2)\n"
             "  -o, --out DIR          results directory (default out)\n"
             "      --seed N           random seed of the inputs (default 1)\n"
-            "  -d, --device N         CUDA device index (default 0)\n"
+            "  -d, --device N         CUDA device index (default 0, or the launcher's local rank\n"
+            "                         modulo the visible GPUs under srun/mpirun)\n"
+            "      --shard            under srun/mpirun: split the variant x shape rows over the ranks,\n"
+            "                         balanced by FLOPs; each rank writes OUT/HOST-GPU_UUID/\n"
+            "      --fleet            under srun/mpirun: every rank runs the whole sweep (find the slow GPU)\n"
             "      --no-flush         do not flush the L2 between timed repetitions\n"
             "      --no-counters      timing only, no CUPTI hardware counters\n"
             "  -m, --metrics LIST     counters to collect by ncu name: any the GPU's counter library knows, checked\n"
@@ -254,7 +258,8 @@ static const char *option_name(char **argv, int opt, char *buf, size_t len)
 }
 
 enum { OPT_SEED = 256, OPT_NO_FLUSH, OPT_NO_COUNTERS, OPT_NO_CEILINGS, OPT_REMEASURE,
-       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS, OPT_FORMAT, OPT_NO_LAUNCH_FACTS };
+       OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS, OPT_FORMAT, OPT_NO_LAUNCH_FACTS,
+       OPT_SHARD, OPT_FLEET };
 
 /* --stalls: every stall-reason ratio of metrics.def joins the metric list. They cost
  * replay passes (on GH100 the counter phase goes from 4 passes to 9), so not by default. */
@@ -286,6 +291,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         {"format", required_argument, 0, OPT_FORMAT},
         {"no-launch-facts", no_argument, 0, OPT_NO_LAUNCH_FACTS},
         {"stalls", no_argument, 0, OPT_STALLS},
+        {"shard", no_argument, 0, OPT_SHARD},     {"fleet", no_argument, 0, OPT_FLEET},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *sizes = NULL, *variants = "all";
@@ -324,7 +330,21 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             }
             o->out_dir = optarg;
             break;
-        case 'd': if (parse_count("--device", optarg, 0, 1024, &o->device, err, errlen)) return -1; break;
+        case 'd':
+            if (parse_count("--device", optarg, 0, 1024, &o->device, err, errlen))
+                return -1;
+            o->device_given = 1;
+            break;
+        case OPT_SHARD:
+        case OPT_FLEET: {
+            enum rank_mode m = c == OPT_SHARD ? RANK_SHARD : RANK_FLEET;
+            if (o->mode != RANK_SINGLE && o->mode != m) {
+                snprintf(err, errlen, "--shard and --fleet exclude each other: pick one");
+                return -1;
+            }
+            o->mode = m;
+            break;
+        }
         case 'm': if (parse_metrics(optarg, o, err, errlen)) return -1; break;
         case OPT_SEED: {
             char *end;

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "src/ranks.h"
+
 #define CLI_MAX_SHAPES 256
 #define CLI_MAX_VARIANTS 64
 #define CLI_MAX_METRICS 128
@@ -29,6 +31,8 @@ struct cli_options {
     int metrics[CLI_MAX_METRICS];/* metric ids: gp_metrics[] or extra (analysis/metrics.h) */
     int nmetrics;
     int device;
+    int device_given;            /* --device given: it wins over the local rank */
+    enum rank_mode mode;         /* --shard, --fleet, or RANK_SINGLE */
     unsigned long long seed;
     const char *out_dir;
     int dump_npy;

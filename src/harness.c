@@ -489,6 +489,11 @@ static void sweep(struct run *r)
     const struct cli_options *o = r->o;
     char err[1024];
     for (int si = 0; si < o->nshapes && !r->context_lost && !interrupt_pending(); si++) {
+        int mine = 0;
+        for (int vi = 0; vi < o->nvariants; vi++)
+            mine += !r->not_mine[si * o->nvariants + vi];
+        if (!mine)
+            continue;   /* --shard: no setup for a shape whose rows are all other ranks' */
         struct shape_data s;
         if (shape_prepare(r, &s, si, err, sizeof err)) {
             gp_message("%s; skipping this shape", err);
@@ -501,6 +506,8 @@ static void sweep(struct run *r)
          * counters it waits for its shape's counter phase (one batch for all variants). */
         const int counting = o->counters && !o->trace && !r->counters_off;
         for (int vi = 0; vi < o->nvariants && !r->context_lost && !interrupt_pending(); vi++) {
+            if (r->not_mine[si * o->nvariants + vi])
+                continue;
             run_variant(r, &s, o->variants[vi], &rows[nrows]);
             if (!counting)
                 write_row(r, &rows[nrows]);
@@ -544,7 +551,65 @@ static void print_summary(const struct run *r)
            r->rows_written == 1 ? "" : "s", r->failures, r->failures == 1 ? "" : "s");
 }
 
-int harness_run(const struct cli_options *o, int argc, char **argv)
+/* The launcher's ranks into the meta; the device by local rank unless --device was
+ * given. 0, or -1 with err (malformed launcher variables, no mode with several ranks). */
+static int setup_ranks(struct run *r, char *err, size_t errlen)
+{
+    struct cli_options *o = &r->opts;
+    if (ranks_from_env(&r->ranks, err, errlen))
+        return -1;
+    const struct rank_info *ri = &r->ranks;
+    r->meta.rank = ri->rank;
+    r->meta.world_size = ri->world_size;
+    r->meta.local_rank = ri->local_rank;
+    if (ri->world_size == 1)
+        return 0;   /* mode "single": --shard and --fleet alone are a normal run */
+    if (o->mode == RANK_SINGLE) {
+        snprintf(err, errlen, "%d ranks (%s): give --shard (split the sweep) or --fleet (every rank runs it)",
+                 ri->world_size, ri->source);
+        return -1;
+    }
+    snprintf(r->meta.mode, sizeof r->meta.mode, "%s", rank_mode_name(o->mode));
+    int visible = 0;
+    if (!o->device_given && cudaGetDeviceCount(&visible) == cudaSuccess && visible > 0)
+        o->device = ranks_pick_device(ri->local_rank, visible);
+    return 0;
+}
+
+/* --shard: this rank's items of the deterministic split, the others marked not_mine.
+ * Every rank computes the same split from the same command line. 0, or -1 (memory). */
+static int setup_shard(struct run *r, char *err, size_t errlen)
+{
+    const struct cli_options *o = r->o;
+    int n = o->nshapes * o->nvariants;
+    if (r->ranks.world_size == 1 || o->mode != RANK_SHARD)
+        return 0;
+    static double cost[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    static int owner[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    double total = 0, load = 0;
+    for (int si = 0; si < o->nshapes; si++)
+        for (int vi = 0; vi < o->nvariants; vi++) {
+            const struct shape *sh = &o->shapes[si];
+            total += cost[si * o->nvariants + vi] = 2.0 * sh->m * sh->n * sh->k;
+        }
+    if (ranks_shard(cost, n, r->ranks.world_size, owner, NULL)) {
+        snprintf(err, errlen, "--shard: cannot split %d rows over %d ranks (out of memory)", n, r->ranks.world_size);
+        return -1;
+    }
+    int mine = 0;
+    for (int i = 0; i < n; i++) {
+        r->not_mine[i] = owner[i] != r->ranks.rank;
+        if (!r->not_mine[i]) {
+            mine++;
+            load += cost[i];
+        }
+    }
+    fprintf(stderr, "rank %d of %d (%s): %d of %d rows, %.1f%% of the sweep's FLOPs\n", r->ranks.rank,
+            r->ranks.world_size, r->ranks.source, mine, n, total > 0 ? 100 * load / total : 0.0);
+    return 0;
+}
+
+int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
 {
     char err[1200];
     int rc = EXIT_FAILED;
@@ -554,7 +619,9 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
         gp_message("out of host memory");
         return EXIT_FAILED;
     }
-    r->o = o;
+    r->opts = *caller_opts;
+    r->o = &r->opts;
+    const struct cli_options *o = r->o;
     r->launch_facts_off = !o->launch_facts;
     r->out.lock_fd = -1;
     meta_init(&r->meta);
@@ -565,7 +632,7 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
     /* bad input first, before anything is created or the GPU is touched */
     rc = EXIT_USAGE;
     if (counter_flush_from_env(&r->counter_flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
-        outdir_check(o->out_dir, err, sizeof err))
+        setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err))
         goto fail;
     switch (device_open(o->device, &r->meta, err, sizeof err)) {
     case DEVICE_OK: break;
@@ -575,6 +642,21 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
     }
     if (check_extra_metrics(o, err, sizeof err))
         goto fail;   /* EXIT_USAGE */
+    if (r->ranks.world_size > 1) {
+        /* each rank its own directory, named once the GPU's UUID is known */
+        if (ranks_dir_name(o->out_dir, r->meta.hostname, r->meta.gpu_uuid, r->ranks.rank, r->rank_dir,
+                           sizeof r->rank_dir)) {
+            snprintf(err, sizeof err, "--out '%.900s': too long for the per-rank directories under it", o->out_dir);
+            goto fail;
+        }
+        r->opts.out_dir = r->rank_dir;
+        if (outdir_check(o->out_dir, err, sizeof err))
+            goto fail;
+        fprintf(stderr, "rank %d of %d (%s, local rank %d), --%s: device %d -> %s/\n", r->ranks.rank,
+                r->ranks.world_size, r->ranks.source, r->ranks.local_rank, r->meta.mode, o->device, o->out_dir);
+    }
+    if (setup_shard(r, err, sizeof err))
+        goto fail;
     if (shapes_check_memory(r, err, sizeof err) || outdir_open(&r->out, o->out_dir, err, sizeof err))
         goto fail;
     interrupt_set_temp_file(r->out.partial);
@@ -594,7 +676,9 @@ int harness_run(const struct cli_options *o, int argc, char **argv)
         goto fail;
     setup_ceilings(r);
     setup_counters(r);
-    r->meta.planned_rows = o->nshapes * o->nvariants;
+    r->meta.planned_rows = 0;
+    for (int i = 0; i < o->nshapes * o->nvariants; i++)
+        r->meta.planned_rows += !r->not_mine[i];
     if (o->trace && !(trace = trace_start(err, sizeof err)))
         gp_message("warning: no timeline: %s", err);
     if (results_csv_write_header(r->out.csv)) {

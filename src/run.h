@@ -23,7 +23,12 @@ struct counter_flush {
 };
 
 struct run {
-    const struct cli_options *o;
+    const struct cli_options *o;   /* &opts */
+    struct cli_options opts;       /* the caller's, with the rank's device and --out */
+    char rank_dir[OUTDIR_MAX_PATH + 1];   /* OUT/HOST-UUID when world size > 1 */
+    struct rank_info ranks;
+    /* --shard: 1 where (shape si, variant vi), item si * nvariants + vi, is another rank's */
+    unsigned char not_mine[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
     struct gp_meta meta;
     struct gp_ceilings ceilings;
     int have_ceilings;

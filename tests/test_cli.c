@@ -138,6 +138,16 @@ int main(void)
     CHECK(sizes("4:8:x1", s, &n, err) == -1 && strstr(err, "factor"), "factor 1: %s", err);
     CHECK(sizes("4:8", s, &n, err) == -1, "range without step: %s", err);
     CHECK(sizes(",", s, &n, err) == -1 && strstr(err, "empty"), "empty list: %s", err);
+    CHECK(parse("", &o, err, sizeof err) == 0 && o.mode == RANK_SINGLE && !o.device_given,
+          "default: single mode, no --device");
+    CHECK(parse("--shard", &o, err, sizeof err) == 0 && o.mode == RANK_SHARD, "--shard");
+    CHECK(parse("--fleet --fleet", &o, err, sizeof err) == 0 && o.mode == RANK_FLEET, "--fleet (twice is fine)");
+    CHECK(parse("--shard --fleet", &o, err, sizeof err) == -1 && strstr(err, "exclude"),
+          "--shard with --fleet refused: %s", err);
+    CHECK(parse("--fleet --shard", &o, err, sizeof err) == -1, "--fleet with --shard refused: %s", err);
+    CHECK(parse("-d 0", &o, err, sizeof err) == 0 && o.device_given && o.device == 0,
+          "--device 0 counts as given (it wins over the local rank)");
+    CHECK(parse("--shard=1", &o, err, sizeof err) == -1, "--shard takes no value: %s", err);
     struct shape big = {2147483647L, 2147483647L, 2147483647L};
     CHECK(shape_bytes(&big) == -1, "largest int shape overflows and says so");
     TEST_EXIT();

@@ -70,6 +70,10 @@ int main(void)
     a.warmups = 2;
     a.seed = 18446744073709551615ULL;
     a.planned_rows = 20;
+    a.rank = 3;
+    a.world_size = 4;
+    a.local_rank = 1;
+    strcpy(a.mode, "shard");
     snprintf(path, sizeof path, "%s/results.json", tmpdir);
     CHECK(meta_write_json(path, &a, err, sizeof err) == 0, "meta_write_json writes %s", path);
     meta_init(&b);
@@ -84,6 +88,8 @@ int main(void)
     CHECK(b.cc_major == 9 && b.sm_count == 132 && b.mem_bus_bits == 6144 && b.l2_flush == 1 &&
               b.reps == 10 && b.warmups == 2 && b.planned_rows == 20,
           "integers round-trip");
+    CHECK(b.rank == 3 && b.world_size == 4 && b.local_rank == 1 && strcmp(b.mode, "shard") == 0,
+          "rank, world_size, local_rank and mode round-trip");
     CHECK(strcmp(a.hostname, b.hostname) == 0 && strcmp(a.counters, b.counters) == 0 &&
               strcmp(a.git_rev, b.git_rev) == 0 && strcmp(a.date, b.date) == 0 &&
               strcmp(a.tool_version, b.tool_version) == 0 && strcmp(a.gpu_uuid, b.gpu_uuid) == 0 &&
@@ -104,6 +110,12 @@ int main(void)
     CHECK(strstr(text, "\"gpu\": {") && strstr(text, "\"software\": {") && strstr(text, "\"run\": {"),
           "sections gpu/software/run present");
     CHECK(strstr(text, "\"sm_clock_measured_hz\": null") != NULL, "NaN written as null");
+    {
+        const char *run = strstr(text, "\"run\": {");
+        CHECK(run && strstr(run, "\"rank\": 3") && strstr(run, "\"world_size\": 4") &&
+                  strstr(run, "\"local_rank\": 1") && strstr(run, "\"mode\": \"shard\""),
+              "rank fields written in the run object under the agreed keys");
+    }
     CHECK(strstr(text, "\\u0001") && strstr(text, "\\n") && strstr(text, "\\\""),
           "control characters and quotes escaped in the file");
     meta_init(&b);
@@ -186,6 +198,26 @@ int main(void)
     snprintf(path, sizeof path, "%s/no/such/dir/results.json", tmpdir);
     rc = meta_write_json(path, &a, err, sizeof err);
     CHECK(rc < 0 && strstr(err, "cannot create"), "unwritable path: %s", err);
+
+    /* the rank fields: absent is a single run; validated against each other */
+    CHECK(read_text("{\"schema\": 1, \"run\": {\"reps\": 3}}", &m, err, sizeof err) == 0 && m.rank == 0 &&
+              m.world_size == 1 && m.local_rank == 0 && strcmp(m.mode, "single") == 0,
+          "no rank fields: rank 0 of 1, mode single");
+    CHECK(read_text("{\"run\": {\"rank\": 1, \"world_size\": 2, \"local_rank\": 1, \"mode\": \"fleet\"}}",
+                    &m, err, sizeof err) == 0 && m.rank == 1 && strcmp(m.mode, "fleet") == 0,
+          "fleet rank 1 of 2 reads");
+    CHECK(read_text("{\"run\": {\"mode\": \"shards\"}}", &m, err, sizeof err) == -1 && strstr(err, "run.mode") &&
+              !strchr(err, '\n'), "unknown mode refused: %s", err);
+    CHECK(read_text("{\"run\": {\"mode\": \"singleton-mode\"}}", &m, err, sizeof err) == -1,
+          "overlong mode refused (not cut to a valid one): %s", err);
+    CHECK(read_text("{\"run\": {\"rank\": 2, \"world_size\": 2}}", &m, err, sizeof err) == -1 &&
+              strstr(err, "below"), "rank >= world_size refused: %s", err);
+    CHECK(read_text("{\"run\": {\"local_rank\": 5, \"world_size\": 4}}", &m, err, sizeof err) == -1,
+          "local_rank >= world_size refused: %s", err);
+    CHECK(read_text("{\"run\": {\"world_size\": 0}}", &m, err, sizeof err) == -1 && strstr(err, "world_size"),
+          "world_size 0 refused: %s", err);
+    CHECK(read_text("{\"run\": {\"rank\": -1}}", &m, err, sizeof err) == -1, "negative rank refused: %s", err);
+    CHECK(read_text("{\"run\": {\"mode\": 2}}", &m, err, sizeof err) == -1, "numeric mode refused: %s", err);
 
     snprintf(path, sizeof path, "rm -rf '%s'", tmpdir);
     if (system(path) != 0)

@@ -1,0 +1,161 @@
+#include "src/ranks.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct launcher {
+    const char *name;
+    const char *rank, *size, *local;
+};
+
+/* In precedence order: under srun inside an mpirun job (or the reverse) the Slurm task
+ * is the process's own view; the generic names come last since any tool may set them. */
+static const struct launcher launchers[] = {
+    {"slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"},
+    {"openmpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK"},
+    {"generic", "RANK", "WORLD_SIZE", "LOCAL_RANK"},
+};
+
+/* A whole non-negative decimal integer below INT_MAX; else -1 with the reason. */
+static int env_int(rank_getenv_fn get, void *ctx, const char *name, int *out, char *err,
+                   size_t errlen)
+{
+    const char *s = get(name, ctx);
+    if (!s) {
+        snprintf(err, errlen, "%s is not set while its launcher's rank is", name);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *s < '0' || *s > '9' || *end || errno || v > INT_MAX - 1) {
+        snprintf(err, errlen, "%s='%.40s' is not a non-negative integer", name, s);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int ranks_detect(rank_getenv_fn get, void *ctx, struct rank_info *ri, char *err, size_t errlen)
+{
+    *ri = (struct rank_info){0, 1, 0, "none"};
+    for (size_t i = 0; i < sizeof launchers / sizeof launchers[0]; i++) {
+        const struct launcher *l = &launchers[i];
+        if (!get(l->rank, ctx))
+            continue;
+        int rank, size, local;
+        if (env_int(get, ctx, l->rank, &rank, err, errlen) ||
+            env_int(get, ctx, l->size, &size, err, errlen) ||
+            env_int(get, ctx, l->local, &local, err, errlen))
+            return -1;
+        if (size < 1 || rank >= size) {
+            snprintf(err, errlen, "%s=%d with %s=%d: the rank must be below the world size", l->rank,
+                     rank, l->size, size);
+            return -1;
+        }
+        if (local >= size) {
+            snprintf(err, errlen, "%s=%d with %s=%d: the local rank must be below the world size",
+                     l->local, local, l->size, size);
+            return -1;
+        }
+        *ri = (struct rank_info){rank, size, local, l->name};
+        return 0;
+    }
+    return 0;
+}
+
+static const char *real_getenv(const char *name, void *ctx)
+{
+    (void)ctx;
+    return getenv(name);
+}
+
+int ranks_from_env(struct rank_info *ri, char *err, size_t errlen)
+{
+    return ranks_detect(real_getenv, NULL, ri, err, errlen);
+}
+
+int ranks_pick_device(int local_rank, int visible)
+{
+    if (visible < 1 || local_rank < 0)
+        return -1;
+    return local_rank % visible;
+}
+
+struct item { double cost; int index; };
+
+/* Largest cost first; equal costs in item order, so the sort is total and the split
+ * does not depend on qsort's stability. */
+static int by_cost_desc(const void *a, const void *b)
+{
+    const struct item *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? 1 : -1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+int ranks_shard(const double *cost, int n, int nranks, int *owner, double *load)
+{
+    if (n < 0 || nranks < 1)
+        return -1;
+    struct item *items = malloc(sizeof *items * (size_t)(n ? n : 1));
+    double *acc = calloc((size_t)nranks, sizeof *acc);
+    if (!items || !acc) {
+        free(items);
+        free(acc);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        items[i] = (struct item){cost[i] > 0 ? cost[i] : 0, i};
+    qsort(items, (size_t)n, sizeof *items, by_cost_desc);
+    for (int i = 0; i < n; i++) {
+        int best = 0;
+        for (int r = 1; r < nranks; r++)
+            if (acc[r] < acc[best])
+                best = r;
+        owner[items[i].index] = best;
+        acc[best] += items[i].cost;
+    }
+    if (load)
+        memcpy(load, acc, sizeof *acc * (size_t)nranks);
+    free(items);
+    free(acc);
+    return 0;
+}
+
+/* Appends s to buf at *off with unsafe characters replaced; "." and ".." alone stay
+ * out since the caller always joins two parts with '-'. */
+static void put_safe(char *buf, size_t len, size_t *off, const char *s)
+{
+    for (; *s && *off + 1 < len; s++) {
+        char c = *s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                 c == '-' || c == '_';
+        buf[(*off)++] = ok ? c : '_';
+    }
+    buf[*off] = '\0';
+}
+
+int ranks_dir_name(const char *out, const char *host, const char *uuid, int rank, char *buf, size_t len)
+{
+    char name[256], num[32];
+    size_t off = 0;
+    put_safe(name, sizeof name, &off, *host ? host : "host");
+    put_safe(name, sizeof name, &off, "-");
+    snprintf(num, sizeof num, "rank%d", rank);
+    put_safe(name, sizeof name, &off, *uuid ? uuid : num);
+    int n = snprintf(buf, len, "%s/%s", out, name);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+const char *rank_mode_name(enum rank_mode m)
+{
+    switch (m) {
+    case RANK_SHARD: return "shard";
+    case RANK_FLEET: return "fleet";
+    default: return "single";
+    }
+}

@@ -24,7 +24,8 @@ struct merge_rank_keys {
 };
 
 /* Reads those keys from a results.json wherever they sit (top level or inside an
- * object); a file that lacks them leaves the defaults. 0, or -1 when it cannot be read. */
+ * object); a file that lacks them leaves the defaults. Only a regular file of at most
+ * 1 MiB is read. 0, or -1 when it cannot be read. */
 int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k);
 
 /* A file-name-safe form of s ([A-Za-z0-9._-] kept, anything else '_'), "unknown" if empty. */

@@ -501,7 +501,7 @@ static void write_charts(struct rep *R)
                 if (po->chart[c].rendered)
                     say(R, "![%s](%s.png)\n\n", plots_charts[i].caption, po->chart[c].name);
             }
-        if (!found)
+        if (!found && plots_charts[i].data != PLOTS_DATA_FLEET)   /* fleet: only for a merged fleet */
             say(R, "- %s: not drawn, the data has none to show.\n\n", plots_charts[i].caption);
     }
     /* the charts of the further shapes */

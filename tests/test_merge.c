@@ -11,6 +11,7 @@
 #include "analysis/fleet.h"
 #include "analysis/merge.h"
 #include "analysis/meta.h"
+#include "analysis/plots.h"
 #include "analysis/report.h"
 #include "analysis/results.h"
 #include "tests/test.h"
@@ -257,6 +258,20 @@ static void test_fleet(void)
           "the report flags node2's GPU and names the clock");
     CHECK(file_has(p, "### Ceilings per GPU") && !file_has(p, "| node1 GPU-a | n/a |"),
           "per GPU ceilings read from ceilings-HOST-UUID.csv");
+    /* the fleet chart, from fleet.csv */
+    char why[512];
+    if (plots_gnuplot_available(why, sizeof why)) {
+        int n = plots_render(&ds, out, NULL, err, sizeof err);
+        CHECK(n > 0 && !strstr(err, "fleet"), "charts of the fleet merge, fleet among them (%d: %s)", n, err);
+        snprintf(p, sizeof p, "%s/fleet.png", out);
+        struct stat st;
+        CHECK(stat(p, &st) == 0 && st.st_size > 10000, "fleet.png drawn");
+        snprintf(p, sizeof p, "%s/fleet.csv", out);
+        CHECK(file_has(p, "2,1,1,") && file_has(p, ",naive,8192x8192x8192,node2 GPU-b\n"),
+              "fleet.csv: node2's GPU flagged, naive at its largest shape");
+    } else {
+        SKIP(why, "fleet chart");
+    }
     dataset_free(&ds);
 
     /* the same fleet without the slowdown: nobody flagged */

@@ -250,11 +250,25 @@ static int shard_cmp(const void *a, const void *b)
     return x->seq - y->seq;
 }
 
-static int same_row(const struct gp_result *a, const struct gp_result *b)
+static int same_cell(const struct gp_result *a, const struct gp_result *b)
 {
     return a->m == b->m && a->n == b->n && a->k == b->k && strcmp(a->variant, b->variant) == 0 &&
-           strcmp(a->precision, b->precision) == 0 && strcmp(a->host, b->host) == 0 &&
-           strcmp(a->gpu_uuid, b->gpu_uuid) == 0;
+           strcmp(a->precision, b->precision) == 0;
+}
+
+static int same_row(const struct gp_result *a, const struct gp_result *b)
+{
+    return same_cell(a, b) && strcmp(a->host, b->host) == 0 && strcmp(a->gpu_uuid, b->gpu_uuid) == 0;
+}
+
+/* 1 when two GPUs measured the same variant x shape (rows are duplicate-free here). */
+static int same_cell_twice(const struct tagged *t, int nt)
+{
+    for (int i = 0; i < nt; i++)
+        for (int j = 0; j < i; j++)
+            if (same_cell(t[i].r, t[j].r))
+                return 1;
+    return 0;
 }
 
 /* ---- writing ---- */
@@ -458,8 +472,6 @@ int merge_main(int argc, char **argv)
         gp_message("merge: none of the %d rank directories holds results (first: %s: %s)", nrd, rd[0].dir, rd[0].missing);
         goto done;
     }
-    if (!mode[0])
-        snprintf(mode, sizeof mode, "single");
     t = calloc((size_t)nrows + 1, sizeof *t);
     if (!t) {
         gp_message("merge: out of memory for %d rows", nrows);
@@ -479,6 +491,10 @@ int merge_main(int argc, char **argv)
                     goto done;
                 }
         }
+    /* no launcher mode (runs started by hand, or "single" runs): a fleet when two GPUs
+     * measured the same variant x shape, else shards of one sweep */
+    if (strcmp(mode, "shard") != 0 && strcmp(mode, "fleet") != 0)
+        snprintf(mode, sizeof mode, "%s", same_cell_twice(t, nt) ? "fleet" : "shard");
     if (strcmp(mode, "shard") == 0)
         qsort(t, (size_t)nt, sizeof *t, shard_cmp);
     if (mkdir(out, 0777) && errno != EEXIST) {

@@ -1198,7 +1198,7 @@ static const char *gpu_label(const struct fleet_gpu *G)
     return b;
 }
 
-/* Rendered for a merged dataset in fleet mode, or one without a mode whose rows come from
+/* Rendered for a merged dataset in fleet mode, or one of another mode whose rows come from
  * two or more GPUs that ran the same variant x shape; never for a shard run. */
 static void write_fleet(struct rep *R)
 {
@@ -1207,7 +1207,7 @@ static void write_fleet(struct rep *R)
     struct merge_rank_keys keys;
     snprintf(p, sizeof p, "%s/results.json", ds->dir);
     merge_read_rank_keys(p, &keys);
-    if (strcmp(keys.mode, "shard") == 0 || strcmp(keys.mode, "single") == 0)
+    if (strcmp(keys.mode, "shard") == 0)
         return;
     struct fleet fl;
     if (fleet_analyze(ds->rows, ds->nrows, &fl))

@@ -288,6 +288,37 @@ static void test_fleet(void)
     dataset_free(&ds);
 }
 
+/* Merges tmpdir/A and tmpdir/B into tmpdir/OUT; the merged mode in mode ("" on failure). */
+static int merge_two(const char *o, const char *a, const char *b, char *mode, size_t len)
+{
+    char msg[4096], out[256], p[320], d0[256], d1[256];
+    struct merge_rank_keys k;
+    path_of(d0, sizeof d0, a, NULL);
+    path_of(d1, sizeof d1, b, NULL);
+    path_of(out, sizeof out, o, NULL);
+    char *argv[] = {"merge", out, d0, d1, NULL};
+    int rc = run_merge(argv, msg, sizeof msg);
+    snprintf(p, sizeof p, "%s/results.json", out);
+    snprintf(mode, len, "%s", rc == 0 && merge_read_rank_keys(p, &k) == 0 ? k.mode : "");
+    return rc;
+}
+
+/* Ranks without a launcher mode: a fleet when two GPUs ran the same rows, else shards. */
+static void test_mode_inferred(void)
+{
+    char mode[16];
+    struct craft a = {"i0", "h1", "GPU-a", NULL, "single", 0, 1, 1, 0, 0, 1, 0};
+    struct craft b = {"i1", "h2", "GPU-b", NULL, "single", 0, 1, 1, 0, 0, 1, 0};
+    struct craft c = {"i2", "h2", "GPU-b", NULL, "single", 0, 1, 2, 1, 0, 1, 0};
+    struct craft d = {"i3", "h1", "GPU-a", NULL, "single", 0, 1, 2, 0, 0, 1, 0};
+    CHECK(make_rank(&a) == 0 && make_rank(&b) == 0 && make_rank(&c) == 0 && make_rank(&d) == 0,
+          "single runs crafted");
+    CHECK(merge_two("infer_fleet", "i0", "i1", mode, sizeof mode) == 0 && strcmp(mode, "fleet") == 0,
+          "two single runs of the same rows on two GPUs merge as a fleet (%s)", mode);
+    CHECK(merge_two("infer_shard", "i3", "i2", mode, sizeof mode) == 0 && strcmp(mode, "shard") == 0,
+          "two single runs of disjoint rows merge as shards (%s)", mode);
+}
+
 static void test_missing(void)
 {
     char msg[4096], out[256], p[320], err[1024];
@@ -391,6 +422,7 @@ int main(void)
     test_rank_keys();
     test_shard();
     test_fleet();
+    test_mode_inferred();
     test_missing();
     test_refusals();
     test_expand();

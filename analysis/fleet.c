@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/metrics.h"
+#include "analysis/row_index.h"
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -65,6 +66,17 @@ static double cell_median(const struct gp_result *rows, const int *cell, int nce
     return fleet_median(tmp, ncell);
 }
 
+/* The usable rows at row i's variant and shape, from its shape group: their count. */
+static int cell_of(const struct gp_result *rows, const int *gpu_of, const struct row_groups *shapes, int i, int *cell)
+{
+    int cnt, n = 0;
+    const int *idx = row_group(shapes, shapes->group_of[i], &cnt);
+    for (int j = 0; j < cnt; j++)
+        if (gpu_of[idx[j]] >= 0 && same_cell(&rows[i], &rows[idx[j]]))
+            cell[n++] = idx[j];
+    return n;
+}
+
 static int find_gpu(struct fleet *fl, const struct gp_result *r)
 {
     for (int g = 0; g < fl->ngpus; g++)
@@ -81,8 +93,10 @@ int fleet_analyze(const struct gp_result *rows, int nrows, struct fleet *fl)
     double *tmp = malloc(n * sizeof *tmp), *ratio = malloc(n * sizeof *ratio);
     double *dev = malloc(n * NQ * sizeof *dev);
     fl->gpu = calloc(FLEET_MAX_GPUS, sizeof *fl->gpu);
+    struct row_groups shapes = {0};
     int rc = -1;
-    if (!gpu_of || !cell || !tmp || !ratio || !dev || !fl->gpu)
+    if (!gpu_of || !cell || !tmp || !ratio || !dev || !fl->gpu ||
+        row_groups_build(rows, nrows, ROW_KEY_SHAPE, &shapes))
         goto out;
     for (int i = 0; i < nrows; i++) {
         gpu_of[i] = -1;
@@ -107,10 +121,7 @@ int fleet_analyze(const struct gp_result *rows, int nrows, struct fleet *fl)
             dev[(size_t)i * NQ + q] = NAN;
         if (gpu_of[i] < 0)
             continue;
-        int ncell = 0;
-        for (int j = 0; j < nrows; j++)
-            if (gpu_of[j] >= 0 && same_cell(&rows[i], &rows[j]))
-                cell[ncell++] = j;
+        int ncell = cell_of(rows, gpu_of, &shapes, i, cell);
         if (ncell < 2)
             continue;   /* no other GPU ran it: nothing to compare with */
         ratio[i] = rows[i].flop_per_s / cell_median(rows, cell, ncell, -2, tmp);
@@ -174,10 +185,7 @@ int fleet_analyze(const struct gp_result *rows, int nrows, struct fleet *fl)
             if ((double)r->m * r->n * r->k > (double)V->m * V->n * V->k) {
                 V->m = r->m, V->n = r->n, V->k = r->k;
                 V->flop_per_s = r->flop_per_s;
-                int ncell = 0;
-                for (int j = 0; j < nrows; j++)
-                    if (gpu_of[j] >= 0 && same_cell(r, &rows[j]))
-                        cell[ncell++] = j;
+                int ncell = cell_of(rows, gpu_of, &shapes, i, cell);
                 V->fleet_median = ncell >= 2 ? cell_median(rows, cell, ncell, -2, tmp) : NAN;
             }
         }
@@ -191,6 +199,7 @@ int fleet_analyze(const struct gp_result *rows, int nrows, struct fleet *fl)
     }
     rc = 0;
 out:
+    row_groups_free(&shapes);
     free(gpu_of);
     free(cell);
     free(tmp);

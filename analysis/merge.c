@@ -250,6 +250,11 @@ static int shard_cmp(const void *a, const void *b)
     return x->seq - y->seq;
 }
 
+static int seq_cmp(const void *a, const void *b)
+{
+    return ((const struct tagged *)a)->seq - ((const struct tagged *)b)->seq;
+}
+
 static int same_cell(const struct gp_result *a, const struct gp_result *b)
 {
     return a->m == b->m && a->n == b->n && a->k == b->k && strcmp(a->variant, b->variant) == 0 &&
@@ -261,14 +266,22 @@ static int same_row(const struct gp_result *a, const struct gp_result *b)
     return same_cell(a, b) && strcmp(a->host, b->host) == 0 && strcmp(a->gpu_uuid, b->gpu_uuid) == 0;
 }
 
-/* 1 when two GPUs measured the same variant x shape (rows are duplicate-free here). */
-static int same_cell_twice(const struct tagged *t, int nt)
+/* By variant, precision and shape, then GPU, then input order: a row measured twice
+ * on one GPU, and a cell measured on two GPUs, end up next to each other. */
+static int cell_cmp(const void *a, const void *b)
 {
-    for (int i = 0; i < nt; i++)
-        for (int j = 0; j < i; j++)
-            if (same_cell(t[i].r, t[j].r))
-                return 1;
-    return 0;
+    const struct gp_result *x = ((const struct tagged *)a)->r, *y = ((const struct tagged *)b)->r;
+    int c = strcmp(x->variant, y->variant);
+    if (!c)
+        c = strcmp(x->precision, y->precision);
+    if (!c)
+        c = x->m != y->m ? (x->m < y->m ? -1 : 1) : x->n != y->n ? (x->n < y->n ? -1 : 1)
+          : x->k != y->k ? (x->k < y->k ? -1 : 1) : 0;
+    if (!c)
+        c = strcmp(x->host, y->host);
+    if (!c)
+        c = strcmp(x->gpu_uuid, y->gpu_uuid);
+    return c ? c : ((const struct tagged *)a)->seq - ((const struct tagged *)b)->seq;
 }
 
 /* ---- writing ---- */
@@ -477,24 +490,32 @@ int merge_main(int argc, char **argv)
         gp_message("merge: out of memory for %d rows", nrows);
         goto done;
     }
-    int nt = 0;
+    int nt = 0, two_gpus = 0;
     for (int i = 0; i < nrd; i++)
-        for (int j = 0; j < rd[i].nrows; j++, nt++) {
+        for (int j = 0; j < rd[i].nrows; j++, nt++)
             t[nt] = (struct tagged){&rd[i].rows[j], i, variant_order(rd[i].rows[j].variant), nt};
-            for (int q = 0; q < nt; q++)
-                if (same_row(t[q].r, t[nt].r)) {
-                    const struct gp_result *r = t[nt].r;
-                    gp_message("merge: duplicate row: %s (%s) at %ldx%ldx%ld on host '%s' GPU '%s' is in %s and %s",
-                               r->variant, r->precision, r->m, r->n, r->k, r->host, r->gpu_uuid,
-                               rd[t[q].src].dir, rd[i].dir);
-                    rc = MERGE_EXIT_USAGE;
-                    goto done;
-                }
-        }
+    /* duplicates, and cells two GPUs measured: neighbours once sorted by cell */
+    qsort(t, (size_t)nt, sizeof *t, cell_cmp);
+    int dup = -1;   /* the duplicate met first in input order */
+    for (int q = 1; q < nt; q++) {
+        if (same_row(t[q - 1].r, t[q].r) && (dup < 0 || t[q].seq < t[dup].seq))
+            dup = q;
+        two_gpus |= same_cell(t[q - 1].r, t[q].r);
+    }
+    if (dup >= 0) {
+        const struct gp_result *r = t[dup].r;
+        gp_message("merge: duplicate row: %s (%s) at %ldx%ldx%ld on host '%s' GPU '%s' is in %s and %s",
+                   r->variant, r->precision, r->m, r->n, r->k, r->host, r->gpu_uuid, rd[t[dup - 1].src].dir,
+                   rd[t[dup].src].dir);
+        rc = MERGE_EXIT_USAGE;
+        goto done;
+    }
     /* no launcher mode (runs started by hand, or "single" runs): a fleet when two GPUs
      * measured the same variant x shape, else shards of one sweep */
     if (strcmp(mode, "shard") != 0 && strcmp(mode, "fleet") != 0)
-        snprintf(mode, sizeof mode, "%s", same_cell_twice(t, nt) ? "fleet" : "shard");
+        snprintf(mode, sizeof mode, "%s", two_gpus ? "fleet" : "shard");
+    if (strcmp(mode, "fleet") == 0)
+        qsort(t, (size_t)nt, sizeof *t, seq_cmp);   /* rank by rank, as read */
     if (strcmp(mode, "shard") == 0)
         qsort(t, (size_t)nt, sizeof *t, shard_cmp);
     if (mkdir(out, 0777) && errno != EEXIST) {

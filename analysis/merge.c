@@ -58,10 +58,32 @@ static int json_int_of(const char *text, const char *key, int dflt)
     return end != v && errno == 0 && x >= 0 && x <= INT_MAX ? (int)x : dflt;
 }
 
+/* The entries of an array merge wrote ([{"rank": N, ...}, ...]): how many, and their
+ * ranks as "N, M" into list. */
+static void count_entries(const char *v, const char *close, int *n, char *list, size_t len)
+{
+    *n = 0;
+    if (!v || *v != '[')
+        return;
+    const char *end = strstr(v, close);   /* "],\n" or "]\n", as merge writes them */
+    for (const char *p = strstr(v, "{\"rank\": "); p && (!end || p < end); p = strstr(p + 1, "{\"rank\": ")) {
+        int r = atoi(p + 9);
+        if (list) {
+            size_t used = strlen(list);
+            char one[16] = "?";
+            if (r >= 0)
+                snprintf(one, sizeof one, "%d", r);
+            snprintf(list + used, len - used, "%s%s", used ? ", " : "", one);
+        }
+        (*n)++;
+    }
+}
+
 int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k)
 {
     k->rank = k->world_size = k->local_rank = -1;
-    k->mode[0] = 0;
+    k->nmerged = k->nmissing = -1;
+    k->mode[0] = k->missing[0] = 0;
     char why[512];
     FILE *f = gp_open_regular(json_path, 1 << 20, "1 MiB", why, sizeof why);   /* never a FIFO */
     if (!f)
@@ -81,6 +103,13 @@ int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k)
         for (v++; *v && *v != '"' && i + 1 < sizeof k->mode; v++)
             k->mode[i++] = *v;
         k->mode[i] = 0;
+    }
+    k->nmerged = k->nmissing = -1;
+    k->missing[0] = 0;
+    const char *m = json_value_of(text, "merge");
+    if (m && *m == '{') {
+        count_entries(json_value_of(m, "ranks_merged"), "],\n", &k->nmerged, NULL, 0);
+        count_entries(json_value_of(m, "ranks_missing"), "]\n", &k->nmissing, k->missing, sizeof k->missing);
     }
     free(text);
     return 0;

@@ -21,6 +21,9 @@ enum {
 struct merge_rank_keys {
     int rank, world_size, local_rank;
     char mode[16];           /* "single", "shard" or "fleet" */
+    /* a merged directory's "merge" object (-1 when there is none) */
+    int nmerged, nmissing;   /* entries of ranks_merged and ranks_missing */
+    char missing[256];       /* the missing ranks, "2, 3" ("?" for one of unknown rank) */
 };
 
 /* Reads those keys from a results.json wherever they sit (top level or inside an

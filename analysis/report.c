@@ -1207,6 +1207,17 @@ static void write_fleet(struct rep *R)
     struct merge_rank_keys keys;
     snprintf(p, sizeof p, "%s/results.json", ds->dir);
     merge_read_rank_keys(p, &keys);
+    if (keys.nmerged >= 0) {
+        say(R, "## Merged ranks\n\nMerged by `gemmprof merge` from %d rank director%s (mode %s).", keys.nmerged,
+            keys.nmerged == 1 ? "y" : "ies", mdc(keys.mode));
+        if (keys.nmissing > 0)
+            say(R, " **%d rank%s missing** (rank %s): %s rows are absent from every table below; "
+                   "results.json's `merge.ranks_missing` says why.\n\n",
+                keys.nmissing, keys.nmissing == 1 ? " is" : "s are", mdt(keys.missing),
+                keys.nmissing == 1 ? "its" : "their");
+        else
+            say(R, " No rank is missing.\n\n");
+    }
     if (strcmp(keys.mode, "shard") == 0)
         return;
     struct fleet fl;

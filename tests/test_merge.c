@@ -347,6 +347,15 @@ static void test_missing(void)
     snprintf(p, sizeof p, "%s/results.json", out);
     CHECK(file_has(p, "\"ranks_missing\": [{\"rank\": 2,") && file_has(p, "{\"rank\": 3, \"dir\": null"),
           "results.json lists the missing ranks");
+    struct merge_rank_keys k;
+    CHECK(merge_read_rank_keys(p, &k) == 0 && k.nmerged == 2 && k.nmissing == 3 && strcmp(k.missing, "2, ?, 3") == 0,
+          "merge object read back: 2 merged (%d), %d missing: '%s'", k.nmerged, k.nmissing, k.missing);
+    struct gp_dataset ds;
+    CHECK(dataset_load(out, &ds, err, sizeof err) == 0, "merged directory with missing ranks loads");
+    snprintf(p, sizeof p, "%s/report.md", out);
+    CHECK(report_write(&ds, p, 1, NULL, err, sizeof err) == 0 && file_has(p, "**3 ranks are missing** (rank 2, ?, 3)"),
+          "the report says which ranks are missing");
+    dataset_free(&ds);
 }
 
 static void test_refusals(void)

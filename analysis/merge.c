@@ -97,16 +97,15 @@ int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k)
     k->rank = json_int_of(text, "rank", -1);
     k->world_size = json_int_of(text, "world_size", -1);
     k->local_rank = json_int_of(text, "local_rank", -1);
-    const char *v = json_value_of(text, "mode");
+    /* a merged directory's mode is its merge object's (the first rank's may say "single") */
+    const char *m = json_value_of(text, "merge");
+    const char *v = json_value_of(m && *m == '{' ? m : text, "mode");
     if (v && *v == '"') {
         size_t i = 0;
         for (v++; *v && *v != '"' && i + 1 < sizeof k->mode; v++)
             k->mode[i++] = *v;
         k->mode[i] = 0;
     }
-    k->nmerged = k->nmissing = -1;
-    k->missing[0] = 0;
-    const char *m = json_value_of(text, "merge");
     if (m && *m == '{') {
         count_entries(json_value_of(m, "ranks_merged"), "],\n", &k->nmerged, NULL, 0);
         count_entries(json_value_of(m, "ranks_missing"), "]\n", &k->nmissing, k->missing, sizeof k->missing);

@@ -165,6 +165,14 @@ static void test_rank_keys(void)
     CHECK(strcmp(k.mode, "fleet") == 0, "mode fleet (got '%s')", k.mode);
     CHECK(merge_read_rank_keys(H200 "/results.json", &k) == 0 && k.rank == -1 && k.world_size == -1 &&
               k.mode[0] == 0, "a single run's results.json has no rank keys");
+    /* a merged file whose first rank's metadata says "single" before the merge object */
+    f = fopen(p, "w");
+    fprintf(f, "{\"run\": {\"rank\": 0, \"mode\": \"single\"},\n  \"merge\": {\n    \"mode\": \"shard\",\n"
+               "    \"ranks_merged\": [{\"rank\": 0}, {\"rank\": 1}],\n    \"ranks_missing\": []\n  }\n}\n");
+    fclose(f);
+    CHECK(merge_read_rank_keys(p, &k) == 0 && strcmp(k.mode, "shard") == 0 && k.nmerged == 2 && k.nmissing == 0,
+          "the merge object's mode wins over the first rank's; 2 merged, none missing (%s %d %d)", k.mode,
+          k.nmerged, k.nmissing);
     char s[64];
     merge_safe_name(s, sizeof s, "node 1/../x");
     CHECK(strcmp(s, "node_1_.._x") == 0, "file-name-safe host: %s", s);

@@ -1194,7 +1194,7 @@ out:
 static const char *gpu_label(const struct fleet_gpu *G)
 {
     char *b = fmt_slot();
-    snprintf(b, 64, "%.20s %.36s", G->host[0] ? G->host : "?", G->uuid[0] ? G->uuid : "?");
+    snprintf(b, 64, "%.22s %.40s", G->host[0] ? G->host : "?", G->uuid[0] ? G->uuid : "?");   /* a UUID is 40 */
     return b;
 }
 

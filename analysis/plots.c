@@ -26,6 +26,7 @@
 #include "analysis/atomic_file.h"
 #include "analysis/csv.h"
 #include "analysis/findings.h"
+#include "analysis/fleet.h"
 #include "analysis/limits.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
@@ -519,6 +520,66 @@ static int write_issue_points(const struct gp_dataset *ds, const struct gp_ceili
     return n;
 }
 
+/* ---- fleet.csv: each GPU's TFLOP/s per variant (a merged --fleet run) ---- */
+
+/* Per variant (in variant_index order), one line per GPU that ran it, at the variant's
+ * largest shape on that GPU. 0 rows (no file) unless two or more GPUs measured the same
+ * variant x shape. */
+static int write_fleet(const struct gp_dataset *ds, const struct row_groups *vars, const char *path,
+                       unsigned char *mark, char *err, size_t errlen)
+{
+    struct fleet fl;
+    if (fleet_analyze(ds->rows, ds->nrows, &fl)) {
+        snprintf(err, errlen, "%s: out of memory or more than %d GPUs", path, FLEET_MAX_GPUS);
+        return -1;
+    }
+    int compared = 0, n = 0;
+    for (int g = 0; g < fl.ngpus; g++)
+        compared += fl.gpu[g].ncompared > 0;
+    struct atomic_file t;
+    FILE *f = NULL;
+    if (compared >= 2 && !(f = atomic_open(&t, path, err, errlen))) {
+        fleet_free(&fl);
+        return -1;
+    }
+    if (f)
+        fputs("gpu_index,flagged,variant_index,flop_per_s,fleet_median_flop_per_s,ratio,variant,shape,gpu\n", f);
+    for (int vi = 0; f && vi < vars->ngroups; vi++) {
+        int cnt;
+        const int *idx = row_group(vars, vi, &cnt);
+        for (int g = 0; g < fl.ngpus; g++) {
+            const struct fleet_gpu *G = &fl.gpu[g];
+            for (int v = 0; v < G->nvariants; v++) {
+                const struct fleet_variant *V = &G->v[v];
+                if (strcmp(V->variant, ds->rows[idx[0]].variant) != 0 || !(V->flop_per_s > 0))
+                    continue;
+                char shape[96], gpu[160];
+                snprintf(shape, sizeof shape, "%ldx%ldx%ld", V->m, V->n, V->k);
+                snprintf(gpu, sizeof gpu, "%s %s", G->host[0] ? G->host : "?", G->uuid[0] ? G->uuid : "?");
+                const double nums[] = {V->flop_per_s, V->fleet_median, V->ratio};
+                const char *const strs[] = {V->variant, shape, gpu};
+                fprintf(f, "%d,%d,%d", g + 1, G->flagged, vi + 1);
+                for (int q = 0; q < 3; q++) {
+                    fputc(',', f);
+                    csv_write_double(f, nums[q]);
+                }
+                for (int q = 0; q < 3; q++) {
+                    fputc(',', f);
+                    csv_write_field(f, strs[q]);
+                }
+                fputc('\n', f);
+                n++;
+            }
+        }
+        for (int j = 0; j < cnt; j++)
+            mark[idx[j]] = 1;
+    }
+    fleet_free(&fl);
+    if (f && atomic_commit(&t, err, errlen) != 0)
+        return -1;
+    return n;
+}
+
 /* ---- running gnuplot ---- */
 
 /* Runs gnuplot with argv, everything it prints captured into out. Returns 0 when it
@@ -869,9 +930,11 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     }
 
     const struct gp_ceilings *cs = ds->have_ceilings ? &ds->ceilings : NULL;
-    char points[4096], roofs[4096], sweep[4096], stalls[4096], issue[4096], gp_dir[4096], gp_out[4096];
-    char gp_points[4200], gp_roofs[4200], gp_sweep[4200], gp_stalls[4200], gp_issue[4200];
+    char points[4096], roofs[4096], sweep[4096], stalls[4096], issue[4096], fleet[4096], gp_dir[4096], gp_out[4096];
+    char gp_points[4200], gp_roofs[4200], gp_sweep[4200], gp_stalls[4200], gp_issue[4200], gp_fleet[4200];
     if (fit(points, sizeof points, err, errlen, "%s/roofline_points.csv", outdir) ||
+        fit(fleet, sizeof fleet, err, errlen, "%s/fleet.csv", outdir) ||
+        gp_path(gp_fleet, sizeof gp_fleet, fleet, err, errlen) ||
         fit(issue, sizeof issue, err, errlen, "%s/issue_points.csv", outdir) ||
         gp_path(gp_issue, sizeof gp_issue, issue, err, errlen) ||
         fit(stalls, sizeof stalls, err, errlen, "%s/stalls.csv", outdir) ||
@@ -893,7 +956,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         row_groups_build(ds->rows, ds->nrows, ROW_KEY_VARIANT, &vars) ||
         !(stamp = calloc((size_t)vars.ngroups + 1, sizeof *stamp)) ||
         !(seen = calloc((size_t)shapes.ngroups + 1, sizeof *seen)) ||
-        !(mark = calloc((size_t)PLOTS_DATA_ISSUE + 1, (size_t)ds->nrows + 1))) {
+        !(mark = calloc((size_t)PLOTS_DATA_FLEET + 1, (size_t)ds->nrows + 1))) {
         snprintf(err, errlen, "%s: out of memory indexing %d rows", outdir, ds->nrows);
         free(stamp);
         free(seen);
@@ -901,8 +964,8 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         row_groups_free(&vars);
         return -1;
     }
-    unsigned char *marks[PLOTS_DATA_ISSUE + 1];
-    for (int d = 0; d <= PLOTS_DATA_ISSUE; d++)
+    unsigned char *marks[PLOTS_DATA_FLEET + 1];
+    for (int d = 0; d <= PLOTS_DATA_FLEET; d++)
         marks[d] = mark + (size_t)d * ((size_t)ds->nrows + 1);
     int rc = -1, n_dram = 0, nranks = 0;
     int n_points = write_points(ds, cs, &vars, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
@@ -910,9 +973,12 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
     int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, marks[PLOTS_DATA_STALLS], err, errlen);
     int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, issue, marks[PLOTS_DATA_ISSUE], err, errlen);
+    int n_fleet = n_issue < 0 ? -1 : write_fleet(ds, &vars, fleet, marks[PLOTS_DATA_FLEET], err, errlen);
     char why[512];
-    if (n_issue < 0)
+    if (n_fleet < 0)
         goto out;
+    if (n_fleet == 0)
+        unlink(fleet);
     if (n_stalls == 0)
         unlink(stalls);   /* a breakdown of an earlier run must not pass for this one's */
     if (n_issue == 0)
@@ -941,12 +1007,13 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
                      : cs && cs->date[0]                 ? cs->date
                                                          : "date unknown";
     const char *roofs_arg = n_roofs > 0 ? gp_roofs : "none";
-    const int have[PLOTS_DATA_ISSUE + 1] = {n_dram, nranks, nranks, n_sweep, n_stalls, n_issue};
-    static const char *const lacking[PLOTS_DATA_ISSUE + 1] = {
+    const int have[PLOTS_DATA_FLEET + 1] = {n_dram, nranks, nranks, n_sweep, n_stalls, n_issue, n_fleet};
+    static const char *const lacking[PLOTS_DATA_FLEET + 1] = {
         "no row has DRAM counters", "no row has memory counters", "no row has memory counters",
         "no verified and timed row", "no row has warp-stall counters",
-        "no row has a warp-instruction count and an issue peak"};
-    const char *data_arg[PLOTS_DATA_ISSUE + 1] = {NULL, NULL, NULL, gp_sweep, gp_stalls, gp_issue};
+        "no row has a warp-instruction count and an issue peak",
+        "no row has a second GPU at its variant and shape (not a merged --fleet run)"};
+    const char *data_arg[PLOTS_DATA_FLEET + 1] = {NULL, NULL, NULL, gp_sweep, gp_stalls, gp_issue, gp_fleet};
     struct render_ctx cx = {gp_dir, outdir, gp_out, po, 0, 0, 0};
     int stamp_no = 0;
     for (int c = 0; c < PLOTS_CHART_KINDS; c++) {
@@ -954,6 +1021,8 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         char script[160], what[256], title[512], note[400];
         cx.def = c;
         cx.extra = 0;
+        if (!have[d->data] && d->data == PLOTS_DATA_FLEET)
+            continue;   /* one GPU: the fleet chart does not apply, nothing to note */
         if (!have[d->data]) {
             snprintf(note, sizeof note, "%s: skipped, %s", d->name, lacking[d->data]);
             append_note(po->notes, sizeof po->notes, note);

@@ -17,6 +17,9 @@
  *   issue_points.csv      one row per verified row with a warp-instruction count:
  *                         variant,variant_index,precision,shape,flop_per_inst,flop_per_s,
  *                         issue_peak_inst_per_s,compute_peak_flop_per_s
+ *   fleet.csv             a merged --fleet run only (analysis/fleet.h): per variant, one row
+ *                         per GPU at its largest shape: gpu_index,flagged,variant_index,
+ *                         flop_per_s,fleet_median_flop_per_s,ratio,variant,shape,gpu
  * variant_index numbers the variants 1, 2, ... in order of first appearance: the scripts
  * key colours and legends by it, never by splitting names (which may hold spaces).
  *   NAME.{png,svg}        for each chart of plots/charts.def its data allows (a note says
@@ -56,6 +59,7 @@ enum plots_data {
     PLOTS_DATA_SWEEP,    /* sweep.csv */
     PLOTS_DATA_STALLS,   /* stalls.csv */
     PLOTS_DATA_ISSUE,    /* issue_points.csv */
+    PLOTS_DATA_FLEET,    /* fleet.csv (a merged --fleet run: two or more GPUs) */
 };
 
 /* The chart registry, from plots/charts.def: name (plots/NAME.gp, NAME.png), data, caption. */

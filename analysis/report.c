@@ -20,6 +20,8 @@
 #include "analysis/paths.h"
 #include "analysis/atomic_file.h"
 #include "analysis/claims.h"
+#include "analysis/fleet.h"
+#include "analysis/merge.h"
 #include "analysis/findings.h"
 #include "analysis/plots.h"
 #include "analysis/roofline.h"
@@ -499,7 +501,7 @@ static void write_charts(struct rep *R)
                 if (po->chart[c].rendered)
                     say(R, "![%s](%s.png)\n\n", plots_charts[i].caption, po->chart[c].name);
             }
-        if (!found)
+        if (!found && plots_charts[i].data != PLOTS_DATA_FLEET)   /* fleet: only for a merged fleet */
             say(R, "- %s: not drawn, the data has none to show.\n\n", plots_charts[i].caption);
     }
     /* the charts of the further shapes */
@@ -1107,6 +1109,8 @@ static int clean_row(const struct gp_result *in, struct gp_result *out)
     return bad;
 }
 
+static void write_fleet(struct rep *R);   /* below, beside the fleet analysis */
+
 int report_write(const struct gp_dataset *ds, const char *out_path, int recorded_elsewhere,
                  const struct plots_outcome *charts, char *err, size_t errlen)
 {
@@ -1167,6 +1171,7 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
     write_data_notes(&R);
     write_machine(&R);
     write_ceilings(&R);
+    write_fleet(&R);
     write_claims(&R);
     write_shape_tables(&R);
     write_charts(&R);
@@ -1182,6 +1187,132 @@ out:
     row_groups_free(&R.shapes);
     row_groups_free(&R.vars);
     return rc;
+}
+
+/* ---- the fleet check (a merged --fleet run, analysis/fleet.h) ---- */
+
+static const char *gpu_label(const struct fleet_gpu *G)
+{
+    char *b = fmt_slot();
+    snprintf(b, 64, "%.22s %.40s", G->host[0] ? G->host : "?", G->uuid[0] ? G->uuid : "?");   /* a UUID is 40 */
+    return b;
+}
+
+/* Rendered for a merged dataset in fleet mode, or one of another mode whose rows come from
+ * two or more GPUs that ran the same variant x shape; never for a shard run. */
+static void write_fleet(struct rep *R)
+{
+    const struct gp_dataset *ds = R->ds;
+    char p[700];
+    struct merge_rank_keys keys;
+    snprintf(p, sizeof p, "%s/results.json", ds->dir);
+    merge_read_rank_keys(p, &keys);
+    if (keys.nmerged >= 0) {
+        say(R, "## Merged ranks\n\nMerged by `gemmprof merge` from %d rank director%s (mode %s).", keys.nmerged,
+            keys.nmerged == 1 ? "y" : "ies", mdc(keys.mode));
+        if (keys.nmissing > 0)
+            say(R, " **%d rank%s missing** (rank %s): %s rows are absent from every table below; "
+                   "results.json's `merge.ranks_missing` says why.\n\n",
+                keys.nmissing, keys.nmissing == 1 ? " is" : "s are", mdt(keys.missing),
+                keys.nmissing == 1 ? "its" : "their");
+        else
+            say(R, " No rank is missing.\n\n");
+    }
+    if (strcmp(keys.mode, "shard") == 0)
+        return;
+    struct fleet fl;
+    if (fleet_analyze(ds->rows, ds->nrows, &fl))
+        return;
+    int compared = 0;
+    for (int g = 0; g < fl.ngpus; g++)
+        compared += fl.gpu[g].ncompared > 0;
+    if (fl.ngpus < 2 || (strcmp(keys.mode, "fleet") != 0 && compared < 2)) {
+        fleet_free(&fl);
+        return;
+    }
+    say(R, "## Fleet: each GPU against the fleet median\n\n");
+    say(R, "%d GPUs ran the same sweep. For every variant x shape that two or more GPUs measured, "
+           "each GPU's TFLOP/s is divided by the fleet median there; a GPU's ratio is the median "
+           "of those. **Noise band:** a GPU is flagged when its ratio lies more than "
+           "max(%s, %g x the median time spread of its own rows) below 1. The clock and counters "
+           "compared are `sm_clock_hz` and the SM-clock, DRAM-clock, DRAM-throughput, issue-active and "
+           "SM-throughput counters, each against its fleet median at the same rows; the one that "
+           "moved most (at least %s) is named.%s\n\n",
+        fl.ngpus, pct(FLEET_BAND_MIN), FLEET_BAND_SPREADS, pct(FLEET_CAUSE_MIN),
+        fl.ngpus == 2 ? " With two GPUs the median is their mean: a GPU 10% slower than the other "
+                        "reads about 5% below the median." : "");
+    say(R, "| GPU (host, UUID) | rank | rows compared | vs fleet median | noise band | SM clock | "
+           "flagged | differs most |\n|---|---|---|---|---|---|---|---|\n");
+    for (int g = 0; g < fl.ngpus; g++) {
+        const struct fleet_gpu *G = &fl.gpu[g];
+        char dev[160] = "none past the threshold";
+        if (G->cause[0])
+            snprintf(dev, sizeof dev, "%s %s%s", mdc(G->cause), G->cause_dev >= 0 ? "+" : "-",
+                     pct(fabs(G->cause_dev)));
+        say(R, "| %s | %s | %d of %d | %s | %s | %s | %s | %s |\n", mdt(gpu_label(G)), mdt(G->rank[0] ? G->rank : "?"),
+            G->ncompared, G->nrows, pct(G->ratio), pct(G->band), hz_str(G->sm_clock_hz),
+            G->flagged ? "**SLOW**" : "no", dev);
+    }
+    say(R, "\n");
+    if (fl.nflagged == 0)
+        say(R, "No GPU lies below the noise band.\n\n");
+    for (int g = 0; g < fl.ngpus; g++) {
+        const struct fleet_gpu *G = &fl.gpu[g];
+        if (!G->flagged)
+            continue;
+        say(R, "- **%s is slow**: its rows run at %s of the fleet median, outside its band of %s.",
+            mdt(gpu_label(G)), pct(G->ratio), pct(G->band));
+        if (G->cause[0])
+            say(R, " Evidence: %s is %s %s the fleet median at the same rows, the largest deviation "
+                   "of the clock and counters compared.\n", mdc(G->cause), pct(fabs(G->cause_dev)),
+                G->cause_dev < 0 ? "below" : "above");
+        else
+            say(R, " No clock or counter compared differs by %s or more: the cause is not in this data.\n",
+                pct(FLEET_CAUSE_MIN));
+    }
+    if (fl.nflagged)
+        say(R, "\n");
+    /* per GPU ceilings: the files merge wrote, one per GPU */
+    say(R, "### Ceilings per GPU (measured)\n\n| GPU |");
+    for (int c = 0; c < GP_CEIL_COUNT; c++)
+        say(R, " %s |", gp_ceiling_info[c].label);
+    say(R, "\n|---|");
+    for (int c = 0; c < GP_CEIL_COUNT; c++)
+        say(R, "---|");
+    say(R, "\n");
+    for (int g = 0; g < fl.ngpus; g++) {
+        const struct fleet_gpu *G = &fl.gpu[g];
+        char h[64], u[64], e[512];
+        struct gp_ceilings cs;
+        merge_safe_name(h, sizeof h, G->host);
+        merge_safe_name(u, sizeof u, G->uuid);
+        snprintf(p, sizeof p, "%s/ceilings-%s-%s.csv", ds->dir, h, u);
+        int have = ceilings_read_csv(p, &cs, e, sizeof e) == 0;
+        say(R, "| %s |", mdt(gpu_label(G)));
+        for (int c = 0; c < GP_CEIL_COUNT; c++) {
+            double v = have ? posval(cs.c[c].measured) : NAN;
+            say(R, " %s |", gp_ceiling_info[c].kind == GP_CEIL_BANDWIDTH ? bw_str(v)
+                            : isnan(v) ? "n/a" : tf(v));
+        }
+        say(R, "\n");
+    }
+    say(R, "\nCompute ceilings in TFLOP/s. n/a: no ceilings-HOST-UUID.csv for that GPU in this "
+           "directory (gemmprof merge writes one per rank that measured ceilings).\n\n");
+    /* each variant's TFLOP/s against the fleet median, per GPU */
+    say(R, "### Each variant against the fleet median\n\nTFLOP/s at the variant's largest shape; "
+           "the ratio is the median over all its shapes.\n\n");
+    for (int g = 0; g < fl.ngpus; g++) {
+        const struct fleet_gpu *G = &fl.gpu[g];
+        say(R, "**%s** (rank %s)\n\n| variant | shape | TFLOP/s | fleet median | vs median |\n"
+               "|---|---|---|---|---|\n", mdt(gpu_label(G)), mdt(G->rank[0] ? G->rank : "?"));
+        for (int v = 0; v < G->nvariants; v++) {
+            const struct fleet_variant *V = &G->v[v];
+            say(R, "| %s | %ldx%ldx%ld | %s | %s | %s |\n", mdc(V->variant), V->m, V->n, V->k,
+                tf(V->flop_per_s), tf(V->fleet_median), pct(V->ratio));
+        }
+        say(R, "\n");
+    }
+    fleet_free(&fl);
 }
 
 /* ---- the CLI verb ---- */

@@ -61,6 +61,11 @@ struct gp_result {
     double occupancy_theoretical_pct;
     double waves;                  /* blocks / (SMs x blocks_per_sm), ncu's Waves Per SM */
     double tail_efficiency;        /* waves / ceil(waves): how full the waves are on average */
+
+    /* Where the row ran: set by `gemmprof merge` (analysis/merge.h); "" in a single run. */
+    char host[64];
+    char gpu_uuid[64];
+    char rank[16];                 /* the launcher's rank, as text */
 };
 
 /* A row with every number NaN and strings empty, ready to fill. */

@@ -1,13 +1,15 @@
 /* gemmprof: run, verify, time and profile GEMM variants; render reports and charts.
  *   gemmprof [options]          the sweep (see --help)
  *   gemmprof report DIR         report.md from a results directory, no GPU needed
- *   gemmprof plots DIR          the charts of a results directory, no GPU needed */
+ *   gemmprof plots DIR          the charts of a results directory, no GPU needed
+ *   gemmprof merge OUT DIR...   one dataset from the rank directories of a multi-GPU run */
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/message.h"
 #include "analysis/compare.h"
 #include "analysis/dataset.h"
+#include "analysis/merge.h"
 #include "analysis/metrics.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
@@ -45,6 +47,8 @@ int main(int argc, char **argv)
         return compare_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "plots") == 0)
         return plots_cli(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return merge_main(argc - 1, argv + 1);
 
     if (cli_parse(argc, argv, &opts, err, sizeof err)) {
         gp_message("%s", err);

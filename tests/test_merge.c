@@ -50,16 +50,14 @@ static int make_rank(const struct craft *c)
     snprintf(m.gpu_uuid, sizeof m.gpu_uuid, "%s", c->uuid);
     if (c->git_rev)
         snprintf(m.git_rev, sizeof m.git_rev, "%s", c->git_rev);
+    /* the launcher keys, as the run writes them (results.json's "run" object) */
+    m.rank = c->rank;
+    m.world_size = c->world;
+    m.local_rank = c->rank;
+    snprintf(m.mode, sizeof m.mode, "%s", c->mode);
     snprintf(p, sizeof p, "%s/results.json", dir);
     if (meta_write_json(p, &m, err, sizeof err))
         return -1;
-    /* the launcher keys, as an object of their own (merge finds them anywhere) */
-    FILE *f = fopen(p, "r+");
-    if (!f || fseek(f, -2, SEEK_END))   /* over the final "}\n" */
-        return -1;
-    fprintf(f, ",\n  \"launcher\": {\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"mode\": \"%s\"}\n}\n",
-            c->rank, c->world, c->rank, c->mode);
-    fclose(f);
     struct gp_ceilings cs = orig_cs;
     snprintf(p, sizeof p, "%s/ceilings.csv", dir);
     cs.c[GP_CEIL_fp32_fma].measured *= 1 - c->slow;
@@ -68,7 +66,7 @@ static int make_rank(const struct craft *c)
     if (c->no_csv)
         return 0;
     snprintf(p, sizeof p, "%s/results.csv", dir);
-    f = fopen(p, "w");
+    FILE *f = fopen(p, "w");
     if (!f || results_csv_write_header(f))
         return -1;
     for (int i = 0; i < norig; i++) {

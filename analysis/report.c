@@ -166,15 +166,6 @@ static double posval(double v) { return isfinite(v) && v > 0 ? v : NAN; }
  * performance statement is made from. */
 static int row_ok(const struct rep *R, int i) { return R->usable[i]; }
 
-static int has_counters(const struct gp_result *r)
-{
-    static const int any[] = {GP_M_dram_read, GP_M_l2_bytes, GP_M_l1_bytes, GP_M_smem_ld_wf,
-                              GP_M_ffma};
-    for (size_t i = 0; i < sizeof any / sizeof any[0]; i++)
-        if (!isnan(val(r->metric[any[i]])))
-            return 1;
-    return 0;
-}
 
 static const char *shape_str(const struct gp_result *r)
 {
@@ -248,7 +239,7 @@ static void write_data_notes(struct rep *R)
     for (int i = 0; i < ds->nrows; i++) {
         nfail += ds->rows[i].status == GP_STATUS_VERIFY_FAILED;
         nnotrun += ds->rows[i].status == GP_STATUS_CUDA_ERROR || ds->rows[i].status == GP_STATUS_SKIPPED;
-        nnocnt += row_ok(R, i) && !has_counters(&ds->rows[i]);
+        nnocnt += row_ok(R, i) && !roof_row_has_counters(&ds->rows[i]);
     }
     if (nfail) {
         say(R, "## WARNING: %d row%s FAILED VERIFICATION\n\n", nfail, nfail == 1 ? "" : "s");
@@ -311,7 +302,7 @@ static void write_data_notes(struct rep *R)
         const char *sep = "";
         listed = 0;
         for (int i = 0; i < ds->nrows && listed < LIST_MAX; i++)
-            if (row_ok(R, i) && !has_counters(&ds->rows[i])) {
+            if (row_ok(R, i) && !roof_row_has_counters(&ds->rows[i])) {
                 say(R, "%s%s %s", sep, mdc(ds->rows[i].variant), shape_str(&ds->rows[i]));
                 sep = ", ";
                 listed++;
@@ -435,7 +426,7 @@ static void write_shape_tables(struct rep *R)
                                                          : gp_status_name(r->status));
                 continue;
             }
-            any_cnt |= has_counters(r);
+            any_cnt |= roof_row_has_counters(r);
             const struct gp_roof *ro = &R->roof[i];
             int cb = cublas_at(R, i, 0), ct = cublas_at(R, i, 1);
             int is_tf32 = strcmp(r->precision, "tf32") == 0;
@@ -458,7 +449,7 @@ static void write_shape_tables(struct rep *R)
             if (!row_ok(R, i))
                 continue;
             const struct gp_roof *ro = &R->roof[i];
-            if (!has_counters(r)) {
+            if (!roof_row_has_counters(r)) {
                 say(R, "| %s | not collected | | | | | | | |\n", mdc(r->variant));
                 continue;
             }
@@ -734,7 +725,7 @@ static void explain_row(struct rep *R, int i)
 {
     const struct gp_result *r = &R->ds->rows[i];
     const struct gp_roof *ro = &R->roof[i];
-    if (!has_counters(r)) {
+    if (!roof_row_has_counters(r)) {
         say(R, "Counters were not collected, so nothing is known about its traffic or binding "
                "level: it ran in %s ms, %s TFLOP/s", ms(r->time_median_s), tf(ro->achieved));
         if (!isnan(ro->peak_compute))
@@ -947,7 +938,7 @@ static const char *bound_words(const struct rep *R, int i)
 {
     const struct gp_roof *ro = &R->roof[i];
     char *b = fmt_slot();
-    if (!has_counters(&R->ds->rows[i]))
+    if (!roof_row_has_counters(&R->ds->rows[i]))
         return "no counters";
     if (ro->bound_level < 0)
         return "no ceilings";
@@ -1078,37 +1069,6 @@ static void dir_of(char *out, size_t len, const char *path)
 /* Copies of the inputs with every value that is not finite, or is negative (zero, too,
  * where it must be positive), made NaN: what roof_derive and the sentences then see as
  * missing. Returns how many values were dropped. */
-static int clean_ceilings(const struct gp_ceilings *in, struct gp_ceilings *out)
-{
-    int bad = 0;
-    *out = *in;
-    for (int i = 0; i < GP_CEIL_COUNT; i++) {
-        double *v[] = {&out->c[i].measured, &out->c[i].theoretical, &out->c[i].sm_clock_hz};
-        for (int k = 0; k < 3; k++)
-            if (!isnan(*v[k]) && isnan(posval(*v[k]))) {
-                *v[k] = NAN;
-                bad++;
-            }
-    }
-    return bad;
-}
-
-static int clean_row(const struct gp_result *in, struct gp_result *out)
-{
-    int bad = 0;
-    *out = *in;
-    for (int m = 0; m < GP_METRIC_COUNT; m++)
-        if (!isnan(out->metric[m]) && isnan(val(out->metric[m]))) {
-            out->metric[m] = NAN;
-            bad++;
-        }
-    if (isnan(posval(out->time_median_s))) {
-        out->time_median_s = NAN;
-        out->flop_per_s = NAN;   /* roof_derive falls back to it without a time */
-    }
-    return bad;
-}
-
 static void write_fleet(struct rep *R);   /* below, beside the fleet analysis */
 
 int report_write(const struct gp_dataset *ds, const char *out_path, int recorded_elsewhere,
@@ -1130,22 +1090,8 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
         snprintf(err, errlen, "%s: out of memory for %d rows", out_path, ds->nrows);
         goto out;
     }
-    R.n_bad_values = clean_ceilings(&ds->ceilings, &R.cs);
-    for (int i = 0; i < ds->nrows; i++) {
-        const struct gp_result *r = &ds->rows[i];
-        struct gp_result c;
-        R.n_bad_values += clean_row(r, &c);
-        roof_derive(&c, ds->have_ceilings ? &R.cs : NULL, &R.roof[i]);
-        R.usable[i] = r->status == GP_STATUS_OK && r->m > 0 && r->n > 0 && r->k > 0 &&
-                      !isnan(posval(r->time_median_s));
-        R.n_bad_time += r->status == GP_STATUS_OK && !R.usable[i];
-        /* without counters the compute roof is the only one left, which is not evidence
-         * that compute binds: such a row has no binding level */
-        if (!has_counters(r)) {
-            R.roof[i].bound_level = -1;
-            R.roof[i].bound_attainable = R.roof[i].bound_share = NAN;
-        }
-    }
+    R.n_bad_values = roof_derive_rows(ds->rows, ds->nrows, &ds->ceilings, ds->have_ceilings, R.roof, R.usable,
+                                      &R.n_bad_time, &R.cs);
     for (int g = 0; g < R.shapes.ngroups; g++) {
         int cnt;
         const int *idx = row_group(&R.shapes, g, &cnt);

@@ -170,3 +170,54 @@ void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len
     } else if (i == RC_BOUND_SHARE)
         fmt_double(buf, len, roof->bound_share);
 }
+
+int roof_row_has_counters(const struct gp_result *r)
+{
+    static const int any[] = {GP_M_dram_read, GP_M_l2_bytes, GP_M_l1_bytes, GP_M_smem_ld_wf, GP_M_ffma};
+    for (size_t i = 0; i < sizeof any / sizeof any[0]; i++)
+        if (isfinite(r->metric[any[i]]) && r->metric[any[i]] >= 0)
+            return 1;
+    return 0;
+}
+
+/* v when finite and > 0 (positive) or >= 0, else NaN; *bad counts a set-aside value. */
+static double keep(double v, int positive, int *bad)
+{
+    if (isfinite(v) && (positive ? v > 0 : v >= 0))
+        return v;
+    *bad += !isnan(v);
+    return NAN;
+}
+
+int roof_derive_rows(const struct gp_result *rows, int nrows, const struct gp_ceilings *cs, int have_ceilings,
+                     struct gp_roof *roof, unsigned char *usable, int *bad_time, struct gp_ceilings *clean_cs)
+{
+    int bad = 0, no_time = 0;
+    struct gp_ceilings clean = *cs;
+    for (int i = 0; i < GP_CEIL_COUNT; i++) {
+        clean.c[i].measured = keep(clean.c[i].measured, 1, &bad);
+        clean.c[i].theoretical = keep(clean.c[i].theoretical, 1, &bad);
+        clean.c[i].sm_clock_hz = keep(clean.c[i].sm_clock_hz, 1, &bad);
+    }
+    for (int i = 0; i < nrows; i++) {
+        struct gp_result c = rows[i];
+        int ignored = 0;
+        for (int m = 0; m < GP_METRIC_COUNT; m++)
+            c.metric[m] = keep(c.metric[m], 0, &bad);
+        c.time_median_s = keep(c.time_median_s, 1, &ignored);   /* counted in bad_time instead */
+        if (isnan(c.time_median_s))
+            c.flop_per_s = NAN;   /* roof_derive falls back to it without a time */
+        roof_derive(&c, have_ceilings ? &clean : NULL, &roof[i]);
+        usable[i] = c.status == GP_STATUS_OK && c.m > 0 && c.n > 0 && c.k > 0 && !isnan(c.time_median_s);
+        no_time += c.status == GP_STATUS_OK && !usable[i];
+        if (!roof_row_has_counters(&rows[i])) {
+            roof[i].bound_level = -1;
+            roof[i].bound_attainable = roof[i].bound_share = NAN;
+        }
+    }
+    if (bad_time)
+        *bad_time = no_time;
+    if (clean_cs)
+        *clean_cs = clean;
+    return bad;
+}

@@ -31,6 +31,19 @@ struct gp_roof {
 /* Fills `out` from one row and the ceilings (either may lack data: fields become NaN). */
 void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct gp_roof *out);
 
+/* 1 when the row has any of the counters a binding level needs (bytes at some level, or
+ * FFMA counts): without them the compute roof alone is left, which is no evidence. */
+int roof_row_has_counters(const struct gp_result *r);
+
+/* The roofs of rows[0..nrows) as the report and the README summary read them: a metric
+ * that is not finite and >= 0, a time or ceiling that is not finite and > 0, counts as
+ * missing; usable[i] = verified, positive shape, positive finite median time; a row
+ * without counters (roof_row_has_counters) gets no binding level. Returns the number of
+ * impossible values set aside; *bad_time (may be NULL) counts verified rows without a
+ * usable time; clean_cs (may be NULL) receives the ceilings as they were used. */
+int roof_derive_rows(const struct gp_result *rows, int nrows, const struct gp_ceilings *cs, int have_ceilings,
+                     struct gp_roof *roof, unsigned char *usable, int *bad_time, struct gp_ceilings *clean_cs);
+
 /* The derived CSV columns (after the raw ones in results.csv): names and values in the
  * same order. Returns the count. */
 int roof_column_count(void);

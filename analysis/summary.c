@@ -122,29 +122,8 @@ struct sum {
     int nsizes;
 };
 
-/* Values that are not finite, or negative (not positive for times and ceilings), count as
- * missing: the same reading report.md makes of them. */
-static double keep(double v, int positive) { return isfinite(v) && (positive ? v > 0 : v >= 0) ? v : NAN; }
-
-static void derive_row(const struct gp_dataset *ds, const struct gp_ceilings *cs, int i, struct gp_roof *ro,
-                       unsigned char *usable)
-{
-    struct gp_result c = ds->rows[i];
-    for (int m = 0; m < GP_METRIC_COUNT; m++)
-        c.metric[m] = keep(c.metric[m], 0);
-    c.time_median_s = keep(c.time_median_s, 1);
-    if (isnan(c.time_median_s))
-        c.flop_per_s = NAN;
-    roof_derive(&c, ds->have_ceilings ? cs : NULL, ro);
-    *usable = c.status == GP_STATUS_OK && c.m > 0 && c.n > 0 && c.k > 0 && !isnan(c.time_median_s);
-    int counted = 0;
-    for (int l = 0; l < GP_LEVEL_COUNT; l++)
-        counted |= !isnan(ro->bytes[l]);
-    if (!counted) {   /* a compute roof alone is no binding level */
-        ro->bound_level = -1;
-        ro->bound_attainable = ro->bound_share = NAN;
-    }
-}
+/* A size, clock or ceiling: the value when finite and > 0, else NaN (shown as unknown). */
+static double positive(double v) { return isfinite(v) && v > 0 ? v : NAN; }
 
 static int sum_build(struct sum *S, const struct gp_dataset *ds)
 {
@@ -155,14 +134,8 @@ static int sum_build(struct sum *S, const struct gp_dataset *ds)
     S->usable = calloc(n, 1);
     if (!S->roof || !S->usable)
         return -1;
-    struct gp_ceilings cs = ds->ceilings;
-    for (int c = 0; c < GP_CEIL_COUNT; c++) {
-        cs.c[c].measured = keep(cs.c[c].measured, 1);
-        cs.c[c].theoretical = keep(cs.c[c].theoretical, 1);
-        cs.c[c].sm_clock_hz = keep(cs.c[c].sm_clock_hz, 1);
-    }
-    for (int i = 0; i < ds->nrows; i++)
-        derive_row(ds, &cs, i, &S->roof[i], &S->usable[i]);
+    /* the same reading of the data as report.md's */
+    roof_derive_rows(ds->rows, ds->nrows, &ds->ceilings, ds->have_ceilings, S->roof, S->usable, NULL, NULL);
     if (findings_build(ds, S->roof, S->usable, &S->F))
         return -1;
     claims_check(ds, S->roof, S->usable, &gp_seed_claims, &S->claims);
@@ -228,7 +201,7 @@ static void machine_line(const struct sum *S, const char *dir, struct para *p)
         return;
     }
     add(p, "%s (%d SMs, ", mdt(or_q(m->gpu_name)), m->sm_count);
-    if (isnan(keep(m->l2_bytes, 1)))
+    if (isnan(positive(m->l2_bytes)))
         add(p, "L2 size unknown), ");
     else
         add(p, "L2 %s MB: %s bytes), ", sig3(m->l2_bytes / 1e6), grouped(m->l2_bytes));
@@ -333,8 +306,8 @@ static void ceilings_sentence(const struct sum *S, struct para *p)
     add(p, "Measured ceilings (theoretical in parentheses):");
     for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
         const struct gp_ceiling *g = &S->ds->ceilings.c[show[c].id];
-        add(p, "%s %s %s %s", c ? "," : "", show[c].name, tera(keep(g->measured, 1)), show[c].unit);
-        if (!isnan(keep(g->theoretical, 1)))
+        add(p, "%s %s %s %s", c ? "," : "", show[c].name, tera(positive(g->measured)), show[c].unit);
+        if (!isnan(positive(g->theoretical)))
             add(p, " (%s)", tera(g->theoretical));
     }
     add(p, ". ");
@@ -352,7 +325,7 @@ static void cap_words(const struct sum *S, int i, struct para *p)
         return;
     if (L < GP_LEVEL_COUNT) {
         add(p, ": %s B of %s traffic per FMA", sig3(bytes_per_fma(ro, L)), L == GP_LEVEL_SHARED ? "shared-memory" : level_adj[L]);
-        double wf = keep(r->metric[GP_M_smem_ld_wf], 0), ffma = keep(r->metric[GP_M_ffma], 1);
+        double wf = r->metric[GP_M_smem_ld_wf] >= 0 && isfinite(r->metric[GP_M_smem_ld_wf]) ? r->metric[GP_M_smem_ld_wf] : NAN, ffma = positive(r->metric[GP_M_ffma]);
         if (L == GP_LEVEL_SHARED && !isnan(wf) && !isnan(ffma))
             add(p, " (%s load wavefronts per warp-level FMA)", sig3(wf / (ffma / 32)));
         else

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,18 +185,22 @@ static void write_header(FILE *f, const struct gp_dataset *base, const struct gp
     const struct gp_dataset *ds[2] = {base, fresh};
     fprintf(f, "# gemmprof compare\n\n| | base | new |\n|---|---|---|\n");
     fprintf(f, "| directory | %s | %s |\n", mdc(base->dir), mdc(fresh->dir));
-    fprintf(f, "| GPU |");
-    for (int i = 0; i < 2; i++)
-        fprintf(f, " %s |", ds[i]->have_meta ? mdt(ds[i]->meta.gpu_name) : "unknown (no results.json)");
-    fprintf(f, "\n| GPU UUID |");
-    for (int i = 0; i < 2; i++)
-        fprintf(f, " %s |", ds[i]->have_meta ? mdc(ds[i]->meta.gpu_uuid) : "unknown");
-    fprintf(f, "\n| gemmprof |");
-    for (int i = 0; i < 2; i++)
-        fprintf(f, " %s |", ds[i]->have_meta ? mdc(ds[i]->meta.git_rev) : "unknown");
-    fprintf(f, "\n| date |");
-    for (int i = 0; i < 2; i++)
-        fprintf(f, " %s |", ds[i]->have_meta ? mdt(ds[i]->meta.date) : "unknown");
+    static const struct {
+        const char *label;
+        size_t field;   /* a string of struct gp_meta */
+        int code;       /* as `code` (identifiers) or as text */
+    } rows[] = {{"GPU", offsetof(struct gp_meta, gpu_name), 0},
+                {"GPU UUID", offsetof(struct gp_meta, gpu_uuid), 1},
+                {"gemmprof", offsetof(struct gp_meta, git_rev), 1},
+                {"date", offsetof(struct gp_meta, date), 0}};
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        fprintf(f, "%s| %s |", r ? "\n" : "", rows[r].label);
+        for (int i = 0; i < 2; i++) {
+            const char *v = (const char *)&ds[i]->meta + rows[r].field;
+            fprintf(f, " %s |", !ds[i]->have_meta ? (r ? "unknown" : "unknown (no results.json)")
+                                : rows[r].code ? mdc(v) : mdt(v));
+        }
+    }
     fprintf(f, "\n\n");
     if (c->gpu_differs)
         fprintf(f, "**Different GPUs**: the runs were measured on different devices; a difference may be the "

@@ -1,47 +1,51 @@
 #!/bin/sh
 # Diagnostic (not a test), issue 9: cuBLAS 1000x1500x700 reads ~3% more L2 bytes in the
-# ncu comparison's batch (4 variants x 3 shapes) than alone and than ncu alone. Which part
-# of the batch does it, and does ncu see the same for the same launch inside the batch?
-# Prints one line per run: case, lts__t_bytes.sum and the L2 sector sources.
+# ncu comparison's batch (4 variants x 3 shapes) than alone and than ncu alone. Round 1
+# (e04e4ac): the other variants of the same shape do it (cuBLAS with its other shapes
+# does not); the excess is in L2 sectors the SMs request (srcunit tex), while L1 tag
+# bytes are equal. Round 2: which neighbour, the flush's timing, and L1 misses.
 B=${1:-build}
 T=$(mktemp -d)
-pick() {   # results.csv variant shape -> "bytes fabric_sectors tex_sectors kernels"
+pick() {   # results.csv variant shape columns... -> values
     python3 - "$@" <<'PY'
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
     if r["variant"] == sys.argv[2] and f'{r["m"]}x{r["n"]}x{r["k"]}' == sys.argv[3]:
-        print(r.get("lts__t_bytes.sum"), r.get("lts__t_sectors_srcunit_ltcfabric.sum", "-"),
-              r.get("lts__t_sectors_srcunit_tex.sum", "-"), r["kernels"][:40])
+        print(" ".join(r.get(c, "-") or "-" for c in sys.argv[4:]))
 PY
 }
-run() {   # label, gemmprof args...
-    label=$1; shift
+COLS="lts__t_bytes.sum sm__cycles_elapsed.avg.per_second gpu__time_duration.sum smem_config_bytes"
+run() {   # label, extra columns, gemmprof args...
+    label=$1; cols="$COLS $2"; shift 2
     for i in 1 2 3; do
         $B/gemmprof "$@" -r 2 -w 1 --no-ceilings --no-report -o "$T/o" >"$T/log" 2>&1 || tail -3 "$T/log"
-        echo "$label $(pick "$T/o/results.csv" cublas 1000x1500x700)"
+        echo "$label $(pick "$T/o/results.csv" cublas 1000x1500x700 $cols)"
     done
 }
-SRC=lts__t_bytes.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_tex.sum
-run batch-default   -k naive,tiled,cublas,cublas_tf32 -s 2048,1000x1500x700,64x64x16384
-run shapes-cublas   -k cublas -s 2048,1000x1500x700,64x64x16384
-run variants-1shape -k naive,tiled,cublas,cublas_tf32 -s 1000x1500x700
-run alone           -k cublas -s 1000x1500x700
-run batch-src       -k naive,tiled,cublas,cublas_tf32 -s 2048,1000x1500x700,64x64x16384 -m $SRC
-run alone-src       -k cublas -s 1000x1500x700 -m $SRC
-for c in "batch:-k naive,tiled,cublas,cublas_tf32 -s 2048,1000x1500x700,64x64x16384" "alone:-k cublas -s 1000x1500x700"; do
+S=1000x1500x700
+echo "columns: case $COLS [extra]"
+run tiled-cublas ""        -k tiled,cublas -s $S
+run naive-cublas ""        -k naive,cublas -s $S
+run tf32-cublas ""         -k cublas_tf32,cublas -s $S
+run cublas-first ""        -k cublas,naive,tiled,cublas_tf32 -s $S
+GEMMPROF_COUNTER_FLUSH=read-wait run batch-wait2ms "" -k naive,tiled,cublas,cublas_tf32 -s $S
+GEMMPROF_COUNTER_FLUSH=none run batch-noflush "" -k naive,tiled,cublas,cublas_tf32 -s $S
+X=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__m_xbar2l1tex_read_bytes.sum,lts__t_bytes.sum
+run batch-x "$(echo $X | tr , ' ')" -k naive,tiled,cublas,cublas_tf32 -s $S -m $X
+run alone-x "$(echo $X | tr , ' ')" -k cublas -s $S -m $X
+Y=l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum,lts__t_bytes.sum
+run batch-y "$(echo $Y | tr , ' ')" -k naive,tiled,cublas,cublas_tf32 -s $S -m $Y
+run alone-y "$(echo $Y | tr , ' ')" -k cublas -s $S -m $Y
+for c in "batch:-k naive,tiled,cublas,cublas_tf32 -s $S" "alone:-k cublas -s $S"; do
     label=${c%%:*}; args=${c#*:}
-    ncu --replay-mode application --nvtx --nvtx-include "gemmprof@cublas 1000x1500x700/" \
+    ncu --replay-mode application --nvtx --nvtx-include "gemmprof@cublas $S/" \
         --kernel-name regex:'gemm|xmma|Kernel2|nvjet' --clock-control none --csv --page raw \
-        --print-units base --metrics $SRC --log-file "$T/ncu.csv" \
-        $B/gemmprof $args -r 3 -w 1 --no-ceilings --no-report -o "$T/n" >/dev/null 2>&1
-    python3 - "$T/ncu.csv" "$label" <<'PY'
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
-h = rows[0]; data = [r for r in rows[2:] if len(r) == len(h)]
-for r in data:
-    d = dict(zip(h, r))
-    print("ncu-" + sys.argv[2], d.get("lts__t_bytes.sum"), d.get("lts__t_sectors_srcunit_ltcfabric.sum"),
-          d.get("lts__t_sectors_srcunit_tex.sum"), d.get("Kernel Name", "")[:40])
-PY
+        --print-units base --metrics lts__t_bytes.sum,sm__cycles_elapsed.avg.per_second,$X --log-file "$T/ncu.csv" \
+        $B/gemmprof $args -r 3 -w 1 --no-ceilings --no-report -o "$T/n" >"$T/ncu.log" 2>&1 || tail -3 "$T/ncu.log"
+    (cd tests/gpu && python3 -c "
+import ncu_csv, sys
+for k in ncu_csv.kernels('$T/ncu.csv'):
+    print('ncu-$label', k.get('lts__t_bytes.sum'), k.get('sm__cycles_elapsed.avg.per_second'), k.get('lts__t_sectors_srcunit_tex_op_read.sum'), k.get('l1tex__m_xbar2l1tex_read_bytes.sum'))
+")
 done
 rm -rf "$T"

@@ -20,6 +20,7 @@ struct counter_flush {
     int discard;       /* then drop the flush buffer's lines from the L2 */
     int dirty_first;   /* memset half the flush buffer before reading */
     int pause_ms;      /* sleep after the flush */
+    int settle;        /* run the workload once, unprofiled, before the flush */
 };
 
 struct run {

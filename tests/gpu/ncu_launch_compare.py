@@ -72,8 +72,10 @@ criterion (one ncu profile of every case's timed calls, --clock-control none;
   block limits (registers, shared memory, warps, blocks; launch__occupancy_limit_*): equal;
   waves per SM within {WAVES_TOL} of launch__waves_per_multiprocessor
   theoretical occupancy (occupancy_theoretical_pct vs {THEORETICAL}) and achieved
-  occupancy ({ACHIEVED}): within {POINTS:g} percentage points of ncu's
-  issue-slot utilisation ({ISSUE}): within {POINTS:g} points of ncu's
+  occupancy ({ACHIEVED}): within {POINTS:g} percentage points of ncu's median
+  issue-slot utilisation ({ISSUE}): within {POINTS:g} points of ncu's median
+  (achieved occupancy and issue slots: also ok inside ncu's own range over its calls,
+  since with a partial last wave they vary from launch to launch under either tool)
   stall reasons (smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio, every
   reason either side reports, 'selected' and 'not_selected' included, as WarpStateStats
   shows them): gemmprof's top three by ratio in the order of ncu's top three; at a place
@@ -311,9 +313,12 @@ def judge(c, row, calls, has):
         if not has[flag]:
             continue
         a = cell(row, name)
-        b = statistics.median([wavg(name, x) for x in calls])
-        ok = finite(a, b) and abs(a - b) <= POINTS
-        c.show(name, a, b, ok, f"diff {a - b:+.2f} pt" if finite(a, b) else "")
+        per_call = [wavg(name, x) for x in calls]
+        b = statistics.median(per_call)
+        lo, hi = min(per_call), max(per_call)
+        # a partial last wave makes both vary per launch: ncu's own calls set the spread
+        ok = finite(a, b) and (abs(a - b) <= POINTS or lo <= a <= hi)
+        c.show(name, a, b, ok, f"diff {a - b:+.2f} pt, ncu's calls {lo:.2f}-{hi:.2f}" if finite(a, b) else "")
         c.verdict(ok, f"{label} within {POINTS:g} points of ncu's")
     if has["inst"]:
         a, b = cell(row, INST), statistics.median([wavg(INST, x) if len(x) == 1 else

@@ -8,7 +8,8 @@
 #   dynamic shared memory per block, the four block limits: equal to ncu's; waves within
 #   0.01 of ncu's;
 # - theoretical and achieved occupancy, and issue-slot utilisation: within 2 percentage
-#   points of ncu's;
+#   points of ncu's median (achieved occupancy and issue slots: or inside ncu's own range
+#   over its calls, as they vary per launch where the last wave is partial);
 # - gemmprof's top three stall reasons (by stalled warps per issue) in the order of ncu's
 #   top three; two reasons may swap places where they tie within 2% (in ncu's values or
 #   in gemmprof's);

@@ -3,7 +3,7 @@
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
 #   tests/gpu/h200_session.sh [steps...]
-# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 trace sass cost sol insight (default: build
+# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin trace sass cost sol insight (default: build
 # cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -108,6 +108,14 @@ fi
 if has diag; then
     stamp "diagnostic: DRAM writes under each flush mode and ncu replay/cache mode"
     timeout 400 tests/gpu/diag_dram_write.sh build 2>&1 | tee "$W/logs/diag_dram_write.txt"
+fi
+if has plugin; then
+    # issue 11: the example plugin beside the built-in variants, recorded with counters
+    stamp "example plugin run -> $W/plugin"
+    timeout 120 build/gemmprof -k tiled,warptile,cublas,plugin:build/examples/libgemmprof_example.so \
+        -s 1024,2048,1000x1500x700 --no-report -o "$W/plugin" >"$W/logs/plugin.log" 2>&1
+    echo "exit $?" >>"$W/logs/plugin.log"
+    tail -14 "$W/logs/plugin.log"
 fi
 if has diagl2; then
     stamp "diagnostic: cuBLAS L2 bytes in the batch against alone and ncu (diag_l2_batch.sh)"

@@ -3,7 +3,8 @@
 # TFLOP/s beside cuBLAS, then compute-sanitizer memcheck and racecheck on the new kernels
 # at ragged shapes. Not part of `make test`; run by hand (well under 90 s):
 #   tests/gpu/tf32_probe.sh [BUILD] [OUTDIR]
-# Carries on after a failure; prints one line per row and one per sanitizer run.
+# Carries on after a failure; prints one line per row and one per sanitizer run. Each step
+# has a timeout (40 + 22 + 22 s), so the whole probe ends within 90 s; exit 124 names one.
 BUILD=${1:-build}
 OUT=${2:-$(mktemp -d)}
 GEMMPROF=$BUILD/gemmprof
@@ -11,7 +12,7 @@ NEW=tf32_mma,tf32x3_mma
 ALL=$NEW,cublas_bf16x9,cublas,cublas_tf32
 
 echo "== timing and verification -> $OUT/sweep"
-timeout 75 "$GEMMPROF" -k "$ALL" -s 4096,8192,2048,1000x1500x700,67x45x33 -r 5 \
+timeout 40 "$GEMMPROF" -k "$ALL" -s 4096,8192,2048,1000x1500x700,67x45x33 -r 5 \
     --no-counters --no-ceilings --no-report -o "$OUT/sweep" >"$OUT/sweep.log" 2>&1
 echo "gemmprof exit status $? (0: all verified); log $OUT/sweep.log"
 if [ -f "$OUT/sweep/results.csv" ]; then
@@ -44,7 +45,7 @@ if ! command -v compute-sanitizer >/dev/null 2>&1; then
     echo "compute-sanitizer not found: sanitizer runs skipped"; exit 0
 fi
 for tool in memcheck racecheck; do
-    timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$GEMMPROF" -k "$NEW" -s 67x45x33,130x129x17 \
+    timeout 22 compute-sanitizer --tool $tool --error-exitcode 9 "$GEMMPROF" -k "$NEW" -s 67x45x33,130x129x17 \
         -r 1 -w 0 --no-flush --no-counters --no-ceilings --no-report -o "$OUT/$tool" >"$OUT/$tool.log" 2>&1
     rc=$?
     summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/$tool.log" | tail -1)

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "kernels/gemm.h"
+#include "kernels/tile_order.cuh"
 
 /* The tuning knobs, in one place. Constraints are static_asserts in the kernel. */
 struct warptile_cfg {
@@ -109,15 +110,8 @@ warptile_kernel(int m, int n, int k, const float *__restrict__ a, const float *_
     float *const as = reinterpret_cast<float *>(warptile_smem); /* [STAGES][BK][LDA] */
     float *const bs = as + STAGES * A_STAGE;                    /* [STAGES][BK][BN] */
 
-    /* Block -> C tile, grouped: GROUP_M tile rows are walked column by column so that the
-     * blocks resident at once reuse a few A row panels and B column panels from L2. */
-    const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
-    const int per_group = P::GROUP_M * tiles_n;
-    const int first_m = (int)blockIdx.x / per_group * P::GROUP_M;
-    const int group_rows = min(tiles_m - first_m, P::GROUP_M);
-    const int in_group = (int)blockIdx.x % per_group;
-    const int row0 = (first_m + in_group % group_rows) * BM;
-    const int col0 = (in_group / group_rows) * BN;
+    const gemm_tile_origin tile0 = gemm_grouped_tile((int)blockIdx.x, m, n, BM, BN, P::GROUP_M);
+    const int row0 = tile0.row0, col0 = tile0.col0;
 
     const int tid = threadIdx.x;
 

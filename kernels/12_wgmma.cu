@@ -56,7 +56,7 @@ struct wgmma_cfg {
 };
 
 static __global__ void __launch_bounds__(wgmma_cfg::NT, 2)
-wgmma_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
+gemm_wgmma_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
              const __grid_constant__ CUtensorMap map_b, float *__restrict__ c)
 {
 #if SM90_TF32_DEVICE
@@ -167,7 +167,7 @@ extern "C" cudaError_t gemm_wgmma_launch(struct gemm_context *ctx, int m, int n,
     if (e != cudaSuccess)
         return e;
     if (!smem_set) {
-        e = cudaFuncSetAttribute(wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM);
+        e = cudaFuncSetAttribute(gemm_wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM);
         if (e != cudaSuccess)
             return e;
         smem_set = true;
@@ -178,7 +178,7 @@ extern "C" cudaError_t gemm_wgmma_launch(struct gemm_context *ctx, int m, int n,
         e = sm90_maps_get(&maps, &op, m, n, k, P::BM, P::BK);
     if (e == cudaSuccess) {
         const unsigned tiles = (unsigned)((m + P::BM - 1) / P::BM) * (unsigned)((n + P::BN - 1) / P::BN);
-        wgmma_kernel<<<tiles, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
+        gemm_wgmma_kernel<<<tiles, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
         e = cudaGetLastError();
     }
     const cudaError_t r = sm90_operands_release(&op, stream);

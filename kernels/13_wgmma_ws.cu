@@ -66,7 +66,7 @@ static __device__ __forceinline__ void wgmma_ws_tile(int tile, int tiles_m, int 
 #endif
 
 static __global__ void __launch_bounds__(wgmma_ws_cfg::NT, 1)
-wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
+gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
                 const __grid_constant__ CUtensorMap map_b, float *__restrict__ c)
 {
 #if SM90_TF32_DEVICE
@@ -208,7 +208,7 @@ extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int
         int dev = 0;
         if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
             (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-            (e = cudaFuncSetAttribute(wgmma_ws_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM)) !=
+            (e = cudaFuncSetAttribute(gemm_wgmma_ws_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM)) !=
                 cudaSuccess) {
             sms = 0;
             return e;
@@ -221,7 +221,7 @@ extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int
     if (e == cudaSuccess) {
         const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
         const unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
-        wgmma_ws_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
+        gemm_wgmma_ws_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
         e = cudaGetLastError();
     }
     const cudaError_t r = sm90_operands_release(&op, stream);

@@ -26,6 +26,9 @@
 #define CEIL_PROBE_WORDS 4          /* unsigned long long per probe record */
 #define CEIL_L1_BLOCK_FLOAT4 1024   /* per-block working set of the L1 and shared kernels: 16 KiB */
 #define CEIL_FLOP_PER_ITER 256      /* flop per thread per iteration, FMA and no-FMA kernels */
+#define CEIL_TENSOR_BLOCK 384       /* threads per block of the tensor benchmark: 3 warpgroups */
+/* flop per block per iteration of the tensor benchmark: 3 warpgroups x 4 wgmma 64x256x8 */
+#define CEIL_TENSOR_FLOP_PER_ITER (3.0 * 4.0 * 2.0 * 64.0 * 256.0 * 8.0)
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,6 +86,17 @@ cudaError_t ceil_fma_launch(int iters, float mul, float add, float *sink, float 
  * grid * CEIL_BLOCK * iters * CEIL_FLOP_PER_ITER flop. */
 cudaError_t ceil_nofma_launch(int iters, float mul, float add, float *sink, float never, int grid,
                               unsigned long long *probe, cudaStream_t stream);
+
+/* The TF32 tensor-core benchmark (kernels/ceil_tensor.cu, sm_90a only). Supported: 1 when
+ * this build holds it (built with SM=90) and `device` is compute capability 9.0. */
+int ceil_tensor_supported(int device);
+cudaError_t ceil_tensor_blocks_per_sm(int *blocks);
+
+/* Each of the 3 warpgroups of a block issues `iters` x 4 wgmma m64n256k8 TF32 from shared
+ * memory: grid * iters * CEIL_TENSOR_FLOP_PER_ITER flop. Blocks are CEIL_TENSOR_BLOCK
+ * threads; the probe is as for the other kernels. */
+cudaError_t ceil_tensor_launch(int iters, float *sink, float never, int grid,
+                               unsigned long long *probe, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

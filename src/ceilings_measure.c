@@ -13,6 +13,9 @@
  * carry that probe, so after each TF32 sample a one-block kernel (kernels/clock_probe.cu)
  * spins for PROBE_SPIN_NS and reports the clock right after the GEMM. The reported
  * sm_clock_hz is the median over the samples.
+ * Two TF32 ceilings: `tf32` is cuBLAS at 8192^3 (what a library GEMM reaches), and
+ * `tf32_wgmma` our own loop of wgmma from shared memory (kernels/ceil_tensor.cu: what the
+ * tensor cores do when nothing else limits them), measured on cc 9.0 with an SM=90 build.
  */
 #include "src/ceilings_measure.h"
 #include "analysis/paths.h"
@@ -55,6 +58,7 @@ struct cm {
     cublasHandle_t blas;
     cublasStatus_t blas_status;  /* last cuBLAS failure, for the message */
     int gemm_m, gemm_n, gemm_k;  /* current TF32 shape */
+    int tensor_grid;             /* blocks of the wgmma benchmark: SMs x resident */
     FILE *log;
     char *err;
     size_t errlen;
@@ -219,6 +223,15 @@ static double amount_tf32(const struct cm *m, long work)
 {
     (void)work;
     return 2.0 * m->gemm_m * (double)m->gemm_n * m->gemm_k;
+}
+
+static cudaError_t launch_tensor(struct cm *m, long work, unsigned long long *probe)
+{
+    return ceil_tensor_launch((int)work, m->sink, CEIL_NEVER, m->tensor_grid, probe, m->stream);
+}
+static double amount_tensor(const struct cm *m, long work)
+{
+    return (double)m->tensor_grid * (double)work * CEIL_TENSOR_FLOP_PER_ITER;
 }
 
 /* ---- timing ------------------------------------------------------------------------ */
@@ -403,11 +416,15 @@ int ceilings_theoretical(int device, struct gp_ceilings *out)
                    minor, ghz);
     }
     const double tf32 = cc_lookup(tf32_dense, sizeof tf32_dense / sizeof tf32_dense[0], major, minor);
-    if (isnan(tf32))
-        set_theory(out, GP_CEIL_tf32, NAN, "no datasheet constant for cc %d.%d", major, minor);
-    else
-        set_theory(out, GP_CEIL_tf32, sms * tf32 * clk, "%d SMs x %.0f dense flop/clk (datasheet constant) x %.3f GHz max",
-                   sms, tf32, ghz);
+    /* both TF32 ceilings are held to the same peak: the tensor cores at the maximum clock */
+    static const enum gp_ceiling_id tf32_ids[] = {GP_CEIL_tf32, GP_CEIL_tf32_wgmma};
+    for (size_t i = 0; i < sizeof tf32_ids / sizeof tf32_ids[0]; i++) {
+        if (isnan(tf32))
+            set_theory(out, tf32_ids[i], NAN, "no datasheet constant for cc %d.%d", major, minor);
+        else
+            set_theory(out, tf32_ids[i], sms * tf32 * clk,
+                       "%d SMs x %.0f dense flop/clk (datasheet constant) x %.3f GHz max", sms, tf32, ghz);
+    }
     return 0;
 }
 
@@ -570,6 +587,35 @@ static int measure_tf32(struct cm *m, struct gp_ceilings *out)
     return 1;
 }
 
+/* TF32 on the tensor cores alone: our wgmma loop (kernels/ceil_tensor.cu), one wave of
+ * blocks. Skipped (left unmeasured) where the build or the device cannot run it. */
+static int measure_tensor(struct cm *m, int device, struct gp_ceilings *out)
+{
+    static const struct bench tensor = {GP_CEIL_tf32_wgmma, launch_tensor, amount_tensor, 16, 1, 0, CEIL_K_COUNT};
+    if (!ceil_tensor_supported(device)) {
+        if (m->log)
+            fprintf(m->log, "ceilings: tf32_wgmma skipped: needs cc 9.0 and a build with SM=90 (sm_90a)\n");
+        return 1;
+    }
+    int blocks = 0;
+    if (!cuda_ok(m, ceil_tensor_blocks_per_sm(&blocks), "occupancy query (tensor benchmark)"))
+        return 0;
+    if (blocks < 1) {
+        fail(m, "ceilings: the tensor benchmark cannot be resident on an SM");
+        return 0;
+    }
+    m->tensor_grid = m->sms * blocks;
+    struct bench_result r;
+    if (!run_bench(m, &tensor, &r))
+        return 0;
+    char detail[96];
+    snprintf(detail, sizeof detail, "wgmma m64n256k8 from shared memory, %d x %d blocks of %d, %ld iterations",
+             m->sms, blocks, CEIL_TENSOR_BLOCK, r.work);
+    log_result(m, GP_CEIL_tf32_wgmma, &r, detail);
+    store(out, GP_CEIL_tf32_wgmma, &r);
+    return 1;
+}
+
 int ceilings_measure(int device, struct gp_ceilings *out, FILE *log, char *err, size_t errlen)
 {
     struct cm m;
@@ -610,6 +656,8 @@ int ceilings_measure(int device, struct gp_ceilings *out, FILE *log, char *err, 
         log_result(&m, b->id, &r, detail);
         store(out, b->id, &r);
     }
+    if (ok)
+        ok = measure_tensor(&m, device, out);
     if (ok)
         ok = measure_tf32(&m, out);
     teardown(&m);
@@ -664,8 +712,9 @@ int ceilings_cache_path(int device, const char *cache_dir, char *buf, size_t len
 }
 
 /* A cache file is usable when it names this GPU and has every ceiling this GPU can
- * measure (TF32 needs cc >= 8.0). */
-static int cache_complete(const struct gp_ceilings *cs, const char *gpu, int cc_major, const char **why)
+ * measure (TF32 needs cc >= 8.0, the wgmma loop cc 9.0 and an sm_90a build). */
+static int cache_complete(const struct gp_ceilings *cs, const char *gpu, int cc_major, int tensor_ok,
+                          const char **why)
 {
     char name[sizeof cs->gpu];
     snprintf(name, sizeof name, "%.95s", gpu);  /* truncated as ceilings_measure stores it */
@@ -674,7 +723,7 @@ static int cache_complete(const struct gp_ceilings *cs, const char *gpu, int cc_
         return 0;
     }
     for (int i = 0; i < GP_CEIL_COUNT; i++) {
-        if (i == GP_CEIL_tf32 && cc_major < 8)
+        if ((i == GP_CEIL_tf32 && cc_major < 8) || (i == GP_CEIL_tf32_wgmma && !tensor_ok))
             continue;
         if (!isfinite(cs->c[i].measured) || cs->c[i].measured <= 0) {
             *why = "a measured value is missing";
@@ -707,7 +756,7 @@ int ceilings_get(int device, const char *cache_dir, int force, struct gp_ceiling
         if (ceilings_read_csv(path, out, why, sizeof why) != 0) {
             if (log)
                 fprintf(log, "ceilings: ignoring the cache: %s; measuring again\n", why);
-        } else if (!cache_complete(out, p.name, p.major, &bad)) {
+        } else if (!cache_complete(out, p.name, p.major, ceil_tensor_supported(device), &bad)) {
             if (log)
                 fprintf(log, "ceilings: ignoring %s: %s; measuring again\n", path, bad);
         } else {

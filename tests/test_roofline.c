@@ -267,7 +267,7 @@ static void test_ceilings_io(void)
         CHECK(0, "mkdtemp");
         return;
     }
-    CHECK(GP_CEIL_COUNT == 8 && strcmp(gp_ceiling_info[GP_CEIL_tf32].id, "tf32") == 0 &&
+    CHECK(GP_CEIL_COUNT == 9 && strcmp(gp_ceiling_info[GP_CEIL_tf32].id, "tf32") == 0 &&
               gp_ceiling_info[GP_CEIL_l2].kind == GP_CEIL_BANDWIDTH &&
               strcmp(gp_ceiling_info[GP_CEIL_fp32_fma].unit, "flop/s") == 0,
           "ceiling table from ceilings.def");

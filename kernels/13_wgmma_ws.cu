@@ -1,0 +1,229 @@
+/* wgmma_ws: warp-specialised wgmma: one producer warpgroup feeds two consumer
+ * warpgroups through a 4-stage mbarrier ring, 256 x 128 tiles, persistent blocks.
+ *
+ * Changed from wgmma, and why:
+ * - Producer/consumer split. A fourth, producer warpgroup only issues TMA (one thread),
+ *   so no consumer warp ever waits for a stage to be released before it can compute, and
+ *   loads for the next tile start while the consumers still store the last one. The
+ *   producer gives its registers away (setmaxnreg 40) and the consumers take them
+ *   (setmaxnreg 232): 128 accumulators + 3 x 16 fragment registers per thread.
+ * - Larger tiles: 256 (m, wgmma N = 256) x 128 (n, 2 consumer warpgroups x 64). Per k8 a
+ *   consumer warpgroup reads 8 KB of A^T from shared memory by descriptor and 2 KB of
+ *   B^T fragments by LDS for 64 x 256 x 8 MACs: (8 + 2) KB per 262,144 flop against
+ *   (4 + 2) KB per 131,072 flop in wgmma, 0.6 of the shared-memory traffic per flop.
+ * - Two k-tiles in flight per warpgroup (wait_group 1) and three fragment register sets:
+ *   right after issuing k-tile t the consumer loads k-tile t+1's fragments into the set
+ *   k-tile t-2 used (retired); then it waits for k-tile t-1 and releases its stage. (With
+ *   two sets the next fragments must be written while a wgmma reading their set's twin is
+ *   in flight inside the same fence-to-wait window, and ptxas serialises every wgmma:
+ *   advisory C7513.)
+ * - Persistent: one block per SM walks tiles blockIdx.x, + gridDim.x, ... in the same
+ *   L2-grouped order (8 tile rows of m per group), so the wave quantisation of a
+ *   one-tile-per-block grid becomes a tail of at most one tile per block.
+ * Layout: as wgmma (C^T = B^T A^T; A^T by 128B-swizzled TMA boxes and descriptors, B^T
+ * from [n/8][k][8] panels into registers by conflict-free LDS.32; C stored transposed).
+ * Stages: 4 x (A 32 KB + B 16 KB) = 192 KB of shared memory, one block per SM.
+ * Shapes: any m, n, k >= 1, as wgmma: TMA zero-fills outside A and B, stores are guarded,
+ * k % 4 or n % 4 != 0 (or misaligned a, b) go through pitch-padded copies on the stream,
+ * timed with the kernel.
+ * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
+ * Target: 90% of cuBLAS TF32 at 4096^3 and 8192^3.
+ * Measured: (pending H200 run).
+ *       ./build/gemmprof -k wgmma,wgmma_ws,cublas_tf32
+ */
+#include <stdint.h>
+#include <type_traits>
+
+#include "kernels/gemm.h"
+#include "kernels/sm90_tf32.cuh"
+
+struct wgmma_ws_cfg {
+    static constexpr int BM = 256;     /* m per tile = wgmma N */
+    static constexpr int BN = 128;     /* n per tile = 64 per consumer warpgroup */
+    static constexpr int BK = 32;      /* k per stage: one 128-byte swizzle row of A */
+    static constexpr int CONSUMERS = BN / 64;
+    static constexpr int NT = (CONSUMERS + 1) * 128;
+    static constexpr int STAGES = 4;
+    static constexpr int GROUP_M = 8;  /* tile rows per L2 group */
+    static constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
+    static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4;
+    static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+    static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 1024;
+};
+
+#if SM90_TF32_DEVICE
+/* Tile `tile` of the grouped order -> its first m (row0) and n (col0). */
+static __device__ __forceinline__ void wgmma_ws_tile(int tile, int tiles_m, int tiles_n, int *row0, int *col0)
+{
+    using P = wgmma_ws_cfg;
+    const int per_group = P::GROUP_M * tiles_n;
+    const int first_m = tile / per_group * P::GROUP_M;
+    const int group_rows = min(tiles_m - first_m, P::GROUP_M);
+    const int in_group = tile % per_group;
+    *row0 = (first_m + in_group % group_rows) * P::BM;
+    *col0 = (in_group / group_rows) * P::BN;
+}
+#endif
+
+static __global__ void __launch_bounds__(wgmma_ws_cfg::NT, 1)
+gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
+                const __grid_constant__ CUtensorMap map_b, float *__restrict__ c)
+{
+#if SM90_TF32_DEVICE
+    using P = wgmma_ws_cfg;
+    constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
+    static_assert(BK == 32 && BM % 8 == 0 && BM <= 256 && BN % 64 == 0, "tile shape");
+    static_assert(P::PRODUCER_REGS * 128 + P::CONSUMER_REGS * 128 * P::CONSUMERS <= 65536, "register file");
+
+    extern __shared__ uint8_t wgmma_ws_smem_raw[];
+    uint8_t *const smem = wgmma_ws_smem_raw + ((1024 - (sm90_smem_addr(wgmma_ws_smem_raw) & 1023)) & 1023);
+    float *const as = reinterpret_cast<float *>(smem);                      /* [STAGES][BM][BK] swizzled */
+    float *const bs = reinterpret_cast<float *>(smem + STAGES * P::A_BYTES); /* [STAGES][BN/8][BK][8] */
+    uint64_t *const full = reinterpret_cast<uint64_t *>(smem + STAGES * P::STAGE_BYTES);
+    uint64_t *const empty = full + STAGES;
+
+    const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN, tiles = tiles_m * tiles_n;
+    const int ktiles = (k + BK - 1) / BK;
+    const int tid = threadIdx.x, wg = tid / 128;
+
+    if (tid == 0) {
+        tma_prefetch_map(&map_a);
+        tma_prefetch_map(&map_b);
+        for (int s = 0; s < STAGES; ++s) {
+            mbar_init(&full[s], 1);                    /* the producer's expect_tx arrival */
+            mbar_init(&empty[s], P::CONSUMERS * 4);    /* one arrival per consumer warp */
+        }
+        mbar_init_fence();
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+        /* producer warpgroup: one thread walks the block's tiles and k-tiles; `it` counts
+         * stage uses over all of them, so the ring carries on across tiles */
+        setmaxnreg_dec<P::PRODUCER_REGS>();
+        if (tid != 0)
+            return;
+        int it = 0;
+        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            int row0, col0;
+            wgmma_ws_tile(tile, tiles_m, tiles_n, &row0, &col0);
+            for (int t = 0; t < ktiles; ++t, ++it) {
+                const int s = it % STAGES;
+                if (it >= STAGES) /* wait for the consumers' release of the previous use */
+                    mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
+                mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
+                tma_load_2d(as + s * (BM * BK), &map_a, t * BK, row0, &full[s]);
+#pragma unroll
+                for (int p = 0; p < BN / 8; ++p)
+                    tma_load_2d(bs + s * (BN * BK) + p * (BK * 8), &map_b, col0 + 8 * p, t * BK, &full[s]);
+            }
+        }
+        return;
+    }
+
+    /* consumers: warpgroup cw owns n rows 64 cw .. 64 cw + 63 of the tile, all BM m */
+    setmaxnreg_inc<P::CONSUMER_REGS>();
+    const int cw = wg - 1, warp = (tid / 32) % 4, lane = tid % 32, g = lane / 4, tig = lane % 4;
+    const int panel = (64 * cw + 16 * warp) / 8;
+    float acc[BM / 2];
+    uint32_t frag[3][BK / 8][4];
+    int it = 0;
+
+    /* B^T fragments of stage s into register set BUF (element (n, k): panel n/8, row k) */
+    auto load_frag = [&](auto buf_c, int s) {
+        constexpr int BUF = decltype(buf_c)::value;
+        const float *const bp = bs + s * (BN * BK) + panel * (BK * 8);
+#pragma unroll
+        for (int ks = 0; ks < BK / 8; ++ks) {
+            const int k0 = 8 * ks + tig;
+            frag[BUF][ks][0] = __float_as_uint(bp[k0 * 8 + g]);
+            frag[BUF][ks][1] = __float_as_uint(bp[BK * 8 + k0 * 8 + g]);
+            frag[BUF][ks][2] = __float_as_uint(bp[(k0 + 4) * 8 + g]);
+            frag[BUF][ks][3] = __float_as_uint(bp[BK * 8 + (k0 + 4) * 8 + g]);
+        }
+    };
+    /* k-tile `it`, whose fragments are in set BUF: four wgmmas; the next k-tile's stage
+     * and fragments (set BUF+1, last read by k-tile it-2, retired); then k-tile it-1 is
+     * retired (wait_group 1) and its stage released */
+    auto step = [&](auto buf_c, bool release_prev, bool has_next) {
+        constexpr int BUF = decltype(buf_c)::value;
+        const int s = it % STAGES;
+        wgmma_fence();
+        const float *const ap = as + s * (BM * BK);
+#pragma unroll
+        for (int ks = 0; ks < BK / 8; ++ks)
+            wgmma_m64n256k8_rs(acc, frag[BUF][ks], wgmma_desc_k128(ap + 8 * ks), 1);
+        wgmma_commit();
+        if (has_next) {
+            const int s1 = (it + 1) % STAGES;
+            mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
+            load_frag(std::integral_constant<int, (BUF + 1) % 3>(), s1);
+        }
+        wgmma_wait<1>();
+        if (release_prev && lane == 0)
+            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
+        ++it;
+    };
+
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row0, col0;
+        wgmma_ws_tile(tile, tiles_m, tiles_n, &row0, &col0);
+#pragma unroll
+        for (int i = 0; i < BM / 2; ++i)
+            acc[i] = 0.f;
+        mbar_wait(&full[it % STAGES], (unsigned)(it / STAGES) & 1u);
+        load_frag(std::integral_constant<int, 0>(), it % STAGES);
+        for (int t = 0; t < ktiles; t += 3) {
+            step(std::integral_constant<int, 0>(), t > 0, t + 1 < ktiles);
+            if (t + 1 < ktiles)
+                step(std::integral_constant<int, 1>(), true, t + 2 < ktiles);
+            if (t + 2 < ktiles)
+                step(std::integral_constant<int, 2>(), true, t + 3 < ktiles);
+        }
+        wgmma_wait<0>();
+        if (lane == 0)
+            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the tile's last stage */
+
+        sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
+    }
+#else
+    (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c;
+#endif
+}
+
+/* C = A * B (row-major) with the warp-specialised persistent kernel on `stream`; any m, n,
+ * k >= 1. Returns cudaErrorNotSupported unless built for sm_90a and run on compute
+ * capability 9.0. Never synchronizes. */
+extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
+                                            const float *b, float *c, cudaStream_t stream)
+{
+    using P = wgmma_ws_cfg;
+    static struct sm90_maps maps;
+    static int sms = 0;
+    (void)ctx;
+    cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
+    if (e != cudaSuccess)
+        return e;
+    if (sms == 0) {
+        int dev = 0;
+        if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+            (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+            (e = cudaFuncSetAttribute(gemm_wgmma_ws_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM)) !=
+                cudaSuccess) {
+            sms = 0;
+            return e;
+        }
+    }
+    struct sm90_operands op;
+    e = sm90_operands_prepare(m, n, k, a, b, stream, &op);
+    if (e == cudaSuccess)
+        e = sm90_maps_get(&maps, &op, m, n, k, P::BM, P::BK);
+    if (e == cudaSuccess) {
+        const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
+        const unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
+        gemm_wgmma_ws_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
+        e = cudaGetLastError();
+    }
+    const cudaError_t r = sm90_operands_release(&op, stream);
+    return e != cudaSuccess ? e : r;
+}

@@ -1,0 +1,404 @@
+/* Hopper (sm_90a) building blocks shared by the wgmma variants (12_wgmma.cu,
+ * 13_wgmma_ws.cu) and the tensor-core ceiling (ceil_tensor.cu): TMA tensor maps, mbarriers,
+ * and TF32 wgmma with its shared-memory descriptors. Device code only exists where the
+ * file is compiled for sm_90a (the Makefile's SM90A_SRC list); elsewhere SM90_TF32_DEVICE
+ * is 0 and the launchers return cudaErrorNotSupported.
+ *
+ * Facts the code relies on, checked against the PTX ISA (wgmma "Register Fragments and
+ * Shared Memory Matrix Layouts", "Matrix Descriptor Format") and CUTLASS's ALayout_64x8 /
+ * CLayout_64xN; lane = 4 * groupID + tig (thread in group), warp q of the warpgroup:
+ *  - A from registers, m64nNk8 tf32: 4 x b32 per thread; a0 (row 16q+g, col tig),
+ *    a1 (row +8), a2 (col +4), a3 (row +8, col +4): per warp the mma.m16n8k8 A fragment.
+ *  - D, f32: d[4j + 2h + e] is (row 16q + g + 8h, column 8j + 2 tig + e).
+ *  - B from shared memory is "column-major" = K-major: each of its N columns holds K
+ *    contiguous elements. TF32 has no transpose bit, so B must be K-major.
+ *  - descriptor: bits 0-13 start address >> 4, 16-29 leading byte offset >> 4, 32-45
+ *    stride byte offset >> 4, 49-51 base offset, 62-63 swizzle (1 = 128B).
+ *  - 128B swizzle (TMA and wgmma agree): within each 1024-byte block of 8 rows x 128 B,
+ *    the 16-byte chunk index (address bits 4-6) is XORed with the row (bits 7-9).
+ */
+#ifndef GEMMPROF_KERNELS_SM90_TF32_CUH
+#define GEMMPROF_KERNELS_SM90_TF32_CUH
+
+#include <cuda.h> /* CUtensorMap and the encoder's types only: libcuda is not linked */
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+/* SM90_TF32_DEVICE: this device pass has the sm_90a features (nvcc defines
+ * __CUDA_ARCH_FEAT_SM90_ALL for compute_90a). SM90_TF32_BUILT: for host code, the object
+ * holds sm_90a kernels (the Makefile adds -DGP_SM90A with the sm_90a gencode). */
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define SM90_TF32_DEVICE 1
+#else
+#define SM90_TF32_DEVICE 0
+#endif
+#ifdef GP_SM90A
+#define SM90_TF32_BUILT true
+#else
+#define SM90_TF32_BUILT false
+#endif
+
+/* ---- host: tensor maps --------------------------------------------------------------- */
+
+/* cuTensorMapEncodeTiled through the runtime's driver entry point (the process already
+ * has the driver loaded through the runtime), so nothing links libcuda. NULL when the
+ * driver does not have it. */
+typedef CUresult (*sm90_encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                                         const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                                         const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                         CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+static inline sm90_encode_tiled_fn sm90_encoder(void)
+{
+    static sm90_encode_tiled_fn fn = NULL;
+    static int tried = 0;
+    if (!tried) {
+        void *p = NULL;
+        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+        /* 12000: the ABI of cuTensorMapEncodeTiled since CUDA 12.0 */
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) ==
+                cudaSuccess &&
+            q == cudaDriverEntryPointSuccess)
+            fn = (sm90_encode_tiled_fn)p;
+        tried = 1;
+    }
+    return fn;
+}
+
+/* A 2-D FP32 tensor map of a row-major rows x cols matrix with row pitch `ld` elements;
+ * a box is box_cols x box_rows; elements outside the matrix read as zero. */
+static inline cudaError_t sm90_tensor_map_2d(CUtensorMap *map, const float *base, int rows, int cols, long ld,
+                                      int box_cols, int box_rows, CUtensorMapSwizzle swizzle)
+{
+    const sm90_encode_tiled_fn enc = sm90_encoder();
+    if (enc == NULL)
+        return cudaErrorNotSupported;
+    const cuuint64_t dim[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+    const cuuint64_t stride[1] = {(cuuint64_t)ld * sizeof(float)};
+    const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
+    const cuuint32_t estride[2] = {1, 1};
+    const CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dim, stride, box, estride,
+                           CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+/* The device is a Hopper that runs sm_90a code, and this object holds it. */
+static inline cudaError_t sm90_check_device(bool built_for_sm90a)
+{
+    if (!built_for_sm90a)
+        return cudaErrorNotSupported;
+    int dev = 0, major = 0, minor = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (e != cudaSuccess)
+        return e;
+    return major == 9 && minor == 0 ? cudaSuccess : cudaErrorNotSupported;
+}
+
+/* Row-major rows x cols copy of src into dst with row pitch ld >= cols (the padding is
+ * never read: the tensor map's dimensions stay rows x cols). */
+static __global__ void sm90_pad_rows_kernel(const float *__restrict__ src, float *__restrict__ dst, int rows,
+                                            int cols, long ld)
+{
+    const long total = (long)rows * cols;
+    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (long)gridDim.x * blockDim.x) {
+        const long r = i / cols, c = i % cols;
+        dst[r * ld + c] = src[i];
+    }
+}
+
+static inline cudaError_t sm90_pad_rows(const float *src, float *dst, int rows, int cols, long ld, cudaStream_t stream)
+{
+    const long total = (long)rows * cols;
+    long blocks = (total + 255) / 256;
+    blocks = blocks > 1024 ? 1024 : blocks;
+    sm90_pad_rows_kernel<<<(unsigned)blocks, 256, 0, stream>>>(src, dst, rows, cols, ld);
+    return cudaGetLastError();
+}
+
+static inline bool sm90_aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15u) == 0;
+}
+
+/* The operands as TMA can read them: a and b themselves when their row pitches (k and n
+ * floats) are multiples of 16 bytes and both are 16-byte aligned; otherwise copies with
+ * the pitch rounded up to 4 floats, in stream-ordered scratch memory (the copy runs on
+ * `stream` before the GEMM, so its time counts in the variant's). */
+struct sm90_operands {
+    const float *a, *b;
+    long lda, ldb;   /* row pitches, elements */
+    float *scratch;  /* NULL, or the copies: free with sm90_operands_release after the launch */
+};
+
+static inline cudaError_t sm90_operands_prepare(int m, int n, int k, const float *a, const float *b,
+                                         cudaStream_t stream, struct sm90_operands *op)
+{
+    const bool pad_a = k % 4 != 0 || !sm90_aligned16(a);
+    const bool pad_b = n % 4 != 0 || !sm90_aligned16(b);
+    op->a = a, op->b = b, op->lda = k, op->ldb = n, op->scratch = NULL;
+    if (!pad_a && !pad_b)
+        return cudaSuccess;
+    const long lda = (k + 3) / 4 * 4, ldb = (n + 3) / 4 * 4;
+    const size_t a_elems = pad_a ? (size_t)m * lda : 0, b_elems = pad_b ? (size_t)k * ldb : 0;
+    cudaError_t e = cudaMallocAsync((void **)&op->scratch, (a_elems + b_elems) * sizeof(float), stream);
+    if (e != cudaSuccess)
+        return e;
+    if (pad_a) {
+        if ((e = sm90_pad_rows(a, op->scratch, m, k, lda, stream)) != cudaSuccess)
+            return e;
+        op->a = op->scratch, op->lda = lda;
+    }
+    if (pad_b) {
+        if ((e = sm90_pad_rows(b, op->scratch + a_elems, k, n, ldb, stream)) != cudaSuccess)
+            return e;
+        op->b = op->scratch + a_elems, op->ldb = ldb;
+    }
+    return cudaSuccess;
+}
+
+static inline cudaError_t sm90_operands_release(struct sm90_operands *op, cudaStream_t stream)
+{
+    cudaError_t e = cudaSuccess;
+    if (op->scratch != NULL)
+        e = cudaFreeAsync(op->scratch, stream);
+    op->scratch = NULL;
+    return e;
+}
+
+/* The two tensor maps of one launch, kept while the operands stay the same (a sweep
+ * launches the same GEMM many times; encoding is host work inside the timed loop).
+ * A (m x k, pitch lda): boxes of 32 k x bm rows, 128B swizzle, for wgmma's B operand.
+ * B (k x n, pitch ldb): boxes of 8 n x bk rows, unswizzled: a box is one [bk][8] panel. */
+struct sm90_maps {
+    CUtensorMap a, b;
+    const float *pa, *pb;
+    int m, n, k, bm, bk;
+    long lda, ldb;
+    bool valid;
+};
+
+static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const struct sm90_operands *op, int m, int n, int k, int bm,
+                                 int bk)
+{
+    if (c->valid && c->pa == op->a && c->pb == op->b && c->m == m && c->n == n && c->k == k && c->bm == bm &&
+        c->bk == bk && c->lda == op->lda && c->ldb == op->ldb)
+        return cudaSuccess;
+    c->valid = false;
+    cudaError_t e = sm90_tensor_map_2d(&c->a, op->a, m, k, op->lda, 32, bm, CU_TENSOR_MAP_SWIZZLE_128B);
+    if (e == cudaSuccess)
+        e = sm90_tensor_map_2d(&c->b, op->b, k, n, op->ldb, 8, bk, CU_TENSOR_MAP_SWIZZLE_NONE);
+    if (e != cudaSuccess)
+        return e;
+    c->pa = op->a, c->pb = op->b, c->m = m, c->n = n, c->k = k, c->bm = bm, c->bk = bk;
+    c->lda = op->lda, c->ldb = op->ldb, c->valid = true;
+    return cudaSuccess;
+}
+
+/* ---- device ---------------------------------------------------------------------------- */
+
+static __device__ __forceinline__ uint32_t sm90_smem_addr(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+#if SM90_TF32_DEVICE
+
+static __device__ __forceinline__ void mbar_init(uint64_t *bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(sm90_smem_addr(bar)), "r"(count) : "memory");
+}
+
+/* Makes the initialised barriers visible to the async proxy (TMA) and the other threads
+ * (with the __syncthreads that follows). */
+static __device__ __forceinline__ void mbar_init_fence(void)
+{
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+/* One arrival that also announces `bytes` of TMA traffic to come on this phase. */
+static __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t *bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(sm90_smem_addr(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+static __device__ __forceinline__ void mbar_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(sm90_smem_addr(bar)) : "memory");
+}
+
+/* Spins until the phase with parity `parity` has completed. */
+static __device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned parity)
+{
+    const uint32_t a = sm90_smem_addr(bar);
+    uint32_t done = 0;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(a), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
+/* TMA: the box at element coordinates (c0 innermost, c1) of `map` into shared `dst`;
+ * completion is signalled as transaction bytes on `bar`. */
+static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, int c0, int c1,
+                                                   uint64_t *bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(sm90_smem_addr(dst)),
+                 "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(sm90_smem_addr(bar))
+                 : "memory");
+}
+
+static __device__ __forceinline__ void tma_prefetch_map(const CUtensorMap *map)
+{
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)map) : "memory");
+}
+
+/* Orders this thread's generic-proxy shared-memory writes before later async-proxy reads
+ * (wgmma operands written with st.shared). */
+static __device__ __forceinline__ void fence_proxy_async_smem(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void wgmma_fence(void)
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void wgmma_commit(void)
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+/* Waits until at most N committed wgmma groups of this warp are pending. */
+template <int N> static __device__ __forceinline__ void wgmma_wait(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+template <int R> static __device__ __forceinline__ void setmaxnreg_inc(void)
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+
+template <int R> static __device__ __forceinline__ void setmaxnreg_dec(void)
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+
+/* Descriptor of a K-major operand laid out by TMA with 128B swizzle: rows of 128 bytes
+ * (32 tf32 of k), 8-row groups 1024 bytes apart (stride byte offset); the leading byte
+ * offset is not used by swizzled K-major layouts (1 by convention). `start` may sit
+ * 32*s bytes into a 1024-aligned tile to select k-step s: the swizzle is a function of
+ * the address, so TMA's placement and wgmma's reads agree. */
+static __device__ __forceinline__ uint64_t wgmma_desc_k128(const void *start)
+{
+    const uint64_t addr = sm90_smem_addr(start);
+    return ((addr & 0x3FFFFull) >> 4) | (1ull << 16) | ((1024ull >> 4) << 32) | (1ull << 62);
+}
+
+/* D (+)= A * B, 64 x N x 8, TF32 inputs, FP32 accumulators (d as in the file comment).
+ * _rs: A from registers (a0..a3 above), B by descriptor; _ss: both by descriptor.
+ * scale_d 0 ignores d's old value (D = A * B). */
+static __device__ __forceinline__ void wgmma_m64n128k8_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+                 "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
+
+/* the 128 accumulators of an n256 wgmma: their place-holders and their operands */
+#define SM90_D128_REGS \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15," \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31," \
+    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47," \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63," \
+    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79," \
+    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95," \
+    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111," \
+    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define SM90_D128_OPERANDS(d) \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+    "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+    "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+    "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+    "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+    "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+    "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+    "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+    "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+    "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+    "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+    "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
+    "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
+    "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
+    "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+
+static __device__ __forceinline__ void wgmma_m64n256k8_rs(float (&d)[128], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" SM90_D128_REGS "}, "
+                 "{%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+                 : SM90_D128_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
+
+static __device__ __forceinline__ void wgmma_m64n256k8_ss(float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" SM90_D128_REGS "}, "
+                 "%128, %129, p, 1, 1;\n}\n"
+                 : SM90_D128_OPERANDS(d)
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+/* Stores a consumer warpgroup's accumulators, C^T of 64 n x BM m, into row-major C:
+ * acc[4j + 2h + e] is C(row0 + 8j + 2 tig + e, n_base + 8h) with n_base = the warp's
+ * first n + g. Each store instruction writes 4 rows x 32 contiguous bytes; guarded. */
+template <int BM>
+static __device__ __forceinline__ void sm90_store_ct(const float (&acc)[BM / 2], float *__restrict__ c, int m, int n,
+                                                     int row0, int n_base, int tig)
+{
+#pragma unroll
+    for (int j = 0; j < BM / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const int row = row0 + 8 * j + 2 * tig + e;
+            if (row >= m)
+                continue;
+            float *const c_row = c + (size_t)row * n;
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+                if (n_base + 8 * h < n)
+                    c_row[n_base + 8 * h] = acc[4 * j + 2 * h + e];
+        }
+}
+
+#endif /* SM90_TF32_DEVICE */
+
+#endif

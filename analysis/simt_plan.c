@@ -53,14 +53,14 @@ static double gemm_cycles(const struct simt_machine *mc, int ci, long blocks, in
     if (per_sm < 1)
         per_sm = 1;
     const int warps = simt_config_threads(c) / 32;
-    const double tile_fmas = (double)c->bm * c->bn * (k_slice + SIMT_K_OVERHEAD);
+    const double tile_fmas = (double)c->bm * c->bn * k_slice;
     double cycles = 0;
     for (long left = ceil_div(blocks, sms); left > 0; left -= per_sm) {
         const long w = left < per_sm ? left : per_sm;
         double fed = (double)w * warps / SIMT_FULL_WARPS;
         if (fed > 1)
             fed = 1;
-        cycles += (double)w * tile_fmas / (128.0 * c->eff * fed);
+        cycles += (double)w * tile_fmas / (128.0 * c->eff * fed) + SIMT_WAVE_CLK;
     }
     return cycles;
 }

@@ -9,8 +9,9 @@
  * SM: the grid has T = ceil(M/BM) * ceil(N/BN) * s blocks, the busiest SM gets
  * L = ceil(T / SMs) of them and runs them in waves of up to b at once (b = blocks of c
  * resident per SM, from the occupancy API); a wave of w blocks takes
- * w * BM * BN * (K-slice + SIMT_K_OVERHEAD) / (128 * EFF_c * min(1, w * warps_c / SIMT_FULL_WARPS))
- * cycles (128 FP32 lanes per SM; too few warps cannot keep them busy). A split adds the
+ * w * BM * BN * K-slice / (128 * EFF_c * min(1, w * warps_c / SIMT_FULL_WARPS)) cycles
+ * (128 FP32 lanes per SM; too few warps cannot keep them busy) plus SIMT_WAVE_CLK (the
+ * pipeline's fill and the epilogue). A split adds the
  * second pass, which reads s partial products and writes C ((s + 1) * M * N * 4 bytes at
  * SIMT_REDUCE_BYTES_PER_CLK per SM over all SMs) plus SIMT_LAUNCH_CLK. The smallest
  * estimate wins; ties go to the earlier configuration (larger tile), then the smaller
@@ -27,7 +28,7 @@ extern "C" {
 /* The rule's constants (guesses to calibrate with `gemmprof --tune`; see above). */
 #define SIMT_SPLITS {1, 2, 3, 4, 6, 8, 12, 16}
 #define SIMT_MIN_K_SLICE 64                 /* a shorter slice is mostly pipeline fill */
-#define SIMT_K_OVERHEAD 48                  /* prologue + epilogue of a block, in k-steps */
+#define SIMT_WAVE_CLK 3000.0                /* a wave's pipeline fill and epilogue, cycles */
 #define SIMT_FULL_WARPS 8                   /* warps per SM that keep the FFMA pipe fed */
 #define SIMT_REDUCE_BYTES_PER_CLK 24.0      /* split-K pass, per SM (L2-resident partials) */
 #define SIMT_LAUNCH_CLK 4000.0              /* the second kernel's launch gap, cycles */

@@ -6,6 +6,7 @@
 #ifndef GEMMPROF_KERNELS_PIPELINE_CUH
 #define GEMMPROF_KERNELS_PIPELINE_CUH
 
+#ifdef __CUDACC__ /* host C++ that includes this (tests/simt_emulated.cpp) brings its own copies */
 /* 4-byte async copy global->shared; src_ok false writes a zero and reads nothing. */
 static __device__ __forceinline__ void cp_async4(float *dst, const float *src, bool src_ok)
 {
@@ -34,6 +35,8 @@ template <int N> static __device__ __forceinline__ void cp_async_wait(void)
 {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
+
+#endif /* __CUDACC__ */
 
 /* Block `block` -> the origin (row0, col0) of its BM x BN tile of an m x n C, grouped:
  * group_m tile rows are walked column by column so that the blocks resident at once reuse

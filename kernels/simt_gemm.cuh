@@ -248,6 +248,7 @@ gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
         }
 }
 
+#ifdef __CUDACC__ /* the launchers need nvcc; the kernel body alone also compiles as host C++ */
 static inline bool simt_aligned16(const void *p)
 {
     return ((uintptr_t)p & 15u) == 0;
@@ -302,5 +303,7 @@ template <class P> static void simt_fixed_config(char *buf, unsigned long len)
     const struct simt_config c = simt_config_of<P>("fixed");
     simt_config_describe(&c, 1, buf, len);
 }
+
+#endif /* __CUDACC__ */
 
 #endif

@@ -106,31 +106,42 @@ static cudaError_t simt_workspace(size_t bytes, float **out)
     return cudaSuccess;
 }
 
-/* c = sum over z of ws[z] (each `count` floats), in order of z: grid-stride, float4 when
- * VEC (count % 4 == 0 and c 16-byte aligned; the workspace always is). */
-template <bool VEC>
-static __global__ void gemm_simt_splitk_reduce_kernel(const float *__restrict__ ws, float *__restrict__ c,
-                                                      size_t count, int split)
+static __device__ __forceinline__ float add(float x, float y)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    if (VEC) {
-        const size_t count4 = count / 4;
-        const float4 *const ws4 = reinterpret_cast<const float4 *>(ws);
-        for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count4; i += stride) {
-            float4 s = ws4[i];
-            for (int z = 1; z < split; ++z) {
-                const float4 v = ws4[(size_t)z * count4 + i];
-                s.x += v.x, s.y += v.y, s.z += v.z, s.w += v.w;
-            }
-            reinterpret_cast<float4 *>(c)[i] = s;
-        }
-    } else {
-        for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
-            float s = ws[i];
-            for (int z = 1; z < split; ++z)
-                s += ws[(size_t)z * count + i];
-            c[i] = s;
-        }
+    return x + y;
+}
+static __device__ __forceinline__ float4 add(float4 x, float4 y)
+{
+    return make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+}
+
+/* c = sum of the split partial products ws[z] (each `count` floats), added in order of z
+ * (the same result every run). Items are float4 when VEC (count % 4 == 0 and c 16-byte
+ * aligned; the workspace always is), else floats; each thread sums REDUCE_ILP items at a
+ * time so that enough loads are in flight with few threads. */
+#define REDUCE_THREADS 128
+#define REDUCE_ILP 4
+template <class T>
+static __global__ void __launch_bounds__(REDUCE_THREADS)
+gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size_t items, int split)
+{
+    const size_t threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x; first < items;
+         first += REDUCE_ILP * threads) {
+        T sum[REDUCE_ILP];
+#pragma unroll
+        for (int u = 0; u < REDUCE_ILP; ++u)
+            if (first + u * threads < items)
+                sum[u] = ws[first + u * threads];
+        for (int z = 1; z < split; ++z)
+#pragma unroll
+            for (int u = 0; u < REDUCE_ILP; ++u)
+                if (first + u * threads < items)
+                    sum[u] = add(sum[u], ws[(size_t)z * items + first + u * threads]);
+#pragma unroll
+        for (int u = 0; u < REDUCE_ILP; ++u)
+            if (first + u * threads < items)
+                c[first + u * threads] = sum[u];
     }
 }
 
@@ -150,13 +161,17 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     struct simt_machine mc;
     if ((err = simt_machine_query(&mc)) != cudaSuccess)
         return err;
-    /* one block of 256 per SM: a pass over L2-resident partials, and fewer threads than
-     * the GEMM kernel, which the launch facts then name as the call's main kernel */
+    /* at most one block per SM, and never more threads than the GEMM kernel: the launch
+     * facts describe a call by its kernel with the most threads (ties: the first) */
+    const long gemm_threads = p->blocks * simt_config_threads(&simt_configs[p->config]);
+    const int blocks = (int)(gemm_threads / REDUCE_THREADS < mc.sms ? gemm_threads / REDUCE_THREADS : mc.sms);
     const size_t count = (size_t)m * (size_t)n;
     if (n % 4 == 0 && simt_aligned16(c))
-        gemm_simt_splitk_reduce_kernel<true><<<mc.sms, 256, 0, stream>>>(ws, c, count, p->split);
+        gemm_simt_splitk_reduce_kernel<float4><<<blocks > 0 ? blocks : 1, REDUCE_THREADS, 0, stream>>>(
+            reinterpret_cast<const float4 *>(ws), reinterpret_cast<float4 *>(c), count / 4, p->split);
     else
-        gemm_simt_splitk_reduce_kernel<false><<<mc.sms, 256, 0, stream>>>(ws, c, count, p->split);
+        gemm_simt_splitk_reduce_kernel<float><<<blocks > 0 ? blocks : 1, REDUCE_THREADS, 0, stream>>>(
+            ws, c, count, p->split);
     return cudaGetLastError();
 }
 

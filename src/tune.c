@@ -53,7 +53,7 @@ static void print_table(FILE *f, const struct run *r, const struct shape_data *s
         const struct tune_row *t = &rows[i];
         fprintf(f, "%c %-36s %7ld %6.2f %-13s", t->picked ? '*' : ' ', t->res.config, t->plan.blocks, t->waves,
                 gp_status_name(t->res.status));
-        if (isnan(t->res.time_median_s))
+        if (isnan(t->res.time_median_s) || isinf(best_s))
             fprintf(f, " %10s %8s %7s", "-", "-", "-");
         else
             fprintf(f, " %10.4f %8.2f %6.1f%%", t->res.time_median_s * 1e3, t->res.flop_per_s * 1e-12,

@@ -46,9 +46,18 @@ for s in shapes:
         else:
             line += "%17s" % ("%.2f" % t)
     print(line)
+def facts(r):
+    def num(c):
+        try: return "%g" % float(r.get(c, ""))
+        except ValueError: return "-"
+    return "regs %s, %s blocks/SM (%s), %s waves" % (num("registers_per_thread"), num("blocks_per_sm"),
+                                                    r.get("occupancy_limiter", "") or "-", num("waves"))
 for s in shapes:
     r = cell.get((s, "simt_auto"))
-    if r: print("  simt_auto %-16s %s" % (s, r.get("config", "")))
+    if r: print("  simt_auto %-16s %-36s %s" % (s, r.get("config", ""), facts(r)))
+for v in ("swizzle", "bigtile", "warptile"):
+    r = cell.get((shapes[0], v)) if shapes else None
+    if r: print("  %-9s %-16s %-36s %s" % (v, shapes[0], r.get("config", ""), facts(r)))
 for r in rows:
     if r["status"] != "ok":
         print("  FAILED %s %sx%sx%s: %s %s" % (r["variant"], r["m"], r["n"], r["k"], r["status"], r["error"]))
@@ -107,7 +116,7 @@ else
     for tool in memcheck racecheck; do
         for what in "-k $NEW -s 67x45x33,130x129x17,33x65x1000,132x68x300" "--tune 132x68x300" "--tune 67x45x199"; do
             name=$(echo "$tool $what" | tr -c 'a-zA-Z0-9\n' _)
-            timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 $G $what -r 1 -w 0 --no-counters \
+            timeout 45 compute-sanitizer --tool $tool --error-exitcode 9 $G $what -r 1 -w 0 --no-flush --no-counters \
                 --no-ceilings --no-report -o "$DIR/san" >"$DIR/$name.log" 2>&1
             rc=$?
             summary=$(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$DIR/$name.log" | tail -1)

@@ -56,6 +56,7 @@ EXAMPLE_PLUGIN := $(BUILD)/examples/libgemmprof_example.so
 BAD_PLUGINS    := $(BUILD)/tests/plugins/libbad_plugins.so
 GPU_TEST_BIN  := $(BUILD)/tests/test_cupti
 HOST_TEST_BIN := $(filter-out $(GPU_TEST_BIN),$(TEST_BIN))
+SIMT_EMULATED := $(BUILD)/tests/test_simt_emulated
 
 .DEFAULT_GOAL := all
 
@@ -66,7 +67,7 @@ $(shell mkdir -p $(BUILD); echo '$(GIT_REV) $(VERSION)' | cmp -s - $(GITREV_STAM
 $(BUILD)/src/main.o $(BUILD)/src/harness.o $(BUILD)/analysis/report.o: $(GITREV_STAMP)
 
 .PHONY: all run test test-host test-gpu plots report clean sass help fuzz
-all: $(GEMMPROF) $(TEST_BIN) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS)
+all: $(GEMMPROF) $(TEST_BIN) $(SIMT_EMULATED) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS)
 
 help:
 	@echo "make            build $(GEMMPROF) and the tests"
@@ -95,6 +96,12 @@ $(HOST_LIB): $(ANALYSIS_OBJ) $(call obj,$(HOST_SRC)) Makefile
 $(HOST_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(HOST_LIB)
 	@echo "  LINK    $@"
 	$(Q)$(CC) -fopenmp -o $@ $^ -lm -ldl
+
+# The SIMT kernel's body run on the host, threads as threads (tests/simt_emulated.cpp):
+# its index math checked where there is no GPU.
+$(SIMT_EMULATED): tests/simt_emulated.cpp $(HOST_LIB)
+	@echo "  CXX     $@"
+	$(Q)$(CXX) -std=c++20 -O2 $(WARN) -Wno-unknown-pragmas -I. -MMD -MP -o $@ $< $(HOST_LIB) -lpthread -lm
 
 # Plugins (include/gemmprof_plugin.h): the example, built like any user's would be, and
 # the broken ones the host tests must see refused.

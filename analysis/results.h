@@ -45,6 +45,7 @@ struct gp_result {
     double metric[GP_METRIC_SLOTS];
     int counter_passes;      /* replay passes used; 0 when no counters */
     char kernels[512];       /* kernel names the counters summed, ';'-separated */
+    char config[64];         /* tiles, stages and split the variant ran ("" if it does not say) */
 
     /* Launch facts of the call's main kernel (the one launching the most threads), as
      * ncu's Launch Statistics and Occupancy sections show them; NaN / "" when unknown.

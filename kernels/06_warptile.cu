@@ -31,8 +31,8 @@
  */
 #include <stdint.h>
 
+#include "kernels/pipeline.cuh"
 #include "kernels/gemm.h"
-#include "kernels/tile_order.cuh"
 
 /* The tuning knobs, in one place. Constraints are static_asserts in the kernel. */
 struct warptile_cfg {
@@ -47,35 +47,6 @@ struct warptile_cfg {
     static constexpr int LDA = BM + 4;                /* padded row of transposed As */
     static constexpr int A_KT = 8;                    /* consecutive k per lane group for A */
 };
-
-/* 4-byte async copy global->shared; src_ok false writes a zero and reads nothing. */
-static __device__ __forceinline__ void cp_async4(float *dst, const float *src, bool src_ok)
-{
-    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
-                 "r"(src_ok ? 4 : 0)
-                 : "memory");
-}
-
-/* 16-byte async copy global->shared (both 16-byte aligned); src_ok false zero-fills. */
-static __device__ __forceinline__ void cp_async16(float *dst, const float *src, bool src_ok)
-{
-    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
-                 "r"(src_ok ? 16 : 0)
-                 : "memory");
-}
-
-static __device__ __forceinline__ void cp_async_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-/* Waits until at most N of this thread's committed copy groups are still in flight. */
-template <int N> static __device__ __forceinline__ void cp_async_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
 
 /* VEC selects 16-byte B copies and float4 C stores (caller checked n % 4 and alignment)
  * or 4-byte copies and scalar stores; templates give both from one body. */
@@ -110,8 +81,8 @@ warptile_kernel(int m, int n, int k, const float *__restrict__ a, const float *_
     float *const as = reinterpret_cast<float *>(warptile_smem); /* [STAGES][BK][LDA] */
     float *const bs = as + STAGES * A_STAGE;                    /* [STAGES][BK][BN] */
 
-    const gemm_tile_origin tile0 = gemm_grouped_tile((int)blockIdx.x, m, n, BM, BN, P::GROUP_M);
-    const int row0 = tile0.row0, col0 = tile0.col0;
+    int row0, col0; /* this block's C tile, in grouped order */
+    grouped_tile<BM, BN>((int)blockIdx.x, m, n, P::GROUP_M, &row0, &col0);
 
     const int tid = threadIdx.x;
 

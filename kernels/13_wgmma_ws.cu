@@ -35,6 +35,7 @@
 #include <type_traits>
 
 #include "kernels/gemm.h"
+#include "kernels/pipeline.cuh"
 #include "kernels/sm90_tf32.cuh"
 
 struct wgmma_ws_cfg {
@@ -50,20 +51,6 @@ struct wgmma_ws_cfg {
     static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
     static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 1024;
 };
-
-#if SM90_TF32_DEVICE
-/* Tile `tile` of the grouped order -> its first m (row0) and n (col0). */
-static __device__ __forceinline__ void wgmma_ws_tile(int tile, int tiles_m, int tiles_n, int *row0, int *col0)
-{
-    using P = wgmma_ws_cfg;
-    const int per_group = P::GROUP_M * tiles_n;
-    const int first_m = tile / per_group * P::GROUP_M;
-    const int group_rows = min(tiles_m - first_m, P::GROUP_M);
-    const int in_group = tile % per_group;
-    *row0 = (first_m + in_group % group_rows) * P::BM;
-    *col0 = (in_group / group_rows) * P::BN;
-}
-#endif
 
 static __global__ void __launch_bounds__(wgmma_ws_cfg::NT, 1)
 gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
@@ -106,7 +93,7 @@ gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
         int it = 0;
         for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
             int row0, col0;
-            wgmma_ws_tile(tile, tiles_m, tiles_n, &row0, &col0);
+            grouped_tile<P::BM, P::BN>(tile, m, n, P::GROUP_M, &row0, &col0);
             for (int t = 0; t < ktiles; ++t, ++it) {
                 const int s = it % STAGES;
                 if (it >= STAGES) /* wait for the consumers' release of the previous use */
@@ -167,7 +154,7 @@ gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
 
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         int row0, col0;
-        wgmma_ws_tile(tile, tiles_m, tiles_n, &row0, &col0);
+        grouped_tile<P::BM, P::BN>(tile, m, n, P::GROUP_M, &row0, &col0);
 #pragma unroll
         for (int i = 0; i < BM / 2; ++i)
             acc[i] = 0.f;

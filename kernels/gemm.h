@@ -28,6 +28,13 @@ typedef cudaError_t (*gemm_launch_fn)(struct gemm_context *ctx, int m, int n, in
                                       const float *a, const float *b, float *c,
                                       cudaStream_t stream);
 
+/* Optional per-variant hook: the configuration a launch at m x n x k runs (tile, stages,
+ * split: "128x256x16 w64x64 t16x8 s4 split1"), written into buf (at most len bytes with
+ * the NUL) for the results' config column. A variant has one by defining
+ * gemm_<name>_config with this signature; src/registry.c finds it through a weak
+ * reference, and a variant without one leaves the column empty. */
+typedef void (*gemm_config_fn)(int m, int n, int k, char *buf, unsigned long len);
+
 #define GEMM_VARIANT(name, prec, tol, desc)                                               \
     cudaError_t gemm_##name##_launch(struct gemm_context *ctx, int m, int n, int k,        \
                                      const float *a, const float *b, float *c,             \

@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #include "kernels/gemm.h"
-#include "kernels/tile_order.cuh"
+#include "kernels/pipeline.cuh"
 
 /* Block tile BM x BN x 32, warp tile WM x WN (WM/16 x WN/8 mma tiles), STAGES-deep
  * pipeline; SPLIT3 selects the 3xTF32 k-step. */
@@ -64,21 +64,14 @@ template <int BN> static __device__ __forceinline__ int mt_b_off(int kk, int nn)
     return kk * BN + ((((nn >> 2) ^ (((kk >> 2) & 3) << 1))) << 2) + (nn & 3);
 }
 
-/* cp.async global->shared of `bytes` (4 or 16); ok false writes zeros and reads nothing. */
+/* cp.async global->shared of BYTES (4 or 16), kernels/pipeline.cuh's copies chosen at
+ * compile time; ok false writes zeros and reads nothing. */
 template <int BYTES> static __device__ __forceinline__ void mt_cp_async(float *dst, const float *src, bool ok)
 {
-    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
     if (BYTES == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src), "r"(ok ? 16 : 0)
-                     : "memory");
+        cp_async16(dst, src, ok);
     else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src), "r"(ok ? 4 : 0)
-                     : "memory");
-}
-
-template <int N> static __device__ __forceinline__ void mt_cp_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+        cp_async4(dst, src, ok);
 }
 
 /* d += A (16x8, tf32) * B (8x8, tf32), FP32 accumulate. */
@@ -126,8 +119,8 @@ mma_tf32_kernel(int m, int n, int k, const float *__restrict__ a, const float *_
     float *const as = reinterpret_cast<float *>(mma_tf32_smem); /* [STAGES][BM][BK], swizzled */
     float *const bs = as + STAGES * A_STAGE;                    /* [STAGES][BK][BN], swizzled */
 
-    const gemm_tile_origin tile0 = gemm_grouped_tile((int)blockIdx.x, m, n, BM, BN, P::GROUP_M);
-    const int row0 = tile0.row0, col0 = tile0.col0;
+    int row0, col0; /* this block's C tile, in grouped order */
+    grouped_tile<BM, BN>((int)blockIdx.x, m, n, P::GROUP_M, &row0, &col0);
 
     const int tid = threadIdx.x;
     /* copy mapping: A chunk a_ch of rows a_r + p*A_RPP, B chunk b_ch of rows b_r + p*B_RPP */
@@ -194,19 +187,19 @@ mma_tf32_kernel(int m, int n, int k, const float *__restrict__ a, const float *_
     for (int s = 0; s < STAGES - 1; ++s) {
         if (s < ntiles)
             load_tile(s, s);
-        asm volatile("cp.async.commit_group;\n" ::: "memory");
+        cp_async_commit();
     }
 
     for (int tile = 0; tile < ntiles; ++tile) {
         /* slice `tile` is commit group `tile`; at most STAGES-2 younger ones may be pending */
-        mt_cp_wait<STAGES - 2>();
+        cp_async_wait<STAGES - 2>();
         /* slice `tile` visible to all; everyone is done with slice tile-1, whose stage the
          * copies below refill */
         __syncthreads();
         const int next = tile + STAGES - 1;
         if (next < ntiles)
             load_tile(next % STAGES, next);
-        asm volatile("cp.async.commit_group;\n" ::: "memory"); /* always: uniform group count */
+        cp_async_commit(); /* always: uniform group count */
 
         const float *const as_s = as + (tile % STAGES) * A_STAGE;
         const float *const bs_s = bs + (tile % STAGES) * B_STAGE;
@@ -281,7 +274,7 @@ mma_tf32_kernel(int m, int n, int k, const float *__restrict__ a, const float *_
             }
         }
     }
-    mt_cp_wait<0>(); /* only empty groups remain; leave none behind */
+    cp_async_wait<0>(); /* only empty groups remain; leave none behind */
 
     /* C fragment (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1) of each mma tile */
 #pragma unroll

@@ -44,6 +44,8 @@ void cli_usage(FILE *f)
             "      --format F         the results table on stdout as table (default), csv, json or md;\n"
             "                         progress and warnings always go to stderr\n"
             "      --no-launch-facts  no CUPTI capture around the verify launches (grid, block, occupancy)\n"
+            "      --tune MxNxK       run, verify and time every tile configuration and split-K of\n"
+            "                         simt_auto at one shape, simt_auto's pick marked; also DIR/tune.csv\n"
             "      --list             list the variants\n"
             "      --list-metrics     list the metrics gemmprof knows\n"
             "  -h, --help             this help\n"
@@ -259,7 +261,7 @@ static const char *option_name(char **argv, int opt, char *buf, size_t len)
 
 enum { OPT_SEED = 256, OPT_NO_FLUSH, OPT_NO_COUNTERS, OPT_NO_CEILINGS, OPT_REMEASURE,
        OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS, OPT_FORMAT, OPT_NO_LAUNCH_FACTS,
-       OPT_SHARD, OPT_FLEET };
+       OPT_SHARD, OPT_FLEET, OPT_TUNE };
 
 /* --stalls: every stall-reason ratio of metrics.def joins the metric list. They cost
  * replay passes (on GH100 the counter phase goes from 4 passes to 9), so not by default. */
@@ -272,6 +274,31 @@ static int add_stall_metrics(struct cli_options *o, char *err, size_t errlen)
     for (int i = 0; i < GP_METRIC_COUNT; i++)
         if (strstr(gp_metrics[i].name, "__average_warps_issue_stalled_"))
             o->nmetrics = index_list_add(o->metrics, o->nmetrics, CLI_MAX_METRICS, i);
+    return 0;
+}
+
+/* --tune SHAPE: one shape, simt_auto's plans, timing only (no counters, ceilings or report:
+ * the tuner compares plans with each other). -s and -k do not apply. */
+static int tune_options(const char *shape, const char *sizes, const char *variants, struct cli_options *o,
+                        char *err, size_t errlen)
+{
+    if (sizes || strcmp(variants, "all") != 0) {
+        snprintf(err, errlen, "--tune %s: the tuner takes its one shape and simt_auto's plans; drop %s", shape,
+                 sizes ? "-s/--sizes" : "-k/--variants");
+        return -1;
+    }
+    if (cli_parse_sizes(shape, o->shapes, &o->nshapes, CLI_MAX_SHAPES, err, errlen))
+        return -1;
+    if (o->nshapes != 1) {
+        snprintf(err, errlen, "--tune '%s': one shape (N or MxNxK), not %d", shape, o->nshapes);
+        return -1;
+    }
+    int n = registry_parse_list("simt_auto", o->variants, CLI_MAX_VARIANTS, err, errlen);
+    if (n < 0)
+        return -1;
+    o->nvariants = n;
+    o->tune = 1;
+    o->counters = o->ceilings = o->report = o->launch_facts = 0;
     return 0;
 }
 
@@ -292,9 +319,10 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         {"no-launch-facts", no_argument, 0, OPT_NO_LAUNCH_FACTS},
         {"stalls", no_argument, 0, OPT_STALLS},
         {"shard", no_argument, 0, OPT_SHARD},     {"fleet", no_argument, 0, OPT_FLEET},
+        {"tune", required_argument, 0, OPT_TUNE},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
-    const char *sizes = NULL, *variants = "all";
+    const char *sizes = NULL, *variants = "all", *tune = NULL;
     char buf[128];
     int stalls = 0;
 
@@ -367,6 +395,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case OPT_LIST: o->action = CLI_LIST; break;
         case OPT_LIST_METRICS: o->action = CLI_LIST_METRICS; break;
         case OPT_NO_LAUNCH_FACTS: o->launch_facts = 0; break;
+        case OPT_TUNE: tune = optarg; break;
         case OPT_FORMAT: {
             static const char *const names[] = {"table", "csv", "json", "md"};
             int found = -1;
@@ -398,6 +427,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     /* after the loop, so --stalls adds to a --metrics list given after it too */
     if (stalls && add_stall_metrics(o, err, errlen))
         return -1;
+    if (tune)
+        return tune_options(tune, sizes, variants, o, err, errlen);
     int n = registry_parse_list(variants, o->variants, CLI_MAX_VARIANTS, err, errlen);
     if (n < 0)
         return -1;

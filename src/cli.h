@@ -42,6 +42,7 @@ struct cli_options {
     int report;                  /* end with the report */
     enum cli_format format;      /* --format */
     int launch_facts;            /* capture grid, block, registers, occupancy (--no-launch-facts) */
+    int tune;                    /* --tune MxNxK: time every simt_auto plan at shapes[0] (src/tune.c) */
 };
 
 /* Parses argv into opts (defaults first). Returns 0, or -1 with a one-line message

@@ -250,7 +250,12 @@ done:
 /* Verify and time one variant; the row is completed by the counter phase. */
 static void run_variant(struct run *r, struct shape_data *s, int vi, struct gp_result *row)
 {
-    const struct gemm_variant *v = registry_variant(vi);
+    measure_variant(r, s, registry_variant(vi), vi, row);
+}
+
+void measure_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v, int nvtx_id,
+                     struct gp_result *row)
+{
     char range[128];
 
     gp_result_init(row);
@@ -259,8 +264,10 @@ static void run_variant(struct run *r, struct shape_data *s, int vi, struct gp_r
     row->m = s->m;
     row->n = s->n;
     row->k = s->k;
+    if (v->config)
+        v->config((int)s->m, (int)s->n, (int)s->k, row->config, sizeof row->config);
     snprintf(range, sizeof range, "%s %s", v->name, s->label);
-    gp_nvtx_push(range, vi);
+    gp_nvtx_push(range, nvtx_id);
     verify_variant(r, s, v, row);
     if (row->status != GP_STATUS_CUDA_ERROR)
         time_variant(r, s, v, row);
@@ -681,6 +688,12 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     r->meta.planned_rows = 0;
     for (int i = 0; i < o->nshapes * o->nvariants; i++)
         r->meta.planned_rows += !r->not_mine[i];
+    if (o->tune) {   /* the tuner's own table and tune.csv; results.csv stays as it was */
+        rc = tune_run(r);
+        if (interrupt_pending())
+            rc = 128 + interrupt_pending();
+        goto done;
+    }
     if (o->trace && !(trace = trace_start(err, sizeof err)))
         gp_message("warning: no timeline: %s", err);
     if (results_csv_write_header(r->out.csv)) {

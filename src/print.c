@@ -41,6 +41,8 @@ void print_table_row(FILE *f, const struct gp_result *r)
     fputc('\n', f);
     if (r->error[0])
         fprintf(f, "    %s\n", r->error);
+    if (r->config[0])
+        fprintf(f, "    config %s\n", r->config);
     fflush(f);
 }
 

@@ -5,8 +5,14 @@
 
 #include "src/plugin.h"
 
+/* The optional config hooks: weak, so a variant that defines none links as NULL. */
+#define GEMM_VARIANT(name, prec, tol, desc) \
+    extern void gemm_##name##_config(int, int, int, char *, unsigned long) __attribute__((weak));
+#include "kernels/variants.def"
+#undef GEMM_VARIANT
+
 const struct gemm_variant gemm_variants[] = {
-#define GEMM_VARIANT(name, prec, tol, desc) {#name, prec, tol, desc, gemm_##name##_launch, NULL},
+#define GEMM_VARIANT(name, prec, tol, desc) {#name, prec, tol, desc, gemm_##name##_launch, NULL, gemm_##name##_config},
 #include "kernels/variants.def"
 #undef GEMM_VARIANT
 };
@@ -20,6 +26,6 @@ const struct gemm_variant *registry_variant(int i)
     if (!p)
         return NULL;
     /* a plugin is held to the tolerance of its precision, as the built-ins are */
-    from_plugins[i - gemm_variant_count] = (struct gemm_variant){p->name, p->precision, 4.0, p->desc, NULL, p->launch};
+    from_plugins[i - gemm_variant_count] = (struct gemm_variant){p->name, p->precision, 4.0, p->desc, NULL, p->launch, NULL};
     return &from_plugins[i - gemm_variant_count];
 }

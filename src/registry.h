@@ -14,6 +14,7 @@ struct gemm_variant {
     const char *desc;
     gemm_launch_fn launch;   /* a built-in's; NULL for a plugin */
     int (*plugin_launch)(int m, int n, int k, const float *a, const float *b, float *c, void *stream);
+    gemm_config_fn config;   /* optional (kernels/gemm.h); NULL: no config column */
 };
 
 /* Launchers and descriptions (src/registry.c, GPU build only). */

@@ -84,8 +84,15 @@ int shapes_check_memory(const struct run *r, char *err, size_t errlen);
 int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen);
 void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows);
 
-/* src/harness.c helpers the other parts use. */
+/* src/harness.c helpers the other parts use. measure_variant: a fresh row for variant v
+ * at shape s, verified and timed as in the sweep (counters not collected); nvtx_id
+ * colours its NVTX range (-1: none). */
+struct gemm_variant;
+void measure_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v, int nvtx_id,
+                     struct gp_result *row);
 cudaError_t run_flush_l2(struct run *r);
+/* src/tune.c: --tune, in place of the sweep; returns the exit code. */
+int tune_run(struct run *r);
 double now_s(void);
 
 #endif

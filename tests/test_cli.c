@@ -150,5 +150,16 @@ int main(void)
     CHECK(parse("--shard=1", &o, err, sizeof err) == -1, "--shard takes no value: %s", err);
     struct shape big = {2147483647L, 2147483647L, 2147483647L};
     CHECK(shape_bytes(&big) == -1, "largest int shape overflows and says so");
+    /* --tune: simt_auto's plans at one shape (src/tune.c) */
+    CHECK(parse("--tune 1000x1500x700 -r 5 -o /tmp/t", &o, err, sizeof err) == 0 && o.tune && o.nshapes == 1 &&
+              o.shapes[0].m == 1000 && o.shapes[0].k == 700 && o.reps == 5 && o.nvariants == 1,
+          "--tune MxNxK: one shape, simt_auto (%s)", err);
+    CHECK(!o.counters && !o.ceilings && !o.report && !o.launch_facts && o.l2_flush,
+          "--tune times only (no counters, ceilings, report), L2 still flushed");
+    CHECK(parse("--tune 2048 -s 1024", &o, err, sizeof err) == -1 && strstr(err, "-s"), "--tune with -s refused: %s", err);
+    CHECK(parse("--tune 2048 -k naive", &o, err, sizeof err) == -1 && strstr(err, "-k"), "--tune with -k refused: %s", err);
+    CHECK(parse("--tune 1024,2048", &o, err, sizeof err) == -1 && strstr(err, "one shape"), "--tune takes one shape: %s",
+          err);
+    CHECK(parse("--tune 0x5x5", &o, err, sizeof err) == -1 && strstr(err, "size 0"), "--tune 0x5x5: %s", err);
     TEST_EXIT();
 }

@@ -1,0 +1,205 @@
+/* simt_auto: the SIMT kernel with its tile configuration and split of K chosen per shape.
+ *
+ * Idea: one fixed tile cannot fit every shape. At 1024^3 a 128x128 tile makes 64 blocks
+ * for 132 SMs, and at 8192x64x4096 it makes 64 blocks that each walk all of K. The
+ * configurations of kernels/simt_configs.def (128x256 down to 64x64 block tiles) are all
+ * instantiated from kernels/simt_gemm.cuh; per launch the rule of analysis/simt_plan.h
+ * estimates each configuration and split from the wave count and the last wave's fill on
+ * this device (SM count and blocks per SM from the runtime, cached) and runs the fastest.
+ * Split-K is a serial reduction in a second pass: slice z of K writes its partial product
+ * to workspace[z] (m x n floats, the same layout as C), then a reduction kernel adds the
+ * slices in order z = 0, 1, ... into C. No atomics, so the result is the same bit for bit
+ * from run to run, and C is written exactly once (no clearing before the launch). The
+ * workspace is allocated on the first launch that needs it and grown when a later one needs
+ * more: after a shape's first (verify) launch, its timed launches allocate nothing.
+ * Changed from bigtile: the tile is chosen per shape from the table, plus split-K.
+ * Tiles: kernels/simt_configs.def; the row's config column says which ran
+ * ("128x256x16 w64x64 t16x8 s4 split1"), and `gemmprof --tune MxNxK` times them all.
+ * Shapes: any m, n, k >= 1 (each configuration as bigtile; the reduction is vectorised
+ * when n % 4 == 0 and C is 16-byte aligned).
+ * Measured: (pending H200 run)
+ *       ./build/gemmprof -k simt_auto,bigtile,cublas -s 1024,1000x1500x700,8192x64x4096
+ */
+#include <stdio.h>
+
+#include "kernels/gemm.h"
+#include "kernels/simt.h"
+#include "kernels/simt_gemm.cuh"
+
+typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
+                                   const float *b, float *c, cudaStream_t stream);
+
+/* Resident blocks per SM of one configuration, as launched. */
+template <class P> static cudaError_t simt_occupancy(int *blocks)
+{
+    if (P::SMEM > 48 * 1024) {
+        const cudaError_t err = cudaFuncSetAttribute(
+            gemm_simt_kernel<P, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
+        if (err != cudaSuccess)
+            return err;
+    }
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_simt_kernel<P, true>, P::NT, P::SMEM);
+}
+
+/* per row of the table, in its order (the host table analysis/simt_plan.c has the same) */
+static const simt_run_fn simt_runs[] = {
+#define SIMT_CONFIG(name, ...) simt_gemm_run_any<simt_cfg_##name>,
+#include "kernels/simt_configs.def"
+#undef SIMT_CONFIG
+};
+static cudaError_t (*const simt_occupancies[])(int *) = {
+#define SIMT_CONFIG(name, ...) simt_occupancy<simt_cfg_##name>,
+#include "kernels/simt_configs.def"
+#undef SIMT_CONFIG
+};
+static constexpr int simt_nconfigs = (int)(sizeof simt_runs / sizeof simt_runs[0]);
+static_assert(simt_nconfigs <= SIMT_MAX_CONFIGS, "raise SIMT_MAX_CONFIGS");
+
+extern "C" cudaError_t simt_machine_query(struct simt_machine *mc)
+{
+    static int cached_device = -1;
+    static struct simt_machine cached;
+    int dev;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return err;
+    if (dev != cached_device) {
+        struct simt_machine fresh = {};
+        err = cudaDeviceGetAttribute(&fresh.sms, cudaDevAttrMultiProcessorCount, dev);
+        for (int i = 0; i < simt_nconfigs && err == cudaSuccess; i++)
+            err = simt_occupancies[i](&fresh.blocks_per_sm[i]);
+        if (err != cudaSuccess)
+            return err;
+        cached = fresh;
+        cached_device = dev;
+    }
+    *mc = cached;
+    return cudaSuccess;
+}
+
+/* The split-K workspace: grown on demand, kept for the process (one device at a time;
+ * moving to another device frees the old one's). */
+static cudaError_t simt_workspace(size_t bytes, float **out)
+{
+    static float *ptr;
+    static size_t have;
+    static int device = -1;
+    int dev;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return err;
+    if (dev != device || bytes > have) {
+        /* cudaFree waits for the kernels that may still read the old buffer */
+        if (ptr)
+            cudaFree(ptr);
+        ptr = NULL;
+        have = 0;
+        device = dev;
+        err = cudaMalloc((void **)&ptr, bytes);
+        if (err != cudaSuccess) {
+            ptr = NULL;
+            return err;
+        }
+        have = bytes;
+    }
+    *out = ptr;
+    return cudaSuccess;
+}
+
+static __device__ __forceinline__ float add(float x, float y)
+{
+    return x + y;
+}
+static __device__ __forceinline__ float4 add(float4 x, float4 y)
+{
+    return make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+}
+
+/* c = sum of the split partial products ws[z] (each `count` floats), added in order of z
+ * (the same result every run). Items are float4 when VEC (count % 4 == 0 and c 16-byte
+ * aligned; the workspace always is), else floats; each thread sums REDUCE_ILP items at a
+ * time so that enough loads are in flight with few threads. */
+#define REDUCE_THREADS 128
+#define REDUCE_ILP 4
+template <class T>
+static __global__ void __launch_bounds__(REDUCE_THREADS)
+gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size_t items, int split)
+{
+    const size_t threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x; first < items;
+         first += REDUCE_ILP * threads) {
+        T sum[REDUCE_ILP];
+#pragma unroll
+        for (int u = 0; u < REDUCE_ILP; ++u)
+            if (first + u * threads < items)
+                sum[u] = ws[first + u * threads];
+        for (int z = 1; z < split; ++z)
+#pragma unroll
+            for (int u = 0; u < REDUCE_ILP; ++u)
+                if (first + u * threads < items)
+                    sum[u] = add(sum[u], ws[(size_t)z * items + first + u * threads]);
+#pragma unroll
+        for (int u = 0; u < REDUCE_ILP; ++u)
+            if (first + u * threads < items)
+                c[first + u * threads] = sum[u];
+    }
+}
+
+extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n, int k, const float *a,
+                                        const float *b, float *c, cudaStream_t stream)
+{
+    if (p->config < 0 || p->config >= simt_nconfigs || p->split < 1 || p->k_slice < 1)
+        return cudaErrorInvalidValue;
+    if (p->split == 1)
+        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, stream);
+    float *ws;
+    cudaError_t err = simt_workspace(simt_plan_workspace_bytes(p, m, n), &ws);
+    if (err == cudaSuccess)
+        err = simt_runs[p->config](m, n, k, p->k_slice, p->split, a, b, ws, stream);
+    if (err != cudaSuccess)
+        return err;
+    struct simt_machine mc;
+    if ((err = simt_machine_query(&mc)) != cudaSuccess)
+        return err;
+    /* at most one block per SM, and never more threads than the GEMM kernel: the launch
+     * facts describe a call by its kernel with the most threads (ties: the first) */
+    const long gemm_threads = p->blocks * simt_config_threads(&simt_configs[p->config]);
+    const int blocks = (int)(gemm_threads / REDUCE_THREADS < mc.sms ? gemm_threads / REDUCE_THREADS : mc.sms);
+    const size_t count = (size_t)m * (size_t)n;
+    if (n % 4 == 0 && simt_aligned16(c))
+        gemm_simt_splitk_reduce_kernel<float4><<<blocks > 0 ? blocks : 1, REDUCE_THREADS, 0, stream>>>(
+            reinterpret_cast<const float4 *>(ws), reinterpret_cast<float4 *>(c), count / 4, p->split);
+    else
+        gemm_simt_splitk_reduce_kernel<float><<<blocks > 0 ? blocks : 1, REDUCE_THREADS, 0, stream>>>(
+            ws, c, count, p->split);
+    return cudaGetLastError();
+}
+
+/* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this
+ * device; any m, n, k >= 1. Returns the first error; never synchronizes (except the
+ * workspace's first allocation or growth). */
+extern "C" cudaError_t gemm_simt_auto_launch(struct gemm_context *ctx, int m, int n, int k,
+                                             const float *a, const float *b, float *c,
+                                             cudaStream_t stream)
+{
+    (void)ctx;
+    struct simt_machine mc;
+    const cudaError_t err = simt_machine_query(&mc);
+    if (err != cudaSuccess)
+        return err;
+    const struct simt_plan p = simt_plan_pick(&mc, m, n, k);
+    return simt_plan_launch(&p, m, n, k, a, b, c, stream);
+}
+
+/* The plan a launch at m x n x k runs, for the config column; empty if the device cannot
+ * be asked. */
+extern "C" void gemm_simt_auto_config(int m, int n, int k, char *buf, unsigned long len)
+{
+    struct simt_machine mc;
+    if (len)
+        buf[0] = '\0';
+    if (simt_machine_query(&mc) != cudaSuccess)
+        return;
+    const struct simt_plan p = simt_plan_pick(&mc, m, n, k);
+    simt_plan_describe(&p, buf, len);
+}

@@ -1,0 +1,309 @@
+/* The templated FP32 SIMT GEMM behind swizzle, bigtile and simt_auto: one kernel body,
+ * instantiated per tile configuration (struct simt_tile; the table of them is
+ * kernels/simt_configs.def).
+ *
+ * Layout. A block computes a BM x BN tile of C (or of one split-K partial) in k-slices of
+ * BK, STAGES slices in flight through cp.async. Each warp owns a WM x WN warp tile and
+ * each lane (WMITER*4) x (WNITER*4) outputs spread over it as 4x4 lane sub-tiles (the
+ * warptile layout), so every shared read is an LDS.128.
+ *  - As[stage][BM][BK] is k-major, as A is in memory, so A arrives in 16-byte copies
+ *    (warptile transposes it with 4-byte copies). A lane reads 4 consecutive k of one row
+ *    per LDS.128. The 16-byte chunk q of row r is stored at chunk q ^ ((r / 4) % LANES_M):
+ *    the LANES_M rows a warp reads at once (4 apart) then sit in distinct banks, and so
+ *    do the rows a warp's copies write.
+ *  - Bs[stage][BK][BN] is row-major: a warp's B reads are 8 consecutive float4.
+ * Predication: rows and columns outside C are decided once per thread (loop-invariant);
+ * the k bound is checked only in a slice that crosses the end of K. Copies outside A/B
+ * write zeros (cp.async src-size 0), so any m, n, k >= 1 is computed; stores are guarded.
+ * VEC (16-byte A and B copies, float4 stores) needs k % 4 == 0, n % 4 == 0 and 16-byte
+ * aligned pointers; otherwise the same body runs with 4-byte copies and scalar stores.
+ * Split-K: blockIdx.y is the slice index; slice z covers k in [z*k_slice, (z+1)*k_slice)
+ * and writes its partial product to c + z*m*n (the caller's workspace).
+ * Barriers: one per k-slice. cp_async_wait<STAGES-2> leaves only the newer slices in
+ * flight, so this thread's copies of slice t have landed; the __syncthreads after it makes
+ * every thread's copies of slice t visible, and proves that every thread has finished
+ * computing slice t-1, whose stage the copies issued right after it overwrite. */
+#ifndef GEMMPROF_KERNELS_SIMT_GEMM_CUH
+#define GEMMPROF_KERNELS_SIMT_GEMM_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+#include <type_traits>
+
+#include "analysis/simt_plan.h"
+#include "kernels/pipeline.cuh"
+
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int WMITER_, int STAGES_, int MIN_BLOCKS_>
+struct simt_tile {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_;   /* block tile, k-slice */
+    static constexpr int WM = WM_, WN = WN_;             /* warp tile */
+    static constexpr int WMITER = WMITER_;               /* lane sub-tiles down a warp tile */
+    static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
+    static constexpr int TM = 4, TN = 4;                 /* lane sub-tile: one float4 each way */
+    static constexpr int NT = (BM / WM) * (BN / WN) * 32;
+    static constexpr int WSUBM = WM / WMITER;            /* rows of a warp sub-tile */
+    static constexpr int LANES_M = WSUBM / TM;           /* lanes down a sub-tile */
+    static constexpr int LANES_N = 32 / LANES_M;         /* lanes across it */
+    static constexpr int WSUBN = LANES_N * TN;           /* columns of a warp sub-tile */
+    static constexpr int WNITER = WN / WSUBN;            /* sub-tiles across a warp tile */
+    static constexpr int CHUNKS = BK / 4;                /* 16-byte chunks in a row of As */
+    static constexpr int A_STAGE = BM * BK, B_STAGE = BK * BN;
+    static constexpr int GROUP_M = 8;                    /* tile rows per L2 group */
+    static constexpr size_t SMEM = (size_t)STAGES * (A_STAGE + B_STAGE) * sizeof(float);
+};
+
+/* A tile type as the host's table describes it (for the config column). */
+template <class P> static inline struct simt_config simt_config_of(const char *name)
+{
+    return simt_config{name, P::BM, P::BN, P::BK, P::WM, P::WN, P::WMITER, P::STAGES, P::MIN_BLOCKS, 1.0};
+}
+
+/* simt_cfg_<name> for every row of the table */
+#define SIMT_CONFIG(name, bm, bn, bk, wm, wn, wmiter, stages, minb, eff) \
+    using simt_cfg_##name = simt_tile<bm, bn, bk, wm, wn, wmiter, stages, minb>;
+#include "kernels/simt_configs.def"
+#undef SIMT_CONFIG
+
+template <class P, bool VEC>
+static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
+gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
+                 const float *__restrict__ b, float *__restrict__ c)
+{
+    constexpr int BM = P::BM, BN = P::BN, BK = P::BK, WM = P::WM, WN = P::WN, NT = P::NT;
+    constexpr int TM = P::TM, TN = P::TN, STAGES = P::STAGES, WMITER = P::WMITER;
+    constexpr int WSUBM = P::WSUBM, LANES_M = P::LANES_M, LANES_N = P::LANES_N;
+    constexpr int WSUBN = P::WSUBN, WNITER = P::WNITER, CHUNKS = P::CHUNKS;
+    constexpr int A_STAGE = P::A_STAGE, B_STAGE = P::B_STAGE;
+    constexpr int RM = WMITER * TM, RN = WNITER * TN;   /* outputs per thread */
+    constexpr int UNIT = VEC ? 4 : 1;                   /* floats per copy */
+    constexpr int A_PER_ROW = BK / UNIT, A_ROWS = NT / A_PER_ROW, A_PASSES = BM / A_ROWS;
+    constexpr int B_PER_ROW = BN / UNIT, B_ROWS = NT / B_PER_ROW, B_PASSES = BK / B_ROWS;
+    static_assert((BM / WM) * (BN / WN) * 32 == NT && NT <= 1024, "one warp per warp tile");
+    static_assert(WM % WMITER == 0 && WSUBM % TM == 0 && 32 % LANES_M == 0, "warp rows");
+    static_assert(WN % WSUBN == 0 && WNITER >= 1, "warp columns");
+    static_assert(BK % 4 == 0 && CHUNKS >= LANES_M && (CHUNKS & (CHUNKS - 1)) == 0,
+                  "swizzle: a chunk per concurrently read row");
+    static_assert(NT % A_PER_ROW == 0 && BM % A_ROWS == 0, "A copy mapping");
+    static_assert(NT % B_PER_ROW == 0 && BK % B_ROWS == 0, "B copy mapping");
+    static_assert(STAGES >= 2, "pipeline depth");
+
+    extern __shared__ float4 simt_smem[];
+    float *const as = reinterpret_cast<float *>(simt_smem); /* [STAGES][BM][BK], swizzled */
+    float *const bs = as + STAGES * A_STAGE;                /* [STAGES][BK][BN] */
+
+    int row0, col0; /* this block's C tile, in grouped order */
+    grouped_tile<BM, BN>((int)blockIdx.x, m, n, P::GROUP_M, &row0, &col0);
+
+    const int k_begin = (int)blockIdx.y * k_slice;
+    const int k_end = min(k, k_begin + k_slice);
+    float *const c_out = c + (size_t)blockIdx.y * (size_t)m * (size_t)n;
+    const int tid = threadIdx.x;
+
+    /* A copies: element/chunk a_kk of rows a_r + p*A_ROWS. The swizzle key of a row is
+     * (row / TM) % LANES_M; when A_ROWS is a multiple of TM*LANES_M it is the same for
+     * every pass. */
+    const int a_kk = (tid % A_PER_ROW) * UNIT, a_r = tid / A_PER_ROW;
+    const int a_rows_left = m - row0 - a_r; /* pass p is inside A when p*A_ROWS < this */
+    const float *const a_src = a + (size_t)(a_rows_left > 0 ? row0 + a_r : 0) * k + a_kk;
+    const size_t a_pass = (size_t)A_ROWS * k;
+    auto a_dst = [&](int p) {
+        const int r = a_r + p * A_ROWS;
+        const int key = (A_ROWS % (TM * LANES_M) == 0 ? a_r : r) / TM % LANES_M;
+        return r * BK + ((((a_kk >> 2) ^ key) << 2) | (a_kk & 3));
+    };
+
+    /* B copies: columns b_c.. of k-rows b_r + p*B_ROWS */
+    const int b_c = (tid % B_PER_ROW) * UNIT, b_r = tid / B_PER_ROW;
+    const bool b_col_ok = col0 + b_c < n; /* VEC: n % 4 == 0, so the whole chunk */
+    const float *const b_src = b + (b_col_ok ? col0 + b_c : 0);
+
+    /* Issues the copies of the slice starting at k0 into `stage` (no commit). FULL: the
+     * slice lies inside [k_begin, k_end), so only the row/column predicates apply. */
+    auto load_slice = [&](int stage, int k0, auto full) {
+        constexpr bool FULL = decltype(full)::value;
+        float *const as_s = as + stage * A_STAGE;
+        float *const bs_s = bs + stage * B_STAGE;
+        const bool a_k_ok = FULL || k0 + a_kk < k_end; /* VEC: k_end % 4 == 0 */
+#pragma unroll
+        for (int p = 0; p < A_PASSES; ++p) {
+            const bool ok = a_k_ok && p * A_ROWS < a_rows_left;
+            const float *src = ok ? a_src + p * a_pass + k0 : a;
+            if (VEC)
+                cp_async16(as_s + a_dst(p), src, ok);
+            else
+                cp_async4(as_s + a_dst(p), src, ok);
+        }
+#pragma unroll
+        for (int p = 0; p < B_PASSES; ++p) {
+            const int kr = b_r + p * B_ROWS;
+            const bool ok = b_col_ok && (FULL || k0 + kr < k_end);
+            const float *src = ok ? b_src + (size_t)(k0 + kr) * n : b;
+            if (VEC)
+                cp_async16(bs_s + kr * BN + b_c, src, ok);
+            else
+                cp_async4(bs_s + kr * BN + b_c, src, ok);
+        }
+    };
+    auto load = [&](int stage, int k0) {
+        if (k0 + BK <= k_end)
+            load_slice(stage, k0, std::true_type{});
+        else
+            load_slice(stage, k0, std::false_type{});
+    };
+
+    /* compute mapping: warp (w_row, w_col), lane (l_row, l_col); lane output (wm, i; wn, j)
+     * is C row w_row*WM + wm*WSUBM + l_row*TM + i, column w_col*WN + wn*WSUBN + l_col*TN + j
+     * (relative to row0, col0). Every row a lane reads has swizzle key l_row. */
+    const int warp = tid / 32, lane = tid % 32;
+    const int w_row = warp / (BN / WN), w_col = warp % (BN / WN);
+    const int l_row = lane / LANES_N, l_col = lane % LANES_N;
+    const int a_off = (w_row * WM + l_row * TM) * BK;
+    const int b_off = w_col * WN + l_col * TN;
+
+    float acc[RM][RN];
+#pragma unroll
+    for (int i = 0; i < RM; ++i)
+#pragma unroll
+        for (int j = 0; j < RN; ++j)
+            acc[i][j] = 0.f;
+
+    const int nslices = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
+    /* prologue: slices 0..STAGES-2 in flight, one commit group each (maybe empty) */
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < nslices)
+            load(s, k_begin + s * BK);
+        cp_async_commit();
+    }
+
+    for (int t = 0; t < nslices; ++t) {
+        /* committed so far: t + STAGES - 1 groups; slice t is group t, so at most
+         * STAGES - 2 may still be pending */
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        const int tn = t + STAGES - 1;
+        if (tn < nslices)
+            load(tn % STAGES, k_begin + tn * BK);
+        cp_async_commit(); /* always, to keep the group count uniform */
+
+        const float *const as_s = as + (t % STAGES) * A_STAGE + a_off;
+        const float *const bs_s = bs + (t % STAGES) * B_STAGE + b_off;
+#pragma unroll
+        for (int q = 0; q < CHUNKS; ++q) {
+            /* 4 consecutive k of each of the lane's RM rows: RM LDS.128 */
+            float ra[RM][4];
+            const float *const a_q = as_s + ((q ^ l_row) << 2);
+#pragma unroll
+            for (int wm = 0; wm < WMITER; ++wm)
+#pragma unroll
+                for (int i = 0; i < TM; ++i) {
+                    const float4 v =
+                        *reinterpret_cast<const float4 *>(a_q + (wm * WSUBM + i) * BK);
+                    ra[wm * TM + i][0] = v.x, ra[wm * TM + i][1] = v.y;
+                    ra[wm * TM + i][2] = v.z, ra[wm * TM + i][3] = v.w;
+                }
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {
+                float rb[RN];
+#pragma unroll
+                for (int wn = 0; wn < WNITER; ++wn) {
+                    const float4 v = *reinterpret_cast<const float4 *>(
+                        bs_s + (q * 4 + kk) * BN + wn * WSUBN);
+                    rb[wn * TN] = v.x, rb[wn * TN + 1] = v.y;
+                    rb[wn * TN + 2] = v.z, rb[wn * TN + 3] = v.w;
+                }
+#pragma unroll
+                for (int i = 0; i < RM; ++i)
+#pragma unroll
+                    for (int j = 0; j < RN; ++j)
+                        acc[i][j] = fmaf(ra[i][kk], rb[j], acc[i][j]);
+            }
+        }
+    }
+    cp_async_wait<0>(); /* only empty groups remain; leave none behind */
+
+    const int out_row = row0 + w_row * WM + l_row * TM, out_col = col0 + b_off;
+#pragma unroll
+    for (int wm = 0; wm < WMITER; ++wm)
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {
+            const int row = out_row + wm * WSUBM + i;
+            if (row >= m)
+                continue;
+            float *const c_row = c_out + (size_t)row * n;
+#pragma unroll
+            for (int wn = 0; wn < WNITER; ++wn) {
+                const int col = out_col + wn * WSUBN;
+                const float *v = &acc[wm * TM + i][wn * TN];
+                if (VEC) {
+                    if (col < n) /* n % 4 == 0: all four columns are inside */
+                        *reinterpret_cast<float4 *>(c_row + col) = make_float4(v[0], v[1], v[2], v[3]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < TN; ++j)
+                        if (col + j < n)
+                            c_row[col + j] = v[j];
+                }
+            }
+        }
+}
+
+#ifdef __CUDACC__ /* the launchers need nvcc; the kernel body alone also compiles as host C++ */
+static inline bool simt_aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15u) == 0;
+}
+
+/* Whether the 16-byte path may run: rows of A and B start on 16-byte boundaries. */
+static inline bool simt_vec_ok(int n, int k, const float *a, const float *b, const float *c)
+{
+    return n % 4 == 0 && k % 4 == 0 && simt_aligned16(a) && simt_aligned16(b) && simt_aligned16(c);
+}
+
+/* Enqueues one instantiation: `split` slices of k_slice (a multiple of BK) into c, which
+ * holds split * m * n floats when split > 1. Raises the 48 KB dynamic shared-memory limit
+ * when the pipeline needs more. */
+template <class P, bool VEC>
+static cudaError_t simt_gemm_run(int m, int n, int k, int k_slice, int split, const float *a,
+                                 const float *b, float *c, cudaStream_t stream)
+{
+    if (P::SMEM > 48 * 1024) {
+        const cudaError_t err = cudaFuncSetAttribute(
+            gemm_simt_kernel<P, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
+        if (err != cudaSuccess)
+            return err;
+    }
+    const unsigned tiles = (unsigned)((m + P::BM - 1) / P::BM) * (unsigned)((n + P::BN - 1) / P::BN);
+    gemm_simt_kernel<P, VEC><<<dim3(tiles, (unsigned)split), P::NT, P::SMEM, stream>>>(m, n, k, k_slice, a, b, c);
+    return cudaGetLastError();
+}
+
+/* Both paths of one configuration, chosen by the operands. */
+template <class P>
+static cudaError_t simt_gemm_run_any(int m, int n, int k, int k_slice, int split, const float *a,
+                                     const float *b, float *c, cudaStream_t stream)
+{
+    if (simt_vec_ok(n, k, a, b, c))
+        return simt_gemm_run<P, true>(m, n, k, k_slice, split, a, b, c, stream);
+    return simt_gemm_run<P, false>(m, n, k, k_slice, split, a, b, c, stream);
+}
+
+/* A fixed-tile variant (swizzle, bigtile): the whole of K in one slice. */
+template <class P>
+static cudaError_t simt_fixed_launch(int m, int n, int k, const float *a, const float *b, float *c,
+                                     cudaStream_t stream)
+{
+    const int k_slice = (k + P::BK - 1) / P::BK * P::BK;
+    return simt_gemm_run_any<P>(m, n, k, k_slice, 1, a, b, c, stream);
+}
+
+/* Its config column ("128x256x16 w64x64 t16x8 s4 split1"). */
+template <class P> static void simt_fixed_config(char *buf, unsigned long len)
+{
+    const struct simt_config c = simt_config_of<P>("fixed");
+    simt_config_describe(&c, 1, buf, len);
+}
+
+#endif /* __CUDACC__ */
+
+#endif

@@ -1,0 +1,162 @@
+/* gemmprof --tune MxNxK: every plan simt_auto could run at one shape (each tile
+ * configuration of kernels/simt_configs.def with each split of K the rule considers),
+ * verified and timed exactly as the sweep times a variant (measure_variant: poisoned
+ * output checked against the fp64 reference, warm-ups, CUDA events around each launch,
+ * L2 flushed between repetitions, median). Prints a table with the rule's pick marked and
+ * writes it to DIR/tune.csv. It is how the rule is checked on a device (and its
+ * efficiencies calibrated), not how it decides. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/atomic_file.h"
+#include "analysis/csv.h"
+#include "analysis/message.h"
+#include "analysis/simt_plan.h"
+#include "kernels/simt.h"
+#include "src/harness.h"
+#include "src/interrupt.h"
+#include "src/registry.h"
+#include "src/run.h"
+
+/* The plan the tuner's launcher runs: measure_variant takes a launcher of the variants'
+ * signature, which has no room for a plan. Single-threaded, set before each measurement. */
+static struct simt_plan tune_current;
+
+static cudaError_t tune_launch(struct gemm_context *ctx, int m, int n, int k, const float *a, const float *b,
+                               float *c, cudaStream_t stream)
+{
+    (void)ctx;
+    return simt_plan_launch(&tune_current, m, n, k, a, b, c, stream);
+}
+
+struct tune_row {
+    struct simt_plan plan;
+    struct gp_result res;
+    double waves;   /* blocks / (SMs x resident blocks per SM) */
+    int picked;
+};
+
+static int blocks_per_sm(const struct simt_machine *mc, int config)
+{
+    return mc->blocks_per_sm[config] > 0 ? mc->blocks_per_sm[config] : simt_configs[config].min_blocks;
+}
+
+static void print_table(FILE *f, const struct run *r, const struct shape_data *s, const struct tune_row *rows,
+                        int n, double best_s)
+{
+    fprintf(f, "simt_auto plans at %s on %s (%d SMs): median of %d, L2 %s; * = the rule's pick\n", s->label,
+            r->meta.gpu_name, r->meta.sm_count, r->o->reps, r->o->l2_flush ? "flushed" : "warm");
+    fprintf(f, "  %-36s %7s %6s %-13s %10s %8s %7s %9s\n", "config", "blocks", "waves", "status", "median ms",
+            "TFLOP/s", "% best", "model ms");
+    for (int i = 0; i < n; i++) {
+        const struct tune_row *t = &rows[i];
+        fprintf(f, "%c %-36s %7ld %6.2f %-13s", t->picked ? '*' : ' ', t->res.config, t->plan.blocks, t->waves,
+                gp_status_name(t->res.status));
+        if (isnan(t->res.time_median_s) || isinf(best_s))
+            fprintf(f, " %10s %8s %7s", "-", "-", "-");
+        else
+            fprintf(f, " %10.4f %8.2f %6.1f%%", t->res.time_median_s * 1e3, t->res.flop_per_s * 1e-12,
+                    100 * best_s / t->res.time_median_s);
+        fprintf(f, " %9.4f\n", 1e3 * t->plan.est_cycles / SIMT_MODEL_SM_HZ);
+    }
+    fflush(f);
+}
+
+/* DIR/tune.csv, written whole or not at all. 0, or -1 with the reason. */
+static int write_csv(const struct run *r, const struct shape_data *s, const struct simt_machine *mc,
+                     const struct tune_row *rows, int n, double best_s, char *err, size_t errlen)
+{
+    char path[1100], num[64];
+    struct atomic_file af;
+    snprintf(path, sizeof path, "%s/tune.csv", r->o->out_dir);
+    FILE *f = atomic_open(&af, path, err, errlen);
+    if (!f)
+        return -1;
+    fputs("m,n,k,config,config_name,block_m,block_n,block_k,warp_m,warp_n,thread_m,thread_n,stages,threads,"
+          "split,k_slice,blocks,blocks_per_sm,waves,picked,status,rel_err,time_median_s,time_min_s,time_max_s,"
+          "flop_per_s,pct_of_best,model_s\n", f);
+    for (int i = 0; i < n; i++) {
+        const struct tune_row *t = &rows[i];
+        const struct simt_config *c = &simt_configs[t->plan.config];
+        int tm, tn;
+        simt_config_thread_tile(c, &tm, &tn);
+        fprintf(f, "%ld,%ld,%ld,", s->m, s->n, s->k);
+        csv_write_field(f, t->res.config);
+        fprintf(f, ",%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d,", c->name, c->bm, c->bn, c->bk, c->wm, c->wn, tm,
+                tn, c->stages, simt_config_threads(c), t->plan.split, t->plan.k_slice, t->plan.blocks,
+                blocks_per_sm(mc, t->plan.config));
+        const double cells[] = {t->waves, t->picked, NAN /* status */, t->res.rel_err, t->res.time_median_s,
+                                t->res.time_min_s, t->res.time_max_s, t->res.flop_per_s,
+                                100 * best_s / t->res.time_median_s, t->plan.est_cycles / SIMT_MODEL_SM_HZ};
+        for (size_t j = 0; j < sizeof cells / sizeof cells[0]; j++) {
+            if (j == 2)
+                fputs(gp_status_name(t->res.status), f);
+            else {
+                csv_format_double(num, sizeof num, cells[j]);
+                fputs(num, f);
+            }
+            fputc(j + 1 < sizeof cells / sizeof cells[0] ? ',' : '\n', f);
+        }
+    }
+    return atomic_commit(&af, err, errlen);
+}
+
+int tune_run(struct run *r)
+{
+    char err[1200];
+    struct shape_data s;
+    struct simt_machine mc;
+    static struct simt_plan plans[SIMT_MAX_CONFIGS * 16];
+    struct tune_row *rows = NULL;
+    int rc = EXIT_FAILED, failures = 0, n = 0;
+    const struct gemm_variant v = {"simt_auto", GP_FP32, 4.0, "one simt_auto plan", tune_launch, NULL, NULL};
+
+    if (shape_prepare(r, &s, 0, err, sizeof err)) {
+        gp_message("%s", err);
+        return EXIT_FAILED;
+    }
+    const cudaError_t e = simt_machine_query(&mc);
+    if (e != cudaSuccess) {
+        gp_message("--tune: cannot query the device: %s", cudaGetErrorString(e));
+        goto out;
+    }
+    const struct simt_plan pick = simt_plan_pick(&mc, s.m, s.n, s.k);
+    const int nplans = simt_plan_candidates(&mc, s.m, s.n, s.k, plans, (int)(sizeof plans / sizeof plans[0]));
+    if (!(rows = calloc((size_t)nplans, sizeof *rows))) {
+        gp_message("out of host memory");
+        goto out;
+    }
+    double best_s = INFINITY;
+    int best = -1;
+    for (; n < nplans && !r->context_lost && !interrupt_pending(); n++) {
+        struct tune_row *t = &rows[n];
+        t->plan = tune_current = plans[n];
+        t->picked = plans[n].config == pick.config && plans[n].split == pick.split;
+        t->waves = (double)t->plan.blocks / ((double)mc.sms * blocks_per_sm(&mc, t->plan.config));
+        measure_variant(r, &s, &v, -1, &t->res);
+        simt_plan_describe(&t->plan, t->res.config, sizeof t->res.config);
+        if (t->res.status != GP_STATUS_OK)
+            failures++;
+        else if (t->res.time_median_s < best_s) {
+            best_s = t->res.time_median_s;
+            best = n;
+        }
+        gp_message("tune %d/%d %s: %s%s%s", n + 1, nplans, t->res.config, gp_status_name(t->res.status),
+                   t->res.error[0] ? ": " : "", t->res.error);
+    }
+    print_table(stdout, r, &s, rows, n, best_s);
+    if (write_csv(r, &s, &mc, rows, n, best_s, err, sizeof err))
+        gp_message("%s", err);
+    else
+        fprintf(stderr, "%s/tune.csv: %d plan%s\n", r->o->out_dir, n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; i++)
+        if (rows[i].picked && best >= 0 && rows[i].res.status == GP_STATUS_OK)
+            fprintf(stderr, "the rule's pick %s runs at %.1f%% of the best plan (%s)\n", rows[i].res.config,
+                    100 * best_s / rows[i].res.time_median_s, rows[best].res.config);
+    rc = failures || n < nplans ? EXIT_FAILED : EXIT_OK;
+out:
+    free(rows);
+    shape_free(&s);
+    return rc;
+}

@@ -1,0 +1,166 @@
+/* The SIMT kernel of kernels/simt_gemm.cuh run on the host, so that its index math (copy
+ * mappings, the A swizzle, predicates, split-K slices, the epilogue) is checked without a
+ * GPU: one OS thread per CUDA thread, a std::barrier for __syncthreads, cp.async as an
+ * immediate copy (zero-fill when the source is off the matrix) that checks its shared and
+ * global addresses and alignment, shared memory poisoned with NaN before each block. What
+ * it cannot see: timing (the copies land at once), bank conflicts, real races between
+ * asynchronous copies and reads (compute-sanitizer racecheck on a GPU:
+ * tests/gpu/simt_probe.sh). Every configuration of kernels/simt_configs.def and swizzle's,
+ * 4-byte and 16-byte paths, with and without split-K, at ragged shapes. */
+#include <algorithm>
+#include <barrier>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "tests/test.h"
+
+/* ---- what the kernel body needs from CUDA, on the host ---- */
+struct dim3 {
+    unsigned x = 1, y = 1, z = 1;
+};
+struct float4 {
+    float x, y, z, w;
+};
+static inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
+thread_local dim3 blockIdx, threadIdx;
+static std::barrier<> *block_barrier;
+static inline void __syncthreads() { block_barrier->arrive_and_wait(); }
+using std::min;
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __shared__
+/* one block at a time: the kernel's `extern __shared__ float4 simt_smem[]` is this */
+alignas(16) float4 simt_smem[65536];
+
+/* where copies may read and write, for the block being run */
+static size_t smem_floats;
+static const float *a_lo, *a_hi, *b_lo, *b_hi;
+
+/* A bad address is a failed check, then the end: the kernel would have faulted. */
+static void must(bool ok, const char *what)
+{
+    if (!ok) {
+        printf("FAIL - %s\n", what);
+        fflush(stdout);
+        abort();
+    }
+}
+
+static void check_copy(float *dst, const float *src, int floats, bool src_ok)
+{
+    const float *base = reinterpret_cast<float *>(simt_smem);
+    must(dst >= base && dst + floats <= base + smem_floats, "cp.async writes inside the stage buffers");
+    must(floats == 1 || ((uintptr_t)dst & 15) == 0, "16-byte cp.async to a 16-byte aligned shared address");
+    if (!src_ok)
+        return;
+    must((src >= a_lo && src + floats <= a_hi) || (src >= b_lo && src + floats <= b_hi), "cp.async reads inside A or B");
+    must(floats == 1 || ((uintptr_t)src & 15) == 0, "16-byte cp.async from a 16-byte aligned global address");
+}
+
+/* cp.async at once: the copy lands when issued, zeros when the source is off the matrix */
+static inline void cp_async4(float *dst, const float *src, bool ok)
+{
+    check_copy(dst, src, 1, ok);
+    *dst = ok ? *src : 0.f;
+}
+static inline void cp_async16(float *dst, const float *src, bool ok)
+{
+    check_copy(dst, src, 4, ok);
+    for (int i = 0; i < 4; i++)
+        dst[i] = ok ? src[i] : 0.f;
+}
+static inline void cp_async_commit() {}
+template <int N> static inline void cp_async_wait() {}
+
+#include "kernels/pipeline.cuh"
+#include "kernels/simt_gemm.cuh"
+
+/* The grid of one launch, block by block, each block's threads as threads. */
+template <class P, bool VEC>
+static void run(int m, int n, int k, int k_slice, int split, const float *a, const float *b, float *c)
+{
+    smem_floats = P::SMEM / 4;
+    const unsigned tiles = ((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
+    for (unsigned z = 0; z < (unsigned)split; z++)
+        for (unsigned bx = 0; bx < tiles; bx++) {
+            /* a read of shared memory no copy wrote comes out NaN */
+            std::fill((float *)simt_smem, (float *)simt_smem + smem_floats, NAN);
+            std::barrier<> bar(P::NT);
+            block_barrier = &bar;
+            std::vector<std::thread> threads;
+            for (int t = 0; t < P::NT; t++)
+                threads.emplace_back([=] {
+                    blockIdx = {bx, z, 1};
+                    threadIdx = {(unsigned)t, 0, 0};
+                    gemm_simt_kernel<P, VEC>(m, n, k, k_slice, a, b, c);
+                });
+            for (auto &t : threads)
+                t.join();
+        }
+}
+
+/* m x n x k in about split_req slices, against a double-precision product; the slices'
+ * partial products summed here as simt_auto's second pass would. */
+template <class P>
+static void check(int m, int n, int k, int split_req, bool vec)
+{
+    std::mt19937 rng(m * 131 + n * 7 + k);
+    std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
+    std::vector<float> a((size_t)m * k), b((size_t)k * n);
+    for (auto &x : a)
+        x = uniform(rng);
+    for (auto &x : b)
+        x = uniform(rng);
+    const int k_slice = ((k + split_req - 1) / split_req + P::BK - 1) / P::BK * P::BK;
+    const int split = (k + k_slice - 1) / k_slice;
+    std::vector<float> ws((size_t)split * m * n, NAN);   /* unwritten stays NaN */
+    a_lo = a.data(), a_hi = a.data() + a.size(), b_lo = b.data(), b_hi = b.data() + b.size();
+    if (vec)
+        run<P, true>(m, n, k, k_slice, split, a.data(), b.data(), ws.data());
+    else
+        run<P, false>(m, n, k, k_slice, split, a.data(), b.data(), ws.data());
+    double err = 0, ref2 = 0;
+    long unwritten = 0;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double ref = 0, got = 0;
+            for (int kk = 0; kk < k; kk++)
+                ref += (double)a[(size_t)i * k + kk] * b[(size_t)kk * n + j];
+            for (int z = 0; z < split; z++)
+                got += ws[(size_t)z * m * n + (size_t)i * n + j];
+            unwritten += !std::isfinite(got);
+            err += (got - ref) * (got - ref);
+            ref2 += ref * ref;
+        }
+    const double rel = std::sqrt(err / (ref2 + 1e-300));
+    CHECK(unwritten == 0 && rel < 1e-5, "%dx%dx%d on %dx%dx%d tiles, %d threads, %s copies, split %d (slice %d): "
+          "relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK, P::NT, vec ? "16-byte" : "4-byte",
+          split, k_slice, rel, unwritten);
+}
+
+/* every row of the table, and swizzle's tiles (kernels/07_swizzle.cu) */
+static void all_configs(int m, int n, int k, int split, bool vec)
+{
+#define SIMT_CONFIG(name, ...) check<simt_cfg_##name>(m, n, k, split, vec);
+#include "kernels/simt_configs.def"
+#undef SIMT_CONFIG
+    check<simt_tile<128, 128, 16, 64, 64, 4, 3, 2>>(m, n, k, split, vec);
+}
+
+int main()
+{
+    all_configs(1, 1, 1, 1, false);
+    all_configs(130, 129, 17, 1, false);
+    all_configs(33, 65, 200, 3, false);
+    all_configs(132, 68, 300, 4, true);
+    all_configs(260, 264, 100, 1, true);
+    all_configs(600, 130, 20, 1, false); /* more tile rows than a group of 8, the last group short */
+    TEST_EXIT();
+}

@@ -7,6 +7,7 @@
 # has a timeout (40 + 22 + 22 s), so the whole probe ends within 90 s; exit 124 names one.
 BUILD=${1:-build}
 OUT=${2:-$(mktemp -d)}
+mkdir -p "$OUT"
 GEMMPROF=$BUILD/gemmprof
 NEW=tf32_mma,tf32x3_mma
 ALL=$NEW,cublas_bf16x9,cublas,cublas_tf32

@@ -5,12 +5,12 @@
  * cublas:      cublasSgemm, FP32 SIMT (on sm_90 cuBLAS picks a CUTLASS SIMT kernel).
  * cublas_tf32: cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32: tensor cores, inputs
  *              rounded to TF32, FP32 accumulate.
- * cublas_bf16x9: cublasGemmEx with CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (cuBLAS >= 12.9): FP32
- *              emulated on BF16 tensor cores (each operand as three BF16 parts), FP32
- *              accuracy. NVIDIA presents it for Blackwell; on sm_90 cuBLAS may run its
- *              native FP32 kernel instead (the tensor counters of the row tell) or refuse
- *              (a failed row naming the status).
- *       ./build/gemmprof -k cublas,cublas_tf32,cublas_bf16x9
+ * No FP32-emulation baseline: cuBLAS 13.0 has CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (FP32 on
+ * BF16 tensor cores), but on the H200 a cublasGemmEx with it (emulation strategy EAGER)
+ * ran cublasSgemm's own SIMT kernel (sm80_xmma_gemm_f32f32_..._ffma, 51.29 TFLOP/s at
+ * 8192^3 as cublas, the same error to the last digit; results/h200/logs/
+ * kernel_probe-f62ef6e-tf32.log): no emulation on sm_90, so no row of its own.
+ *       ./build/gemmprof -k cublas,cublas_tf32
  */
 #include <cublas_v2.h>
 #include <stdio.h>
@@ -87,30 +87,4 @@ extern "C" cudaError_t gemm_cublas_tf32_launch(struct gemm_context *ctx, int m, 
     return blas_result(cublasGemmEx(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b,
                                     CUDA_R_32F, n, a, CUDA_R_32F, k, &beta, c, CUDA_R_32F, n,
                                     CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
-}
-
-/* Emulation where cuBLAS can (strategy EAGER; the default, PERFORMANT, emulates only where
- * cuBLAS expects a gain), the handle's strategy restored for the other variants. */
-extern "C" cudaError_t gemm_cublas_bf16x9_launch(struct gemm_context *ctx, int m, int n, int k,
-                                                 const float *a, const float *b, float *c,
-                                                 cudaStream_t stream)
-{
-    (void)stream;
-#if CUBLAS_VERSION >= 120900
-    const float alpha = 1.f, beta = 0.f;
-    cublasEmulationStrategy_t before;
-    cublasStatus_t st = cublasGetEmulationStrategy(ctx->blas, &before);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = cublasSetEmulationStrategy(ctx->blas, CUBLAS_EMULATION_STRATEGY_EAGER);
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return blas_result(st);
-    st = cublasGemmEx(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, CUDA_R_32F, n, a,
-                      CUDA_R_32F, k, &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_EMULATED_16BFX9,
-                      CUBLAS_GEMM_DEFAULT);
-    const cublasStatus_t restored = cublasSetEmulationStrategy(ctx->blas, before);
-    return blas_result(st != CUBLAS_STATUS_SUCCESS ? st : restored);
-#else
-    (void)ctx, (void)m, (void)n, (void)k, (void)a, (void)b, (void)c;
-    return cudaErrorNotSupported; /* cuBLAS before 12.9 has no FP32 emulation */
-#endif
 }

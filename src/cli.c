@@ -22,7 +22,8 @@ void cli_usage(FILE *f)
             "  -k, --variants LIST    variants to run, comma-separated, or 'all' (default: all; see --list)\n"
             "  -s, --sizes LIST       N (square), MxNxK, ranges A:B:xF or A:B:+S, comma-separated\n"
             "                         (default: %s)\n"
-            "  -r, --reps N           timed repetitions, median reported (default 10)\n"
+            "  -r, --reps N           timed repetitions, median reported (default 10, or as many as\n"
+            "                         fit in 0.5 s by the warm-ups' time, at least 3)\n"
             "  -w, --warmups N        untimed warm-up launches (default 2)\n"
             "  -o, --out DIR          results directory (default out)\n"
             "      --seed N           random seed of the inputs (default 1)\n"
@@ -349,7 +350,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         switch (c) {
         case 'k': variants = optarg; break;
         case 's': sizes = optarg; break;
-        case 'r': if (parse_count("--reps", optarg, 1, 100000, &o->reps, err, errlen)) return -1; break;
+        case 'r': if (parse_count("--reps", optarg, 1, 100000, &o->reps, err, errlen)) return -1; o->reps_given = 1; break;
         case 'w': if (parse_count("--warmups", optarg, 0, 100000, &o->warmups, err, errlen)) return -1; break;
         case 'o':
             if (!*optarg) {

@@ -26,6 +26,7 @@ struct cli_options {
     struct shape shapes[CLI_MAX_SHAPES];
     int nshapes;
     int reps, warmups;
+    int reps_given;              /* -r given: exactly that many, no time budget */
     int l2_flush;
     int counters;                /* collect hardware counters */
     int metrics[CLI_MAX_METRICS];/* metric ids: gp_metrics[] or extra (analysis/metrics.h) */

@@ -191,10 +191,17 @@ done:
     gp_nvtx_pop();
 }
 
+/* Without -r, a row's timed launches stop at about this much kernel time: the slow
+ * kernels at 8192^3 (naive 0.2 s a launch) would otherwise take most of a default run,
+ * and their spread is 0.0-0.1%, so 3 launches tell as much as 10. */
+#define ROW_TIME_BUDGET_S 0.5
+#define MIN_BUDGET_REPS 3
+
 static void time_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v,
                          struct gp_result *row)
 {
     const struct cli_options *o = r->o;
+    int reps = o->reps;
     double *ms = calloc((size_t)o->reps, sizeof *ms);
     if (!ms) {
         snprintf(row->error, sizeof row->error, "out of host memory");
@@ -203,15 +210,22 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
     }
     int open = 1;   /* a phase range is open: a failure must close it */
     gp_nvtx_push("warmup", -1);
+    const double t_warm = now_s();
     for (int i = 0; i < o->warmups; i++)
         TRY("warm-up launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
     TRY("warm-up", cudaStreamSynchronize(r->stream));
     gp_nvtx_pop();
+    if (!o->reps_given && o->warmups > 0) {
+        const double per_launch = (now_s() - t_warm) / o->warmups;
+        const double fit = ROW_TIME_BUDGET_S / per_launch;
+        if (fit < reps)
+            reps = fit < MIN_BUDGET_REPS ? (reps < MIN_BUDGET_REPS ? reps : MIN_BUDGET_REPS) : (int)fit;
+    }
 
     /* decided before the events: nothing but launches between a start and a stop event */
     const int slowed = r->slow_variant >= 0 && v == registry_variant(r->slow_variant);
     gp_nvtx_push("timed", -1);
-    for (int i = 0; i < o->reps; i++) {
+    for (int i = 0; i < reps; i++) {
         /* reading 2x the L2 evicts A, B and C, so each repetition starts cold;
          * the flush sits outside the event pair */
         if (r->d_flush)
@@ -226,17 +240,17 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
     gp_nvtx_pop();
     open = 0;
 
-    for (int i = 0; i < o->reps; i++) {
+    for (int i = 0; i < reps; i++) {
         float t;
         TRY("event time", cudaEventElapsedTime(&t, r->ev_start[i], r->ev_stop[i]));
         ms[i] = t;
     }
-    row->reps = o->reps;
+    row->reps = reps;
     row->warmups = o->warmups;
     row->l2_flush = r->d_flush != NULL;
-    row->time_median_s = median(ms, o->reps) * 1e-3;   /* sorts ms */
+    row->time_median_s = median(ms, reps) * 1e-3;   /* sorts ms */
     row->time_min_s = ms[0] * 1e-3;
-    row->time_max_s = ms[o->reps - 1] * 1e-3;
+    row->time_max_s = ms[reps - 1] * 1e-3;
     row->time_spread = (row->time_max_s - row->time_min_s) / row->time_median_s;
     row->flop_per_s = gp_flops_analytic(row) / row->time_median_s;
     free(ms);

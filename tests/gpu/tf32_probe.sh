@@ -10,7 +10,7 @@ OUT=${2:-$(mktemp -d)}
 mkdir -p "$OUT"
 GEMMPROF=$BUILD/gemmprof
 NEW=tf32_mma,tf32x3_mma
-ALL=$NEW,cublas_bf16x9,cublas,cublas_tf32
+ALL=$NEW,cublas,cublas_tf32
 
 echo "== timing and verification -> $OUT/sweep"
 timeout 40 "$GEMMPROF" -k "$ALL" -s 4096,8192,2048,1000x1500x700,67x45x33 -r 5 \

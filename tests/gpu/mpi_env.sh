@@ -39,6 +39,8 @@ export OMPI_MCA_plm=isolated
 export OMPI_MCA_oob_tcp_if_include=lo
 # no binding: each rank picks its GPU by local rank; hwloc binding in a VM only gets in the way
 export OMPI_MCA_hwloc_base_binding_policy=none
+# slots are counted from hwloc's view of the cores; should it misread a VM, still start -np N
+export OMPI_MCA_rmaps_base_oversubscribe=1
 # a rank that exits non-zero (no GPU, a failed verification) must not kill the others:
 # their rows are kept and `gemmprof merge` lists the rank as missing. mpirun then exits 0
 # whatever the ranks did, so a caller that needs each rank's status records it per rank

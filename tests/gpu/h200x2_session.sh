@@ -205,8 +205,8 @@ if has slowed; then
     r1_slow=$(grep -E '^\| .*\*\*SLOW\*\*' "$md" 2>/dev/null | awk -F'|' '{gsub(/ /, "", $3); print $3}')
     if [ "$slow_rows" = 1 ] && [ "$r1_slow" = 1 ]; then echo "  ok - the fleet report flags rank 1's GPU SLOW, and only it"
     else echo "  FAIL - expected rank 1 alone flagged SLOW; flagged rows: ${slow_rows:-none}, ranks: ${r1_slow:-none}"; fi
-    printf 'fleet_slowed: rank 1 ran with GEMMPROF_TEST_SLOWDOWN=all:%s (a %s ns spin after every timed\nlaunch of every variant, inside its events); rank 0 ran unchanged. Launcher: %s.\n' \
-        "$SLOW_NS" "$SLOW_NS" "$LAUNCHER" >"$W/fleet_slowed/NOTE.txt" 2>/dev/null
+    [ -d "$W/fleet_slowed" ] && printf 'fleet_slowed: rank 1 ran with GEMMPROF_TEST_SLOWDOWN=all:%s (a %s ns spin after every timed\nlaunch of every variant, inside its events); rank 0 ran unchanged. Launcher: %s.\n' \
+        "$SLOW_NS" "$SLOW_NS" "$LAUNCHER" >"$W/fleet_slowed/NOTE.txt"
 fi
 
 if has busy; then

@@ -223,7 +223,8 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
     }
 
     /* decided before the events: nothing but launches between a start and a stop event */
-    const int slowed = r->slow_variant >= 0 && v == registry_variant(r->slow_variant);
+    const int slowed = r->slow_variant == SLOW_ALL ||
+                       (r->slow_variant >= 0 && v == registry_variant(r->slow_variant));
     gp_nvtx_push("timed", -1);
     for (int i = 0; i < reps; i++) {
         /* reading 2x the L2 evicts A, B and C, so each repetition starts cold;
@@ -422,7 +423,8 @@ static void setup_ceilings(struct run *r)
     gp_nvtx_pop();
 }
 
-/* GEMMPROF_TEST_SLOWDOWN=VARIANT:NS, read once before GPU work: 0, or -1 naming the problem. */
+/* GEMMPROF_TEST_SLOWDOWN=VARIANT:NS (or all:NS, every variant), read once before GPU work:
+ * 0, or -1 naming the problem. */
 static int slowdown_from_env(struct run *r, char *err, size_t errlen)
 {
     const char *spec = getenv("GEMMPROF_TEST_SLOWDOWN");
@@ -436,14 +438,15 @@ static int slowdown_from_env(struct run *r, char *err, size_t errlen)
         name[colon - spec] = '\0';
         errno = 0;
         r->slow_ns = strtoull(colon + 1, &end, 10);
-        r->slow_variant = registry_find(name);
-        if (r->slow_variant >= 0 && colon[1] && !*end && !errno && colon[1] != '-' && r->slow_ns <= 1000000000ULL) {
+        r->slow_variant = strcmp(name, "all") == 0 ? SLOW_ALL : registry_find(name);
+        if (r->slow_variant != -1 && colon[1] && !*end && !errno && colon[1] != '-' && r->slow_ns <= 1000000000ULL) {
             gp_message("warning: GEMMPROF_TEST_SLOWDOWN: %s's timed launches get %llu ns more (a test hook)",
-                       name, r->slow_ns);
+                       r->slow_variant == SLOW_ALL ? "every variant" : name, r->slow_ns);
             return 0;
         }
     }
-    snprintf(err, errlen, "GEMMPROF_TEST_SLOWDOWN=%.100s: expected VARIANT:NANOSECONDS (a known variant, at most 1e9 ns)",
+    r->slow_variant = -1;
+    snprintf(err, errlen, "GEMMPROF_TEST_SLOWDOWN=%.100s: expected VARIANT:NANOSECONDS (a known variant or 'all', at most 1e9 ns)",
              spec);
     return -1;
 }
@@ -749,7 +752,10 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     }
     goto done;
 fail:
-    gp_message("%s", err);
+    if (r->ranks.world_size > 1 && strcmp(r->meta.mode, "single") != 0)   /* name the rank that failed */
+        gp_message("rank %d of %d: %s", r->ranks.rank, r->ranks.world_size, err);
+    else
+        gp_message("%s", err);
 done:
     teardown_gpu(r);
     interrupt_set_temp_file(NULL);

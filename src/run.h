@@ -45,9 +45,11 @@ struct run {
     void *d_flush;
     size_t flush_bytes;
     struct counter_flush counter_flush;
-    /* GEMMPROF_TEST_SLOWDOWN=VARIANT:NS, a test hook for `compare`: a spin of NS ns after
-     * each timed launch of VARIANT, inside its events (-1: none) */
+    /* GEMMPROF_TEST_SLOWDOWN=VARIANT:NS, a test hook for `compare` and the fleet check: a
+     * spin of NS ns after each timed launch of VARIANT, inside its events (-1: none;
+     * SLOW_ALL: every variant, from all:NS, a whole GPU made slow) */
     int slow_variant;
+#define SLOW_ALL (-2)
     unsigned long long slow_ns;
     unsigned long long *d_probe;
     cudaEvent_t *ev_start, *ev_stop;

@@ -139,6 +139,14 @@ int main(int argc, char **argv)
     bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_SLOWDOWN=tiled:abc: expected VARIANT:NANOSECONDS");
     setenv("GEMMPROF_TEST_SLOWDOWN", "nosuch:100", 1);
     bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "a known variant");
+    setenv("GEMMPROF_TEST_SLOWDOWN", "all:abc", 1);   /* all:NS, every variant: the fleet check's slow GPU */
+    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_SLOWDOWN=all:abc: expected VARIANT:NANOSECONDS");
+    setenv("GEMMPROF_TEST_SLOWDOWN", "all:1000", 1);
+    int slow_rc = run("-s 64 -k naive --no-counters --no-ceilings --no-report -o /tmp/gp_main_slowall");
+    CHECK((slow_rc == 0 || slow_rc == 3) && strstr(errtxt, "every variant's timed launches get 1000 ns more"),
+          "GEMMPROF_TEST_SLOWDOWN=all:1000 is taken and announced (exit %d): %s", slow_rc, errtxt);
+    int slow_rm = system("rm -rf /tmp/gp_main_slowall");
+    (void)slow_rm;
     unsetenv("GEMMPROF_TEST_SLOWDOWN");
 
     /* no GPU: its own exit status and message, no half-written results left, and an

@@ -28,6 +28,6 @@ expect 2 "exclude each other" RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 -- --shard --flee
 if command -v nvidia-smi >/dev/null 2>&1; then
     echo "skip - rank environment: well-formed ranks reach the GPU: a GPU is here (the run would be real)"
 else
-    expect 3 "" RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 -- --shard
+    expect 3 "rank 1 of 2: " RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 -- --shard
     expect 3 "" -- --fleet
 fi

@@ -12,7 +12,9 @@ status=0
 run_one() {
     name=$1; shift
     echo "== $name"
+    t0=$(date +%s)
     if ! "$@" >"$log.one" 2>&1; then crashed=1; else crashed=0; fi
+    echo "  ($name: $(($(date +%s) - t0)) s)" >>"$log.one"
     cat "$log.one"
     cat "$log.one" >>"$log"
     # a program that failed without printing a FAIL line still counts as one failure

@@ -17,6 +17,18 @@
  *   two sets the next fragments must be written while a wgmma reading their set's twin is
  *   in flight inside the same fence-to-wait window, and ptxas serialises every wgmma:
  *   advisory C7513.)
+ * - Fragment schedule (correctness): the first build loaded k-tile t+1's fragments while
+ *   k-tiles t-1 and t were in flight (wait_group 1, three register sets). It was correct at
+ *   1000x1500x700 and at small shapes but wrong at 2048^3-8192^3 (relative error ~0.1,
+ *   results/h200/logs/kernel_probe-4843d78.log) at 275-282 TFLOP/s: a fault that appears
+ *   only when the tensor pipe is saturated. The mbarrier ring, parities and arrival
+ *   counts check out on paper; the one timing-dependent interaction left is a register
+ *   write (the fragment LDS) while this warpgroup's wgmmas, which read register operands,
+ *   are still queued; that relies on ptxas keeping in-flight A registers apart. So the
+ *   default now waits for this warpgroup's wgmmas (wait_group 0) before it writes any
+ *   fragment register; the other consumer warpgroup keeps the tensor pipe busy meanwhile.
+ *   GEMMPROF_WGMMA_WS_OVERLAP=1 selects the first schedule, for diagnosis only
+ *   (tests/gpu/wgmma_probe.sh runs both). Status: (pending H200 run).
  * - Persistent: one block per SM walks tiles blockIdx.x, + gridDim.x, ... in the same
  *   L2-grouped order (8 tile rows of m per group), so the wave quantisation of a
  *   one-tile-per-block grid becomes a tail of at most one tile per block.
@@ -32,6 +44,7 @@
  *       ./build/gemmprof -k wgmma,wgmma_ws,cublas_tf32
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <type_traits>
 
 #include "kernels/gemm.h"
@@ -52,6 +65,11 @@ struct wgmma_ws_cfg {
     static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 1024;
 };
 
+/* OVERLAP: the next k-tile's fragments are loaded while this warpgroup's last two wgmma
+ * groups are in flight (wait_group 1, three register sets), as first built. Without it
+ * (the default, see the file comment) every fragment register is written only after
+ * wait_group 0, so no register is ever written while a wgmma of its warpgroup runs. */
+template <bool OVERLAP>
 static __global__ void __launch_bounds__(wgmma_ws_cfg::NT, 1)
 gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
                 const __grid_constant__ CUtensorMap map_b, float *__restrict__ c)
@@ -141,6 +159,8 @@ gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
         for (int ks = 0; ks < BK / 8; ++ks)
             wgmma_m64n256k8_rs(acc, frag[BUF][ks], wgmma_desc_k128(ap + 8 * ks), 1);
         wgmma_commit();
+        if (!OVERLAP)
+            wgmma_wait<0>(); /* k-tile it and it-1 done: no fragment set is being read */
         if (has_next) {
             const int s1 = (it + 1) % STAGES;
             mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
@@ -186,8 +206,12 @@ extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int
 {
     using P = wgmma_ws_cfg;
     static struct sm90_maps maps;
-    static int sms = 0;
+    static int sms = 0, overlap = -1;
     (void)ctx;
+    if (overlap < 0) { /* diagnosis only: GEMMPROF_WGMMA_WS_OVERLAP=1 selects the first build's schedule */
+        const char *v = getenv("GEMMPROF_WGMMA_WS_OVERLAP");
+        overlap = v != NULL && v[0] == '1';
+    }
     cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
     if (e != cudaSuccess)
         return e;
@@ -195,8 +219,10 @@ extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int
         int dev = 0;
         if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
             (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-            (e = cudaFuncSetAttribute(gemm_wgmma_ws_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM)) !=
-                cudaSuccess) {
+            (e = cudaFuncSetAttribute(gemm_wgmma_ws_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      P::SMEM)) != cudaSuccess ||
+            (e = cudaFuncSetAttribute(gemm_wgmma_ws_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      P::SMEM)) != cudaSuccess) {
             sms = 0;
             return e;
         }
@@ -208,7 +234,10 @@ extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int
     if (e == cudaSuccess) {
         const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
         const unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
-        gemm_wgmma_ws_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
+        if (overlap)
+            gemm_wgmma_ws_kernel<true><<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
+        else
+            gemm_wgmma_ws_kernel<false><<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
         e = cudaGetLastError();
     }
     const cudaError_t r = sm90_operands_release(&op, stream);

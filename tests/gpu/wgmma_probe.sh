@@ -5,14 +5,15 @@
 #     tests/gpu/wgmma_probe.sh [BUILD] [OUTDIR]
 # Prints, compactly: per variant x shape the verification status, relative error against
 # its tolerance, TFLOP/s and share of cuBLAS TF32; the measured tensor ceiling with its SM
-# clock and share of theory; an element-level diagnosis of the small shapes (which
-# elements are wrong, and whether they match a transposed or shifted product); and
+# clock and share of theory; wgmma_ws with both consumer schedules (GEMMPROF_WGMMA_WS_OVERLAP);
+# an element-level diagnosis (tests/gpu/npy_diag.py) at shapes that separate M, N and K
+# dependence (which tiles, warps, and which k-tile explains a wrong element); and
 # compute-sanitizer memcheck/racecheck. Every step carries on when one fails.
 BUILD=${1:-build}
 OUT=${2:-/tmp/wgmma_probe}
 G=$BUILD/gemmprof
 V=wgmma,wgmma_ws
-rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
+rm -rf "$OUT" && mkdir -p "$OUT/sweep" "$OUT/ceil" "$OUT/npy" "$OUT/npy_overlap" "$OUT/ws_overlap0" "$OUT/ws_overlap1" || exit 1
 [ -x "$G" ] || { echo "no $G: run make first"; exit 1; }
 # -k: end a hung kernel (an mbarrier wait that never completes spins forever)
 T="timeout -k 5"
@@ -55,64 +56,36 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             $c["id"], meas / 1e12, clk / 1e9, (th > 0 ? 100 * meas / th : 0), th / 1e12, (at > 0 ? 100 * meas / at : 0), at / 1e12 }' \
     "$OUT/ceil/ceilings.csv" 2>/dev/null || echo "  no ceilings.csv"
 
-echo "== small shapes, element by element (--dump-npy)"
-$T 60 "$G" -k $V -s 64x64x64,67x45x33,130x72x40 -r 1 -w 0 --no-counters --no-ceilings --no-report --dump-npy \
+echo "== wgmma_ws schedules: default (wait_group 0 before fragment loads) vs GEMMPROF_WGMMA_WS_OVERLAP=1 (first build)"
+for mode in 0 1; do
+    GEMMPROF_WGMMA_WS_OVERLAP=$mode $T 60 "$G" -k wgmma_ws -s 2048,4096,1000x1500x700 -r 5 \
+        --no-counters --no-ceilings --no-report -o "$OUT/ws_overlap$mode" >/dev/null 2>"$OUT/ws_overlap$mode.err"
+    echo "  overlap=$mode: exit $?"
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { printf "    %-9s %sx%sx%s  %-13s rel_err %-9.3g %8.2f TFLOP/s\n", $c["variant"], $c["m"], $c["n"], $c["k"],
+            $c["status"], $c["rel_err"], $c["flop_per_s"] / 1e12 }' "$OUT/ws_overlap$mode/results.csv" 2>/dev/null
+done
+
+# Shapes that separate M, N and K dependence (tile 256 m x 128 n x 32 k): long K in one
+# tile; many tile rows (m >= 1024) with one k-tile pair; many tile columns; all three.
+echo "== element by element (--dump-npy): which tiles, warps and k-tiles are wrong"
+NPY_SHAPES=64x64x64,67x45x33,130x72x40,256x128x2048,2048x128x64,256x2048x64,512x512x512
+$T 60 "$G" -k $V -s $NPY_SHAPES -r 1 -w 0 --no-counters --no-ceilings --no-report --dump-npy \
     -o "$OUT/npy" >/dev/null 2>"$OUT/npy.err"
 echo "  exit $?"
-python3 - "$OUT/npy/npy" <<'EOF'
-# Pure-Python .npy reader and double reference: no numpy needed on the GPU machine.
-import glob, os, re, struct, sys
-def load(p):
-    with open(p, 'rb') as f:
-        d = f.read()
-    hl = struct.unpack('<H', d[8:10])[0]
-    hdr = d[10:10 + hl].decode('latin1')
-    shape = tuple(int(x) for x in hdr.split('(')[1].split(')')[0].split(',') if x.strip())
-    body = d[10 + hl:]
-    return shape, struct.unpack('<%df' % (len(body) // 4), body)
-d = sys.argv[1]
-for cpath in sorted(glob.glob(os.path.join(d, '*_C.npy'))):
-    mt = re.match(r'(.+)_(\d+x\d+x\d+)_C\.npy$', os.path.basename(cpath))
-    if not mt:
-        continue
-    var, label = mt.groups()
-    try:
-        (m, k), A = load(os.path.join(d, 'A_%s.npy' % label))
-        (_, n), B = load(os.path.join(d, 'B_%s.npy' % label))
-        _, C = load(cpath)
-    except (OSError, ValueError, IndexError, struct.error) as e:
-        print('  %s %s: cannot read the .npy files: %s' % (var, label, e)); continue
-    ref = [0.0] * (m * n)
-    for i in range(m):
-        for p in range(k):
-            a = A[i * k + p]; row = p * n
-            for j in range(n):
-                ref[i * n + j] += a * B[row + j]
-    scale = max(1e-30, (sum(r * r for r in ref) / len(ref)) ** 0.5)
-    bad = [(i, j) for i in range(m) for j in range(n)
-           if not abs(C[i * n + j] - ref[i * n + j]) <= 4e-3 * scale]  # NaN counts as bad
-    print('  %-9s %-10s %d of %d elements off (> 4e-3 x rms)' % (var, label, len(bad), m * n))
-    for (i, j) in bad[:4]:
-        print('      C[%d][%d] = %.6g, want %.6g' % (i, j, C[i * n + j], ref[i * n + j]))
-    if bad:
-        rows = sorted({i % 16 for i, _ in bad}); cols = sorted({j % 16 for _, j in bad})
-        print('      bad rows mod 16: %s; bad cols mod 16: %s' % (rows, cols))
-        print('      first bad row %d, first bad col %d' % (min(i for i, _ in bad), min(j for _, j in bad)))
-        # does a wrong element hold another element's value (a layout mix-up)?
-        where = {}
-        for (i, j) in bad[:64]:
-            for ii in range(max(0, i - 16), min(m, i + 17)):
-                for jj in range(max(0, j - 16), min(n, j + 17)):
-                    if abs(C[i * n + j] - ref[ii * n + jj]) <= 1e-3 * scale:
-                        where[(ii - i, jj - j)] = where.get((ii - i, jj - j), 0) + 1
-        top = sorted(where.items(), key=lambda x: -x[1])[:4]
-        print('      wrong values equal the reference at offsets (drow, dcol): %s' % (top or 'none'))
-EOF
+GEMMPROF_WGMMA_WS_OVERLAP=1 $T 60 "$G" -k wgmma_ws -s 256x128x2048,2048x128x64,256x2048x64,512x512x512 -r 1 -w 0 \
+    --no-counters --no-ceilings --no-report --dump-npy -o "$OUT/npy_overlap" >/dev/null 2>"$OUT/npy_overlap.err"
+echo "  overlap=1: exit $?"
+for f in "$OUT"/npy_overlap/npy/wgmma_ws_*_C.npy; do
+    [ -f "$f" ] && cp "$f" "$OUT/npy/npy/overlap.$(basename "$f")"
+done
+$T 100 python3 "$(dirname "$0")/npy_diag.py" "$OUT/npy/npy" --tile 256x128 --bk 32 --explain 6 ||
+    echo "  npy_diag.py failed or timed out"
 
 echo "== compute-sanitizer"
 if command -v compute-sanitizer >/dev/null 2>&1; then
     for tool in memcheck racecheck; do
-        $T 120 compute-sanitizer --tool $tool --error-exitcode 9 "$G" -k $V -s 67x45x33,128x128x64 \
+        $T 120 compute-sanitizer --tool $tool --error-exitcode 9 "$G" -k $V -s 67x45x33,128x128x64,130x72x300 \
             -r 1 -w 0 --no-counters --no-ceilings --no-report -o "$OUT/san_$tool" >"$OUT/san_$tool.log" 2>&1
         rc=$?
         echo "  $tool: exit $rc; $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san_$tool.log" | head -2 | tr '\n' ' ')"

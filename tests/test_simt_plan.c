@@ -54,6 +54,9 @@ static void test_table(void)
     simt_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 split2") == 0, "a plan described as the config column says: %s",
           buf);
+    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0};
+    simt_plan_describe(&t, buf, sizeof buf);
+    CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 aT split1") == 0, "a transposed-A plan says aT: %s", buf);
 }
 
 static void test_rule(void)

@@ -34,11 +34,12 @@ extern "C" {
 #define SIMT_LAUNCH_CLK 4000.0              /* the second kernel's launch gap, cycles */
 #define SIMT_MAX_WORKSPACE_BYTES (256L << 20)
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
-#define SIMT_MAX_CONFIGS 16
+#define SIMT_MAX_CONFIGS 24
 
 struct simt_config {
     const char *name;
     int bm, bn, bk, wm, wn, wmiter, stages, min_blocks;
+    int a_kmajor;   /* 1: A k-major, swizzled; 0: A transposed, fragments double-buffered */
     double eff;
 };
 
@@ -52,10 +53,12 @@ void simt_config_thread_tile(const struct simt_config *c, int *tm, int *tn);
 int simt_config_find(const char *name);
 
 /* What the rule knows of the device: SM count and, per configuration, blocks resident per
- * SM (0: the table's MIN_BLOCKS). */
+ * SM (0: the table's MIN_BLOCKS); registers per thread of the 16-byte path, for the
+ * tuner's table only (0: unknown). */
 struct simt_machine {
     int sms;
     int blocks_per_sm[SIMT_MAX_CONFIGS];
+    int regs[SIMT_MAX_CONFIGS];
 };
 
 /* One way to run a shape: configuration, split of K into `split` slices of k_slice
@@ -86,7 +89,8 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
 size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n);
 
 /* "128x256x16 w64x64 t16x8 s4 split1" into buf (the results' config column): a
- * configuration with a split, or a plan. */
+ * configuration with a split, or a plan; a transposed-A configuration says so
+ * ("128x256x16 w64x64 t16x8 s4 aT split1"). */
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len);
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len);
 

@@ -29,8 +29,9 @@
 typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
                                    const float *b, float *c, cudaStream_t stream);
 
-/* Resident blocks per SM of one configuration, as launched. */
-template <class P> static cudaError_t simt_occupancy(int *blocks)
+/* Resident blocks per SM of one configuration, as launched, and its registers per thread
+ * (16-byte path). */
+template <class P> static cudaError_t simt_occupancy(int *blocks, int *regs)
 {
     if (P::SMEM > 48 * 1024) {
         const cudaError_t err = cudaFuncSetAttribute(
@@ -38,6 +39,11 @@ template <class P> static cudaError_t simt_occupancy(int *blocks)
         if (err != cudaSuccess)
             return err;
     }
+    struct cudaFuncAttributes fa;
+    cudaError_t err = cudaFuncGetAttributes(&fa, gemm_simt_kernel<P, true>);
+    if (err != cudaSuccess)
+        return err;
+    *regs = fa.numRegs;
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_simt_kernel<P, true>, P::NT, P::SMEM);
 }
 
@@ -47,7 +53,7 @@ static const simt_run_fn simt_runs[] = {
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 };
-static cudaError_t (*const simt_occupancies[])(int *) = {
+static cudaError_t (*const simt_occupancies[])(int *, int *) = {
 #define SIMT_CONFIG(name, ...) simt_occupancy<simt_cfg_##name>,
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
@@ -67,7 +73,7 @@ extern "C" cudaError_t simt_machine_query(struct simt_machine *mc)
         struct simt_machine fresh = {};
         err = cudaDeviceGetAttribute(&fresh.sms, cudaDevAttrMultiProcessorCount, dev);
         for (int i = 0; i < simt_nconfigs && err == cudaSuccess; i++)
-            err = simt_occupancies[i](&fresh.blocks_per_sm[i]);
+            err = simt_occupancies[i](&fresh.blocks_per_sm[i], &fresh.regs[i]);
         if (err != cudaSuccess)
             return err;
         cached = fresh;

@@ -3,8 +3,12 @@
  * verified and timed exactly as the sweep times a variant (measure_variant: poisoned
  * output checked against the fp64 reference, warm-ups, CUDA events around each launch,
  * L2 flushed between repetitions, median). Prints a table with the rule's pick marked and
- * writes it to DIR/tune.csv. It is how the rule is checked on a device (and its
- * efficiencies calibrated), not how it decides. */
+ * writes it to DIR/tune.csv; then, for reference, the fixed variants warptile, bigtile,
+ * dbuf and cuBLAS SGEMM at the same shape, timed the same way. Each row has the
+ * configuration's registers per thread and resident blocks per SM, and "eff": the measured
+ * FLOP/s as a fraction of the FFMA peak at SIMT_MODEL_SM_HZ, the number to copy into the
+ * EFF column of kernels/simt_configs.def (from a large shape's split1 rows). It is how the
+ * rule is checked on a device (and its efficiencies calibrated), not how it decides. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,28 +41,47 @@ struct tune_row {
     int picked;
 };
 
+/* the fixed variants timed after the plans, for reference */
+static const char *const tune_references[] = {"warptile", "bigtile", "dbuf", "cublas"};
+#define NREFS ((int)(sizeof tune_references / sizeof tune_references[0]))
+
+/* measured FLOP/s as a fraction of the FFMA peak (SMs x 128 FMA x 2 at SIMT_MODEL_SM_HZ) */
+static double tune_eff(const struct run *r, const struct gp_result *res)
+{
+    return res->flop_per_s / ((double)r->meta.sm_count * 256.0 * SIMT_MODEL_SM_HZ);
+}
+
 static int blocks_per_sm(const struct simt_machine *mc, int config)
 {
     return mc->blocks_per_sm[config] > 0 ? mc->blocks_per_sm[config] : simt_configs[config].min_blocks;
 }
 
-static void print_table(FILE *f, const struct run *r, const struct shape_data *s, const struct tune_row *rows,
-                        int n, double best_s)
+static void print_table(FILE *f, const struct run *r, const struct shape_data *s, const struct simt_machine *mc,
+                        const struct tune_row *rows, int n, const struct gp_result *refs, int nrefs, double best_s)
 {
     fprintf(f, "simt_auto plans at %s on %s (%d SMs): median of %d, L2 %s; * = the rule's pick\n", s->label,
             r->meta.gpu_name, r->meta.sm_count, r->o->reps, r->o->l2_flush ? "flushed" : "warm");
-    fprintf(f, "  %-36s %7s %6s %-13s %10s %8s %7s %9s\n", "config", "blocks", "waves", "status", "median ms",
-            "TFLOP/s", "% best", "model ms");
+    fprintf(f, "  %-39s %4s %6s %7s %6s %-13s %10s %8s %7s %5s %9s\n", "config", "regs", "blk/SM", "blocks", "waves",
+            "status", "median ms", "TFLOP/s", "% best", "eff", "model ms");
     for (int i = 0; i < n; i++) {
         const struct tune_row *t = &rows[i];
-        fprintf(f, "%c %-36s %7ld %6.2f %-13s", t->picked ? '*' : ' ', t->res.config, t->plan.blocks, t->waves,
-                gp_status_name(t->res.status));
+        fprintf(f, "%c %-39s %4d %6d %7ld %6.2f %-13s", t->picked ? '*' : ' ', t->res.config, mc->regs[t->plan.config],
+                blocks_per_sm(mc, t->plan.config), t->plan.blocks, t->waves, gp_status_name(t->res.status));
         if (isnan(t->res.time_median_s) || isinf(best_s))
-            fprintf(f, " %10s %8s %7s", "-", "-", "-");
+            fprintf(f, " %10s %8s %7s %5s", "-", "-", "-", "-");
         else
-            fprintf(f, " %10.4f %8.2f %6.1f%%", t->res.time_median_s * 1e3, t->res.flop_per_s * 1e-12,
-                    100 * best_s / t->res.time_median_s);
+            fprintf(f, " %10.4f %8.2f %6.1f%% %5.3f", t->res.time_median_s * 1e3, t->res.flop_per_s * 1e-12,
+                    100 * best_s / t->res.time_median_s, tune_eff(r, &t->res));
         fprintf(f, " %9.4f\n", 1e3 * t->plan.est_cycles / SIMT_MODEL_SM_HZ);
+    }
+    for (int i = 0; i < nrefs; i++) {
+        const struct gp_result *x = &refs[i];
+        fprintf(f, "  (variant %-10s) %-28s %-13s", tune_references[i], x->config, gp_status_name(x->status));
+        if (x->status == GP_STATUS_OK && !isinf(best_s))
+            fprintf(f, " %10.4f %8.2f %6.1f%% %5.3f\n", x->time_median_s * 1e3, x->flop_per_s * 1e-12,
+                    100 * best_s / x->time_median_s, tune_eff(r, x));
+        else
+            fputc('\n', f);
     }
     fflush(f);
 }
@@ -74,8 +97,8 @@ static int write_csv(const struct run *r, const struct shape_data *s, const stru
     if (!f)
         return -1;
     fputs("m,n,k,config,config_name,block_m,block_n,block_k,warp_m,warp_n,thread_m,thread_n,stages,threads,"
-          "split,k_slice,blocks,blocks_per_sm,waves,picked,status,rel_err,time_median_s,time_min_s,time_max_s,"
-          "flop_per_s,pct_of_best,model_s\n", f);
+          "a_kmajor,split,k_slice,blocks,registers,blocks_per_sm,waves,picked,status,rel_err,time_median_s,"
+          "time_min_s,time_max_s,flop_per_s,pct_of_best,eff,model_s\n", f);
     for (int i = 0; i < n; i++) {
         const struct tune_row *t = &rows[i];
         const struct simt_config *c = &simt_configs[t->plan.config];
@@ -83,12 +106,13 @@ static int write_csv(const struct run *r, const struct shape_data *s, const stru
         simt_config_thread_tile(c, &tm, &tn);
         fprintf(f, "%ld,%ld,%ld,", s->m, s->n, s->k);
         csv_write_field(f, t->res.config);
-        fprintf(f, ",%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d,", c->name, c->bm, c->bn, c->bk, c->wm, c->wn, tm,
-                tn, c->stages, simt_config_threads(c), t->plan.split, t->plan.k_slice, t->plan.blocks,
-                blocks_per_sm(mc, t->plan.config));
+        fprintf(f, ",%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d,%d,", c->name, c->bm, c->bn, c->bk, c->wm, c->wn,
+                tm, tn, c->stages, simt_config_threads(c), c->a_kmajor, t->plan.split, t->plan.k_slice, t->plan.blocks,
+                mc->regs[t->plan.config], blocks_per_sm(mc, t->plan.config));
         const double cells[] = {t->waves, t->picked, NAN /* status */, t->res.rel_err, t->res.time_median_s,
                                 t->res.time_min_s, t->res.time_max_s, t->res.flop_per_s,
-                                100 * best_s / t->res.time_median_s, t->plan.est_cycles / SIMT_MODEL_SM_HZ};
+                                100 * best_s / t->res.time_median_s, tune_eff(r, &t->res),
+                                t->plan.est_cycles / SIMT_MODEL_SM_HZ};
         for (size_t j = 0; j < sizeof cells / sizeof cells[0]; j++) {
             if (j == 2)
                 fputs(gp_status_name(t->res.status), f);
@@ -122,8 +146,18 @@ int tune_run(struct run *r)
         goto out;
     }
     const struct simt_plan pick = simt_plan_pick(&mc, s.m, s.n, s.k);
-    const int nplans = simt_plan_candidates(&mc, s.m, s.n, s.k, plans, (int)(sizeof plans / sizeof plans[0]));
-    if (!(rows = calloc((size_t)nplans, sizeof *rows))) {
+    int nplans = simt_plan_candidates(&mc, s.m, s.n, s.k, plans, (int)(sizeof plans / sizeof plans[0]));
+    /* GEMMPROF_TUNE_ONLY=PREFIX: only the configurations whose name starts with PREFIX, and
+     * no reference variants (the sanitizer runs of tests/gpu/simt_probe.sh) */
+    const char *only = getenv("GEMMPROF_TUNE_ONLY");
+    if (only && *only) {
+        int kept = 0;
+        for (int i = 0; i < nplans; i++)
+            if (strncmp(simt_configs[plans[i].config].name, only, strlen(only)) == 0)
+                plans[kept++] = plans[i];
+        nplans = kept;
+    }
+    if (!(rows = calloc((size_t)(nplans > 0 ? nplans : 1), sizeof *rows))) {
         gp_message("out of host memory");
         goto out;
     }
@@ -145,7 +179,19 @@ int tune_run(struct run *r)
         gp_message("tune %d/%d %s: %s%s%s", n + 1, nplans, t->res.config, gp_status_name(t->res.status),
                    t->res.error[0] ? ": " : "", t->res.error);
     }
-    print_table(stdout, r, &s, rows, n, best_s);
+    struct gp_result refs[NREFS];
+    int nrefs = 0;
+    for (; nrefs < NREFS && !(only && *only) && !r->context_lost && !interrupt_pending(); nrefs++) {
+        const struct gemm_variant *ref = NULL;
+        for (int i = 0; i < gemm_variant_count && !ref; i++)
+            if (strcmp(gemm_variant_names[i], tune_references[nrefs]) == 0)
+                ref = registry_variant(i);
+        gp_result_init(&refs[nrefs]);
+        if (ref)
+            measure_variant(r, &s, ref, -1, &refs[nrefs]);
+        gp_message("tune reference %s: %s", tune_references[nrefs], gp_status_name(refs[nrefs].status));
+    }
+    print_table(stdout, r, &s, &mc, rows, n, refs, nrefs, best_s);
     if (write_csv(r, &s, &mc, rows, n, best_s, err, sizeof err))
         gp_message("%s", err);
     else

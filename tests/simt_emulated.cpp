@@ -5,8 +5,8 @@
  * global addresses and alignment, shared memory poisoned with NaN before each block. What
  * it cannot see: timing (the copies land at once), bank conflicts, real races between
  * asynchronous copies and reads (compute-sanitizer racecheck on a GPU:
- * tests/gpu/simt_probe.sh). Every configuration of kernels/simt_configs.def and swizzle's,
- * 4-byte and 16-byte paths, with and without split-K, at ragged shapes. */
+ * tests/gpu/simt_probe.sh). Every configuration of kernels/simt_configs.def (k-major and
+ * transposed A) and swizzle's, 4-byte and 16-byte paths, with and without split-K, at ragged shapes. */
 #include <algorithm>
 #include <barrier>
 #include <cmath>
@@ -111,6 +111,8 @@ static void run(int m, int n, int k, int k_slice, int split, const float *a, con
 template <class P>
 static void check(int m, int n, int k, int split_req, bool vec)
 {
+    if (vec && P::A_KMAJOR && k % 4 != 0) /* 16-byte A copies need k % 4 == 0 (simt_vec_ok) */
+        return;
     std::mt19937 rng(m * 131 + n * 7 + k);
     std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
     std::vector<float> a((size_t)m * k), b((size_t)k * n);
@@ -140,18 +142,20 @@ static void check(int m, int n, int k, int split_req, bool vec)
             ref2 += ref * ref;
         }
     const double rel = std::sqrt(err / (ref2 + 1e-300));
-    CHECK(unwritten == 0 && rel < 1e-5, "%dx%dx%d on %dx%dx%d tiles, %d threads, %s copies, split %d (slice %d): "
-          "relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK, P::NT, vec ? "16-byte" : "4-byte",
+    CHECK(unwritten == 0 && rel < 1e-5, "%dx%dx%d on %dx%dx%d tiles (A %s), %d threads, %s copies, split %d (slice %d): "
+          "relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK, P::A_KMAJOR ? "k-major" : "transposed",
+          P::NT, vec ? "16-byte" : "4-byte",
           split, k_slice, rel, unwritten);
 }
 
-/* every row of the table, and swizzle's tiles (kernels/07_swizzle.cu) */
+/* every row of the table (both A layouts; dbuf's and bigtile's rows among them), and
+ * swizzle's tiles (kernels/07_swizzle.cu) */
 static void all_configs(int m, int n, int k, int split, bool vec)
 {
 #define SIMT_CONFIG(name, ...) check<simt_cfg_##name>(m, n, k, split, vec);
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
-    check<simt_tile<128, 128, 16, 64, 64, 4, 3, 2>>(m, n, k, split, vec);
+    check<simt_tile<128, 128, 16, 64, 64, 4, 3, 2, true>>(m, n, k, split, vec);
 }
 
 int main()
@@ -162,5 +166,7 @@ int main()
     all_configs(132, 68, 300, 4, true);
     all_configs(260, 264, 100, 1, true);
     all_configs(600, 130, 20, 1, false); /* more tile rows than a group of 8, the last group short */
+    all_configs(130, 132, 77, 2, true);  /* transposed A: 16-byte B copies with an odd k, split-K */
+    all_configs(70, 260, 8, 1, true);    /* a K of one BK=8 slice: no barrier inside the loop */
     TEST_EXIT();
 }

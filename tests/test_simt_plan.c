@@ -45,15 +45,18 @@ static void test_table(void)
         simt_config_thread_tile(c, &tm, &tn);
         /* the kernel's static_asserts, restated: whole warps, 4x4 sub-tiles, the swizzle */
         ok = ok && c->bm % c->wm == 0 && c->bn % c->wn == 0 && t >= 32 && t <= 1024 && tm >= 4 && tn >= 4 &&
-             tm * tn * t == c->bm * c->bn && c->bk % 16 == 0 && c->stages >= 2 && c->eff > 0 && c->eff <= 1;
+             tm * tn * t == c->bm * c->bn && c->bk % (c->a_kmajor ? 16 : 8) == 0 && c->stages >= 2 && c->eff > 0 && c->eff <= 1;
     }
-    CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16",
+    CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16 (k-major) or 8",
           simt_config_count);
     char buf[80];
     const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0};
     simt_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 split2") == 0, "a plan described as the config column says: %s",
           buf);
+    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0};
+    simt_plan_describe(&t, buf, sizeof buf);
+    CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 aT split1") == 0, "a transposed-A plan says aT: %s", buf);
 }
 
 static void test_rule(void)

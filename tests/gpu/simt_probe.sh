@@ -2,17 +2,21 @@
 # The SIMT ladder on a GPU in about two minutes, for a person to read (not a make-test
 # script: tests/run.sh runs tests/gpu/test_*.sh only).
 #   tests/gpu/simt_probe.sh [BUILD] [DIR]      (DIR default: $OUT/simt_probe or a temp dir)
-# 1. swizzle, bigtile, simt_auto, warptile and cuBLAS at the shapes: TFLOP/s and %
-#    of cuBLAS per shape, and the plan simt_auto ran;
-# 2. the tuner at 2048^3 and 1000x1500x700: the rule's pick against the best plans;
-# 3. compute-sanitizer memcheck and racecheck on the new variants at odd shapes (scalar and
-#    16-byte paths, with and without split-K), and on every tuner plan at two small shapes.
+# 1. swizzle, bigtile, dbuf, simt_auto, warptile and cuBLAS at the shapes: TFLOP/s
+#    and % of cuBLAS per shape, and the plan simt_auto ran;
+# 2. the tuner at 4096^3 and 8192^3 (-r 3: the candidates for the 95% goal; each row's
+#    "eff" is the number to copy into kernels/simt_configs.def) and at 2048^3 and
+#    1000x1500x700 (-r 5): the 8 best plans with registers and blocks per SM, the rule's
+#    pick, and warptile, bigtile, dbuf and cuBLAS timed beside them;
+# 3. compute-sanitizer memcheck and racecheck on what changed (dbuf, simt_auto, the
+#    transposed-A configurations "t*" through the tuner) at odd shapes: scalar and 16-byte
+#    paths, with and without split-K.
 # Every step runs whatever the previous one did; full logs and CSVs stay in DIR.
 BUILD=${1:-build}
 DIR=${2:-${OUT:-$(mktemp -d)}/simt_probe}
 G=$BUILD/gemmprof
-NEW=swizzle,bigtile,simt_auto
-mkdir -p "$DIR"
+NEW=dbuf,simt_auto
+mkdir -p "$DIR" "$DIR/sweep" "$DIR/san"
 [ -x "$G" ] || { echo "no $G: run make first"; exit 1; }
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader 2>/dev/null |
     sed 's/^/gpu: /'
@@ -55,7 +59,7 @@ def facts(r):
 for s in shapes:
     r = cell.get((s, "simt_auto"))
     if r: print("  simt_auto %-16s %-36s %s" % (s, r.get("config", ""), facts(r)))
-for v in ("swizzle", "bigtile", "warptile"):
+for v in ("swizzle", "bigtile", "dbuf", "warptile"):
     r = cell.get((shapes[0], v)) if shapes else None
     if r: print("  %-9s %-16s %-36s %s" % (v, shapes[0], r.get("config", ""), facts(r)))
 for r in rows:
@@ -73,10 +77,10 @@ ok = [r for r in rows if r["status"] == "ok"]
 ok.sort(key=lambda r: float(r["time_median_s"]))
 pick = [r for r in rows if r["picked"] == "1"]
 def show(tag, r):
-    print("  %-5s %-36s %8.2f TFLOP/s %6.1f%% of best  model %.4f ms  measured %.4f ms" % (
-        tag, r["config"], float(r["flop_per_s"]) / 1e12, float(r["pct_of_best"]),
-        1e3 * float(r["model_s"]), 1e3 * float(r["time_median_s"])))
-for i, r in enumerate(ok[:5]):
+    print("  %-5s %-39s regs %3s %s/SM %7.2f TFLOP/s %6.1f%% of best  eff %.3f  model %.4f ms  measured %.4f ms" % (
+        tag, r["config"], r["registers"], r["blocks_per_sm"], float(r["flop_per_s"]) / 1e12,
+        float(r["pct_of_best"]), float(r["eff"]), 1e3 * float(r["model_s"]), 1e3 * float(r["time_median_s"])))
+for i, r in enumerate(ok[:8]):
     show("#%d" % (i + 1), r)
 for r in pick:
     if r["status"] == "ok":
@@ -92,18 +96,21 @@ EOF
 
 t0=$(date +%s)
 echo "== 1. sweep (-r 5, L2 flushed)"
-if $G -k $NEW,warptile,cublas -s 4096,8192,1024,1000x1500x700,8192x64x4096,2048 -r 5 --no-counters \
+if timeout 90 $G -k swizzle,bigtile,$NEW,warptile,cublas -s 4096,8192,2048,1024,1000x1500x700,8192x64x4096 -r 5 --no-counters \
         --no-ceilings --no-report -o "$DIR/sweep" >"$DIR/sweep.log" 2>&1; then :; else
     echo "  gemmprof exited $? (see $DIR/sweep.log)"; tail -3 "$DIR/sweep.log" | sed 's/^/  /'
 fi
 [ -f "$DIR/sweep/results.csv" ] && summarize "$DIR/sweep/results.csv"
 
-for shape in 2048 1000x1500x700; do
-    echo "== 2. tune $shape (-r 5)"
-    if $G --tune $shape -r 5 -o "$DIR/tune_$shape" >"$DIR/tune_$shape.txt" 2>"$DIR/tune_$shape.log"; then :; else
+for spec in "4096 3" "8192 3" "2048 5" "1000x1500x700 5"; do
+    set -- $spec
+    shape=$1 reps=$2
+    echo "== 2. tune $shape (-r $reps)"
+    if timeout 60 $G --tune $shape -r $reps -o "$DIR/tune_$shape" >"$DIR/tune_$shape.txt" 2>"$DIR/tune_$shape.log"; then :; else
         echo "  gemmprof --tune exited $? (see $DIR/tune_$shape.log)"; tail -3 "$DIR/tune_$shape.log" | sed 's/^/  /'
     fi
     [ -f "$DIR/tune_$shape/tune.csv" ] && tune_summary "$DIR/tune_$shape/tune.csv"
+    grep "(variant" "$DIR/tune_$shape.txt" | sed 's/^ */  /'
 done
 echo "  (whole tables: $DIR/tune_*.txt)"
 
@@ -112,12 +119,16 @@ if ! command -v compute-sanitizer >/dev/null 2>&1; then
     echo "  compute-sanitizer not found"
 else
     # 67x45x33, 130x129x17: 4-byte paths, no split; 33x65x1000: 4-byte path with split-K;
-    # 132x68x300: 16-byte path, ragged tiles, split-K (simt_auto's picks at these shapes)
+    # 132x68x300: 16-byte path, ragged tiles, split-K; 130x132x77: transposed A with
+    # 16-byte B copies and an odd k. The tuner runs every transposed-A configuration
+    # (GEMMPROF_TUNE_ONLY=t), each with its splits; the k-major ones are unchanged since
+    # the H200 run of 4843d78 (clean there).
     for tool in memcheck racecheck; do
-        for what in "-k $NEW -s 67x45x33,130x129x17,33x65x1000,132x68x300" "--tune 132x68x300" "--tune 67x45x199"; do
+        for what in "-k $NEW -s 67x45x33,130x129x17,33x65x1000,132x68x300,130x132x77" "--tune 132x68x300" \
+                "--tune 67x45x199"; do
             name=$(echo "$tool $what" | tr -c 'a-zA-Z0-9\n' _)
-            timeout 45 compute-sanitizer --tool $tool --error-exitcode 9 $G $what -r 1 -w 0 --no-flush --no-counters \
-                --no-ceilings --no-report -o "$DIR/san" >"$DIR/$name.log" 2>&1
+            GEMMPROF_TUNE_ONLY=t timeout 40 compute-sanitizer --tool $tool --error-exitcode 9 $G $what -r 1 -w 0 \
+                --no-flush --no-counters --no-ceilings --no-report -o "$DIR/san" >"$DIR/$name.log" 2>&1
             rc=$?
             summary=$(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$DIR/$name.log" | tail -1)
             plans=$(grep -c "^gemmprof: tune .*: ok" "$DIR/$name.log")

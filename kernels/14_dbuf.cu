@@ -1,0 +1,48 @@
+/* dbuf: bigtile's 128x256 tile with A transposed in shared memory again (warptile's padded
+ * layout) and the register fragments double-buffered.
+ *
+ * Idea: swizzle kept A k-major so that it could be copied 16 bytes at a time, but then a
+ * lane must hold 4 k of each of its 16 rows (64 registers of A fragments besides 128
+ * accumulators): every 16x8 configuration of that kernel used all 255 registers, with no
+ * room to load ahead, and at warptile's own tiles it ran at 83% of cuBLAS against
+ * warptile's 90% (H200, results/h200/logs/kernel_probe-4843d78.log). Transposed, a lane
+ * holds only the 16 + 8 floats of one k-step, so the fragments of step k+1 can be loaded
+ * (6 LDS.128) while step k's 128 FFMAs issue, and the first fragments of the next slice
+ * right after its barrier, before the last FFMAs of this one: the FFMAs never wait for a
+ * shared load. The 4-byte A copies cost 8 LDGSTS per thread per slice here (256 threads),
+ * with the row and k predicates hoisted as in swizzle. FFMAs walk the thread tile in a
+ * serpentine so consecutive FFMAs share an operand (register reuse cache).
+ * Changed from bigtile: A transposed into As[k][BM+4] by 4-byte copies (conflict-free
+ * stores, LDS.128 reads), double-buffered fragments with the slice barrier at the last
+ * k-step, serpentine FFMA order. Tiles, lane layout, 4 stages, grouped order and float4
+ * stores are bigtile's, so the difference is the layout and the schedule.
+ * Tiles: the row t128x256 of kernels/simt_configs.def (BM=128, BN=256, BK=16, warp tile
+ * 64x64, 16x8 per thread, 256 threads, STAGES=4: 101,376 B of dynamic shared memory,
+ * __launch_bounds__(256, 1)). The table holds the other candidates (128x128 with 2 blocks
+ * per SM, BK 8/16/32, 3-4 stages, 8x8 thread tiles at 256/512 threads); `gemmprof --tune
+ * 8192x8192x8192` times them all, and pointing dbuf_cfg at the winner is a one-word edit.
+ * Shapes: any m, n, k >= 1 (16-byte B copies and float4 stores when n % 4 == 0 and b, c
+ * are 16-byte aligned; A is always copied in 4-byte pieces, so k is free).
+ * Expected bound: instruction issue (FFMA ~95% of issued instructions); target >= 95% of
+ * cuBLAS SGEMM at 4096^3 and 8192^3.
+ * Measured: (pending H200 run)
+ *       ./build/gemmprof -k warptile,bigtile,dbuf,cublas -s 4096,8192
+ */
+#include "kernels/gemm.h"
+#include "kernels/simt_gemm.cuh"
+
+using dbuf_cfg = simt_cfg_t128x256;
+
+/* C = A * B (row-major) on `stream`, any m, n, k >= 1. Returns the launch's error. */
+extern "C" cudaError_t gemm_dbuf_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
+                                        const float *b, float *c, cudaStream_t stream)
+{
+    (void)ctx;
+    return simt_fixed_launch<dbuf_cfg>(m, n, k, a, b, c, stream);
+}
+
+extern "C" void gemm_dbuf_config(int m, int n, int k, char *buf, unsigned long len)
+{
+    (void)m, (void)n, (void)k;
+    simt_fixed_config<dbuf_cfg>(buf, len);
+}

@@ -24,11 +24,14 @@
  *   only when the tensor pipe is saturated. The mbarrier ring, parities and arrival
  *   counts check out on paper; the one timing-dependent interaction left is a register
  *   write (the fragment LDS) while this warpgroup's wgmmas, which read register operands,
- *   are still queued; that relies on ptxas keeping in-flight A registers apart. So the
- *   default now waits for this warpgroup's wgmmas (wait_group 0) before it writes any
- *   fragment register; the other consumer warpgroup keeps the tensor pipe busy meanwhile.
- *   GEMMPROF_WGMMA_WS_OVERLAP=1 selects the first schedule, for diagnosis only
- *   (tests/gpu/wgmma_probe.sh runs both). Status: (pending H200 run).
+ *   are still queued; that relies on ptxas keeping in-flight A registers apart. Both
+ *   schedules ran side by side on the H200 (results/h200/logs/kernel_probe-aadc451-wgmma.log):
+ *   the overlapped one wrong at 2048^3 and 4096^3 (relative error 0.057, 0.115) and at
+ *   512^3, with elements explained by B or A from a neighbouring k-tile, missing or doubled
+ *   k-tiles (fragments overwritten in flight); the one below correct everywhere, at 269 and
+ *   283 TFLOP/s. So every fragment register is written only after this warpgroup's
+ *   wgmmas are done (wait_group 0); the other consumer warpgroup keeps the tensor pipe
+ *   busy meanwhile.
  * - Persistent: one block per SM walks tiles blockIdx.x, + gridDim.x, ... in the same
  *   L2-grouped order (8 tile rows of m per group), so the wave quantisation of a
  *   one-tile-per-block grid becomes a tail of at most one tile per block.
@@ -44,7 +47,6 @@
  *       ./build/gemmprof -k wgmma,wgmma_ws,cublas_tf32
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <type_traits>
 
 #include "kernels/gemm.h"
@@ -65,11 +67,8 @@ struct wgmma_ws_cfg {
     static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 1024;
 };
 
-/* OVERLAP: the next k-tile's fragments are loaded while this warpgroup's last two wgmma
- * groups are in flight (wait_group 1, three register sets), as first built. Without it
- * (the default, see the file comment) every fragment register is written only after
- * wait_group 0, so no register is ever written while a wgmma of its warpgroup runs. */
-template <bool OVERLAP>
+/* Every fragment register is written only after wait_group 0 (see the file comment), so
+ * no register is ever written while a wgmma of its warpgroup runs. */
 static __global__ void __launch_bounds__(wgmma_ws_cfg::NT, 1)
 gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
                 const __grid_constant__ CUtensorMap map_b, float *__restrict__ c)
@@ -159,8 +158,7 @@ gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
         for (int ks = 0; ks < BK / 8; ++ks)
             wgmma_m64n256k8_rs(acc, frag[BUF][ks], wgmma_desc_k128(ap + 8 * ks), 1);
         wgmma_commit();
-        if (!OVERLAP)
-            wgmma_wait<0>(); /* k-tile it and it-1 done: no fragment set is being read */
+        wgmma_wait<0>(); /* k-tile it and it-1 done: no fragment set is being read */
         if (has_next) {
             const int s1 = (it + 1) % STAGES;
             mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
@@ -206,12 +204,8 @@ extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int
 {
     using P = wgmma_ws_cfg;
     static struct sm90_maps maps;
-    static int sms = 0, overlap = -1;
+    static int sms = 0;
     (void)ctx;
-    if (overlap < 0) { /* diagnosis only: GEMMPROF_WGMMA_WS_OVERLAP=1 selects the first build's schedule */
-        const char *v = getenv("GEMMPROF_WGMMA_WS_OVERLAP");
-        overlap = v != NULL && v[0] == '1';
-    }
     cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
     if (e != cudaSuccess)
         return e;
@@ -219,9 +213,7 @@ extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int
         int dev = 0;
         if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
             (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-            (e = cudaFuncSetAttribute(gemm_wgmma_ws_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      P::SMEM)) != cudaSuccess ||
-            (e = cudaFuncSetAttribute(gemm_wgmma_ws_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            (e = cudaFuncSetAttribute(gemm_wgmma_ws_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       P::SMEM)) != cudaSuccess) {
             sms = 0;
             return e;
@@ -234,10 +226,7 @@ extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int
     if (e == cudaSuccess) {
         const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
         const unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
-        if (overlap)
-            gemm_wgmma_ws_kernel<true><<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
-        else
-            gemm_wgmma_ws_kernel<false><<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
+        gemm_wgmma_ws_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
         e = cudaGetLastError();
     }
     const cudaError_t r = sm90_operands_release(&op, stream);

@@ -12,7 +12,7 @@
  * shared-memory use on sm_90 (nvcc 13.0: 255 registers for the 16x8 thread tiles) */
 static struct simt_machine h200(void)
 {
-    struct simt_machine mc = {132, {0}};
+    struct simt_machine mc = {132, {0}, {0}};
     const char *names[] = {"b128x256", "b256x128", "b128x128", "b64x128", "b128x64", "b64x64"};
     const int per_sm[] = {1, 1, 2, 3, 2, 4};
     for (int i = 0; i < 6; i++) {

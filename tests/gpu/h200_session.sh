@@ -3,7 +3,7 @@
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
 #   tests/gpu/h200_session.sh [steps...]
-# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin trace sass cost sol insight (default: build
+# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin tune trace sass cost sol insight (default: build
 # cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -116,6 +116,15 @@ if has plugin; then
         -s 1024,2048,1000x1500x700 --no-report -o "$W/plugin" >"$W/logs/plugin.log" 2>&1
     echo "exit $?" >>"$W/logs/plugin.log"
     tail -14 "$W/logs/plugin.log"
+fi
+if has tune; then
+    # issue 12: the tuner's tables (every SIMT configuration and split, the rule's pick marked)
+    for shape in 2048x2048x2048 1000x1500x700 8192x8192x8192; do
+        stamp "tuner at $shape -> $W/tune/$shape"
+        timeout 120 build/gemmprof --tune $shape -o "$W/tune/$shape" >"$W/logs/tune_$shape.log" 2>&1
+        echo "exit $?" >>"$W/logs/tune_$shape.log"
+        head -40 "$W/logs/tune_$shape.log"
+    done
 fi
 if has diagl2; then
     stamp "diagnostic: cuBLAS L2 bytes in the batch against alone and ncu (diag_l2_batch.sh)"

@@ -5,7 +5,7 @@
 #     tests/gpu/wgmma_probe.sh [BUILD] [OUTDIR]
 # Prints, compactly: per variant x shape the verification status, relative error against
 # its tolerance, TFLOP/s and share of cuBLAS TF32; the measured tensor ceiling with its SM
-# clock and share of theory; wgmma_ws with both consumer schedules (GEMMPROF_WGMMA_WS_OVERLAP);
+# clock and share of theory;
 # an element-level diagnosis (tests/gpu/npy_diag.py) at shapes that separate M, N and K
 # dependence (which tiles, warps, and which k-tile explains a wrong element); and
 # compute-sanitizer memcheck/racecheck. Every step carries on when one fails.
@@ -56,16 +56,6 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             $c["id"], meas / 1e12, clk / 1e9, (th > 0 ? 100 * meas / th : 0), th / 1e12, (at > 0 ? 100 * meas / at : 0), at / 1e12 }' \
     "$OUT/ceil/ceilings.csv" 2>/dev/null || echo "  no ceilings.csv"
 
-echo "== wgmma_ws schedules: default (wait_group 0 before fragment loads) vs GEMMPROF_WGMMA_WS_OVERLAP=1 (first build)"
-for mode in 0 1; do
-    GEMMPROF_WGMMA_WS_OVERLAP=$mode $T 60 "$G" -k wgmma_ws -s 2048,4096,1000x1500x700 -r 5 \
-        --no-counters --no-ceilings --no-report -o "$OUT/ws_overlap$mode" >/dev/null 2>"$OUT/ws_overlap$mode.err"
-    echo "  overlap=$mode: exit $?"
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { printf "    %-9s %sx%sx%s  %-13s rel_err %-9.3g %8.2f TFLOP/s\n", $c["variant"], $c["m"], $c["n"], $c["k"],
-            $c["status"], $c["rel_err"], $c["flop_per_s"] / 1e12 }' "$OUT/ws_overlap$mode/results.csv" 2>/dev/null
-done
-
 # Shapes that separate M, N and K dependence (tile 256 m x 128 n x 32 k): long K in one
 # tile; many tile rows (m >= 1024) with one k-tile pair; many tile columns; all three.
 echo "== element by element (--dump-npy): which tiles, warps and k-tiles are wrong"
@@ -73,12 +63,6 @@ NPY_SHAPES=64x64x64,67x45x33,130x72x40,256x128x2048,2048x128x64,256x2048x64,512x
 $T 60 "$G" -k $V -s $NPY_SHAPES -r 1 -w 0 --no-counters --no-ceilings --no-report --dump-npy \
     -o "$OUT/npy" >/dev/null 2>"$OUT/npy.err"
 echo "  exit $?"
-GEMMPROF_WGMMA_WS_OVERLAP=1 $T 60 "$G" -k wgmma_ws -s 256x128x2048,2048x128x64,256x2048x64,512x512x512 -r 1 -w 0 \
-    --no-counters --no-ceilings --no-report --dump-npy -o "$OUT/npy_overlap" >/dev/null 2>"$OUT/npy_overlap.err"
-echo "  overlap=1: exit $?"
-for f in "$OUT"/npy_overlap/npy/wgmma_ws_*_C.npy; do
-    [ -f "$f" ] && cp "$f" "$OUT/npy/npy/overlap.$(basename "$f")"
-done
 $T 100 python3 "$(dirname "$0")/npy_diag.py" "$OUT/npy/npy" --tile 256x128 --bk 32 --explain 6 ||
     echo "  npy_diag.py failed or timed out"
 

@@ -91,7 +91,7 @@ void results_visit_row(const struct gp_result *r, const struct gp_ceilings *cs, 
     roof_derive(r, cs, &roof);
     for (int i = 0; i < roof_column_count(); i++) {
         roof_column_format(&roof, i, buf, sizeof buf);
-        visit(ctx, roof_column_name(i), buf, 1);
+        visit(ctx, roof_column_name(i), buf, !roof_column_is_text(i));
     }
 }
 

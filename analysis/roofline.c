@@ -141,6 +141,11 @@ const char *roof_column_name(int i)
     return (i >= 0 && i < RC_COUNT) ? roof_names[i] : NULL;
 }
 
+int roof_column_is_text(int i)
+{
+    return i == RC_BOUND_LEVEL;
+}
+
 static void fmt_double(char *buf, size_t len, double v)
 {
     if (isnan(v))

@@ -48,6 +48,8 @@ int roof_derive_rows(const struct gp_result *rows, int nrows, const struct gp_ce
  * same order. Returns the count. */
 int roof_column_count(void);
 const char *roof_column_name(int i);
+/* 1 for a column holding a name (bound_level), not a number: JSON quotes it */
+int roof_column_is_text(int i);
 /* Writes column i's value for `roof` into buf ("" when NaN). */
 void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len);
 

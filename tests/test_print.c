@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/ceilings.h"
 #include "src/print.h"
 #include "tests/test.h"
 
@@ -87,6 +88,26 @@ int main(void)
         remove(path);
     } else {
         SKIP("python3 not found", "--format json parses as JSON");
+    }
+    /* with ceilings the derived columns are filled: bound_level is a name, so a string */
+    {
+        struct gp_ceilings cs;
+        ceilings_init(&cs);
+        for (int c = 0; c < GP_CEIL_COUNT; c++)
+            cs.c[c].measured = gp_ceiling_info[c].kind == GP_CEIL_COMPUTE ? 60e12 : 3e12;
+        struct gp_result r;
+        crafted(&r, "naive", 64);
+        r.metric[GP_M_dram_write] = 0;   /* DRAM read + write known: a DRAM roof */
+        FILE *g = tmpfile();
+        struct printer pc = {g, FORMAT_JSON, &cs, 0};
+        print_begin(&pc);
+        print_row(&pc, &r);
+        print_end(&pc);
+        rewind(g);
+        text[fread(text, 1, sizeof text - 1, g)] = '\0';
+        fclose(g);
+        CHECK(strstr(text, "\"bound_level\": \"dram\"") != NULL,
+              "--format json with ceilings: bound_level is a quoted name (\"dram\"), not a bare word");
     }
     /* an empty run is still a valid array */
     f = tmpfile();

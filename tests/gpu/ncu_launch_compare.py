@@ -57,15 +57,22 @@ LIMITS = (("block_limit_registers", "launch__occupancy_limit_registers"),
           ("block_limit_warps", "launch__occupancy_limit_warps"),
           ("block_limit_blocks", "launch__occupancy_limit_blocks"))
 WAVES_TOL = 0.01  # waves: ncu prints them to two decimals
-NCU_METRICS = ((GRID_SIZE, BLOCK_SIZE, THEORETICAL, WAVES, ACHIEVED, ISSUE, INST, DURATION)
+# denominators of those rates, to combine the kernels of a call (weight_of)
+ACTIVE_CYCLES_SM = "sm__cycles_active.sum"
+ACTIVE_CYCLES_SMSP = "smsp__cycles_active.sum"
+ISSUE_ACTIVE = "smsp__issue_active.sum"
+NCU_METRICS = ((GRID_SIZE, BLOCK_SIZE, THEORETICAL, WAVES, ACHIEVED, ISSUE, INST, DURATION,
+                ACTIVE_CYCLES_SM, ACTIVE_CYCLES_SMSP, ISSUE_ACTIVE)
                + tuple(n for _, n in EQUAL if n != GRID_SIZE) + tuple(n for _, n in LIMITS))
 LAUNCH_COLS = ("launch_kernel", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z")
 
 CRITERION = f"""\
 criterion (one ncu profile of every case's timed calls, --clock-control none;
-  a call of several kernels (cuBLAS): launch facts from the kernel gemmprof names in
-  launch_kernel, which must be the one of ncu's call launching the most threads; rates and
-  ratios of the call as gemmprof combines them, the mean weighted by each kernel's duration):
+  a call of several kernels (cuBLAS, split-K): launch facts from the kernel gemmprof names
+  in launch_kernel, which must be the one of ncu's call launching the most threads; rates
+  and ratios of the call as gemmprof's one range measures them: each kernel's value
+  weighted by its ratio's denominator (active cycles for occupancy and issue slots,
+  issue-active cycles for stall ratios)):
   grid and block dimensions (x, y, z) and their products (launch__grid_size,
   launch__block_size, gemmprof's blocks), registers per thread, static and dynamic shared
   memory per block: equal to ncu's
@@ -169,13 +176,29 @@ def dims(k, col, names):
     return None
 
 
+def weight_of(name):
+    """The counter a per-kernel rate is a ratio over: gemmprof's range spans every kernel
+    of the call, so CUPTI divides the summed numerators by the summed denominators, which
+    is each kernel's rate weighted by its own denominator."""
+    if name == ACHIEVED:
+        return ACTIVE_CYCLES_SM
+    if name == ISSUE:
+        return ACTIVE_CYCLES_SMSP
+    if STALL.match(name):
+        return ISSUE_ACTIVE
+    return DURATION
+
+
 def wavg(name, call):
-    """ncu's value of a call, combined as gemmprof combines rates (cupti/metrics.def,
-    GP_AGG_WAVG): each kernel's value weighted by its duration."""
+    """ncu's value of a call as gemmprof's one range over its kernels measures it: each
+    kernel's value weighted by the denominator of its ratio (weight_of), or by duration
+    where ncu did not report that counter."""
     xs = [number(k.get(name, "")) for k in call]
     if len(xs) == 1:
         return xs[0]
-    w = [number(k.get(DURATION, "")) for k in call]
+    w = [number(k.get(weight_of(name), "")) for k in call]
+    if not all(math.isfinite(x) for x in w) or sum(w) <= 0:
+        w = [number(k.get(DURATION, "")) for k in call]
     if not all(math.isfinite(x) for x in xs + w) or sum(w) <= 0:
         return float("nan")
     return sum(a * b for a, b in zip(xs, w)) / sum(w)

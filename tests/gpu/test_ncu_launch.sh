@@ -13,9 +13,10 @@
 # - gemmprof's top three stall reasons (by stalled warps per issue) in the order of ncu's
 #   top three; two reasons may swap places where they tie within 2% (in ncu's values or
 #   in gemmprof's);
-# - a call of several kernels (cuBLAS): launch facts of the kernel gemmprof names in
-#   launch_kernel, which must be the one launching the most threads; its rates and ratios
-#   as gemmprof combines them (weighted by duration);
+# - a call of several kernels (cuBLAS, simt_auto's split-K): launch facts of the kernel
+#   gemmprof names in launch_kernel, which must be the one launching the most threads; its
+#   rates and ratios as gemmprof's one range measures them (each kernel's value weighted by
+#   its ratio's denominator: active cycles, or issue-active cycles for stall ratios);
 # - a value missing or not finite fails; a column gemmprof does not write at all (the
 #   feature is not built) gives one skip line with the reason.
 #

@@ -74,12 +74,16 @@ if [ ! -f "$TMP/g/results.csv" ]; then
 fi
 [ $rc -eq 0 ] || { tail -10 "$TMP/g.log"; fail "launch comparison: gemmprof exited $rc"; }
 
-# ncu: the timed calls of every case, in one run
+# ncu: the timed calls of every case, in one run. --cache-control none: each timed call
+# already starts after gemmprof's L2 flush, and a split-K call's reduction must find the
+# partial tiles its GEMM kernel left in the L2, as in gemmprof's one range (with ncu's
+# flush between them it read them from DRAM: simt_auto 1000x1500x700 issued at 57% of
+# peak against gemmprof's 63.5%, results/h200/logs/test-gpu-2fd1741-run*.log)
 t1=$(date +%s)
 seen=$(python3 $H --names "$TMP/g/results.csv")
 ncu --replay-mode "$REPLAY" --nvtx --nvtx-include "$FILTER" \
     --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
-    --clock-control none --csv --page raw --print-units base \
+    --clock-control none --cache-control none --csv --page raw --print-units base \
     --section LaunchStats --section Occupancy --section WarpStateStats \
     --metrics "$(python3 $H --ncu-metrics "$metrics")" --log-file "$TMP/ncu.csv" \
     $GEMMPROF -k "$klist" -s "$slist" -r "$CALLS" -w 0 --no-counters --no-ceilings --no-report \

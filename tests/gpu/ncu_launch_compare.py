@@ -80,7 +80,8 @@ criterion (one ncu profile of every case's timed calls, --clock-control none;
   waves per SM within {WAVES_TOL} of launch__waves_per_multiprocessor
   theoretical occupancy (occupancy_theoretical_pct vs {THEORETICAL}) and achieved
   occupancy ({ACHIEVED}): within {POINTS:g} percentage points of ncu's median
-  issue-slot utilisation ({ISSUE}): within {POINTS:g} points of ncu's median
+  issue-slot utilisation ({ISSUE}): within {POINTS:g} points of ncu's median (one-kernel
+  calls; for a call of several kernels it is shown: ncu flushes the caches between them)
   (achieved occupancy and issue slots: also ok inside ncu's own range over its calls,
   since with a partial last wave they vary from launch to launch under either tool)
   stall reasons (smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio, every
@@ -341,7 +342,16 @@ def judge(c, row, calls, has):
         lo, hi = min(per_call), max(per_call)
         # a partial last wave makes both vary per launch: ncu's own calls set the spread
         ok = finite(a, b) and (abs(a - b) <= POINTS or lo <= a <= hi)
-        c.show(name, a, b, ok, f"diff {a - b:+.2f} pt, ncu's calls {lo:.2f}-{hi:.2f}" if finite(a, b) else "")
+        note = f"diff {a - b:+.2f} pt, ncu's calls {lo:.2f}-{hi:.2f}" if finite(a, b) else ""
+        if flag == "issue" and len(calls[0]) > 1:
+            # ncu flushes the caches between a call's kernels, so a split-K reduction reads
+            # its partials from DRAM and issues less than in gemmprof's one range (simt_auto
+            # 1000x1500x700: 57.0% against 63.5%); without ncu's flush that case agreed but
+            # cuBLAS TF32 at the same shape moved 2.8 points (results/h200/logs/
+            # ncu-launch-0d2a651-cache-none.log): shown, judged for one-kernel calls only
+            c.show(name, a, b, None, note + " (not judged: a call of several kernels)")
+            continue
+        c.show(name, a, b, ok, note)
         c.verdict(ok, f"{label} within {POINTS:g} points of ncu's")
     if has["inst"]:
         a, b = cell(row, INST), statistics.median([wavg(INST, x) if len(x) == 1 else

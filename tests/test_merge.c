@@ -1,4 +1,4 @@
-/* gemmprof merge and the fleet check, on rank directories crafted from results/h200:
+/* gemmprof merge and the fleet check, on rank directories crafted from a recorded H200 run:
  * shard (rows split over 2 ranks merge back to the original), fleet (one GPU slowed by
  * 10% with its clock lowered is flagged, the clock named), a missing rank, duplicate
  * rows and mixed gemmprof versions. */
@@ -16,7 +16,7 @@
 #include "analysis/results.h"
 #include "tests/test.h"
 
-#define H200 "results/h200"
+#define H200 "tests/data/h200_da80385"   /* a frozen recorded run: results/h200 is replaced by each new recording */
 
 static char tmpdir[64];
 static struct gp_result *orig;
@@ -433,7 +433,7 @@ int main(void)
     norig = ds.nrows;
     orig_meta = ds.meta;
     orig_cs = ds.ceilings;
-    CHECK(norig == 32 && ds.have_ceilings && ds.have_meta, "results/h200 loaded: %d rows", norig);
+    CHECK(norig == 32 && ds.have_ceilings && ds.have_meta, H200 " loaded: %d rows", norig);
     test_rank_keys();
     test_shard();
     test_fleet();

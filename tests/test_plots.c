@@ -781,7 +781,7 @@ static void test_variant_styles(void)
           "roofline_roofs.csv: the FP32-without-FMA roof's ridge with DRAM (%g flop/s at %g FLOP/byte)", a, b);
     path_in(path, sizeof path, out, "roofline_dram.svg");
     CHECK(file_contains(path, "ridge DRAM / FP32 no FMA: ") && file_contains(path, "ridge DRAM / FP32 FMA: ") &&
-              file_contains(path, "ridge DRAM / TF32 tensor: "),
+              file_contains(path, "ridge DRAM / TF32 tensor (cuBLAS): "),
           "roofline_dram.svg: each ridge names its memory and compute roofs, no FMA included");
     path_in(path, sizeof path, out, "roofline_hier.svg");
     CHECK(file_contains(path, ">L2 ") && file_contains(path, ">DRAM ") && file_contains(path, ">L1 "),

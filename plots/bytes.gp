@@ -58,11 +58,13 @@ set ylabel "bytes per FMA  (bytes moved at the level / M N K, log scale)"
 set xlabel "variant      (shared = 128 B x shared-memory wavefronts: an upper bound)"
 set style fill solid 0.85 border lc rgb "#333333"
 set title sprintf("Bytes per FMA at each memory level, per variant\n%s", TITLE)
-# each variant's marker under its name: the same colour and shape as in the other charts
-set bmargin at screen 0.13
-set xlabel offset 0, -1.6
+# each variant's marker just under the axis, its name slanted below it (16 names side by
+# side would run into each other): the same colour and shape as in the other charts
+set bmargin at screen 0.2
+set xtics rotate by 30 right offset 0, -1.3
+set xlabel offset 0, -2.2
 do for [i = 1:NV] { if (SLOT[i] > 0) { \
-    set label sprintf("") at SLOT[i], graph -0.075 center point pt vpt(i) ps 1.8 lw VARIANT_LW lc rgb vcolor(i) } }
+    set label sprintf("") at SLOT[i], graph -0.035 center point pt vpt(i) ps 1.8 lw VARIANT_LW lc rgb vcolor(i) } }
 
 do for [FMT in FORMATS] {
     eval set_term(FMT)

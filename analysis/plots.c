@@ -262,9 +262,10 @@ static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err
                              bw[s][l], "byte/s", NAN);
                     n++;
                 }
+        const enum gp_ceiling_id tf32 = roof_tf32_ceiling(cs);   /* the roof the rows use */
         const struct { enum gp_ceiling_id id; const char *label; } comp[] = {
             {GP_CEIL_fp32_fma, "FP32 FMA"}, {GP_CEIL_fp32_nofma, "FP32 no FMA"},
-            {roof_tf32_ceiling(cs), roof_tf32_ceiling(cs) == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor"},
+            {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor"},
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {

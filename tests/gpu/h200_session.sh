@@ -3,12 +3,14 @@
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
 #   tests/gpu/h200_session.sh [steps...]
-# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin tune trace sass cost sol insight (default: build
+# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin simt tune trace sass cost sol insight (default: build
 # cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
-# it), TESTS3_TIMEOUT bounds each against a hang (default 300 s).
+# it), TESTS3_TIMEOUT bounds each against a hang (default 300 s). simt: the SIMT variants and
+# cuBLAS at 1000x1500x700 and 8192x64x4096; tune: the tuner at TUNE_SHAPES (default 2048^3,
+# 1000x1500x700, 8192^3).
 # insight (issue 10, about 4 minutes): the default sweep with the stall metrics into
 # $W/insight_default, a sweep of small, odd and tall-skinny shapes into $W/insight_extra,
 # and tests/gpu/test_ncu_launch.sh once; logs in $W/logs/insight_*.log and ncu-launch.log.
@@ -117,9 +119,18 @@ if has plugin; then
     echo "exit $?" >>"$W/logs/plugin.log"
     tail -14 "$W/logs/plugin.log"
 fi
+if has simt; then
+    # issue 12: every SIMT variant with cuBLAS at the three shapes beyond the default sweep
+    # (1024^3, 4096^3 and 8192^3 are in the default run, step run)
+    stamp "SIMT ladder at 1000x1500x700 and 8192x64x4096 -> $W/simt_shapes"
+    timeout 120 build/gemmprof -k naive,tiled,blocktile_1d,blocktile_2d,vectorized,warptile,swizzle,bigtile,dbuf,simt_auto,cublas \
+        -s 1000x1500x700,8192x64x4096 --no-report -o "$W/simt_shapes" >"$W/logs/simt_shapes.log" 2>&1
+    echo "exit $?" >>"$W/logs/simt_shapes.log"
+    tail -30 "$W/logs/simt_shapes.log"
+fi
 if has tune; then
     # issue 12: the tuner's tables (every SIMT configuration and split, the rule's pick marked)
-    for shape in 2048x2048x2048 1000x1500x700 8192x8192x8192; do
+    for shape in ${TUNE_SHAPES:-2048x2048x2048 1000x1500x700 8192x8192x8192}; do
         stamp "tuner at $shape -> $W/tune/$shape"
         timeout 120 build/gemmprof --tune $shape -o "$W/tune/$shape" >"$W/logs/tune_$shape.log" 2>&1
         echo "exit $?" >>"$W/logs/tune_$shape.log"

@@ -145,7 +145,18 @@ int fleet_analyze(const struct gp_result *rows, int nrows, struct fleet *fl)
             if (gpu_of[i] == g)
                 tmp[k++] = isfinite(rows[i].time_spread) ? rows[i].time_spread : NAN;
         G->spread = fleet_median(tmp, k);
-        G->band = fmax(FLEET_BAND_MIN, isnan(G->spread) ? 0 : FLEET_BAND_SPREADS * G->spread);
+    }
+    for (int g = 0; g < fl->ngpus; g++) {
+        struct fleet_gpu *G = &fl->gpu[g];
+        /* the band comes from the other GPUs' spreads: a GPU's own noise (another process on
+         * it, a clock that hunts) is a symptom to report, not a reason to widen its band */
+        int k = 0;
+        for (int o = 0; o < fl->ngpus; o++)
+            if (o != g)
+                tmp[k++] = fl->gpu[o].spread;
+        const double others = fleet_median(tmp, k);
+        G->band = fmax(FLEET_BAND_MIN, isnan(others) ? 0 : FLEET_BAND_SPREADS * others);
+        G->noisy = !isnan(G->spread) && FLEET_BAND_SPREADS * G->spread > G->band;
         k = 0;
         for (int i = 0; i < nrows; i++)
             if (gpu_of[i] == g)

@@ -10,7 +10,10 @@
 #define FLEET_MAX_GPUS     256
 #define FLEET_MAX_VARIANTS 64
 /* Noise band: a GPU is flagged when its median ratio to the fleet median lies more than
- * max(FLEET_BAND_MIN, FLEET_BAND_SPREADS x its rows' median time spread) below 1. */
+ * max(FLEET_BAND_MIN, FLEET_BAND_SPREADS x the median over the other GPUs of their rows'
+ * median time spread) below 1. Its own spread does not widen its band: a GPU shared with
+ * another process is both slow and noisy. It is called noisy when FLEET_BAND_SPREADS x its
+ * own spread exceeds its band. */
 #define FLEET_BAND_MIN     0.03
 #define FLEET_BAND_SPREADS 3.0
 /* A clock or counter is named as differing only when its median deviation from the
@@ -32,7 +35,8 @@ struct fleet_gpu {
     int ncompared;         /* of those, rows another GPU also measured */
     double ratio;          /* median over compared rows of FLOP/s / fleet median */
     double spread;         /* median time_spread of its rows; NaN when unknown */
-    double band;           /* the noise band it is held to */
+    double band;           /* the noise band it is held to (from the other GPUs' spreads) */
+    int noisy;             /* its own spread, x FLEET_BAND_SPREADS, exceeds the band */
     double sm_clock_hz;    /* median sm_clock_hz of its rows */
     int flagged;           /* ratio < 1 - band */
     char cause[96];        /* the clock or counter that differs most ("" when none does) */

@@ -557,7 +557,10 @@ static int write_fleet(const struct gp_dataset *ds, const struct row_groups *var
                     continue;
                 char shape[96], gpu[160];
                 snprintf(shape, sizeof shape, "%ldx%ldx%ld", V->m, V->n, V->k);
-                snprintf(gpu, sizeof gpu, "%s %s", G->host[0] ? G->host : "?", G->uuid[0] ? G->uuid : "?");
+                /* short enough for an axis label: rank, host, and the UUID's first 8 hex
+                 * digits (what nvidia-smi -L users recognise; the report has the whole UUID) */
+                snprintf(gpu, sizeof gpu, "rank %s: %s %.12s", G->rank[0] ? G->rank : "?",
+                         G->host[0] ? G->host : "?", G->uuid[0] ? G->uuid : "?");
                 const double nums[] = {V->flop_per_s, V->fleet_median, V->ratio};
                 const char *const strs[] = {V->variant, shape, gpu};
                 fprintf(f, "%d,%d,%d", g + 1, G->flagged, vi + 1);

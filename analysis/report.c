@@ -1180,24 +1180,27 @@ static void write_fleet(struct rep *R)
     say(R, "%d GPUs ran the same sweep. For every variant x shape that two or more GPUs measured, "
            "each GPU's TFLOP/s is divided by the fleet median there; a GPU's ratio is the median "
            "of those. **Noise band:** a GPU is flagged when its ratio lies more than "
-           "max(%s, %g x the median time spread of its own rows) below 1. The clock and counters "
+           "max(%s, %g x the other GPUs' median time spread) below 1 (its own spread does not widen "
+           "its band: a GPU shared with another process is both slow and noisy; it is marked noisy "
+           "when %g x its own spread exceeds the band). The clock and counters "
            "compared are `sm_clock_hz` and the SM-clock, DRAM-clock, DRAM-throughput, issue-active and "
            "SM-throughput counters, each against its fleet median at the same rows; the one that "
            "moved most (at least %s) is named.%s\n\n",
-        fl.ngpus, pct(FLEET_BAND_MIN), FLEET_BAND_SPREADS, pct(FLEET_CAUSE_MIN),
+        fl.ngpus, pct(FLEET_BAND_MIN), FLEET_BAND_SPREADS, FLEET_BAND_SPREADS, pct(FLEET_CAUSE_MIN),
         fl.ngpus == 2 ? " With two GPUs the median is their mean: a GPU 10% slower than the other "
                         "reads about 5% below the median." : "");
-    say(R, "| GPU (host, UUID) | rank | rows compared | vs fleet median | noise band | SM clock | "
-           "flagged | differs most |\n|---|---|---|---|---|---|---|---|\n");
+    say(R, "| GPU (host, UUID) | rank | rows compared | vs fleet median | noise band | own spread | SM clock | "
+           "flagged | differs most |\n|---|---|---|---|---|---|---|---|---|\n");
     for (int g = 0; g < fl.ngpus; g++) {
         const struct fleet_gpu *G = &fl.gpu[g];
         char dev[160] = "none past the threshold";
         if (G->cause[0])
             snprintf(dev, sizeof dev, "%s %s%s", mdc(G->cause), G->cause_dev >= 0 ? "+" : "-",
                      pct(fabs(G->cause_dev)));
-        say(R, "| %s | %s | %d of %d | %s | %s | %s | %s | %s |\n", mdt(gpu_label(G)), mdt(G->rank[0] ? G->rank : "?"),
-            G->ncompared, G->nrows, pct(G->ratio), pct(G->band), hz_str(G->sm_clock_hz),
-            G->flagged ? "**SLOW**" : "no", dev);
+        const char *flag = G->flagged ? (G->noisy ? "**SLOW**, noisy" : "**SLOW**") : G->noisy ? "noisy" : "no";
+        say(R, "| %s | %s | %d of %d | %s | %s | %s | %s | %s | %s |\n", mdt(gpu_label(G)),
+            mdt(G->rank[0] ? G->rank : "?"), G->ncompared, G->nrows, pct(G->ratio), pct(G->band), pct(G->spread),
+            hz_str(G->sm_clock_hz), flag, dev);
     }
     say(R, "\n");
     if (fl.nflagged == 0)
@@ -1208,6 +1211,9 @@ static void write_fleet(struct rep *R)
             continue;
         say(R, "- **%s is slow**: its rows run at %s of the fleet median, outside its band of %s.",
             mdt(gpu_label(G)), pct(G->ratio), pct(G->band));
+        if (G->noisy)
+            say(R, " Its own rows vary by %s (median spread) against the band's %s: something else "
+                   "ran on it, or its clock moved, during the run.", pct(G->spread), pct(G->band));
         if (G->cause[0])
             say(R, " Evidence: %s is %s %s the fleet median at the same rows, the largest deviation "
                    "of the clock and counters compared.\n", mdc(G->cause), pct(fabs(G->cause_dev)),

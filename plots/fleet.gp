@@ -39,13 +39,13 @@ do for [g = 1:NG] { NSLOW = NSLOW + (GF[g] > 0) }
 set xrange [0.5:NG + 0.5]
 set xtics () rotate by -30 left nomirror
 do for [g = 1:NG] {
-    set xtics add (sprintf("%s%s", GL[g], GF[g] > 0 ? "  (SLOW)" : "") g)
+    set xtics add (sprintf("%s%s", GF[g] > 0 ? "SLOW  " : "", GL[g]) g)
 }
 set mxtics 1
 set logscale y
 set yrange [dec_floor(YMIN):dec_ceil(YMAX)]
 set ylabel "TFLOP/s (largest shape of each variant)"
-set xlabel "GPU (host, UUID)" offset 0,-1
+set xlabel "GPU (rank: host, UUID prefix)" offset 0,-1
 set bmargin at screen 0.22
 set title sprintf("TFLOP/s per GPU, per variant; grey ticks: fleet median%s\n%s", \
     NSLOW ? sprintf("; %d GPU%s flagged slow", NSLOW, NSLOW == 1 ? "" : "s") : "", TITLE)

@@ -32,6 +32,7 @@ struct craft {
     double slow;              /* FLOP/s x (1 - slow), times / (1 - slow) */
     double clock;             /* sm_clock_hz x clock */
     int no_csv;               /* the rank died: results.json but no results.csv */
+    double spread;            /* > 0: every row's time spread (max - min) / median set to it */
 };
 
 static void path_of(char *out, size_t len, const char *a, const char *b)
@@ -78,6 +79,11 @@ static int make_rank(const struct craft *c)
         r.time_min_s /= 1 - c->slow;
         r.time_max_s /= 1 - c->slow;
         r.sm_clock_hz *= c->clock;
+        if (c->spread > 0) {
+            r.time_min_s = r.time_median_s * (1 - c->spread / 2);
+            r.time_max_s = r.time_median_s * (1 + c->spread / 2);
+            r.time_spread = c->spread;
+        }
         if (results_csv_write_row(f, &r, &cs))
             return -1;
     }
@@ -179,8 +185,8 @@ static void test_rank_keys(void)
 static void test_shard(void)
 {
     char msg[4096], out[256], p[320], err[1024];
-    struct craft a = {"s0", "vm", "GPU-a", NULL, "shard", 0, 2, 2, 0, 0, 1, 0};
-    struct craft b = {"s1", "vm", "GPU-b", NULL, "shard", 1, 2, 2, 1, 0, 1, 0};
+    struct craft a = {"s0", "vm", "GPU-a", NULL, "shard", 0, 2, 2, 0, 0, 1, 0, 0};
+    struct craft b = {"s1", "vm", "GPU-b", NULL, "shard", 1, 2, 2, 1, 0, 1, 0, 0};
     CHECK(make_rank(&a) == 0 && make_rank(&b) == 0, "shard ranks crafted");
     path_of(out, sizeof out, "shard_out", NULL);
     char d0[256], d1[256];
@@ -224,8 +230,8 @@ static void test_shard(void)
 static void test_fleet(void)
 {
     char msg[4096], out[256], p[320], err[1024];
-    struct craft a = {"f0", "node1", "GPU-a", NULL, "fleet", 0, 2, 1, 0, 0, 1, 0};
-    struct craft b = {"f1", "node2", "GPU-b", NULL, "fleet", 1, 2, 1, 0, 0.10, 0.90, 0};
+    struct craft a = {"f0", "node1", "GPU-a", NULL, "fleet", 0, 2, 1, 0, 0, 1, 0, 0};
+    struct craft b = {"f1", "node2", "GPU-b", NULL, "fleet", 1, 2, 1, 0, 0.10, 0.90, 0, 0};
     CHECK(make_rank(&a) == 0 && make_rank(&b) == 0, "fleet ranks crafted (rank 1: 10%% slower, clock 10%% lower)");
     path_of(out, sizeof out, "fleet_out", NULL);
     char d0[256], d1[256];
@@ -273,7 +279,7 @@ static void test_fleet(void)
         struct stat st;
         CHECK(stat(p, &st) == 0 && st.st_size > 10000, "fleet.png drawn");
         snprintf(p, sizeof p, "%s/fleet.csv", out);
-        CHECK(file_has(p, "2,1,1,") && file_has(p, ",naive,8192x8192x8192,node2 GPU-b\n"),
+        CHECK(file_has(p, "2,1,1,") && file_has(p, ",naive,8192x8192x8192,rank 1: node2 GPU-b\n"),
               "fleet.csv: node2's GPU flagged, naive at its largest shape");
     } else {
         SKIP(why, "fleet chart");
@@ -281,7 +287,7 @@ static void test_fleet(void)
     dataset_free(&ds);
 
     /* the same fleet without the slowdown: nobody flagged */
-    struct craft c = {"f2", "node3", "GPU-c", NULL, "fleet", 1, 2, 1, 0, 0, 1, 0};
+    struct craft c = {"f2", "node3", "GPU-c", NULL, "fleet", 1, 2, 1, 0, 0, 1, 0, 0};
     CHECK(make_rank(&c) == 0, "healthy second GPU crafted");
     char d2[256];
     path_of(d2, sizeof d2, "f2", NULL);
@@ -310,13 +316,50 @@ static int merge_two(const char *o, const char *a, const char *b, char *mode, si
 }
 
 /* Ranks without a launcher mode: a fleet when two GPUs ran the same rows, else shards. */
+/* A GPU shared with another process is slow and noisy at once: its own spread must not
+ * widen its band (the H200 pair at c2255ea: 75.8% of the median, own spread 32%, band
+ * 96.5%, not flagged). */
+static void test_fleet_noisy(void)
+{
+    char msg[4096], out[256], d0[256], d1[256], err[1024];
+    struct craft a = {"n0", "node1", "GPU-a", NULL, "fleet", 0, 2, 1, 0, 0, 1, 0, 0.004};
+    struct craft b = {"n1", "node1", "GPU-b", NULL, "fleet", 1, 2, 1, 0, 0.25, 0.88, 0, 0.30};
+    CHECK(make_rank(&a) == 0 && make_rank(&b) == 0, "ranks crafted (rank 1: 25%% slower, spread 30%%)");
+    path_of(out, sizeof out, "noisy_out", NULL);
+    path_of(d0, sizeof d0, "n0", NULL);
+    path_of(d1, sizeof d1, "n1", NULL);
+    char *argv[] = {"merge", out, d0, d1, NULL};
+    CHECK(run_merge(argv, msg, sizeof msg) == MERGE_EXIT_OK, "merge exits 0: %s", msg);
+    struct gp_dataset ds;
+    struct fleet fl;
+    if (dataset_load(out, &ds, err, sizeof err)) {
+        CHECK(0, "noisy fleet dataset: %s", err);
+        return;
+    }
+    CHECK(fleet_analyze(ds.rows, ds.nrows, &fl) == 0 && fl.ngpus == 2, "fleet: 2 GPUs");
+    if (fl.ngpus == 2) {
+        CHECK_NEAR(fl.gpu[1].band, FLEET_BAND_MIN, 1e-9, "the noisy GPU's band comes from the other's spread: %g",
+                   fl.gpu[1].band);
+        CHECK(fl.gpu[1].flagged && fl.gpu[1].noisy, "the noisy slow GPU is flagged slow and noisy");
+        CHECK(!fl.gpu[0].flagged && !fl.gpu[0].noisy && fl.gpu[0].band > 0.8,
+              "the quiet GPU: not flagged, its band widened by the other's noise (%g)", fl.gpu[0].band);
+    }
+    fleet_free(&fl);
+    char p[320];
+    snprintf(p, sizeof p, "%s/report.md", out);
+    CHECK(report_write(&ds, p, 1, NULL, err, sizeof err) == 0, "report: %s", err);
+    CHECK(file_has(p, "| **SLOW**, noisy |") && file_has(p, "Its own rows vary by 30"),
+          "the report marks it slow and noisy, with its spread");
+    dataset_free(&ds);
+}
+
 static void test_mode_inferred(void)
 {
     char mode[16];
-    struct craft a = {"i0", "h1", "GPU-a", NULL, "single", 0, 1, 1, 0, 0, 1, 0};
-    struct craft b = {"i1", "h2", "GPU-b", NULL, "single", 0, 1, 1, 0, 0, 1, 0};
-    struct craft c = {"i2", "h2", "GPU-b", NULL, "single", 0, 1, 2, 1, 0, 1, 0};
-    struct craft d = {"i3", "h1", "GPU-a", NULL, "single", 0, 1, 2, 0, 0, 1, 0};
+    struct craft a = {"i0", "h1", "GPU-a", NULL, "single", 0, 1, 1, 0, 0, 1, 0, 0};
+    struct craft b = {"i1", "h2", "GPU-b", NULL, "single", 0, 1, 1, 0, 0, 1, 0, 0};
+    struct craft c = {"i2", "h2", "GPU-b", NULL, "single", 0, 1, 2, 1, 0, 1, 0, 0};
+    struct craft d = {"i3", "h1", "GPU-a", NULL, "single", 0, 1, 2, 0, 0, 1, 0, 0};
     CHECK(make_rank(&a) == 0 && make_rank(&b) == 0 && make_rank(&c) == 0 && make_rank(&d) == 0,
           "single runs crafted");
     CHECK(merge_two("infer_fleet", "i0", "i1", mode, sizeof mode) == 0 && strcmp(mode, "fleet") == 0,
@@ -328,9 +371,9 @@ static void test_mode_inferred(void)
 static void test_missing(void)
 {
     char msg[4096], out[256], p[320], err[1024];
-    struct craft a = {"m0", "n", "GPU-a", NULL, "fleet", 0, 4, 1, 0, 0, 1, 0};
-    struct craft b = {"m1", "n", "GPU-b", NULL, "fleet", 1, 4, 1, 0, 0, 1, 0};
-    struct craft c = {"m2", "n", "GPU-c", NULL, "fleet", 2, 4, 1, 0, 0, 1, 1};   /* died */
+    struct craft a = {"m0", "n", "GPU-a", NULL, "fleet", 0, 4, 1, 0, 0, 1, 0, 0};
+    struct craft b = {"m1", "n", "GPU-b", NULL, "fleet", 1, 4, 1, 0, 0, 1, 0, 0};
+    struct craft c = {"m2", "n", "GPU-c", NULL, "fleet", 2, 4, 1, 0, 0, 1, 1, 0};   /* died */
     CHECK(make_rank(&a) == 0 && make_rank(&b) == 0 && make_rank(&c) == 0, "ranks 0, 1 and a dead rank 2 crafted");
     path_of(out, sizeof out, "missing_out", NULL);
     char d0[256], d1[256], d2[256], d9[256];
@@ -376,7 +419,7 @@ static void test_refusals(void)
           "one-line duplicate error: %s", msg);
     CHECK(!exists(out, "results.csv"), "nothing written on a duplicate");
 
-    struct craft v = {"v1", "node2", "GPU-b", "0123abc", "fleet", 1, 2, 1, 0, 0, 1, 0};
+    struct craft v = {"v1", "node2", "GPU-b", "0123abc", "fleet", 1, 2, 1, 0, 0, 1, 0, 0};
     CHECK(make_rank(&v) == 0, "a rank from another gemmprof revision crafted");
     path_of(d1, sizeof d1, "v1", NULL);
     path_of(out, sizeof out, "mixed_out", NULL);
@@ -403,8 +446,8 @@ static void test_expand(void)
     char msg[4096], out[256], parent[256], p[320], err[1024];
     path_of(parent, sizeof parent, "ranks", NULL);
     mkdir(parent, 0777);
-    struct craft a = {"ranks/node1-GPU-a", "node1", "GPU-a", NULL, "fleet", 0, 2, 1, 0, 0, 1, 0};
-    struct craft b = {"ranks/node2-GPU-b", "node2", "GPU-b", NULL, "fleet", 1, 2, 1, 0, 0, 1, 0};
+    struct craft a = {"ranks/node1-GPU-a", "node1", "GPU-a", NULL, "fleet", 0, 2, 1, 0, 0, 1, 0, 0};
+    struct craft b = {"ranks/node2-GPU-b", "node2", "GPU-b", NULL, "fleet", 1, 2, 1, 0, 0, 1, 0, 0};
     CHECK(make_rank(&a) == 0 && make_rank(&b) == 0, "rank directories under one --out crafted");
     path_of(out, sizeof out, "expand_out", NULL);
     char *argv[] = {"merge", out, parent, NULL};
@@ -437,6 +480,7 @@ int main(void)
     test_rank_keys();
     test_shard();
     test_fleet();
+    test_fleet_noisy();
     test_mode_inferred();
     test_missing();
     test_refusals();

@@ -18,8 +18,11 @@ r = next(csv.DictReader(open(sys.argv[1])))
 print(f"{sys.argv[2]:24s} gemmprof      " + "  ".join(f"{k}={float(r[k]) / 1e6:.1f} MB" for k in
       ("lts__t_bytes.sum", "dram__bytes_read.sum") if r.get(k)))
 PY
+    # ncu profiles the variant's own kernel only (GEMM_KERNELS would also catch cuBLAS's
+    # reference GEMM of the verify step): its name from the row's launch_kernel
+    kname=$(python3 -c 'import csv,re,sys; r=next(csv.DictReader(open(sys.argv[1]))); print(re.split(r"[<( ]", r.get("launch_kernel") or "gemm")[0])' "$TMP/g$v$s/results.csv")
     for cc in all none; do
-        ncu --metrics "$M" --cache-control $cc --clock-control none -k "regex:$GEMM_KERNELS" --csv \
+        ncu --metrics "$M" --cache-control $cc --clock-control none -k "regex:^$kname" --csv \
             $GEMMPROF -k "$v" -s "$s" -r 3 -w 0 --no-counters --no-ceilings --no-report -o "$TMP/n$v$s$cc" \
             >"$TMP/ncu.csv" 2>/dev/null
         python3 - "$TMP/ncu.csv" "$v $s" "$cc" <<'PY'

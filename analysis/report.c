@@ -189,9 +189,17 @@ static int cublas_at(const struct rep *R, int i, int tf32)
     return tf32 ? R->tf32_at[g] : R->cublas_at[g];
 }
 
-static const char *peak_label(const struct gp_result *r)
+/* The compute roof's name: the pipe the counters saw, and for a kernel that does more
+ * tensor work than the GEMM's FLOPs (3xTF32: three products per FMA) the ratio. */
+static const char *peak_label(const struct gp_roof *ro)
 {
-    return strcmp(r->precision, "tf32") == 0 ? "TF32 tensor" : "FP32 FMA";
+    if (ro->compute_path != GP_PATH_TENSOR)
+        return "FP32 FMA";
+    if (!(ro->tensor_per_flop > 1.05))
+        return "TF32 tensor";
+    char *b = fmt_slot();
+    snprintf(b, 64, "TF32 tensor / %s (tensor ops per FLOP)", num(ro->tensor_per_flop));
+    return b;
 }
 
 /* What memory level l alone would allow, not capped by the compute peak, flop/s. */
@@ -729,7 +737,7 @@ static void explain_row(struct rep *R, int i)
         say(R, "Counters were not collected, so nothing is known about its traffic or binding "
                "level: it ran in %s ms, %s TFLOP/s", ms(r->time_median_s), tf(ro->achieved));
         if (!isnan(ro->peak_compute))
-            say(R, ", %s of the %s ceiling", pct(ro->achieved / ro->peak_compute), peak_label(r));
+            say(R, ", %s of the %s ceiling", pct(ro->achieved / ro->peak_compute), peak_label(ro));
         int cb = cublas_at(R, i, 0);
         if (cb >= 0 && cb != i)
             say(R, ", %s of cuBLAS", pct(ro->achieved / R->roof[cb].achieved));
@@ -750,7 +758,7 @@ static void explain_row(struct rep *R, int i)
         double a;
         int l = runner_up(ro, &a);
         say(R, "**Binding level: compute.** Every memory level allows more than the %s ceiling "
-               "of %s TFLOP/s", peak_label(r), tf(ro->peak_compute));
+               "of %s TFLOP/s", peak_label(ro), tf(ro->peak_compute));
         if (l >= 0 && l < GP_LEVEL_COUNT)
             say(R, " (the tightest, %s, allows %s TFLOP/s with %s bytes per FMA)", level_label[l],
                 tf(a), num(bytes_per_fma(ro, l)));
@@ -1029,7 +1037,7 @@ static void write_claims(struct rep *R)
             say(R, "%s, so the binding level is unknown", bound_words(R, b->row));
         } else if (b->outcome == GP_BW_COMPUTE) {
             say(R, "the claim **does not hold**: compute binds (%s of the %s ceiling)",
-                pct(ro->bound_share), peak_label(r));
+                pct(ro->bound_share), peak_label(ro));
         } else {
             int L = ro->bound_level;
             say(R, "bandwidth-bound **%s**: by %s, at %s of that roof (%s TFLOP/s allowed)",
@@ -1043,7 +1051,7 @@ static void write_claims(struct rep *R)
         }
         if (b->peak_outcome != GP_CLAIM_NOT_MEASURED)
             say(R, "; it runs at %s of the %s ceiling (claim ~%g%%: %s, %sx the claim)", pct(b->peak_share),
-                peak_label(r), 100 * sp->peak_share,
+                peak_label(ro), 100 * sp->peak_share,
                 b->peak_outcome == GP_CLAIM_HOLDS ? "holds" : "does not hold", num(b->peak_factor));
         say(R, ".\n");
     }

@@ -9,6 +9,8 @@
 #include "analysis/ceilings.h"
 #include "analysis/results.h"
 
+enum gp_compute_path { GP_PATH_FP32, GP_PATH_TENSOR };
+
 enum gp_level { GP_LEVEL_DRAM, GP_LEVEL_L2, GP_LEVEL_L1, GP_LEVEL_SHARED, GP_LEVEL_COUNT };
 #define GP_BOUND_COMPUTE GP_LEVEL_COUNT   /* bound_level value when the compute roof binds */
 
@@ -21,7 +23,12 @@ struct gp_roof {
     double ai[GP_LEVEL_COUNT];    /* flops_analytic / bytes, FLOP/byte */
     double roof_bw[GP_LEVEL_COUNT];      /* measured bandwidth ceiling used, byte/s */
     double attainable[GP_LEVEL_COUNT];   /* min(peak_compute, ai * roof_bw), flop/s */
-    double peak_compute;          /* FP32 FMA or TF32 ceiling by the row's precision, flop/s */
+    double peak_compute;          /* the compute roof in GEMM FLOP/s (2 m n k per second): see
+                                   * compute_path and tensor_per_flop */
+    int compute_path;             /* GP_PATH_TENSOR when the counters saw tensor work (or, without
+                                   * counters, the row's precision is tf32), else GP_PATH_FP32 */
+    double tensor_per_flop;       /* tensor ops counted / flops_analytic (3 for 3xTF32); NaN
+                                   * without the tensor counter */
     double achieved;              /* flops_analytic / median time, flop/s */
     int bound_level;              /* lowest attainable level, GP_BOUND_COMPUTE, or -1 with no data */
     double bound_attainable;      /* attainable at bound_level, flop/s */

@@ -122,6 +122,44 @@ static void test_compute_bound(void)
     CHECK(strcmp(buf, "compute") == 0, "bound_level column 'compute' (got '%s')", buf);
 }
 
+/* The compute roof follows the pipe the counters saw: 3xTF32 is an fp32 row with three
+ * tensor products per FMA, so its roof is the TF32 ceiling / 3, not the FP32 FMA ceiling. */
+static void test_tensor_path(void)
+{
+    struct gp_ceilings cs;
+    struct gp_result r;
+    struct gp_roof o;
+    hand_ceilings(&cs);
+    hand_row(&r);
+    const double W = 2147483648.0;
+    r.metric[GP_M_l1_bytes] = 1e6;
+    r.metric[GP_M_l2_bytes] = 1e7;
+    r.metric[GP_M_ffma] = 0;
+    r.metric[GP_M_fadd] = 1e6;
+    r.metric[GP_M_fmul] = 0;
+    r.metric[GP_M_tensor_tf32] = 3 * W;
+    roof_derive(&r, &cs, &o);
+    CHECK(o.compute_path == GP_PATH_TENSOR, "3xTF32 (fp32 precision, tensor ops 3W): tensor path");
+    CHECK_NEAR(o.tensor_per_flop, 3.0, 1e-12, "three tensor ops per GEMM FLOP");
+    CHECK_NEAR(o.peak_compute, 400e12 / 3, 1e-12, "roof = TF32 ceiling / 3 (got %g)", o.peak_compute);
+    strcpy(r.precision, "tf32");
+    r.metric[GP_M_tensor_tf32] = W;
+    roof_derive(&r, &cs, &o);
+    CHECK_NEAR(o.peak_compute, 400e12, 1e-12, "a TF32 GEMM (tensor ops = W): the TF32 ceiling");
+    /* FP32 work that takes longer than the tensor work: the slower pipe is the roof */
+    r.metric[GP_M_tensor_tf32] = W / 10;
+    r.metric[GP_M_ffma] = W / 4;   /* W/2 FP32 FLOPs at 60 TF: longer than W/10 at 400 TF */
+    r.metric[GP_M_fadd] = 0;
+    roof_derive(&r, &cs, &o);
+    CHECK_NEAR(o.peak_compute, W / ((W / 2) / 60e12), 1e-12, "FP32 pipe slower: W / (S / F) (got %g)",
+               o.peak_compute);
+    /* no tensor counter: the precision decides, as before */
+    hand_row(&r);
+    r.metric[GP_M_tensor_tf32] = NAN;
+    roof_derive(&r, &cs, &o);
+    CHECK(o.compute_path == GP_PATH_FP32 && o.peak_compute == 60e12, "fp32 without the tensor counter: FP32 FMA");
+}
+
 static void test_no_counters(void)
 {
     struct gp_ceilings cs;
@@ -390,6 +428,7 @@ int main(void)
     test_l1_level();
     test_memory_bound();
     test_compute_bound();
+    test_tensor_path();
     test_no_counters();
     test_partial_data();
     test_columns();

@@ -24,13 +24,16 @@ call DIR."check.gp" P "variant variant_index shape flop_per_inst flop_per_s issu
     "variant_index flop_per_inst flop_per_s issue_peak_inst_per_s compute_peak_flop_per_s" ""
 
 eval load_variants("P", "1")
-# The roof at the highest issue peak of the rows (their clocks differ a little), and the
-# lowest and highest compute ceilings (FP32 and TF32 rows have different ones).
-IP = 0; CPLO = 1e300; CPHI = 0
+# The roof at the highest issue peak of the rows (their clocks differ a little), and every
+# distinct compute ceiling the rows are held to (FP32 FMA, TF32 tensor, and the tensor
+# ceiling over 3 for 3xTF32): CPS lists them, lowest and highest kept for the ranges.
+IP = 0; CPLO = 1e300; CPHI = 0; CPS = ""
+cp_key(cp) = sprintf(" %.4e", cp)
 XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0
 stats P using (px = column("flop_per_inst"), py = column("flop_per_s"), ip = column("issue_peak_inst_per_s"), \
         cp = column("compute_peak_flop_per_s"), IP = ip > IP ? ip : IP, \
         CPLO = cp > 0 && cp < CPLO ? cp : CPLO, CPHI = cp > CPHI ? cp : CPHI, \
+        CPS = cp > 0 && strstrt(CPS, cp_key(cp)) == 0 ? CPS . cp_key(cp) : CPS, \
         XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX, 0) nooutput
 HAVE_CP = CPHI > 0
@@ -57,11 +60,12 @@ do for [FMT in FORMATS] {
     eval set_term(FMT)
     set output OUT.".".FMT
     eval 'plot ' . \
-      'roof(x, CPLO < 1e300 ? CPLO : 0) with lines lw 2 lc rgb ROOF_COLOR title (HAVE_CP ? sprintf("roof (%sFLOP/s)", si(CPLO)) : "issue roof"), ' . \
-      '(HAVE_CP && CPHI > CPLO ? roof(x, CPHI) : 1/0) with lines lw 2 dt 2 lc rgb ROOF_COLOR title (HAVE_CP && CPHI > CPLO ? sprintf("roof (%sFLOP/s)", si(CPHI)) : ""), ' . \
+      (HAVE_CP ? 'for [i = 1:words(CPS)] roof(x, word(CPS, i) + 0) with lines lw 2 dt i lc rgb ROOF_COLOR ' . \
+                 'title sprintf("roof (%sFLOP/s)", si(word(CPS, i) + 0)), ' \
+               : 'roof(x, 0) with lines lw 2 lc rgb ROOF_COLOR title "issue roof", ') . \
       'P using (column("flop_per_inst")):(column("flop_per_s") / T):(vpt(column("variant_index"))):(vrgb(column("variant_index"))) ' . \
       'with points pt variable ps 1.8 lw VARIANT_LW lc rgb variable notitle, ' . \
-      'for [c in (HAVE_CP ? (CPHI > CPLO ? sprintf("%.6e %.6e", CPLO, CPHI) : sprintf("%.6e", CPLO)) : "")] ' . \
+      'for [c in (HAVE_CP ? CPS : "")] ' . \
       'P every ::0::0 using ((c + 0) / IP):((c + 0) / T):(sprintf("ridge, issue and %sFLOP/s roofs: %.3g FLOP/inst", si(c + 0), (c + 0) / IP)) ' . \
       'with labels right point pt 6 ps 1.6 lw 1.5 lc rgb "black" offset -1.0,0.9 font ",10" notitle' . \
       variant_keys("points ps 1.8 lw VARIANT_LW")

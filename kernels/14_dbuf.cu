@@ -27,10 +27,12 @@
  * are 16-byte aligned; A is always copied in 4-byte pieces, so k is free).
  * Expected bound: instruction issue (FFMA ~95% of issued instructions); target >= 95% of
  * cuBLAS SGEMM at 4096^3 and 8192^3.
- * Measured (H200, `gemmprof --tune` at f962951, this tile with 3 stages at c2255ea in the
- * default run): 8192^3 96.5-96.6% of cuBLAS SGEMM; 4096^3 94.8-94.9% on two GPUs, 92.2% on
- * a third: cuBLAS's 256x128 tile has the same 3.88 waves there, but it issues on 89% of
- * the cycles against this kernel's 83%.
+ * Measured (H200, share of cuBLAS SGEMM): at df9662d in the recorded default run
+ * (results/h200/) 48.60 TFLOP/s at 4096^3 (94.7%) and 49.47 at 8192^3 (96.5%); at 4096^3
+ * also 94.8% (tuner, df9662d), 94.96% (c2255ea, 3 stages, the x2 machine) and 92.2% (f962951,
+ * another GPU). cuBLAS's 256x128 tile has the same 3.88 waves at 4096^3, but issues on 89.7%
+ * of the active cycles against this kernel's 83.6% with fewer FFMAs among its instructions
+ * (88.5% against 89.9%).
  */
 #include "kernels/gemm.h"
 #include "kernels/simt_gemm.cuh"

@@ -31,6 +31,8 @@ void cli_usage(FILE *f)
             "                         modulo the visible GPUs under srun/mpirun)\n"
             "      --shard            under srun/mpirun: split the variant x shape rows over the ranks,\n"
             "                         balanced by FLOPs; each rank writes OUT/HOST-GPU_UUID/\n"
+            "      --shard-costs CSV  with --shard: balance by the GPU seconds each row took in an earlier\n"
+            "                         run's results.csv (the same file for every rank; FLOPs for rows not in it)\n"
             "      --fleet            under srun/mpirun: every rank runs the whole sweep (find the slow GPU)\n"
             "      --no-flush         do not flush the L2 between timed repetitions\n"
             "      --no-counters      timing only, no CUPTI hardware counters\n"
@@ -262,7 +264,7 @@ static const char *option_name(char **argv, int opt, char *buf, size_t len)
 
 enum { OPT_SEED = 256, OPT_NO_FLUSH, OPT_NO_COUNTERS, OPT_NO_CEILINGS, OPT_REMEASURE,
        OPT_NO_REPORT, OPT_DUMP_NPY, OPT_TRACE, OPT_LIST, OPT_LIST_METRICS, OPT_STALLS, OPT_FORMAT, OPT_NO_LAUNCH_FACTS,
-       OPT_SHARD, OPT_FLEET, OPT_TUNE };
+       OPT_SHARD, OPT_FLEET, OPT_TUNE, OPT_SHARD_COSTS };
 
 /* --stalls: every stall-reason ratio of metrics.def joins the metric list. They cost
  * replay passes (on GH100 the counter phase goes from 4 passes to 9), so not by default. */
@@ -321,6 +323,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         {"stalls", no_argument, 0, OPT_STALLS},
         {"shard", no_argument, 0, OPT_SHARD},     {"fleet", no_argument, 0, OPT_FLEET},
         {"tune", required_argument, 0, OPT_TUNE},
+        {"shard-costs", required_argument, 0, OPT_SHARD_COSTS},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *sizes = NULL, *variants = "all", *tune = NULL;
@@ -397,6 +400,13 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case OPT_LIST_METRICS: o->action = CLI_LIST_METRICS; break;
         case OPT_NO_LAUNCH_FACTS: o->launch_facts = 0; break;
         case OPT_TUNE: tune = optarg; break;
+        case OPT_SHARD_COSTS:
+            if (!*optarg) {
+                snprintf(err, errlen, "--shard-costs: empty file name");
+                return -1;
+            }
+            o->shard_costs = optarg;
+            break;
         case OPT_FORMAT: {
             static const char *const names[] = {"table", "csv", "json", "md"};
             int found = -1;
@@ -428,6 +438,10 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     /* after the loop, so --stalls adds to a --metrics list given after it too */
     if (stalls && add_stall_metrics(o, err, errlen))
         return -1;
+    if (o->shard_costs && o->mode != RANK_SHARD) {
+        snprintf(err, errlen, "--shard-costs balances a --shard run: give --shard too");
+        return -1;
+    }
     if (tune)
         return tune_options(tune, sizes, variants, o, err, errlen);
     int n = registry_parse_list(variants, o->variants, CLI_MAX_VARIANTS, err, errlen);

@@ -34,6 +34,7 @@ struct cli_options {
     int device;
     int device_given;            /* --device given: it wins over the local rank */
     enum rank_mode mode;         /* --shard, --fleet, or RANK_SINGLE */
+    const char *shard_costs;     /* --shard-costs: an earlier run's results.csv (NULL: by FLOPs) */
     unsigned long long seed;
     const char *out_dir;
     int dump_npy;

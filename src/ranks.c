@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +125,55 @@ int ranks_shard(const double *cost, int n, int nranks, int *owner, double *load)
     free(items);
     free(acc);
     return 0;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int ranks_costs(const struct shard_item *items, int n, const struct shard_prior *prior, int nprior,
+                double *cost)
+{
+    if (n < 0 || nprior < 0 || (n && (!items || !cost)) || (nprior && !prior))
+        return -1;
+    double *per_flop = malloc(sizeof *per_flop * (size_t)(n ? n : 1));
+    int *has = calloc((size_t)(n ? n : 1), sizeof *has);
+    if (!per_flop || !has) {
+        free(per_flop);
+        free(has);
+        return -1;
+    }
+    int matched = 0, nrate = 0;
+    for (int i = 0; i < n; i++) {
+        const struct shard_item *it = &items[i];
+        const double flops = 2.0 * (double)it->m * (double)it->n * (double)it->k;
+        cost[i] = flops;
+        for (int j = 0; j < nprior; j++) {
+            const struct shard_prior *p = &prior[j];
+            if (p->m == it->m && p->n == it->n && p->k == it->k && strcmp(p->variant, it->variant) == 0 &&
+                isfinite(p->seconds) && p->seconds > 0) {
+                cost[i] = p->seconds;
+                has[i] = 1;
+                if (flops > 0)
+                    per_flop[nrate++] = p->seconds / flops;
+                matched++;
+                break;
+            }
+        }
+    }
+    /* the items without a prior: their FLOPs at the median rate of those with one */
+    if (nrate > 0 && matched < n) {
+        qsort(per_flop, (size_t)nrate, sizeof *per_flop, by_double);
+        const double rate = nrate % 2 ? per_flop[nrate / 2] : 0.5 * (per_flop[nrate / 2 - 1] + per_flop[nrate / 2]);
+        for (int i = 0; i < n; i++)
+            if (!has[i])
+                cost[i] *= rate;
+    }
+    free(per_flop);
+    free(has);
+    return matched;
 }
 
 /* Appends s to buf at *off with unsafe characters replaced; "." and ".." alone stay

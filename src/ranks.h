@@ -37,6 +37,26 @@ int ranks_pick_device(int local_rank, int visible);
  * arguments or out of memory. */
 int ranks_shard(const double *cost, int n, int nranks, int *owner, double *load);
 
+/* --shard-costs: the expected cost of each work item from an earlier run of it. An item
+ * is a variant at a shape; a prior is a row of an earlier results.csv with the GPU seconds
+ * that row took (its median time x its launches: timed, warm-up, verify and counter
+ * passes). An item with a prior costs those seconds; one without costs its FLOPs x the
+ * median seconds per FLOP of the items that had one (its FLOPs alone when none had), so
+ * a new variant or shape still lands somewhere sensible. cost[] gets n values; returns
+ * how many items had a prior (the first prior of an item counts), or -1 on bad arguments
+ * or out of memory. */
+struct shard_item {
+    const char *variant;
+    long m, n, k;
+};
+struct shard_prior {
+    const char *variant;
+    long m, n, k;
+    double seconds;   /* > 0 and finite, else the prior is ignored */
+};
+int ranks_costs(const struct shard_item *items, int n, const struct shard_prior *prior, int nprior,
+                double *cost);
+
 /* A rank's results directory under --out: OUT/HOST-UUID (the GPU's UUID as device_open
  * reports it, "GPU-..."), or OUT/HOST-rankN when the UUID is empty. Characters other
  * than letters, digits, '.', '-' and '_' become '_', so no name escapes OUT. 0, or -1

@@ -148,6 +148,12 @@ int main(void)
     CHECK(parse("-d 0", &o, err, sizeof err) == 0 && o.device_given && o.device == 0,
           "--device 0 counts as given (it wins over the local rank)");
     CHECK(parse("--shard=1", &o, err, sizeof err) == -1, "--shard takes no value: %s", err);
+    CHECK(parse("--shard --shard-costs old/results.csv", &o, err, sizeof err) == 0 && o.shard_costs &&
+              strcmp(o.shard_costs, "old/results.csv") == 0, "--shard-costs FILE with --shard");
+    CHECK(parse("--shard-costs old/results.csv", &o, err, sizeof err) == -1 && strstr(err, "give --shard"),
+          "--shard-costs without --shard refused: %s", err);
+    CHECK(parse("--shard --shard-costs=", &o, err, sizeof err) == -1 && strstr(err, "empty"),
+          "--shard-costs with an empty name refused: %s", err);
     struct shape big = {2147483647L, 2147483647L, 2147483647L};
     CHECK(shape_bytes(&big) == -1, "largest int shape overflows and says so");
     /* --tune: simt_auto's plans at one shape (src/tune.c) */

@@ -1,7 +1,11 @@
 /* Rank detection from each launcher's variables, the GPU a rank picks, and the --shard
  * split of the default sweep. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/results.h"
 #include "src/cli.h"
 #include "src/ranks.h"
 #include "tests/test.h"
@@ -69,6 +73,63 @@ static void check_split(const struct cli_options *o, int nranks)
     CHECK(mn > 0 && mx / mn <= 1.5, "max/min load %.3f <= 1.5 over %d ranks", mn > 0 ? mx / mn : 0.0, nranks);
     CHECK(ranks_shard(cost, n, nranks, owner2, load2) == 0 && memcmp(owner, owner2, sizeof(int) * n) == 0,
           "the split is the same when computed again (deterministic)");
+}
+
+/* --shard-costs: seconds where an earlier run has the row, FLOPs at the median rate
+ * elsewhere, unusable priors ignored */
+static void test_costs(void)
+{
+    const struct shard_item it[3] = {{"naive", 1000, 1000, 1000}, {"cublas", 1000, 1000, 1000},
+                                     {"new", 2000, 1000, 1000}};
+    const struct shard_prior pr[4] = {{"naive", 1000, 1000, 1000, 0.5}, {"cublas", 1000, 1000, 1000, 0.1},
+                                      {"cublas", 1000, 1000, 999, 7.0}, {"new", 2000, 1000, 1000, NAN}};
+    double cost[3];
+    CHECK(ranks_costs(it, 3, pr, 4, cost) == 2, "2 of 3 items timed (a NaN time and another shape do not count)");
+    CHECK(cost[0] == 0.5 && cost[1] == 0.1, "timed items cost their seconds");
+    /* median of 0.5/2e9 and 0.1/2e9 s/FLOP is 0.3/2e9; the new item has 4e9 FLOPs */
+    CHECK(fabs(cost[2] - 0.6) < 1e-12, "an untimed item: its FLOPs at the median rate (%g)", cost[2]);
+    CHECK(ranks_costs(it, 3, NULL, 0, cost) == 0 && cost[2] == 4e9, "no priors: FLOPs");
+    CHECK(ranks_costs(it, -1, pr, 4, cost) == -1, "bad count refused");
+}
+
+/* The recorded H200 run (results/h200) as the earlier run: split the default sweep over 2
+ * ranks by FLOPs and by its seconds, and compare the ranks' expected GPU time. */
+static void test_costs_recorded(void)
+{
+    struct gp_result *rows = NULL;
+    int nrows = 0;
+    char err[600];
+    if (results_csv_read("results/h200/results.csv", &rows, &nrows, err, sizeof err)) {
+        CHECK(0, "results/h200/results.csv reads: %s", err);
+        return;
+    }
+    static struct shard_item items[64];
+    static struct shard_prior prior[64];
+    double flops[64], secs[64], load_f[2], load_s[2];
+    int n = 0, own[64];
+    for (int i = 0; i < nrows && n < 64; i++) {
+        const struct gp_result *g = &rows[i];
+        items[n] = (struct shard_item){g->variant, g->m, g->n, g->k};
+        prior[n] = (struct shard_prior){g->variant, g->m, g->n, g->k,
+                                        g->time_median_s * (1 + g->reps + g->warmups + g->counter_passes)};
+        n++;
+    }
+    CHECK(n == 64 && ranks_costs(items, n, prior, n, secs) == 64, "64 rows, all timed");
+    CHECK(ranks_costs(items, n, NULL, 0, flops) == 0, "FLOP costs");
+    /* the seconds each split puts on each rank */
+    ranks_shard(flops, n, 2, own, NULL);
+    load_f[0] = load_f[1] = 0;
+    for (int i = 0; i < n; i++)
+        load_f[own[i]] += secs[i];
+    ranks_shard(secs, n, 2, own, load_s);
+    const double tot = load_s[0] + load_s[1];
+    const double worst_f = fmax(load_f[0], load_f[1]) / tot, worst_s = fmax(load_s[0], load_s[1]) / tot;
+    printf("  default sweep on 2 ranks, expected GPU seconds of the busier rank (results/h200 times):\n"
+           "    by FLOPs %.3f s of %.3f (%.1f%%), by --shard-costs %.3f s (%.1f%%)\n",
+           fmax(load_f[0], load_f[1]), tot, 100 * worst_f, fmax(load_s[0], load_s[1]), 100 * worst_s);
+    CHECK(worst_s <= worst_f && worst_s < 0.51, "by seconds the busier rank has at most 51%% of them (%.1f%%)",
+          100 * worst_s);
+    free(rows);
 }
 
 int main(void)
@@ -156,5 +217,7 @@ int main(void)
     CHECK(ranks_shard(c5, 5, 0, own5, NULL) == -1, "0 ranks refused");
     CHECK(strcmp(rank_mode_name(RANK_SHARD), "shard") == 0 && strcmp(rank_mode_name(RANK_FLEET), "fleet") == 0 &&
           strcmp(rank_mode_name(RANK_SINGLE), "single") == 0, "mode names");
+    test_costs();
+    test_costs_recorded();
     TEST_EXIT();
 }

@@ -643,6 +643,13 @@ static int shard_costs(const char *path, const struct shard_item *items, int n, 
     return matched;
 }
 
+/* --shard-costs names a readable results.csv: checked before the GPU is touched. */
+static int check_shard_costs(const struct cli_options *o, char *err, size_t errlen)
+{
+    double none[1];
+    return o->shard_costs && shard_costs(o->shard_costs, NULL, 0, none, err, errlen) < 0 ? -1 : 0;
+}
+
 /* --shard: this rank's items of the deterministic split, the others marked not_mine.
  * Every rank computes the same split from the same command line. 0, or -1 (memory). */
 static int setup_shard(struct run *r, char *err, size_t errlen)
@@ -650,8 +657,8 @@ static int setup_shard(struct run *r, char *err, size_t errlen)
     const struct cli_options *o = r->o;
     int n = o->nshapes * o->nvariants;
     static double cost[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
-    if (r->ranks.world_size == 1 || o->mode != RANK_SHARD)   /* a costs file is still checked */
-        return o->shard_costs && shard_costs(o->shard_costs, NULL, 0, cost, err, errlen) < 0 ? -1 : 0;
+    if (r->ranks.world_size == 1 || o->mode != RANK_SHARD)   /* the costs file was checked at start */
+        return 0;
     static int owner[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
     static struct shard_item items[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
     double total = 0, load = 0;
@@ -711,7 +718,8 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     /* bad input first, before anything is created or the GPU is touched */
     rc = EXIT_USAGE;
     if (counter_flush_from_env(&r->counter_flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
-        setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err))
+        setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err) ||
+        check_shard_costs(o, err, sizeof err))
         goto fail;
     switch (device_open(o->device, &r->meta, err, sizeof err)) {
     case DEVICE_OK: break;

@@ -25,6 +25,11 @@ expect 2 "below the world size" OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_SIZE=2 OM
 expect 2 "SLURM_LOCALID" SLURM_PROCID=0 SLURM_NTASKS=2 -- --fleet
 expect 2 "give --shard" SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_LOCALID=1 --
 expect 2 "exclude each other" RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 -- --shard --fleet
+# --shard-costs: the file is read before any GPU work; a missing or foreign file is one line
+expect 2 "cannot open" RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 -- --shard --shard-costs "$T/none/results.csv"
+printf 'a,b\n1,2\n' >"$T/foreign.csv"
+expect 2 "no column 'variant'" RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 -- --shard --shard-costs "$T/foreign.csv"
+expect 2 "give --shard too" -- --shard-costs "$root/results/h200/results.csv"
 if command -v nvidia-smi >/dev/null 2>&1; then
     echo "skip - rank environment: well-formed ranks reach the GPU: a GPU is here (the run would be real)"
 else

@@ -3,14 +3,15 @@
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
 #   tests/gpu/h200_session.sh [steps...]
-# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin simt tune trace sass cost sol insight (default: build
-# cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin simt mmaprobe dbufstalls tune trace sass
+# cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
 # it), TESTS3_TIMEOUT bounds each against a hang (default 300 s). simt: the SIMT variants and
 # cuBLAS at 1000x1500x700 and 8192x64x4096; tune: the tuner at TUNE_SHAPES (default 2048^3,
-# 1000x1500x700, 8192^3).
+# 1000x1500x700, 8192^3); mmaprobe: mma.sync's TF32 throughput (tests/gpu/probe_mma_sync.cu);
+# dbufstalls: dbuf and cuBLAS at 4096^3 with the stall reasons.
 # insight (issue 10, about 4 minutes): the default sweep with the stall metrics into
 # $W/insight_default, a sweep of small, odd and tall-skinny shapes into $W/insight_extra,
 # and tests/gpu/test_ncu_launch.sh once; logs in $W/logs/insight_*.log and ncu-launch.log.
@@ -127,6 +128,31 @@ if has simt; then
         -s 1000x1500x700,8192x64x4096 --no-report -o "$W/simt_shapes" >"$W/logs/simt_shapes.log" 2>&1
     echo "exit $?" >>"$W/logs/simt_shapes.log"
     tail -30 "$W/logs/simt_shapes.log"
+fi
+if has mmaprobe; then
+    # issues 10 and 13: mma.sync's own TF32 throughput (tests/gpu/probe_mma_sync.cu), the
+    # ceiling tf32_mma and tf32x3_mma run against, beside the wgmma loop's
+    stamp "mma.sync TF32 probe"
+    nvcc -O3 -gencode arch=compute_90,code=sm_90 tests/gpu/probe_mma_sync.cu -o "$W/probe_mma_sync" \
+        >"$W/logs/probe_mma_sync.log" 2>&1 && timeout 60 "$W/probe_mma_sync" >>"$W/logs/probe_mma_sync.log" 2>&1
+    echo "exit $?" >>"$W/logs/probe_mma_sync.log"
+    cat "$W/logs/probe_mma_sync.log"
+fi
+if has dbufstalls; then
+    # issue 12: why dbuf issues on fewer cycles than cuBLAS at 4096^3 (83.6% against 89.7%)
+    stamp "dbuf and cuBLAS at 4096^3 with the stall reasons -> $W/dbuf_stalls"
+    timeout 120 build/gemmprof -k dbuf,cublas -s 4096 --stalls --no-report -o "$W/dbuf_stalls" \
+        >"$W/logs/dbuf_stalls.log" 2>&1
+    echo "exit $?" >>"$W/logs/dbuf_stalls.log"
+    python3 - "$W/dbuf_stalls/results.csv" <<'PY' | tee -a "$W/logs/dbuf_stalls.log"
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    st = {k.split("stalled_")[1].split("_per_issue")[0]: float(v) for k, v in r.items()
+          if k.startswith("smsp__average_warps_issue_stalled_") and v}
+    top = sorted(st.items(), key=lambda kv: -kv[1])[:6]
+    print(r["variant"], r["time_median_s"], "issue", r.get("smsp__issue_active.avg.pct_of_peak_sustained_active"),
+          " ".join(f"{k}={v:.2f}" for k, v in top))
+PY
 fi
 if has tune; then
     # issue 12: the tuner's tables (every SIMT configuration and split, the rule's pick marked)

@@ -62,8 +62,13 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
     for (int l = 0; l < GP_LEVEL_COUNT; l++)
         out->roof_bw[l] = NAN;
     out->peak_compute = NAN;
-    out->compute_path = strcmp(r->precision, "tf32") == 0 ? GP_PATH_TENSOR : GP_PATH_FP32;
-    out->tensor_per_flop = metric(r, GP_M_tensor_tf32) / out->flops_analytic;
+    /* The pipe that did the work, from the counters where they are: 3xTF32 is FP32 by
+     * accuracy but runs three tensor products per FMA, so its roof is the tensor ceiling
+     * over that ratio, not the FP32 FMA ceiling (nor the tensor ceiling itself). Without
+     * the tensor counter the row's precision says. */
+    const double tensor = metric(r, GP_M_tensor_tf32), W = out->flops_analytic;
+    out->tensor_per_flop = tensor / W;
+    out->compute_path = tensor > 0 || strcmp(r->precision, "tf32") == 0 ? GP_PATH_TENSOR : GP_PATH_FP32;
     if (cs) {
         /* fmax ignores a NaN operand: either DRAM measurement alone is enough. A copy
          * counts read + write bytes, and GEMM traffic is mostly reads, so the larger of
@@ -73,20 +78,12 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
         out->roof_bw[GP_LEVEL_L2] = cs->c[GP_CEIL_l2].measured;
         out->roof_bw[GP_LEVEL_L1] = cs->c[GP_CEIL_l1].measured;
         out->roof_bw[GP_LEVEL_SHARED] = cs->c[GP_CEIL_shared].measured;
-        /* The pipe that did the work, from the counters where they are: 3xTF32 is FP32 by
-         * accuracy but runs three tensor products per FMA, so its roof is the tensor
-         * ceiling over that ratio, not the FP32 FMA ceiling (nor the tensor ceiling itself).
-         * Tensor and FP32 pipes run side by side: the roof is the slower of the two. */
-        const double tensor = metric(r, GP_M_tensor_tf32), W = out->flops_analytic;
         const double tc = cs->c[roof_tf32_ceiling(cs)].measured, fc = cs->c[GP_CEIL_fp32_fma].measured;
         if (tensor > 0 && W > 0) {
+            /* tensor and FP32 pipes run side by side: the roof is the slower of the two */
             const double simt = 2.0 * metric(r, GP_M_ffma) + metric(r, GP_M_fadd) + metric(r, GP_M_fmul);
-            const double t = fmax(tensor / tc, simt > 0 ? simt / fc : 0.0);   /* NaN simt: tensor alone */
-            out->compute_path = GP_PATH_TENSOR;
-            out->tensor_per_flop = tensor / W;
-            out->peak_compute = W / t;
-        } else if (strcmp(r->precision, "tf32") == 0) {
-            out->compute_path = GP_PATH_TENSOR;
+            out->peak_compute = W / fmax(tensor / tc, simt > 0 ? simt / fc : 0.0);   /* NaN simt: tensor alone */
+        } else if (out->compute_path == GP_PATH_TENSOR) {
             out->peak_compute = tc;
         } else if (strcmp(r->precision, "fp32") == 0) {
             out->peak_compute = fc;

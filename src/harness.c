@@ -602,52 +602,37 @@ static int setup_ranks(struct run *r, char *err, size_t errlen)
     return 0;
 }
 
-/* cost[] of the n items: their FLOPs, or with --shard-costs the GPU seconds each took in
- * that earlier results.csv (ranks_costs). The number of items timed there, or -1 with a
- * one-line reason (the file unreadable or not a results.csv). */
-static int shard_costs(const char *path, const struct shard_item *items, int n, double *cost, char *err,
-                       size_t errlen)
+/* --shard's item costs, before the GPU is touched (so a bad --shard-costs file is bad input):
+ * FLOPs, or with --shard-costs the GPU seconds each item took in that earlier results.csv
+ * (ranks_costs_from_rows), the file read here once. 0, or -1 with a one-line reason. */
+static int plan_shard_costs(struct run *r, char *err, size_t errlen)
 {
-    if (!path) {
-        for (int i = 0; i < n; i++)
-            cost[i] = 2.0 * (double)items[i].m * (double)items[i].n * (double)items[i].k;
-        return 0;
-    }
+    const struct cli_options *o = r->o;
+    const int n = o->nshapes * o->nvariants;
+    static struct shard_item items[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    for (int si = 0; si < o->nshapes; si++)
+        for (int vi = 0; vi < o->nvariants; vi++) {
+            const struct shape *sh = &o->shapes[si];
+            const char *name = registry_name(o->variants[vi]);
+            items[si * o->nvariants + vi] = (struct shard_item){name ? name : "", sh->m, sh->n, sh->k};
+        }
+    r->shard_timed = 0;
+    if (!o->shard_costs)
+        return ranks_costs(items, n, NULL, 0, r->shard_cost) < 0 ? -1 : 0;
     struct gp_result *rows = NULL;
     int nrows = 0;
     char why[600];
-    if (results_csv_read(path, &rows, &nrows, why, sizeof why)) {
+    if (results_csv_read(o->shard_costs, &rows, &nrows, why, sizeof why)) {
         snprintf(err, errlen, "--shard-costs: %s", why);
         return -1;
     }
-    struct shard_prior *prior = malloc(sizeof *prior * (size_t)(nrows ? nrows : 1));
-    if (!prior) {
-        free(rows);
+    r->shard_timed = ranks_costs_from_rows(items, n, rows, nrows, r->shard_cost);
+    free(rows);
+    if (r->shard_timed < 0) {
         snprintf(err, errlen, "--shard-costs: out of host memory");
         return -1;
     }
-    int np = 0;
-    for (int i = 0; i < nrows; i++) {
-        const struct gp_result *g = &rows[i];
-        /* what the row cost the GPU: every launch of it, at its median time */
-        const int launches = 1 + (g->reps > 0 ? g->reps : 0) + (g->warmups > 0 ? g->warmups : 0) +
-                             (g->counter_passes > 0 ? g->counter_passes : 0);
-        if (g->status == GP_STATUS_OK)
-            prior[np++] = (struct shard_prior){g->variant, g->m, g->n, g->k, g->time_median_s * launches};
-    }
-    int matched = ranks_costs(items, n, prior, np, cost);
-    free(prior);
-    free(rows);
-    if (matched < 0)
-        snprintf(err, errlen, "--shard-costs: out of host memory");
-    return matched;
-}
-
-/* --shard-costs names a readable results.csv: checked before the GPU is touched. */
-static int check_shard_costs(const struct cli_options *o, char *err, size_t errlen)
-{
-    double none[1];
-    return o->shard_costs && shard_costs(o->shard_costs, NULL, 0, none, err, errlen) < 0 ? -1 : 0;
+    return 0;
 }
 
 /* --shard: this rank's items of the deterministic split, the others marked not_mine.
@@ -656,21 +641,11 @@ static int setup_shard(struct run *r, char *err, size_t errlen)
 {
     const struct cli_options *o = r->o;
     int n = o->nshapes * o->nvariants;
-    static double cost[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
-    if (r->ranks.world_size == 1 || o->mode != RANK_SHARD)   /* the costs file was checked at start */
+    if (r->ranks.world_size == 1 || o->mode != RANK_SHARD)
         return 0;
     static int owner[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
-    static struct shard_item items[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    const double *cost = r->shard_cost;   /* plan_shard_costs */
     double total = 0, load = 0;
-    for (int si = 0; si < o->nshapes; si++)
-        for (int vi = 0; vi < o->nvariants; vi++) {
-            const struct shape *sh = &o->shapes[si];
-            const char *name = registry_name(o->variants[vi]);
-            items[si * o->nvariants + vi] = (struct shard_item){name ? name : "", sh->m, sh->n, sh->k};
-        }
-    int matched = shard_costs(o->shard_costs, items, n, cost, err, errlen);
-    if (matched < 0)
-        return -1;
     for (int i = 0; i < n; i++)
         total += cost[i];
     if (ranks_shard(cost, n, r->ranks.world_size, owner, NULL)) {
@@ -688,7 +663,7 @@ static int setup_shard(struct run *r, char *err, size_t errlen)
     if (o->shard_costs)
         fprintf(stderr, "rank %d of %d (%s): %d of %d rows, %.1f%% of the sweep's expected GPU time "
                         "(%d of %d rows timed in %s)\n", r->ranks.rank, r->ranks.world_size, r->ranks.source, mine,
-                n, total > 0 ? 100 * load / total : 0.0, matched, n, o->shard_costs);
+                n, total > 0 ? 100 * load / total : 0.0, r->shard_timed, n, o->shard_costs);
     else
         fprintf(stderr, "rank %d of %d (%s): %d of %d rows, %.1f%% of the sweep's FLOPs\n", r->ranks.rank,
                 r->ranks.world_size, r->ranks.source, mine, n, total > 0 ? 100 * load / total : 0.0);
@@ -719,7 +694,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     rc = EXIT_USAGE;
     if (counter_flush_from_env(&r->counter_flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
         setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err) ||
-        check_shard_costs(o, err, sizeof err))
+        plan_shard_costs(r, err, sizeof err))
         goto fail;
     switch (device_open(o->device, &r->meta, err, sizeof err)) {
     case DEVICE_OK: break;

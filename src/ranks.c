@@ -1,5 +1,7 @@
 #include "src/ranks.h"
 
+#include "analysis/results.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -173,6 +175,27 @@ int ranks_costs(const struct shard_item *items, int n, const struct shard_prior 
     }
     free(per_flop);
     free(has);
+    return matched;
+}
+
+int ranks_costs_from_rows(const struct shard_item *items, int n, const struct gp_result *rows, int nrows,
+                          double *cost)
+{
+    if (nrows < 0 || (nrows && !rows))
+        return -1;
+    struct shard_prior *prior = malloc(sizeof *prior * (size_t)(nrows ? nrows : 1));
+    if (!prior)
+        return -1;
+    int np = 0;
+    for (int i = 0; i < nrows; i++) {
+        const struct gp_result *g = &rows[i];
+        const int launches = 1 + (g->reps > 0 ? g->reps : 0) + (g->warmups > 0 ? g->warmups : 0) +
+                             (g->counter_passes > 0 ? g->counter_passes : 0);
+        if (g->status == GP_STATUS_OK)
+            prior[np++] = (struct shard_prior){g->variant, g->m, g->n, g->k, g->time_median_s * launches};
+    }
+    const int matched = ranks_costs(items, n, prior, np, cost);
+    free(prior);
     return matched;
 }
 

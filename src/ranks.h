@@ -56,6 +56,11 @@ struct shard_prior {
 };
 int ranks_costs(const struct shard_item *items, int n, const struct shard_prior *prior, int nprior,
                 double *cost);
+/* ranks_costs with an earlier run's rows as the priors: each verified row costs its median
+ * time x its launches (1 verify + reps + warm-ups + counter passes). */
+struct gp_result;
+int ranks_costs_from_rows(const struct shard_item *items, int n, const struct gp_result *rows, int nrows,
+                          double *cost);
 
 /* A rank's results directory under --out: OUT/HOST-UUID (the GPU's UUID as device_open
  * reports it, "GPU-..."), or OUT/HOST-rankN when the UUID is empty. Characters other

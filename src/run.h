@@ -30,6 +30,10 @@ struct run {
     struct rank_info ranks;
     /* --shard: 1 where (shape si, variant vi), item si * nvariants + vi, is another rank's */
     unsigned char not_mine[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    /* --shard: each item's cost (FLOPs, or seconds with --shard-costs), found before the GPU
+     * is touched, and how many items the costs file timed */
+    double shard_cost[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    int shard_timed;
     struct gp_meta meta;
     struct gp_ceilings ceilings;
     int have_ceilings;

@@ -104,17 +104,11 @@ static void test_costs_recorded(void)
         return;
     }
     static struct shard_item items[64];
-    static struct shard_prior prior[64];
     double flops[64], secs[64], load_f[2], load_s[2];
     int n = 0, own[64];
-    for (int i = 0; i < nrows && n < 64; i++) {
-        const struct gp_result *g = &rows[i];
-        items[n] = (struct shard_item){g->variant, g->m, g->n, g->k};
-        prior[n] = (struct shard_prior){g->variant, g->m, g->n, g->k,
-                                        g->time_median_s * (1 + g->reps + g->warmups + g->counter_passes)};
-        n++;
-    }
-    CHECK(n == 64 && ranks_costs(items, n, prior, n, secs) == 64, "64 rows, all timed");
+    for (int i = 0; i < nrows && n < 64; i++)
+        items[n++] = (struct shard_item){rows[i].variant, rows[i].m, rows[i].n, rows[i].k};
+    CHECK(n == 64 && ranks_costs_from_rows(items, n, rows, nrows, secs) == 64, "64 rows, all timed");
     CHECK(ranks_costs(items, n, NULL, 0, flops) == 0, "FLOP costs");
     /* the seconds each split puts on each rank */
     ranks_shard(flops, n, 2, own, NULL);

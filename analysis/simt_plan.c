@@ -7,8 +7,8 @@
 #include <string.h>
 
 const struct simt_config simt_configs[] = {
-#define SIMT_CONFIG(name, bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, ku, eff) \
-    {#name, bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, ku, eff},
+#define SIMT_CONFIG(name, bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, eff) \
+    {#name, bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, eff},
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 };
@@ -122,11 +122,8 @@ void simt_config_describe(const struct simt_config *c, int split, char *buf, siz
 {
     int tm, tn;
     simt_config_thread_tile(c, &tm, &tn);
-    char unroll[16] = "";
-    if (c->k_unroll < c->bk)
-        snprintf(unroll, sizeof unroll, " u%d", c->k_unroll);
-    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s%s split%d", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn,
-             c->stages, c->a_kmajor ? "" : " aT", unroll, split);
+    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s split%d", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn,
+             c->stages, c->a_kmajor ? "" : " aT", split);
 }
 
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len)

@@ -40,7 +40,6 @@ struct simt_config {
     const char *name;
     int bm, bn, bk, wm, wn, wmiter, stages, min_blocks;
     int a_kmajor;   /* 1: A k-major, swizzled; 0: A transposed, fragments double-buffered */
-    int k_unroll;   /* k-steps of a slice per unrolled block of code (transposed A) */
     double eff;
 };
 

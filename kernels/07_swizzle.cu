@@ -29,7 +29,7 @@
 #include "kernels/simt_gemm.cuh"
 
 /* warptile's tiles, so that only the layout differs */
-using swizzle_cfg = simt_tile<128, 128, 16, 64, 64, 4, 3, 2, true, 16>; /* A k-major, swizzled */
+using swizzle_cfg = simt_tile<128, 128, 16, 64, 64, 4, 3, 2, true>; /* A k-major, swizzled */
 
 /* C = A * B (row-major) on `stream`, any m, n, k >= 1. Returns the launch's error. */
 extern "C" cudaError_t gemm_swizzle_launch(struct gemm_context *ctx, int m, int n, int k,

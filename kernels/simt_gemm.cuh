@@ -36,15 +36,13 @@
 #include "analysis/simt_plan.h"
 #include "kernels/pipeline.cuh"
 
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int WMITER_, int STAGES_, int MIN_BLOCKS_, bool A_KMAJOR_,
-          int KU_>
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int WMITER_, int STAGES_, int MIN_BLOCKS_, bool A_KMAJOR_>
 struct simt_tile {
     static constexpr int BM = BM_, BN = BN_, BK = BK_;   /* block tile, k-slice */
     static constexpr int WM = WM_, WN = WN_;             /* warp tile */
     static constexpr int WMITER = WMITER_;               /* lane sub-tiles down a warp tile */
     static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
     static constexpr bool A_KMAJOR = A_KMAJOR_;          /* As k-major swizzled, or transposed */
-    static constexpr int KU = KU_;                       /* k-steps per unrolled block (transposed) */
     static constexpr int TM = 4, TN = 4;                 /* lane sub-tile: one float4 each way */
     static constexpr int NT = (BM / WM) * (BN / WN) * 32;
     static constexpr int WSUBM = WM / WMITER;            /* rows of a warp sub-tile */
@@ -64,12 +62,12 @@ struct simt_tile {
 template <class P> static inline struct simt_config simt_config_of(const char *name)
 {
     return simt_config{name, P::BM, P::BN, P::BK, P::WM, P::WN, P::WMITER,
-                       P::STAGES, P::MIN_BLOCKS, P::A_KMAJOR, P::KU, 1.0};
+                       P::STAGES, P::MIN_BLOCKS, P::A_KMAJOR, 1.0};
 }
 
 /* simt_cfg_<name> for every row of the table */
-#define SIMT_CONFIG(name, bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, ku, eff) \
-    using simt_cfg_##name = simt_tile<bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, ku>;
+#define SIMT_CONFIG(name, bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, eff) \
+    using simt_cfg_##name = simt_tile<bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor>;
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 
@@ -121,7 +119,6 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
     constexpr int UNIT = VEC ? 4 : 1;                   /* floats per copy */
     constexpr int A_PER_ROW = BK / UNIT, A_ROWS = NT / A_PER_ROW, A_PASSES = BM / A_ROWS;
     constexpr int B_PER_ROW = BN / UNIT, B_ROWS = NT / B_PER_ROW, B_PASSES = BK / B_ROWS;
-    static_assert(P::KU == BK, "the k-major body unrolls the whole slice");
     static_assert((BM / WM) * (BN / WN) * 32 == NT && NT <= 1024, "one warp per warp tile");
     static_assert(WM % WMITER == 0 && WSUBM % TM == 0 && 32 % LANES_M == 0, "warp rows");
     static_assert(WN % WSUBN == 0 && WNITER >= 1, "warp columns");
@@ -290,7 +287,7 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     constexpr int TM = P::TM, TN = P::TN, STAGES = P::STAGES, WMITER = P::WMITER;
     constexpr int WSUBM = P::WSUBM, LANES_M = P::LANES_M, LANES_N = P::LANES_N;
     constexpr int WSUBN = P::WSUBN, WNITER = P::WNITER, LDA = P::LDA;
-    constexpr int A_STAGE = P::A_STAGE, B_STAGE = P::B_STAGE, KU = P::KU;
+    constexpr int A_STAGE = P::A_STAGE, B_STAGE = P::B_STAGE;
     constexpr int RM = WMITER * TM, RN = WNITER * TN;    /* outputs per thread */
     constexpr int A_KT = 8, A_RP = NT / A_KT;            /* A copies: 8 k x A_RP rows a pass */
     constexpr int A_KQ = BK / A_KT, A_PASSES = BM / A_RP;
@@ -303,7 +300,6 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     static_assert(BK % A_KT == 0 && BK % 2 == 0 && NT % A_KT == 0 && BM % A_RP == 0, "A copy mapping");
     static_assert(NT % B_PER_ROW == 0 && BK % B_ROWS == 0, "B copy mapping");
     static_assert(STAGES >= 2, "pipeline depth");
-    static_assert(KU % 2 == 0 && BK % KU == 0, "whole, even blocks of k-steps keep the fragment parity");
 
     extern __shared__ float4 simt_smem[];
     float *const as = reinterpret_cast<float *>(simt_smem); /* [STAGES][BK][LDA] */
@@ -412,39 +408,33 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
         for (int t = 0; t < nslices; ++t) {
             const float *const as_s = as + rd * A_STAGE + a_off;
             const float *const bs_s = bs + rd * B_STAGE + b_off;
-            /* KU k-steps of straight code, looped BK / KU times: a whole 32-step slice
-             * unrolled is over 100 KB of code, more than the instruction cache keeps */
-#pragma unroll 1
-            for (int kb = 0; kb < BK; kb += KU) {
 #pragma unroll
-                for (int ku = 0; ku < KU; ++ku) {
-                    const int kk = kb + ku; /* kk & 1 == ku & 1: KU is even */
-                    if (ku < KU - 1 || (KU < BK && kb + KU < BK)) {
-                        load_frag(fa[(ku + 1) & 1], fb[(ku + 1) & 1], as_s, bs_s, kk + 1);
-                    } else if (t + 1 < nslices) {
-                        /* opens slice t+1: committed so far STAGES - 1 + (t + 1) groups,
-                         * slice t+1 is group t+1, so at most STAGES - 2 may be pending;
-                         * every thread has loaded its last fragments of stage rd, which
-                         * slice t + STAGES now overwrites */
-                        cp_async_wait<STAGES - 2>();
-                        __syncthreads();
-                        wr = rd;
-                        rd = rd + 1 == STAGES ? 0 : rd + 1;
-                        load_frag(fa[0], fb[0], as + rd * A_STAGE + a_off, bs + rd * B_STAGE + b_off, 0);
-                        if (t + STAGES < nslices)
-                            load(wr, k_begin + (t + STAGES) * BK);
-                        cp_async_commit(); /* always, to keep the group count uniform */
-                    }
-                    const float(&ra)[RM] = fa[ku & 1];
-                    const float(&rb)[RN] = fb[ku & 1];
-#pragma unroll
-                    for (int i = 0; i < RM; ++i)
-#pragma unroll
-                        for (int jj = 0; jj < RN; ++jj) {
-                            const int j = (i & 1) ? RN - 1 - jj : jj;
-                            acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
-                        }
+            for (int kk = 0; kk < BK; ++kk) {
+                if (kk < BK - 1) {
+                    load_frag(fa[(kk + 1) & 1], fb[(kk + 1) & 1], as_s, bs_s, kk + 1);
+                } else if (t + 1 < nslices) {
+                    /* opens slice t+1: committed so far STAGES - 1 + (t + 1) groups, slice
+                     * t+1 is group t+1, so at most STAGES - 2 may be pending; every thread
+                     * has loaded its last fragments of stage rd, which slice
+                     * t + STAGES now overwrites */
+                    cp_async_wait<STAGES - 2>();
+                    __syncthreads();
+                    wr = rd;
+                    rd = rd + 1 == STAGES ? 0 : rd + 1;
+                    load_frag(fa[0], fb[0], as + rd * A_STAGE + a_off, bs + rd * B_STAGE + b_off, 0);
+                    if (t + STAGES < nslices)
+                        load(wr, k_begin + (t + STAGES) * BK);
+                    cp_async_commit(); /* always, to keep the group count uniform */
                 }
+                const float(&ra)[RM] = fa[kk & 1];
+                const float(&rb)[RN] = fb[kk & 1];
+#pragma unroll
+                for (int i = 0; i < RM; ++i)
+#pragma unroll
+                    for (int jj = 0; jj < RN; ++jj) {
+                        const int j = (i & 1) ? RN - 1 - jj : jj;
+                        acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
+                    }
             }
         }
     }

@@ -97,7 +97,7 @@ static int write_csv(const struct run *r, const struct shape_data *s, const stru
     if (!f)
         return -1;
     fputs("m,n,k,config,config_name,block_m,block_n,block_k,warp_m,warp_n,thread_m,thread_n,stages,threads,"
-          "a_kmajor,k_unroll,split,k_slice,blocks,registers,blocks_per_sm,waves,picked,status,rel_err,time_median_s,"
+          "a_kmajor,split,k_slice,blocks,registers,blocks_per_sm,waves,picked,status,rel_err,time_median_s,"
           "time_min_s,time_max_s,flop_per_s,pct_of_best,eff,model_s\n", f);
     for (int i = 0; i < n; i++) {
         const struct tune_row *t = &rows[i];
@@ -106,8 +106,8 @@ static int write_csv(const struct run *r, const struct shape_data *s, const stru
         simt_config_thread_tile(c, &tm, &tn);
         fprintf(f, "%ld,%ld,%ld,", s->m, s->n, s->k);
         csv_write_field(f, t->res.config);
-        fprintf(f, ",%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d,%d,", c->name, c->bm, c->bn, c->bk, c->wm, c->wn,
-                tm, tn, c->stages, simt_config_threads(c), c->a_kmajor, c->k_unroll, t->plan.split, t->plan.k_slice, t->plan.blocks,
+        fprintf(f, ",%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d,%d,", c->name, c->bm, c->bn, c->bk, c->wm, c->wn,
+                tm, tn, c->stages, simt_config_threads(c), c->a_kmajor, t->plan.split, t->plan.k_slice, t->plan.blocks,
                 mc->regs[t->plan.config], blocks_per_sm(mc, t->plan.config));
         const double cells[] = {t->waves, t->picked, NAN /* status */, t->res.rel_err, t->res.time_median_s,
                                 t->res.time_min_s, t->res.time_max_s, t->res.flop_per_s,

@@ -155,7 +155,7 @@ static void all_configs(int m, int n, int k, int split, bool vec)
 #define SIMT_CONFIG(name, ...) check<simt_cfg_##name>(m, n, k, split, vec);
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
-    check<simt_tile<128, 128, 16, 64, 64, 4, 3, 2, true, 16>>(m, n, k, split, vec);
+    check<simt_tile<128, 128, 16, 64, 64, 4, 3, 2, true>>(m, n, k, split, vec);
 }
 
 int main()

@@ -472,26 +472,20 @@ gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
         simt_body_transposed<P, VEC>(m, n, k, k_slice, a, b, c);
 }
 
-/* Stream-K (the streamk variant; transposed A only), in its data-parallel + stream-K form.
- * The grid is persistent (no more blocks than fit on the GPU at once, `grid`), and the
- * tiles, in grouped order, are dealt out in two phases:
- *  - data-parallel: all but the last one or two waves' worth of tiles, whole, wave by wave
- *    (tile w*grid + x for block x), so the tiles in flight together are neighbours that
- *    share A and B panels in L2, as in dbuf;
- *  - stream-K: the rest (between grid and 2*grid - 1 tiles), counted in k-slices (tiles x
- *    ceil(k / BK)), block x taking the contiguous range [x*total/grid, (x+1)*total/grid)
- *    of them, so every SM gets the same share and no partial last wave is left. (Spread
- *    over all the tiles, the whole-matrix spread of the tiles in flight cost 5.8x the DRAM
- *    bytes and ran at 66% of dbuf's speed at 8192^3 on the H200; the stream-K share is
- *    kept to the tail.)
- * A stream-K range is at least one tile long, so a tile is cut at most once, between block
- * x (the tile's first k, at the end of its range) and block x+1 (the rest, at the start).
- * Each block walks its range backwards, tile by tile: block x's first stream-K segment is
- * its cut tile's first k, which it leaves in partials[x] and publishes as flags[x] =
- * epoch; block x+1's last segment is the rest, which waits for that flag, adds the partial
- * and stores the tile. The flag was set long before, so the wait costs nothing, and a
- * block only ever waits for a lower-numbered one (safe even where blocks run one at a time,
- * as under a sanitizer). The sum order is fixed, so results repeat bit for bit; `epoch`
+/* Stream-K (the streamk variant; transposed A only). The grid is persistent (no more
+ * blocks than fit on the GPU at once) and the work is counted in k-slices: tiles x
+ * ceil(k / BK) of them, tile-major in grouped tile order. Block x takes the contiguous
+ * range [x*total/grid, (x+1)*total/grid), so every SM gets the same share and no partial
+ * last wave is left (512 tiles at 4096^3 are 3.88 waves on 132 SMs: a data-parallel grid
+ * runs 4 tiles' time on the busiest SMs, this one 3.88). A range is at least one tile
+ * long (grid <= tiles), so a tile is cut at most once, between block x (the tile's first
+ * k, at the end of its range) and block x+1 (the rest, at the start of its range). Each
+ * block walks its range backwards, tile by tile: block x's first segment is its cut
+ * tile's first k, which it leaves in partials[x] and publishes as flags[x] = epoch; block
+ * x+1's last segment is the rest, which waits for that flag, adds the partial and stores
+ * the tile. The flag was set a whole range earlier, so the wait costs nothing, and a block
+ * only ever waits for a lower-numbered one (safe even where blocks run one at a time, as
+ * under a sanitizer). The sum order is fixed, so results repeat bit for bit; `epoch`
  * differs per launch, so flags need no clearing. partials holds grid x (RM*RN*NT) floats,
  * element e of thread t at e*NT + t. */
 template <class P, bool VEC>
@@ -503,30 +497,21 @@ gemm_simt_streamk_kernel(int m, int n, int k, const float *__restrict__ a, const
     constexpr int RM = P::WMITER * P::TM, RN = P::RN, NT = P::NT;
     const long slices = (k + P::BK - 1) / P::BK; /* k-slices per tile */
     const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
-    const long grid = gridDim.x, dp_waves = tiles / grid > 1 ? tiles / grid - 1 : 0;
+    const long first = tiles * slices * blockIdx.x / gridDim.x;
+    const long last = tiles * slices * (blockIdx.x + 1) / gridDim.x;
     int a_off, b_off;
     simt_lane_origin<P>(&a_off, &b_off);
-    /* stream-K over the remaining tiles' k-slices, counted from the first of them */
-    const long base = dp_waves * grid * slices, sk_total = tiles * slices - base;
-    const long first = base + sk_total * blockIdx.x / grid;
-    const long last = base + sk_total * (blockIdx.x + 1) / grid;
-    /* one loop over both phases (one copy of the main loop in the code): segment [seg_first,
-     * end) of k-slices, data-parallel tile w*grid + x while w < dp_waves */
-    long w = 0, end = last;
-    while (w < dp_waves || end > first) {
-        const bool dp = w < dp_waves;
-        const long tile = dp ? w * grid + blockIdx.x : (end - 1) / slices;
-        const long tile_first = tile * slices, tile_end = tile_first + slices;
-        const long seg_first = dp || tile_first > first ? tile_first : first;
-        const long seg_end = dp ? tile_end : end;
+    for (long end = last; end > first;) {
+        const long tile = (end - 1) / slices, tile_first = tile * slices, tile_end = tile_first + slices;
+        const long seg_first = tile_first > first ? tile_first : first;
         int row0, col0;
         grouped_tile<P::BM, P::BN>((int)tile, m, n, P::GROUP_M, &row0, &col0);
         float acc[RM][RN];
         simt_zero<P>(acc);
         const int k_begin = (int)((seg_first - tile_first) * P::BK);
-        const int k_end = (int)min((long)k, (seg_end - tile_first) * P::BK);
+        const int k_end = (int)min((long)k, (end - tile_first) * P::BK);
         simt_tile_transposed<P, VEC>(m, n, k, row0, col0, k_begin, k_end, a, b, acc);
-        if (seg_end < tile_end) { /* the first k of a tile block x+1 ends: hand it over */
+        if (end < tile_end) { /* the first k of a tile block x+1 ends: hand it over */
             float *const mine = partials + (size_t)blockIdx.x * (RM * RN * NT) + threadIdx.x;
 #pragma unroll
             for (int i = 0; i < RM; ++i)
@@ -552,10 +537,7 @@ gemm_simt_streamk_kernel(int m, int n, int k, const float *__restrict__ a, const
             simt_store<P, VEC>(acc, c, m, n, row0 + a_off, col0 + b_off);
         }
         __syncthreads(); /* the next segment's copies overwrite the stages this one read */
-        if (dp)
-            ++w;
-        else
-            end = seg_first;
+        end = seg_first;
     }
 }
 
@@ -660,11 +642,7 @@ template <class P, bool VEC> static cudaError_t simt_streamk_grid(long tiles, in
         return err;
     if (dev != cached_device) {
         int sms, per_sm;
-        /* the occupancy query counts the dynamic shared memory only once it is allowed */
-        if ((P::SMEM > 48 * 1024 &&
-             (err = cudaFuncSetAttribute(gemm_simt_streamk_kernel<P, VEC>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM)) != cudaSuccess) ||
-            (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+        if ((err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
             (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_simt_streamk_kernel<P, VEC>, P::NT,
                                                                   P::SMEM)) != cudaSuccess)
             return err;
@@ -685,7 +663,11 @@ static cudaError_t simt_streamk_run(int m, int n, int k, const float *a, const f
 {
     static struct simt_buffer partial_buf, flag_buf;
     static int epoch;
-    cudaError_t err; /* (simt_streamk_grid raised the shared-memory limit) */
+    cudaError_t err;
+    if (P::SMEM > 48 * 1024 &&
+        (err = cudaFuncSetAttribute(gemm_simt_streamk_kernel<P, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)P::SMEM)) != cudaSuccess)
+        return err;
     const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
     int grid;
     void *partials, *flags;

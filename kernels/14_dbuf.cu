@@ -33,6 +33,9 @@
  * another GPU). cuBLAS's 256x128 tile has the same 3.88 waves at 4096^3, but issues on 89.7%
  * of the active cycles against this kernel's 83.6% with fewer FFMAs among its instructions
  * (88.5% against 89.9%).
+ * Tried and dropped (H200): the slice as a loop of 4-16-step blocks to cut the code size
+ * (9-11% slower, results/h200/logs/tune-21c315b-*), and a persistent stream-K grid for the
+ * partial last wave (7-10% slower, logs/streamk-v2-ae62140-probe.txt; README, issue 12).
  */
 #include "kernels/gemm.h"
 #include "kernels/simt_gemm.cuh"

@@ -35,7 +35,7 @@
  * (88.5% against 89.9%).
  * Tried and dropped (H200): the slice as a loop of 4-16-step blocks to cut the code size
  * (9-11% slower, results/h200/logs/tune-21c315b-*), and a persistent stream-K grid for the
- * partial last wave (three forms, 7-15% slower, logs/streamk-v*-probe.txt; README, issue 12).
+ * partial last wave (three forms, 7-34% slower, logs/streamk-v*; README, issue 12).
  */
 #include "kernels/gemm.h"
 #include "kernels/simt_gemm.cuh"

@@ -161,26 +161,12 @@ extern "C" cudaError_t gemm_wgmma_launch(struct gemm_context *ctx, int m, int n,
 {
     using P = wgmma_cfg;
     static struct sm90_maps maps;
-    static bool smem_set = false;
+    static bool smem_raised = false;
     (void)ctx;
-    cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
-    if (e != cudaSuccess)
-        return e;
-    if (!smem_set) {
-        e = cudaFuncSetAttribute(gemm_wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM);
-        if (e != cudaSuccess)
-            return e;
-        smem_set = true;
-    }
-    struct sm90_operands op;
-    e = sm90_operands_prepare(m, n, k, a, b, stream, &op);
-    if (e == cudaSuccess)
-        e = sm90_maps_get(&maps, &op, m, n, k, P::BM, P::BK);
-    if (e == cudaSuccess) {
-        const unsigned tiles = (unsigned)((m + P::BM - 1) / P::BM) * (unsigned)((n + P::BN - 1) / P::BN);
-        gemm_wgmma_kernel<<<tiles, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
-        e = cudaGetLastError();
-    }
-    const cudaError_t r = sm90_operands_release(&op, stream);
-    return e != cudaSuccess ? e : r;
+    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_wgmma_kernel, P::SMEM, P::BM, P::BK, m, n, k, a, b,
+                          stream, [&](const struct sm90_maps &mp) {
+                              const unsigned tiles =
+                                  (unsigned)((m + P::BM - 1) / P::BM) * (unsigned)((n + P::BN - 1) / P::BN);
+                              gemm_wgmma_kernel<<<tiles, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
+                          });
 }

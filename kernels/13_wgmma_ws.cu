@@ -204,31 +204,22 @@ extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int
 {
     using P = wgmma_ws_cfg;
     static struct sm90_maps maps;
-    static int sms = 0;
+    static bool smem_raised = false;
+    static int sms = 0; /* the persistent grid: at most one block per SM */
     (void)ctx;
-    cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
-    if (e != cudaSuccess)
-        return e;
     if (sms == 0) {
         int dev = 0;
+        cudaError_t e;
         if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
-            (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-            (e = cudaFuncSetAttribute(gemm_wgmma_ws_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      P::SMEM)) != cudaSuccess) {
+            (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) {
             sms = 0;
             return e;
         }
     }
-    struct sm90_operands op;
-    e = sm90_operands_prepare(m, n, k, a, b, stream, &op);
-    if (e == cudaSuccess)
-        e = sm90_maps_get(&maps, &op, m, n, k, P::BM, P::BK);
-    if (e == cudaSuccess) {
-        const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
-        const unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
-        gemm_wgmma_ws_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, maps.a, maps.b, c);
-        e = cudaGetLastError();
-    }
-    const cudaError_t r = sm90_operands_release(&op, stream);
-    return e != cudaSuccess ? e : r;
+    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_wgmma_ws_kernel, P::SMEM, P::BM, P::BK, m, n, k, a,
+                          b, stream, [&](const struct sm90_maps &mp) {
+                              const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
+                              const unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
+                              gemm_wgmma_ws_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
+                          });
 }

@@ -199,6 +199,36 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const struct sm90_o
     return cudaSuccess;
 }
 
+/* The host side both wgmma variants share: the device check, the kernel's dynamic
+ * shared-memory limit (raised on the first call: *smem_raised), the operands (pitch-padded
+ * copies where TMA needs them) and their tensor maps (kept in *maps while the operands do
+ * not change), then launch(maps) enqueues the kernel, then the copies are released on the
+ * stream. Returns the first error. */
+template <class Launch>
+static inline cudaError_t sm90_tf32_gemm(struct sm90_maps *maps, bool *smem_raised, const void *kernel, int smem,
+                                         int bm, int bk, int m, int n, int k, const float *a, const float *b,
+                                         cudaStream_t stream, Launch launch)
+{
+    cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
+    if (e != cudaSuccess)
+        return e;
+    if (!*smem_raised) {
+        if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem)) != cudaSuccess)
+            return e;
+        *smem_raised = true;
+    }
+    struct sm90_operands op;
+    e = sm90_operands_prepare(m, n, k, a, b, stream, &op);
+    if (e == cudaSuccess)
+        e = sm90_maps_get(maps, &op, m, n, k, bm, bk);
+    if (e == cudaSuccess) {
+        launch(*maps);
+        e = cudaGetLastError();
+    }
+    const cudaError_t r = sm90_operands_release(&op, stream);
+    return e != cudaSuccess ? e : r;
+}
+
 /* ---- device ---------------------------------------------------------------------------- */
 
 static __device__ __forceinline__ uint32_t sm90_smem_addr(const void *p)

@@ -25,7 +25,11 @@
  * Barriers (k-major body; the transposed one moves it to the last k-step): one per k-slice. cp_async_wait<STAGES-2> leaves only the newer slices in
  * flight, so this thread's copies of slice t have landed; the __syncthreads after it makes
  * every thread's copies of slice t visible, and proves that every thread has finished
- * computing slice t-1, whose stage the copies issued right after it overwrite. */
+ * computing slice t-1, whose stage the copies issued right after it overwrite.
+ * Each body keeps its own B-copy loop and slice dispatch: sharing them through one helper
+ * (5ad4610) left the k-major kernels' code unchanged but gave the transposed ones other
+ * register allocations, and dbuf ran 1.6% (4096^3) and 2.2% (8192^3) slower on the H200
+ * (results/h200/logs/run1-5ad4610.log). */
 #ifndef GEMMPROF_KERNELS_SIMT_GEMM_CUH
 #define GEMMPROF_KERNELS_SIMT_GEMM_CUH
 
@@ -105,47 +109,6 @@ static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER *
         }
 }
 
-/* The B copies of both bodies: this thread copies UNIT floats at columns b_c.. of the
- * slice's k-rows b_r + p*ROWS into Bs[BK][BN] (row-major, as B). */
-template <class P, bool VEC> struct simt_b_copies {
-    static constexpr int UNIT = VEC ? 4 : 1; /* floats per copy */
-    static constexpr int PER_ROW = P::BN / UNIT, ROWS = P::NT / PER_ROW, PASSES = P::BK / ROWS;
-    static_assert(P::NT % PER_ROW == 0 && P::BK % ROWS == 0, "B copy mapping");
-    int c, r;
-    bool col_ok; /* VEC: n % 4 == 0, so the whole chunk */
-    const float *src;
-    __device__ __forceinline__ simt_b_copies(const float *b, int n, int col0, int tid)
-        : c((tid % PER_ROW) * UNIT), r(tid / PER_ROW), col_ok(col0 + c < n), src(b + (col_ok ? col0 + c : 0))
-    {
-    }
-    /* the slice starting at k0 into bs_s; FULL: it lies inside [.., k_end) */
-    template <bool FULL>
-    __device__ __forceinline__ void issue(float *bs_s, const float *b, int n, int k0, int k_end) const
-    {
-#pragma unroll
-        for (int p = 0; p < PASSES; ++p) {
-            const int kr = r + p * ROWS;
-            const bool ok = col_ok && (FULL || k0 + kr < k_end);
-            const float *from = ok ? src + (size_t)(k0 + kr) * n : b;
-            if (VEC)
-                cp_async16(bs_s + kr * P::BN + c, from, ok);
-            else
-                cp_async4(bs_s + kr * P::BN + c, from, ok);
-        }
-    }
-};
-
-/* Issues a slice's copies through load_slice(stage, k0, FULL), FULL (no k predicate) when
- * the whole slice lies before k_end. */
-template <int BK, class LoadSlice>
-static __device__ __forceinline__ void simt_load(LoadSlice &load_slice, int stage, int k0, int k_end)
-{
-    if (k0 + BK <= k_end)
-        load_slice(stage, k0, std::true_type{});
-    else
-        load_slice(stage, k0, std::false_type{});
-}
-
 /* The k-major body (A_KMAJOR: swizzle, bigtile and the table's k-major rows). */
 template <class P, bool VEC>
 static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int k_slice, const float *__restrict__ a,
@@ -159,12 +122,14 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
     constexpr int RM = WMITER * TM, RN = WNITER * TN;   /* outputs per thread */
     constexpr int UNIT = VEC ? 4 : 1;                   /* floats per copy */
     constexpr int A_PER_ROW = BK / UNIT, A_ROWS = NT / A_PER_ROW, A_PASSES = BM / A_ROWS;
+    constexpr int B_PER_ROW = BN / UNIT, B_ROWS = NT / B_PER_ROW, B_PASSES = BK / B_ROWS;
     static_assert((BM / WM) * (BN / WN) * 32 == NT && NT <= 1024, "one warp per warp tile");
     static_assert(WM % WMITER == 0 && WSUBM % TM == 0 && 32 % LANES_M == 0, "warp rows");
     static_assert(WN % WSUBN == 0 && WNITER >= 1, "warp columns");
     static_assert(BK % 4 == 0 && CHUNKS >= LANES_M && (CHUNKS & (CHUNKS - 1)) == 0,
                   "swizzle: a chunk per concurrently read row");
     static_assert(NT % A_PER_ROW == 0 && BM % A_ROWS == 0, "A copy mapping");
+    static_assert(NT % B_PER_ROW == 0 && BK % B_ROWS == 0, "B copy mapping");
     static_assert(STAGES >= 2, "pipeline depth");
 
     extern __shared__ float4 simt_smem[];
@@ -192,7 +157,10 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
         return r * BK + ((((a_kk >> 2) ^ key) << 2) | (a_kk & 3));
     };
 
-    const simt_b_copies<P, VEC> b_copies(b, n, col0, tid);
+    /* B copies: columns b_c.. of k-rows b_r + p*B_ROWS */
+    const int b_c = (tid % B_PER_ROW) * UNIT, b_r = tid / B_PER_ROW;
+    const bool b_col_ok = col0 + b_c < n; /* VEC: n % 4 == 0, so the whole chunk */
+    const float *const b_src = b + (b_col_ok ? col0 + b_c : 0);
 
     /* Issues the copies of the slice starting at k0 into `stage` (no commit). FULL: the
      * slice lies inside [k_begin, k_end), so only the row/column predicates apply. */
@@ -210,9 +178,23 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
             else
                 cp_async4(as_s + a_dst(p), src, ok);
         }
-        b_copies.template issue<FULL>(bs_s, b, n, k0, k_end);
+#pragma unroll
+        for (int p = 0; p < B_PASSES; ++p) {
+            const int kr = b_r + p * B_ROWS;
+            const bool ok = b_col_ok && (FULL || k0 + kr < k_end);
+            const float *src = ok ? b_src + (size_t)(k0 + kr) * n : b;
+            if (VEC)
+                cp_async16(bs_s + kr * BN + b_c, src, ok);
+            else
+                cp_async4(bs_s + kr * BN + b_c, src, ok);
+        }
     };
-    auto load = [&](int stage, int k0) { simt_load<BK>(load_slice, stage, k0, k_end); };
+    auto load = [&](int stage, int k0) {
+        if (k0 + BK <= k_end)
+            load_slice(stage, k0, std::true_type{});
+        else
+            load_slice(stage, k0, std::false_type{});
+    };
 
     /* compute mapping: warp (w_row, w_col), lane (l_row, l_col); lane output (wm, i; wn, j)
      * is C row w_row*WM + wm*WSUBM + l_row*TM + i, column w_col*WN + wn*WSUBN + l_col*TN + j
@@ -313,11 +295,14 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     constexpr int RM = WMITER * TM, RN = WNITER * TN;    /* outputs per thread */
     constexpr int A_KT = 8, A_RP = NT / A_KT;            /* A copies: 8 k x A_RP rows a pass */
     constexpr int A_KQ = BK / A_KT, A_PASSES = BM / A_RP;
+    constexpr int UNIT = VEC ? 4 : 1;                    /* floats per B copy */
+    constexpr int B_PER_ROW = BN / UNIT, B_ROWS = NT / B_PER_ROW, B_PASSES = BK / B_ROWS;
     static_assert((BM / WM) * (BN / WN) * 32 == NT && NT <= 1024, "one warp per warp tile");
     static_assert(WM % WMITER == 0 && WSUBM % TM == 0 && 32 % LANES_M == 0, "warp rows");
     static_assert(WN % WSUBN == 0 && WNITER >= 1, "warp columns");
     static_assert(BM % 32 == 0 && LDA % 4 == 0, "conflict-free transposed stores, LDS.128 alignment");
     static_assert(BK % A_KT == 0 && BK % 2 == 0 && NT % A_KT == 0 && BM % A_RP == 0, "A copy mapping");
+    static_assert(NT % B_PER_ROW == 0 && BK % B_ROWS == 0, "B copy mapping");
     static_assert(STAGES >= 2, "pipeline depth");
 
     extern __shared__ float4 simt_smem[];
@@ -339,7 +324,10 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     const size_t a_pass = (size_t)A_RP * k;
     const int a_dst = a_kk * LDA + a_r;
 
-    const simt_b_copies<P, VEC> b_copies(b, n, col0, tid);
+    /* B copies: columns b_c.. of k-rows b_r + p*B_ROWS */
+    const int b_c = (tid % B_PER_ROW) * UNIT, b_r = tid / B_PER_ROW;
+    const bool b_col_ok = col0 + b_c < n; /* VEC: n % 4 == 0, so the whole chunk */
+    const float *const b_src = b + (b_col_ok ? col0 + b_c : 0);
 
     /* Issues the copies of the slice starting at k0 into `stage` (no commit). FULL: the
      * slice lies inside [k_begin, k_end), so only the row/column predicates apply. */
@@ -357,9 +345,23 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
                 cp_async4(as_s + q * A_KT * LDA + p * A_RP, src, ok);
             }
         }
-        b_copies.template issue<FULL>(bs_s, b, n, k0, k_end);
+#pragma unroll
+        for (int p = 0; p < B_PASSES; ++p) {
+            const int kr = b_r + p * B_ROWS;
+            const bool ok = b_col_ok && (FULL || k0 + kr < k_end);
+            const float *src = ok ? b_src + (size_t)(k0 + kr) * n : b;
+            if (VEC)
+                cp_async16(bs_s + kr * BN + b_c, src, ok);
+            else
+                cp_async4(bs_s + kr * BN + b_c, src, ok);
+        }
     };
-    auto load = [&](int stage, int k0) { simt_load<BK>(load_slice, stage, k0, k_end); };
+    auto load = [&](int stage, int k0) {
+        if (k0 + BK <= k_end)
+            load_slice(stage, k0, std::true_type{});
+        else
+            load_slice(stage, k0, std::false_type{});
+    };
 
     /* compute mapping, as the k-major body: lane output (wm, i; wn, j) is C row
      * w_row*WM + wm*WSUBM + l_row*TM + i, column w_col*WN + wn*WSUBN + l_col*TN + j */

@@ -255,7 +255,7 @@ static void table(const struct sum *S, long pct_n, long lim_n, FILE *f)
         }
         int i = row_at(S, name, pct_n), k = row_at(S, name, lim_n);
         if (i >= 0 && cb >= 0)
-            fprintf(f, " %.0f%% |", 100 * S->roof[i].achieved / S->roof[cb].achieved);
+            fprintf(f, " %.1f%% |", 100 * S->roof[i].achieved / S->roof[cb].achieved); /* 94.7, not 95 */
         else
             fprintf(f, " n/a |");
         fprintf(f, " %s |\n", k >= 0 ? limiter_cell(S, k) : "n/a");

@@ -182,10 +182,8 @@ int tune_run(struct run *r)
     struct gp_result refs[NREFS];
     int nrefs = 0;
     for (; nrefs < NREFS && !(only && *only) && !r->context_lost && !interrupt_pending(); nrefs++) {
-        const struct gemm_variant *ref = NULL;
-        for (int i = 0; i < gemm_variant_count && !ref; i++)
-            if (strcmp(gemm_variant_names[i], tune_references[nrefs]) == 0)
-                ref = registry_variant(i);
+        const int vi = registry_find(tune_references[nrefs]);
+        const struct gemm_variant *ref = vi >= 0 ? registry_variant(vi) : NULL;
         gp_result_init(&refs[nrefs]);
         if (ref)
             measure_variant(r, &s, ref, -1, &refs[nrefs]);

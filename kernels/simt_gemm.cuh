@@ -34,8 +34,6 @@
 #define GEMMPROF_KERNELS_SIMT_GEMM_CUH
 
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 #include <stdint.h>
 #include <type_traits>
 
@@ -547,7 +545,7 @@ gemm_simt_streamk_kernel(int m, int n, int k, const float *__restrict__ a, const
     extern __shared__ float4 simt_smem[];
     unsigned *const item_slot = reinterpret_cast<unsigned *>(simt_smem);
     if (threadIdx.x == 0)
-        *item_slot = counter ? atomicInc(counter, gridDim.x - 1) : blockIdx.x;
+        *item_slot = atomicInc(counter, gridDim.x - 1);
     __syncthreads();
     const long item = *item_slot;
     __syncthreads();
@@ -759,13 +757,6 @@ static cudaError_t simt_streamk_run(int m, int n, int k, const float *a, const f
         (err = simt_buffer_get(&counter_buf, sizeof(unsigned), true, &counter)) != cudaSuccess)
         return err;
     epoch = epoch == 0x7fffffff ? 1 : epoch + 1; /* never 0, the cleared value */
-    const char *mode = getenv("GEMMPROF_STREAMK_MODE"); /* PROBE ONLY: dp, dpblk */
-    if (mode && (!strcmp(mode, "dp") || !strcmp(mode, "dpblk"))) {
-        dp_tiles += sk_blocks == 0 ? 0 : (int)(((long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN)) - dp_tiles);
-        sk_blocks = 0;
-        if (!strcmp(mode, "dpblk"))
-            counter = NULL;
-    }
     gemm_simt_streamk_kernel<P, VEC><<<dp_tiles + sk_blocks, P::NT, P::SMEM, stream>>>(
         m, n, k, a, b, c, (float *)partials, (int *)flags, (unsigned *)counter, epoch, dp_tiles, sk_blocks);
     return cudaGetLastError();

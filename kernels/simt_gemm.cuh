@@ -507,31 +507,6 @@ gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
  * order is fixed, so results repeat bit for bit; `epoch` differs per launch, so flags need
  * no clearing, and the counter wraps to 0 after the launch's last block. partials holds
  * sk_blocks x (RM*RN*NT) floats, element e of thread t at e*NT + t. */
-/* tests/gpu/streamk_trace.cu defines SIMT_STREAMK_TRACE (and the array) to time each
- * item's segments with %globaltimer; slot 0: start, 1: SM, 2..7: segment ends, 8/9: flag
- * wait begin/end, 10: end, 11..15: segment lengths in k-slices */
-#ifdef SIMT_STREAMK_TRACE
-#define SIMT_SK_TRACE(slot, value)                                                                 \
-    do {                                                                                           \
-        if (threadIdx.x == 0)                                                                      \
-            simt_sk_trace[item * 16 + (slot)] = (value);                                           \
-    } while (0)
-static __device__ __forceinline__ unsigned long long simt_sk_now(void)
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-static __device__ __forceinline__ unsigned simt_sk_smid(void)
-{
-    unsigned id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-    return id;
-}
-#else
-#define SIMT_SK_TRACE(slot, value) ((void)0)
-#endif
-
 template <class P, bool VEC>
 static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
 gemm_simt_streamk_kernel(int m, int n, int k, const float *__restrict__ a, const float *__restrict__ b,
@@ -549,9 +524,6 @@ gemm_simt_streamk_kernel(int m, int n, int k, const float *__restrict__ a, const
     __syncthreads();
     const long item = *item_slot;
     __syncthreads();
-    SIMT_SK_TRACE(0, simt_sk_now());
-    SIMT_SK_TRACE(1, simt_sk_smid());
-    int seg = 0;
     const long slices = (k + P::BK - 1) / P::BK; /* k-slices per tile */
     const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
     const bool dp = item < dp_tiles;
@@ -577,9 +549,6 @@ gemm_simt_streamk_kernel(int m, int n, int k, const float *__restrict__ a, const
         const int rot = seg_first == tile_first && end == tile_end ? (int)(done % slices) : 0;
         simt_tile_transposed<P, VEC>(m, n, k, row0, col0, k_begin, k_end, rot, a, b, acc);
         done += end - seg_first;
-        SIMT_SK_TRACE(2 + (seg < 5 ? seg : 5), simt_sk_now());
-        SIMT_SK_TRACE(11 + (seg < 4 ? seg : 4), (unsigned long long)(end - seg_first));
-        ++seg;
         if (end < tile_end) { /* the first k of a tile item x+1 ends: hand it over */
             float *const mine = partials + (size_t)x * (RM * RN * NT) + threadIdx.x;
 #pragma unroll
@@ -593,10 +562,8 @@ gemm_simt_streamk_kernel(int m, int n, int k, const float *__restrict__ a, const
                 flag_publish(flags + x, epoch);
         } else {
             if (seg_first > tile_first) { /* item x-1 computed this tile's first k */
-                SIMT_SK_TRACE(8, simt_sk_now());
                 if (threadIdx.x == 0)
                     flag_wait(flags + x - 1, epoch);
-                SIMT_SK_TRACE(9, simt_sk_now());
                 __syncthreads();
                 const float *const theirs = partials + (size_t)(x - 1) * (RM * RN * NT) + threadIdx.x;
 #pragma unroll
@@ -610,7 +577,6 @@ gemm_simt_streamk_kernel(int m, int n, int k, const float *__restrict__ a, const
         __syncthreads(); /* the next segment's copies overwrite the stages this one read */
         end = seg_first;
     }
-    SIMT_SK_TRACE(10, simt_sk_now());
 }
 
 #ifdef __CUDACC__ /* the launchers need nvcc; the kernel body alone also compiles as host C++ */

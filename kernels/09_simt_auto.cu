@@ -84,8 +84,34 @@ extern "C" cudaError_t simt_machine_query(struct simt_machine *mc)
     return cudaSuccess;
 }
 
-/* The split-K workspace: grown on demand, kept for the process. */
-static struct simt_buffer split_workspace;
+/* The split-K workspace: grown on demand, kept for the process (one device at a time;
+ * moving to another device frees the old one's). */
+static cudaError_t simt_workspace(size_t bytes, float **out)
+{
+    static float *ptr;
+    static size_t have;
+    static int device = -1;
+    int dev;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return err;
+    if (dev != device || bytes > have) {
+        /* cudaFree waits for the kernels that may still read the old buffer */
+        if (ptr)
+            cudaFree(ptr);
+        ptr = NULL;
+        have = 0;
+        device = dev;
+        err = cudaMalloc((void **)&ptr, bytes);
+        if (err != cudaSuccess) {
+            ptr = NULL;
+            return err;
+        }
+        have = bytes;
+    }
+    *out = ptr;
+    return cudaSuccess;
+}
 
 static __device__ __forceinline__ float add(float x, float y)
 {
@@ -133,9 +159,8 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
         return cudaErrorInvalidValue;
     if (p->split == 1)
         return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, stream);
-    void *buf;
-    cudaError_t err = simt_buffer_get(&split_workspace, simt_plan_workspace_bytes(p, m, n), false, &buf);
-    float *const ws = (float *)buf;
+    float *ws;
+    cudaError_t err = simt_workspace(simt_plan_workspace_bytes(p, m, n), &ws);
     if (err == cudaSuccess)
         err = simt_runs[p->config](m, n, k, p->k_slice, p->split, a, b, ws, stream);
     if (err != cudaSuccess)

@@ -36,22 +36,6 @@ template <int N> static __device__ __forceinline__ void cp_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
-/* A flag between blocks of one grid (stream-K's partial tiles): the writer's threads store
- * their data, __threadfence(), __syncthreads(), then one thread publishes `value`; the
- * reader's one thread waits for it, then __syncthreads() before any thread reads the data
- * (with __ldcg: from L2, never a stale L1 line). */
-static __device__ __forceinline__ void flag_publish(int *flag, int value)
-{
-    asm volatile("st.release.gpu.global.s32 [%0], %1;\n" ::"l"(flag), "r"(value) : "memory");
-}
-static __device__ __forceinline__ void flag_wait(const int *flag, int value)
-{
-    int seen;
-    do
-        asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
-    while (seen != value);
-}
-
 #endif /* __CUDACC__ */
 
 /* Block `block` -> the origin (row0, col0) of its BM x BN tile of an m x n C, grouped:

@@ -75,16 +75,6 @@ template <class P> static inline struct simt_config simt_config_of(const char *n
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 
-/* acc = 0, for a tile's first k-slice */
-template <class P> static __device__ __forceinline__ void simt_zero(float (&acc)[P::WMITER * P::TM][P::RN])
-{
-#pragma unroll
-    for (int i = 0; i < P::WMITER * P::TM; ++i)
-#pragma unroll
-        for (int j = 0; j < P::RN; ++j)
-            acc[i][j] = 0.f;
-}
-
 /* The epilogue of both bodies: a lane's (WMITER*4) x (WNITER*4) outputs, whose first is
  * at (out_row, out_col) of C (or of a split's partial product), as float4 stores when VEC
  * (n % 4 == 0: all four columns are inside or none) or guarded scalar ones. */
@@ -216,7 +206,11 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
     const int b_off = w_col * WN + l_col * TN;
 
     float acc[RM][RN];
-    simt_zero<P>(acc);
+#pragma unroll
+    for (int i = 0; i < RM; ++i)
+#pragma unroll
+        for (int j = 0; j < RN; ++j)
+            acc[i][j] = 0.f;
 
     const int nslices = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
     /* prologue: slices 0..STAGES-2 in flight, one commit group each (maybe empty) */
@@ -288,30 +282,14 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
  * loaded its last fragments of slice t (so slice t+STAGES's copies may overwrite its
  * stage) and, after cp_async_wait, that slice t+1 has landed. FFMAs walk the thread tile
  * in a serpentine (odd rows right to left) so consecutive FFMAs share an operand. */
-/* Where a lane's outputs start inside its block's tile (the same for both bodies): lane
- * output (wm, i; wn, j) is tile row a_off + wm*WSUBM + i, column b_off + wn*WSUBN + j. */
-template <class P> static __device__ __forceinline__ void simt_lane_origin(int *a_off, int *b_off)
-{
-    const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
-    const int w_row = warp / (P::BN / P::WN), w_col = warp % (P::BN / P::WN);
-    *a_off = w_row * P::WM + lane / P::LANES_N * P::TM;
-    *b_off = w_col * P::WN + lane % P::LANES_N * P::TN;
-}
-
-/* The transposed body's main loop: the tile at (row0, col0), k in [k_begin, k_end) (k_begin
- * a multiple of BK), added into acc, its k-slices taken from slice `rot` on and wrapping
- * round (0 <= rot < the slice count; stream-K's whole tiles, below). Leaves no copy in
- * flight; the caller must __syncthreads() before calling it again (its copies overwrite
- * stages read here). */
 template <class P, bool VEC>
-static __device__ __forceinline__ void simt_tile_transposed(int m, int n, int k, int row0, int col0, int k_begin,
-                                                            int k_end, int rot, const float *__restrict__ a,
-                                                            const float *__restrict__ b,
-                                                            float (&acc)[P::WMITER * P::TM][P::RN])
+static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k, int k_slice,
+                                                            const float *__restrict__ a,
+                                                            const float *__restrict__ b, float *__restrict__ c)
 {
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, WM = P::WM, WN = P::WN, NT = P::NT;
     constexpr int TM = P::TM, TN = P::TN, STAGES = P::STAGES, WMITER = P::WMITER;
-    constexpr int WSUBM = P::WSUBM, LANES_M = P::LANES_M;
+    constexpr int WSUBM = P::WSUBM, LANES_M = P::LANES_M, LANES_N = P::LANES_N;
     constexpr int WSUBN = P::WSUBN, WNITER = P::WNITER, LDA = P::LDA;
     constexpr int A_STAGE = P::A_STAGE, B_STAGE = P::B_STAGE;
     constexpr int RM = WMITER * TM, RN = WNITER * TN;    /* outputs per thread */
@@ -331,6 +309,12 @@ static __device__ __forceinline__ void simt_tile_transposed(int m, int n, int k,
     float *const as = reinterpret_cast<float *>(simt_smem); /* [STAGES][BK][LDA] */
     float *const bs = as + STAGES * A_STAGE;                /* [STAGES][BK][BN] */
 
+    int row0, col0; /* this block's C tile, in grouped order */
+    grouped_tile<BM, BN>((int)blockIdx.x, m, n, P::GROUP_M, &row0, &col0);
+
+    const int k_begin = (int)blockIdx.y * k_slice;
+    const int k_end = min(k, k_begin + k_slice);
+    float *const c_out = c + (size_t)blockIdx.y * (size_t)m * (size_t)n;
     const int tid = threadIdx.x;
 
     /* A copies: k a_kk + q*A_KT of rows a_r + p*A_RP, stored at [k][row] */
@@ -379,8 +363,20 @@ static __device__ __forceinline__ void simt_tile_transposed(int m, int n, int k,
             load_slice(stage, k0, std::false_type{});
     };
 
-    int a_off, b_off; /* compute mapping: simt_lane_origin */
-    simt_lane_origin<P>(&a_off, &b_off);
+    /* compute mapping, as the k-major body: lane output (wm, i; wn, j) is C row
+     * w_row*WM + wm*WSUBM + l_row*TM + i, column w_col*WN + wn*WSUBN + l_col*TN + j */
+    const int warp = tid / 32, lane = tid % 32;
+    const int w_row = warp / (BN / WN), w_col = warp % (BN / WN);
+    const int l_row = lane / LANES_N, l_col = lane % LANES_N;
+    const int a_off = w_row * WM + l_row * TM;
+    const int b_off = w_col * WN + l_col * TN;
+
+    float acc[RM][RN];
+#pragma unroll
+    for (int i = 0; i < RM; ++i)
+#pragma unroll
+        for (int j = 0; j < RN; ++j)
+            acc[i][j] = 0.f;
 
     float fa[2][RM], fb[2][RN]; /* the fragments of k-steps kk (in use) and kk+1 (loading) */
     auto load_frag = [&](float(&ra)[RM], float(&rb)[RN], const float *as_s, const float *bs_s, int kk) {
@@ -397,18 +393,12 @@ static __device__ __forceinline__ void simt_tile_transposed(int m, int n, int k,
     };
 
     const int nslices = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
-    /* where the s-th slice taken starts (s < nslices); `load` predicates the partial last
-     * slice of k wherever it falls in the order */
-    auto slice_k0 = [&](int s) {
-        const int j = s + rot;
-        return k_begin + (j >= nslices ? j - nslices : j) * BK;
-    };
     if (nslices > 0) { /* (an empty slice still writes its zeros) */
         /* prologue: slices 0..STAGES-2 in flight, one commit group each (maybe empty) */
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
             if (s < nslices)
-                load(s, slice_k0(s));
+                load(s, k_begin + s * BK);
             cp_async_commit();
         }
         /* the barrier that opens slice 0: slice 0 has landed; stage STAGES-1 is unread */
@@ -417,7 +407,7 @@ static __device__ __forceinline__ void simt_tile_transposed(int m, int n, int k,
         int rd = 0, wr = STAGES - 1; /* stage being read, stage the next copies fill */
         load_frag(fa[0], fb[0], as + a_off, bs + b_off, 0);
         if (STAGES - 1 < nslices)
-            load(wr, slice_k0(STAGES - 1));
+            load(wr, k_begin + (STAGES - 1) * BK);
         cp_async_commit();
         for (int t = 0; t < nslices; ++t) {
             const float *const as_s = as + rd * A_STAGE + a_off;
@@ -437,7 +427,7 @@ static __device__ __forceinline__ void simt_tile_transposed(int m, int n, int k,
                     rd = rd + 1 == STAGES ? 0 : rd + 1;
                     load_frag(fa[0], fb[0], as + rd * A_STAGE + a_off, bs + rd * B_STAGE + b_off, 0);
                     if (t + STAGES < nslices)
-                        load(wr, slice_k0(t + STAGES));
+                        load(wr, k_begin + (t + STAGES) * BK);
                     cp_async_commit(); /* always, to keep the group count uniform */
                 }
                 const float(&ra)[RM] = fa[kk & 1];
@@ -453,24 +443,8 @@ static __device__ __forceinline__ void simt_tile_transposed(int m, int n, int k,
         }
     }
     cp_async_wait<0>(); /* only empty groups remain; leave none behind */
-}
 
-/* The transposed body for one block of a data-parallel (or split-K) grid: tile blockIdx.x
- * in grouped order, k-slice blockIdx.y, into c (split z's partial product at c + z*m*n). */
-template <class P, bool VEC>
-static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k, int k_slice,
-                                                            const float *__restrict__ a,
-                                                            const float *__restrict__ b, float *__restrict__ c)
-{
-    int row0, col0; /* this block's C tile, in grouped order */
-    grouped_tile<P::BM, P::BN>((int)blockIdx.x, m, n, P::GROUP_M, &row0, &col0);
-    const int k_begin = (int)blockIdx.y * k_slice;
-    float acc[P::WMITER * P::TM][P::RN];
-    simt_zero<P>(acc);
-    simt_tile_transposed<P, VEC>(m, n, k, row0, col0, k_begin, min(k, k_begin + k_slice), 0, a, b, acc);
-    int a_off, b_off;
-    simt_lane_origin<P>(&a_off, &b_off);
-    simt_store<P, VEC>(acc, c + (size_t)blockIdx.y * (size_t)m * (size_t)n, m, n, row0 + a_off, col0 + b_off);
+    simt_store<P, VEC>(acc, c_out, m, n, row0 + a_off, col0 + b_off);
 }
 
 template <class P, bool VEC>
@@ -482,101 +456,6 @@ gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
         simt_body_kmajor<P, VEC>(m, n, k, k_slice, a, b, c);
     else
         simt_body_transposed<P, VEC>(m, n, k, k_slice, a, b, c);
-}
-
-/* Stream-K for the tail (the streamk variant; transposed A only). The tiles, in grouped
- * order, split into two kinds of work item, one per block, taken in order from a counter
- * (atomicInc, so a block's item number is the order in which blocks started, whatever the
- * hardware's dispatch order):
- *  - items 0 .. dp_tiles-1: one whole tile each, as dbuf. The hardware hands blocks to SMs
- *    as they free up, which keeps SMs evenly loaded (a persistent grid that dealt the same
- *    tiles out statically ran 7% slower at 8192^3 on the H200);
- *  - the last sk_blocks items: the remaining tiles (the partial last wave plus one full
- *    wave), counted in k-slices (tiles x ceil(k / BK)), item x taking the contiguous range
- *    [x*total/sk_blocks, (x+1)*total/sk_blocks). sk_blocks is one wave of resident blocks,
- *    so the tail runs as one even wave instead of a partial one (4096^3: 512 tiles, 3.88
- *    waves on 132 SMs; dbuf's busiest SMs run 4 tiles' time).
- * A stream-K range is at least one tile long, so a tile is cut at most once, between item
- * x (the tile's first k, at the end of its range) and item x+1 (the rest, at the start).
- * Each item walks its range backwards, tile by tile: item x's first segment is its cut
- * tile's first k, which it leaves in partials[x] and publishes as flags[x] = epoch; item
- * x+1's last segment is the rest, which waits for that flag, adds the partial and stores
- * the tile. An item only ever waits for an earlier one, which has already started (no
- * deadlock, whatever the dispatch order; safe where blocks run one at a time, as under a
- * sanitizer), and that one published first thing, so the wait costs nothing. The sum
- * order is fixed, so results repeat bit for bit; `epoch` differs per launch, so flags need
- * no clearing, and the counter wraps to 0 after the launch's last block. partials holds
- * sk_blocks x (RM*RN*NT) floats, element e of thread t at e*NT + t. */
-template <class P, bool VEC>
-static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
-gemm_simt_streamk_kernel(int m, int n, int k, const float *__restrict__ a, const float *__restrict__ b,
-                         float *__restrict__ c, float *__restrict__ partials, int *__restrict__ flags,
-                         unsigned *__restrict__ counter, int epoch, int dp_tiles, int sk_blocks)
-{
-    static_assert(!P::A_KMAJOR, "stream-K runs the transposed body");
-    constexpr int RM = P::WMITER * P::TM, RN = P::RN, NT = P::NT;
-    /* the item number, broadcast through the first word of the stage buffers (before any
-     * copy is issued into them) */
-    extern __shared__ float4 simt_smem[];
-    unsigned *const item_slot = reinterpret_cast<unsigned *>(simt_smem);
-    if (threadIdx.x == 0)
-        *item_slot = atomicInc(counter, gridDim.x - 1);
-    __syncthreads();
-    const long item = *item_slot;
-    __syncthreads();
-    const long slices = (k + P::BK - 1) / P::BK; /* k-slices per tile */
-    const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
-    const bool dp = item < dp_tiles;
-    const long x = item - dp_tiles; /* stream-K item */
-    const long base = (long)dp_tiles * slices, sk_total = tiles * slices - base;
-    /* a whole tile is the range of its k-slices */
-    const long first = dp ? item * slices : base + sk_total * x / sk_blocks;
-    const long last = dp ? (item + 1) * slices : base + sk_total * (x + 1) / sk_blocks;
-    int a_off, b_off;
-    simt_lane_origin<P>(&a_off, &b_off);
-    long done = 0; /* k-slices this item has computed so far */
-    for (long end = last; end > first;) {
-        const long tile = (end - 1) / slices, tile_first = tile * slices, tile_end = tile_first + slices;
-        const long seg_first = tile_first > first ? tile_first : first;
-        int row0, col0;
-        grouped_tile<P::BM, P::BN>((int)tile, m, n, P::GROUP_M, &row0, &col0);
-        float acc[RM][RN];
-        simt_zero<P>(acc);
-        const int k_begin = (int)((seg_first - tile_first) * P::BK);
-        const int k_end = (int)min((long)k, (end - tile_first) * P::BK);
-        /* a whole tile starts at the k-slice every stream-K item has reached by now (all
-         * start at k = 0 together); cut tiles run in k order */
-        const int rot = seg_first == tile_first && end == tile_end ? (int)(done % slices) : 0;
-        simt_tile_transposed<P, VEC>(m, n, k, row0, col0, k_begin, k_end, rot, a, b, acc);
-        done += end - seg_first;
-        if (end < tile_end) { /* the first k of a tile item x+1 ends: hand it over */
-            float *const mine = partials + (size_t)x * (RM * RN * NT) + threadIdx.x;
-#pragma unroll
-            for (int i = 0; i < RM; ++i)
-#pragma unroll
-                for (int j = 0; j < RN; ++j)
-                    __stcg(mine + (i * RN + j) * NT, acc[i][j]);
-            __threadfence();
-            __syncthreads();
-            if (threadIdx.x == 0)
-                flag_publish(flags + x, epoch);
-        } else {
-            if (seg_first > tile_first) { /* item x-1 computed this tile's first k */
-                if (threadIdx.x == 0)
-                    flag_wait(flags + x - 1, epoch);
-                __syncthreads();
-                const float *const theirs = partials + (size_t)(x - 1) * (RM * RN * NT) + threadIdx.x;
-#pragma unroll
-                for (int i = 0; i < RM; ++i)
-#pragma unroll
-                    for (int j = 0; j < RN; ++j)
-                        acc[i][j] += __ldcg(theirs + (i * RN + j) * NT);
-            }
-            simt_store<P, VEC>(acc, c, m, n, row0 + a_off, col0 + b_off);
-        }
-        __syncthreads(); /* the next segment's copies overwrite the stages this one read */
-        end = seg_first;
-    }
 }
 
 #ifdef __CUDACC__ /* the launchers need nvcc; the kernel body alone also compiles as host C++ */
@@ -636,104 +515,6 @@ template <class P> static void simt_fixed_config(char *buf, unsigned long len)
 {
     const struct simt_config c = simt_config_of<P>("fixed");
     simt_config_describe(&c, 1, buf, len);
-}
-
-/* A device buffer kept for the process and grown on demand (one device at a time: moving
- * to another device frees the old one's). `zeroed`: cleared when (re)allocated. */
-struct simt_buffer {
-    void *ptr;
-    size_t have;
-    int device;
-};
-static cudaError_t simt_buffer_get(struct simt_buffer *buf, size_t bytes, bool zeroed, void **out)
-{
-    int dev;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err != cudaSuccess)
-        return err;
-    if (!buf->ptr || dev != buf->device || bytes > buf->have) {
-        if (buf->ptr) /* cudaFree waits for the kernels that may still read the old buffer */
-            cudaFree(buf->ptr);
-        buf->ptr = NULL;
-        buf->have = 0;
-        buf->device = dev;
-        if ((err = cudaMalloc(&buf->ptr, bytes)) != cudaSuccess) {
-            buf->ptr = NULL;
-            return err;
-        }
-        if (zeroed && (err = cudaMemset(buf->ptr, 0, bytes)) != cudaSuccess)
-            return err;
-        buf->have = bytes;
-    }
-    *out = buf->ptr;
-    return cudaSuccess;
-}
-
-/* The stream-K split of an m x n C: dp_tiles whole-tile items, then sk_blocks stream-K
- * items, one wave of resident blocks (from the occupancy API), over the rest: the partial
- * last wave plus one full wave, so that each stream-K range is at least one tile. No tail
- * (whole waves only, or one wave or less): no stream-K items. */
-template <class P, bool VEC> static cudaError_t simt_streamk_plan(int m, int n, int *dp_tiles, int *sk_blocks)
-{
-    static int cached_device = -1, cached_resident;
-    int dev;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err != cudaSuccess)
-        return err;
-    if (dev != cached_device) {
-        int sms, per_sm;
-        /* the occupancy query counts the dynamic shared memory only once it is allowed */
-        if ((P::SMEM > 48 * 1024 &&
-             (err = cudaFuncSetAttribute(gemm_simt_streamk_kernel<P, VEC>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM)) != cudaSuccess) ||
-            (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-            (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_simt_streamk_kernel<P, VEC>, P::NT,
-                                                                  P::SMEM)) != cudaSuccess)
-            return err;
-        if (per_sm < 1)
-            return cudaErrorInvalidConfiguration;
-        cached_resident = sms * per_sm;
-        cached_device = dev;
-    }
-    const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
-    const long resident = cached_resident, tail = tiles % resident;
-    const bool stream = tiles > resident && tail != 0;
-    *sk_blocks = stream ? (int)resident : 0;
-    *dp_tiles = (int)(stream ? tiles - tail - resident : tiles);
-    return cudaSuccess;
-}
-
-/* C = A * B on the stream-K schedule above, any m, n, k >= 1. Its partial tiles, flags and
- * item counter live in buffers kept for the process; each launch publishes a new epoch. */
-template <class P, bool VEC>
-static cudaError_t simt_streamk_run(int m, int n, int k, const float *a, const float *b, float *c,
-                                    cudaStream_t stream)
-{
-    static struct simt_buffer partial_buf, flag_buf, counter_buf;
-    static int epoch;
-    cudaError_t err; /* (simt_streamk_plan raised the shared-memory limit) */
-    int dp_tiles, sk_blocks;
-    void *partials, *flags, *counter;
-    if ((err = simt_streamk_plan<P, VEC>(m, n, &dp_tiles, &sk_blocks)) != cudaSuccess)
-        return err;
-    const size_t items = sk_blocks > 0 ? (size_t)sk_blocks : 1;
-    if ((err = simt_buffer_get(&partial_buf, items * P::WMITER * P::TM * P::RN * P::NT * sizeof(float), false,
-                               &partials)) != cudaSuccess ||
-        (err = simt_buffer_get(&flag_buf, items * sizeof(int), true, &flags)) != cudaSuccess ||
-        (err = simt_buffer_get(&counter_buf, sizeof(unsigned), true, &counter)) != cudaSuccess)
-        return err;
-    epoch = epoch == 0x7fffffff ? 1 : epoch + 1; /* never 0, the cleared value */
-    gemm_simt_streamk_kernel<P, VEC><<<dp_tiles + sk_blocks, P::NT, P::SMEM, stream>>>(
-        m, n, k, a, b, c, (float *)partials, (int *)flags, (unsigned *)counter, epoch, dp_tiles, sk_blocks);
-    return cudaGetLastError();
-}
-
-template <class P>
-static cudaError_t simt_streamk_launch(int m, int n, int k, const float *a, const float *b, float *c,
-                                       cudaStream_t stream)
-{
-    return simt_vec_ok<P>(n, k, a, b, c) ? simt_streamk_run<P, true>(m, n, k, a, b, c, stream)
-                                         : simt_streamk_run<P, false>(m, n, k, a, b, c, stream);
 }
 
 #endif /* __CUDACC__ */

@@ -124,7 +124,7 @@ if has simt; then
     # issue 12: every SIMT variant with cuBLAS at the three shapes beyond the default sweep
     # (1024^3, 4096^3 and 8192^3 are in the default run, step run)
     stamp "SIMT ladder at 1000x1500x700 and 8192x64x4096 -> $W/simt_shapes"
-    timeout 120 build/gemmprof -k naive,tiled,blocktile_1d,blocktile_2d,vectorized,warptile,swizzle,bigtile,dbuf,streamk,simt_auto,cublas \
+    timeout 120 build/gemmprof -k naive,tiled,blocktile_1d,blocktile_2d,vectorized,warptile,swizzle,bigtile,dbuf,simt_auto,cublas \
         -s 1000x1500x700,8192x64x4096 --no-report -o "$W/simt_shapes" >"$W/logs/simt_shapes.log" 2>&1
     echo "exit $?" >>"$W/logs/simt_shapes.log"
     tail -30 "$W/logs/simt_shapes.log"
@@ -141,7 +141,7 @@ fi
 if has dbufstalls; then
     # issue 12: why dbuf issues on fewer cycles than cuBLAS at 4096^3 (83.6% against 89.7%)
     stamp "dbuf and cuBLAS at 4096^3 with the stall reasons -> $W/dbuf_stalls"
-    timeout 120 build/gemmprof -k dbuf,streamk,cublas -s 4096 --stalls --no-report -o "$W/dbuf_stalls" \
+    timeout 120 build/gemmprof -k dbuf,cublas -s 4096 --stalls --no-report -o "$W/dbuf_stalls" \
         >"$W/logs/dbuf_stalls.log" 2>&1
     echo "exit $?" >>"$W/logs/dbuf_stalls.log"
     python3 - "$W/dbuf_stalls/results.csv" <<'PY' | tee -a "$W/logs/dbuf_stalls.log"

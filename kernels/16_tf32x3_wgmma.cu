@@ -72,7 +72,9 @@
  * 93 TFLOP/s here; the longer wgmma batches per wait (12 instead of 4) should do better.
  * Shared memory comes next: per stage the wgmmas read 96 KB (4 KB per m64n128k8), the
  * fragment loads 16 KB, the split 32 KB and TMA writes 32 KB: 115 B per cycle at the
- * tensor ceiling against 128, 75 B at the 65% the target needs.
+ * tensor ceiling against 128, 75 B at the 65% the target needs. L2 is not the limit: a
+ * 128 x 128 x 32 k-tile is 32 KB of TMA per 1 Mflop of GEMM (3 of tensor work): 3.2 TB/s at
+ * 102 TFLOP/s, where wgmma (same tile, one product) drew 5.9 TB/s at its 190 TFLOP/s.
  * Target: >= 2x cuBLAS SGEMM at 4096^3 (~102 TFLOP/s), error within 2x of SGEMM's.
  * Measured: (pending H200 run)
  *       ./build/gemmprof -k tf32x3_wgmma,tf32x3_mma,cublas

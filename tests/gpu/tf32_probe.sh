@@ -1,19 +1,20 @@
 #!/bin/sh
-# First H200 look at the mma.sync TF32 variants (issue 13): verification, error and
-# TFLOP/s beside cuBLAS, then compute-sanitizer memcheck and racecheck on the new kernels
-# at ragged shapes. Not part of `make test`; run by hand (well under 90 s):
+# First H200 look at the mma.sync TF32 variants and the 3xTF32 wgmma one (issue 13):
+# verification, error and TFLOP/s beside cuBLAS, then compute-sanitizer memcheck and
+# racecheck on the new kernels at ragged shapes. Not part of `make test`; run by hand
+# (well under 100 s):
 #   tests/gpu/tf32_probe.sh [BUILD] [OUTDIR]
 # Carries on after a failure; prints one line per row and one per sanitizer run. Each step
-# has a timeout (40 + 22 + 22 s), so the whole probe ends within 90 s; exit 124 names one.
+# has a timeout (50 + 22 + 22 s), so the whole probe ends within 100 s; exit 124 names one.
 BUILD=${1:-build}
 OUT=${2:-$(mktemp -d)}
 mkdir -p "$OUT"
 GEMMPROF=$BUILD/gemmprof
-NEW=tf32_mma,tf32x3_mma
+NEW=tf32_mma,tf32x3_mma,tf32x3_wgmma
 ALL=$NEW,cublas,cublas_tf32
 
 echo "== timing and verification -> $OUT/sweep"
-timeout 40 "$GEMMPROF" -k "$ALL" -s 4096,8192,2048,1000x1500x700,67x45x33 -r 5 \
+timeout 50 "$GEMMPROF" -k "$ALL" -s 4096,8192,2048,1000x1500x700,67x45x33 -r 5 \
     --no-counters --no-ceilings --no-report -o "$OUT/sweep" >"$OUT/sweep.log" 2>&1
 echo "gemmprof exit status $? (0: all verified); log $OUT/sweep.log"
 if [ -f "$OUT/sweep/results.csv" ]; then
@@ -32,11 +33,13 @@ if [ -f "$OUT/sweep/results.csv" ]; then
              $col["m"] == 4096 && $col["n"] == 4096 && $col["k"] == 4096 { f[$col["variant"]] = $col["flop_per_s"] }
              { key = $col["m"] "x" $col["n"] "x" $col["k"]; e[$col["variant"], key] = $col["rel_err"] }
              END { if (f["cublas"] > 0)
-                       printf "4096^3: tf32x3_mma %.2fx cuBLAS SGEMM, tf32_mma %.1f%% of cuBLAS TF32\n",
-                              f["tf32x3_mma"] / f["cublas"], 100 * f["tf32_mma"] / f["cublas_tf32"]
-                   split("2048x2048x2048 1000x1500x700 67x45x33", s, " ")
-                   for (i = 1; i <= 3; i++) if (e["cublas", s[i]] > 0)
-                       printf "%s: tf32x3_mma error %.2fx cuBLAS SGEMM'"'"'s\n", s[i], e["tf32x3_mma", s[i]] / e["cublas", s[i]] }' \
+                       printf "4096^3: tf32x3_mma %.2fx cuBLAS SGEMM, tf32x3_wgmma %.2fx, tf32_mma %.1f%% of cuBLAS TF32\n",
+                              f["tf32x3_mma"] / f["cublas"], f["tf32x3_wgmma"] / f["cublas"],
+                              100 * f["tf32_mma"] / f["cublas_tf32"]
+                   split("4096x4096x4096 2048x2048x2048 1000x1500x700 67x45x33", s, " ")
+                   for (i = 1; i <= 4; i++) if (e["cublas", s[i]] > 0)
+                       printf "%s: error against cuBLAS SGEMM'"'"'s: tf32x3_mma %.2fx, tf32x3_wgmma %.2fx\n", s[i],
+                              e["tf32x3_mma", s[i]] / e["cublas", s[i]], e["tf32x3_wgmma", s[i]] / e["cublas", s[i]] }' \
         "$OUT/sweep/results.csv"
 else
     echo "no results.csv; last lines of the log:"; tail -15 "$OUT/sweep.log"

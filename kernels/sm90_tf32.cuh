@@ -173,13 +173,15 @@ static inline cudaError_t sm90_operands_release(struct sm90_operands *op, cudaSt
 /* The two tensor maps of one launch, kept while the operands stay the same (a sweep
  * launches the same GEMM many times; encoding is host work inside the timed loop).
  * A (m x k, pitch lda): boxes of 32 k x bm rows, 128B swizzle, for wgmma's B operand.
- * B (k x n, pitch ldb): boxes of 8 n x bk rows, unswizzled: a box is one [bk][8] panel. */
+ * B (k x n, pitch ldb): boxes of b_box_n n x bk rows, unswizzled: with b_box_n 0 (the
+ * default of a zeroed struct) 8 n, one [bk][8] panel; wgmma_ss sets 128, its whole tile. */
 struct sm90_maps {
     CUtensorMap a, b;
     const float *pa, *pb;
     int m, n, k, bm, bk;
     long lda, ldb;
     bool valid;
+    int b_box_n; /* set by the kernel's launcher before the first call; 0 means 8 */
 };
 
 static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const struct sm90_operands *op, int m, int n, int k, int bm,
@@ -191,7 +193,8 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const struct sm90_o
     c->valid = false;
     cudaError_t e = sm90_tensor_map_2d(&c->a, op->a, m, k, op->lda, 32, bm, CU_TENSOR_MAP_SWIZZLE_128B);
     if (e == cudaSuccess)
-        e = sm90_tensor_map_2d(&c->b, op->b, k, n, op->ldb, 8, bk, CU_TENSOR_MAP_SWIZZLE_NONE);
+        e = sm90_tensor_map_2d(&c->b, op->b, k, n, op->ldb, c->b_box_n > 0 ? c->b_box_n : 8, bk,
+                               CU_TENSOR_MAP_SWIZZLE_NONE);
     if (e != cudaSuccess)
         return e;
     c->pa = op->a, c->pb = op->b, c->m = m, c->n = n, c->k = k, c->bm = bm, c->bk = bk;

@@ -35,13 +35,14 @@ static int descriptor_bytes(int cw, int ks, int r, int kk)
     return u ^ (((u >> 7) & 7) << 4);
 }
 
-/* wavefronts a quarter warp needs: word addresses (bytes / 4) of its 8 lanes x 4 words */
-static int wavefronts(const int words[8][4])
+/* wavefronts `lanes` lanes x 4 words need at least: the most distinct word addresses
+ * (bytes / 4) any one bank holds */
+static int wavefronts_n(const int (*words)[4], int lanes)
 {
     int worst = 0;
     for (int bank = 0; bank < 32; bank++) {
-        int seen[32], nseen = 0;
-        for (int l = 0; l < 8; l++)
+        int seen[128], nseen = 0;
+        for (int l = 0; l < lanes; l++)
             for (int e = 0; e < 4; e++) {
                 const int w = words[l][e];
                 if (w % 32 != bank)
@@ -49,12 +50,18 @@ static int wavefronts(const int words[8][4])
                 int dup = 0;
                 for (int i = 0; i < nseen; i++)
                     dup |= seen[i] == w;
-                if (!dup && nseen < 32)
+                if (!dup && nseen < 128)
                     seen[nseen++] = w;
             }
         worst = nseen > worst ? nseen : worst;
     }
     return worst;
+}
+
+/* a quarter warp: 8 lanes */
+static int wavefronts(const int words[8][4])
+{
+    return wavefronts_n(words, 8);
 }
 
 int main(void)
@@ -110,10 +117,21 @@ int main(void)
     CHECK(descriptor_ok, "each consumer's descriptors (64 rows, 4 k8 steps) read B^T(n, k) = B(k, n)");
 
     /* bank conflicts: every instruction of both transposer warps, per quarter warp */
-    int extra_reads = 0, extra_writes = 0, instr = 0;
+    int extra_reads = 0, extra_writes = 0, instr = 0, warp_worst = 0;
     for (int w = 0; w < WGSS_TRANS_THREADS / 32; w++)
         for (int r = 0; r < WGSS_BLOCKS_PER_THREAD; r++)
             for (int x = 0; x < 4; x++) { /* i for the loads, j for the stores */
+                int wrd[32][4], wwr[32][4]; /* the whole warp, however the lanes are grouped */
+                for (int l = 0; l < 32; l++) {
+                    const int tt = 32 * w + l, nb = wgss_nb(tt), kb = wgss_kb(tt, r);
+                    for (int e = 0; e < 4; e++) {
+                        wrd[l][e] = wgss_src_index(4 * kb + x, 4 * nb) + e;
+                        wwr[l][e] = wgss_bt_index(4 * nb + x, kb) + e;
+                    }
+                }
+                const int wr_f = wavefronts_n(wrd, 32), ww_f = wavefronts_n(wwr, 32);
+                warp_worst = wr_f > warp_worst ? wr_f : warp_worst;
+                warp_worst = ww_f > warp_worst ? ww_f : warp_worst;
                 for (int q = 0; q < 4; q++) {
                     int rd[8][4], wr[8][4];
                     for (int p = 0; p < 8; p++) {
@@ -132,6 +150,8 @@ int main(void)
            instr, extra_reads, extra_writes);
     CHECK(extra_reads == 0, "transpose loads: no bank conflicts (%d extra wavefronts)", extra_reads);
     CHECK(extra_writes == 0, "transpose stores: no bank conflicts (%d extra wavefronts)", extra_writes);
+    CHECK(warp_worst == 4, "whole warp: at most 4 words per bank per instruction, the 512-byte minimum (%d)",
+          warp_worst);
 
     /* the model itself: a naive mapping (lane = n-chunk, one k-chunk per warp) would conflict */
     {

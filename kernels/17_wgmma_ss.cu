@@ -64,6 +64,13 @@
  * port, 1,250 cycles, 82% of the 475 TFLOP/s ceiling = ~390 TFLOP/s (wgmma_ws: 128 KB, but
  * its tensor pipe idles at every k-tile end). Target: 90% of cuBLAS TF32, ~351 TFLOP/s at
  * 4096^3, ~359 at 8192^3.
+ * Build (CUDA 13.0, -Xptxas -v): 168 registers at launch, 0 spills, no C7510-C7519 "wgmma
+ * serialized" advisory (an accumulator read slipped in before wait_group, as a check, gives
+ * C7514). Not run on a GPU yet; the barrier protocol (both rings, parities, release one
+ * k-tile late) was checked off-line with a randomised model of the five actors and the
+ * asynchronous TMA and wgmma completions: no deadlock, no stale or overwritten operand in
+ * 1,500 schedules, and the model catches a missing src_empty wait or a release of the
+ * current instead of the previous stage.
  * Measured: (pending H200 run).
  *       ./build/gemmprof -k wgmma_ws,wgmma_ss,cublas_tf32
  */

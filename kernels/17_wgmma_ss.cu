@@ -67,10 +67,10 @@
  * Build (CUDA 13.0, -Xptxas -v): 168 registers at launch, 0 spills, no C7510-C7519 "wgmma
  * serialized" advisory (an accumulator read slipped in before wait_group, as a check, gives
  * C7514). Not run on a GPU yet; the barrier protocol (both rings, parities, release one
- * k-tile late) was checked off-line with a randomised model (tests/wgmma_ss_protocol.py) of the five actors and the
- * asynchronous TMA and wgmma completions: no deadlock, no stale or overwritten operand in
- * 1,500 schedules, and the model catches a missing src_empty wait or a release of the
- * current instead of the previous stage.
+ * k-tile late) was checked off-line with a randomised model of the five actors and the
+ * asynchronous TMA and wgmma completions (tests/wgmma_ss_protocol.py): no deadlock, no
+ * stale or overwritten operand in 1,500 schedules, and the model catches a missing
+ * src_empty wait or a release of the current instead of the previous stage.
  * Measured: (pending H200 run).
  *       ./build/gemmprof -k wgmma_ws,wgmma_ss,cublas_tf32
  */

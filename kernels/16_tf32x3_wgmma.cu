@@ -154,7 +154,7 @@ gemm_tf32x3_wgmma_kernel(int m, int n, int k, const __grid_constant__ CUtensorMa
         tma_prefetch_map(&map_b);
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(&full[s], 1);                      /* the producer's expect_tx arrival */
-            mbar_init(&lo_full[s], P::SPLIT_WARPS);      /* lane 0 of each split warp, after the fences */
+            mbar_init(&lo_full[s], P::SPLIT_WARPS * 32); /* every split thread, after its fence */
             mbar_init(&empty[s], P::CONSUMERS * 4);      /* one arrival per consumer warp */
         }
         mbar_init_fence();
@@ -212,9 +212,7 @@ gemm_tf32x3_wgmma_kernel(int m, int n, int k, const __grid_constant__ CUtensorMa
                 }
             }
             fence_proxy_async_smem(); /* this thread's A_lo writes before wgmma's reads */
-            __syncwarp(); /* one arrival per warp: 32 on one barrier word serialise */
-            if ((threadIdx.x & 31) == 0)
-                mbar_arrive(&lo_full[s]);
+            mbar_arrive(&lo_full[s]);
         }
         return;
     }

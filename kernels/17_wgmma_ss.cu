@@ -133,12 +133,12 @@ gemm_wgmma_ss_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
         tma_prefetch_map(&map_b);
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(&full[s], 1);                    /* the producer's expect_tx arrival (A^T) */
-            mbar_init(&tfull[s], P::TRANS_THREADS / 32); /* lane 0 of each transposer warp */
+            mbar_init(&tfull[s], P::TRANS_THREADS);    /* every transposer, after its fence */
             mbar_init(&empty[s], P::CONSUMERS * 4);    /* one arrival per consumer warp */
         }
         for (int j = 0; j < SRC; ++j) {
             mbar_init(&src_full[j], 1);                /* the producer's expect_tx arrival (B) */
-            mbar_init(&src_empty[j], P::TRANS_THREADS / 32); /* lane 0 of each transposer warp */
+            mbar_init(&src_empty[j], P::TRANS_THREADS); /* every transposer, after its reads */
         }
         mbar_init_fence();
     }
@@ -205,15 +205,9 @@ gemm_wgmma_ss_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
                 }
             }
             /* every value read has been stored: the source buffer is free */
-            /* one arrival per warp: 32 lanes arriving on one barrier word serialise (at
-             * 0f09174 ncu counted 10.3 wavefronts per shared store request at 4096^3, 25%
-             * of them bank conflicts); __syncwarp orders every lane's reads and writes first */
+            mbar_arrive(&src_empty[j]);
             fence_proxy_async_smem(); /* this thread's B^T writes before wgmma's reads */
-            __syncwarp();
-            if (lane == 0) {
-                mbar_arrive(&src_empty[j]);
-                mbar_arrive(&tfull[s]);
-            }
+            mbar_arrive(&tfull[s]);
         }
         return;
     }

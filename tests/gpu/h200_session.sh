@@ -3,7 +3,7 @@
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
 #   tests/gpu/h200_session.sh [steps...]
-# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin simt mmaprobe dbufstalls tune trace sass
+# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin simt tensor mmaprobe dbufstalls tune trace sass
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -11,7 +11,8 @@
 # it), TESTS3_TIMEOUT bounds each against a hang (default 300 s). simt: the SIMT variants and
 # cuBLAS at 1000x1500x700 and 8192x64x4096; tune: the tuner at TUNE_SHAPES (default 2048^3,
 # 1000x1500x700, 8192^3); mmaprobe: mma.sync's TF32 throughput (tests/gpu/probe_mma_sync.cu);
-# dbufstalls: dbuf and cuBLAS at 4096^3 with the stall reasons.
+# dbufstalls: dbuf and cuBLAS at 4096^3 with the stall reasons; tensor: the TF32 and 3xTF32
+# kernels beside cuBLAS TF32 and SGEMM at 2048^3-8192^3 and 1000x1500x700, and stalls at 4096^3.
 # insight (issue 10, about 4 minutes): the default sweep with the stall metrics into
 # $W/insight_default, a sweep of small, odd and tall-skinny shapes into $W/insight_extra,
 # and tests/gpu/test_ncu_launch.sh once; logs in $W/logs/insight_*.log and ncu-launch.log.
@@ -128,6 +129,18 @@ if has simt; then
         -s 1000x1500x700,8192x64x4096 --no-report -o "$W/simt_shapes" >"$W/logs/simt_shapes.log" 2>&1
     echo "exit $?" >>"$W/logs/simt_shapes.log"
     tail -30 "$W/logs/simt_shapes.log"
+fi
+if has tensor; then
+    # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,
+    # counters on, with the stall reasons of the two best TF32 kernels at 4096^3
+    stamp "tensor-core kernels and cuBLAS -> $W/tensor"
+    timeout 150 build/gemmprof -k wgmma_ws,wgmma_ss,cublas_tf32,tf32x3_mma,tf32x3_wgmma,cublas \
+        -s 2048,4096,8192,1000x1500x700 --no-report -o "$W/tensor" >"$W/logs/tensor.log" 2>&1
+    echo "exit $?" >>"$W/logs/tensor.log"
+    grep -vE "^ +config|^gemmprof: " "$W/logs/tensor.log" | tail -30
+    timeout 90 build/gemmprof -k wgmma_ss,cublas_tf32 -s 4096 --stalls --no-report -o "$W/tensor_stalls" \
+        >"$W/logs/tensor_stalls.log" 2>&1
+    echo "exit $?" >>"$W/logs/tensor_stalls.log"
 fi
 if has mmaprobe; then
     # issues 10 and 13: mma.sync's own TF32 throughput (tests/gpu/probe_mma_sync.cu), the

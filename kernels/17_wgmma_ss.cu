@@ -266,22 +266,14 @@ extern "C" cudaError_t gemm_wgmma_ss_launch(struct gemm_context *ctx, int m, int
     using P = wgmma_ss_cfg;
     static struct sm90_maps maps;
     static bool smem_raised = false;
-    static int sms = 0; /* the persistent grid: at most one block per SM */
     (void)ctx;
     maps.b_box_n = P::BN; /* B lands as whole [32 k][128 n] tiles, transposed in the kernel */
-    if (sms == 0) {
-        int dev = 0;
-        cudaError_t e;
-        if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
-            (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) {
-            sms = 0;
-            return e;
-        }
-    }
+    unsigned grid; /* persistent: at most one block per SM */
+    const cudaError_t e = sm90_persistent_grid(m, n, P::BM, P::BN, &grid);
+    if (e != cudaSuccess)
+        return e;
     return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_wgmma_ss_kernel, P::SMEM, P::BM, P::BK, m, n, k, a,
                           b, stream, [&](const struct sm90_maps &mp) {
-                              const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
-                              const unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
                               gemm_wgmma_ss_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
                           });
 }

@@ -202,7 +202,7 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const struct sm90_o
     return cudaSuccess;
 }
 
-/* The host side both wgmma variants share: the device check, the kernel's dynamic
+/* The host side the wgmma variants share: the device check, the kernel's dynamic
  * shared-memory limit (raised on the first call: *smem_raised), the operands (pitch-padded
  * copies where TMA needs them) and their tensor maps (kept in *maps while the operands do
  * not change), then launch(maps) enqueues the kernel, then the copies are released on the
@@ -230,6 +230,25 @@ static inline cudaError_t sm90_tf32_gemm(struct sm90_maps *maps, bool *smem_rais
     }
     const cudaError_t r = sm90_operands_release(&op, stream);
     return e != cudaSuccess ? e : r;
+}
+
+/* The persistent kernels' grid (wgmma_ws, wgmma_ss, tf32x3_wgmma): one block per SM, fewer
+ * when there are fewer bm x bn tiles. The SM count is queried once per process. */
+static inline cudaError_t sm90_persistent_grid(int m, int n, int bm, int bn, unsigned *grid)
+{
+    static int sms = 0;
+    if (sms == 0) {
+        int dev = 0;
+        cudaError_t e;
+        if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+            (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) {
+            sms = 0;
+            return e;
+        }
+    }
+    const long tiles = (long)((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+    *grid = (unsigned)(tiles < sms ? tiles : sms);
+    return cudaSuccess;
 }
 
 /* ---- device ---------------------------------------------------------------------------- */

@@ -11,14 +11,15 @@ set datafile columnheaders
 # distinguishable with the common colour-vision deficiencies. Markers: eight filled
 # shapes (circle, square, triangle, inverted triangle, diamond, pentagon, plus, cross),
 # then, when the eight colours come round again, the same shapes open (and a star and a
-# plus), so the 16 variants of the default run are 16 distinct colour and marker pairs.
+# plus), and on the third round filled shapes each colour has not had yet: 24 distinct
+# colour and marker pairs (the default run has 18 variants; tests/host/test_plot_styles.sh).
 VARIANT_COLORS = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000 #882255"
 vcolor(i) = word(VARIANT_COLORS, (int(i) - 1) % words(VARIANT_COLORS) + 1)
 # The same colours as numbers, for "lc rgb variable": every variant in one pass over the
 # file, so a chart's cost does not grow with the number of variants.
 array VARIANT_RGB[8] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000, 0x882255]
 vrgb(i) = VARIANT_RGB[(int(i) - 1) % 8 + 1]
-VARIANT_PTS = "7 5 9 11 13 15 1 2 6 4 8 10 12 14 3 1"
+VARIANT_PTS = "7 5 9 11 13 15 1 2 6 4 8 10 12 14 3 1 9 11 13 15 7 5 2 3"
 vpt(i) = word(VARIANT_PTS, (int(i) - 1) % words(VARIANT_PTS) + 1) + 0
 # A marker's line width: the plus and the cross are strokes, drawn thicker.
 VARIANT_LW = 2
@@ -34,7 +35,7 @@ load_variants(fvar, filter) = sprintf('stats %s using (column("variant_index")) 
     'NKEY = 0; do for [vn_i = 1:NV] { NKEY = NKEY + (strlen(VN[vn_i]) > 0); ' . \
     'VKEY[vn_i] = strlen(VN[vn_i]) > 0 && NKEY <= KEY_MAX }', fvar, fvar, filter)
 # How many variants the legend names; the others are drawn and summed up in one entry.
-KEY_MAX = 16
+KEY_MAX = 24
 # The legend entries, for the end of a plot command: eval 'plot ... ' . variant_keys(STYLE),
 # STYLE e.g. "points ps 1.8 lw 2" (the marker shape is the variant's, added here).
 variant_keys(style) = sprintf(', for [vk_i = 1:NV] keyentry with %s pt vpt(vk_i) lc rgb vcolor(vk_i) ' . \

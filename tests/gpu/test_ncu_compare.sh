@@ -40,8 +40,10 @@ python3 tests/gpu/ncu_compare.py --criterion | sed 's/^/  /'
 metrics=$($GEMMPROF --list-metrics | awk 'NR > 1 && $2 == "yes" {print $1}' | paste -sd, -)
 t0=$(date +%s)
 
-for vs in naive:2048 tiled:2048 cublas:2048 cublas_tf32:2048 naive:1000x1500x700 \
-          tiled:1000x1500x700 cublas:1000x1500x700 cublas_tf32:64x64x16384:multi; do
+# NCU_COMPARE_CASES (variant:shape[:multi] ...) replaces the list below, for a diagnosis
+CASES=${NCU_COMPARE_CASES:-"naive:2048 tiled:2048 cublas:2048 cublas_tf32:2048 naive:1000x1500x700
+    tiled:1000x1500x700 cublas:1000x1500x700 cublas_tf32:64x64x16384:multi"}
+for vs in $CASES; do
     v=${vs%%:*}; s=${vs#*:}; multi=
     case $s in *:multi) s=${s%:multi}; multi=--multi ;; esac
     case $s in *x*) shape=$s ;; *) shape=${s}x${s}x${s} ;; esac

@@ -182,6 +182,7 @@ struct sm90_maps {
     long lda, ldb;
     bool valid;
     int b_box_n; /* set by the kernel's launcher before the first call; 0 means 8 */
+    bool b_swizzle128; /* B boxes with TMA's 128B swizzle (b_box_n 32: rows of 128 bytes) */
 };
 
 static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const struct sm90_operands *op, int m, int n, int k, int bm,
@@ -194,7 +195,7 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const struct sm90_o
     cudaError_t e = sm90_tensor_map_2d(&c->a, op->a, m, k, op->lda, 32, bm, CU_TENSOR_MAP_SWIZZLE_128B);
     if (e == cudaSuccess)
         e = sm90_tensor_map_2d(&c->b, op->b, k, n, op->ldb, c->b_box_n > 0 ? c->b_box_n : 8, bk,
-                               CU_TENSOR_MAP_SWIZZLE_NONE);
+                               c->b_swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
     if (e != cudaSuccess)
         return e;
     c->pa = op->a, c->pb = op->b, c->m = m, c->n = n, c->k = k, c->bm = bm, c->bk = bk;

@@ -1,0 +1,242 @@
+/* wgmma_rs: wgmma_ws (B^T fragments in registers, RS mode) with the fragment loads
+ * overlapped with the tensor work: the step cuBLAS takes on the H200 (its TF32 kernel
+ * loads one operand by LDS into registers and keeps the tensor pipe 88% busy, ncu,
+ * results/h200/logs/ncu-wgmma_ss-0f09174.txt).
+ *
+ * Changed from wgmma_ss (the step before), and why:
+ * - wgmma_ss reads both operands from shared memory: per m64n256k8 a 2 KB A and an 8 KB B
+ *   operand per 128 tensor cycles, 80 B/cycle, plus TMA writes and the B transpose: 160 KB
+ *   of shared traffic per 1,024 tensor cycles, more than the SM's 128 B/cycle (ncu: L1/shared
+ *   81% busy, tensor pipe 72.8%). In RS mode the 64-row operand (B^T) comes from registers,
+ *   loaded once per k-tile by conflict-free LDS.32 (2 KB per warpgroup per k8), and no
+ *   transpose pass is needed: 128 KB per 1,024 tensor cycles.
+ * - Against wgmma_ws (RS, wait_group 0 before every fragment write): the consumer retires
+ *   k-tile t-1 (wait_group 1) right after issuing k-tile t, and only then loads k-tile
+ *   t+1's fragments into the register set k-tile t-1 used; so no register is ever written
+ *   while a wgmma that reads it is in flight (the overlapped wgmma_ws schedule wrote while
+ *   two k-tiles were in flight and was wrong on the H200, see 13_wgmma_ws.cu), and the
+ *   tensor pipe still has k-tile t (512 cycles per warpgroup) queued while the loads run.
+ *   Each fragment set is pinned live from its load to the wait that retires its wgmmas
+ *   (an empty asm that reads and writes the registers), so the compiler cannot give its
+ *   registers to the next set while the tensor core may still read them.
+ * Unchanged from wgmma_ws: C^T = B^T A^T (A^T by 128B-swizzled TMA boxes and descriptors,
+ * B^T from [n/8][k][8] panels), tile 256 (m) x 128 (n, 2 consumer warpgroups x 64) x 32
+ * (k), 4 stages x 48 KB, one producer thread, persistent blocks in the L2-grouped order,
+ * accumulators stored transposed (sm90_store_ct), guarded.
+ * Shapes: any m, n, k >= 1, as wgmma_ws (TMA zero-fill, guarded stores, pitch-padded
+ * copies for k % 4 or n % 4 != 0, timed with the kernel).
+ * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
+ * Target: 90% of cuBLAS TF32 at 4096^3 and 8192^3.
+ *       ./build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <type_traits>
+
+#include "kernels/gemm.h"
+#include "kernels/pipeline.cuh"
+#include "kernels/sm90_tf32.cuh"
+
+struct wgmma_rs_cfg {
+    static constexpr int BM = 256;     /* m per tile = wgmma N */
+    static constexpr int BN = 128;     /* n per tile = 64 per consumer warpgroup */
+    static constexpr int BK = 32;      /* k per stage: one 128-byte swizzle row of A */
+    static constexpr int CONSUMERS = BN / 64;
+    static constexpr int NT = (CONSUMERS + 1) * 128;
+    static constexpr int STAGES = 4;
+    static constexpr int GROUP_M = 8;  /* tile rows per L2 group */
+    static constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
+    static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4;
+    static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+    static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 1024;
+};
+
+/* Keeps a fragment set's registers live up to this point: the tensor core reads them
+ * after the wgmma instruction has issued, which the compiler cannot see. */
+static __device__ __forceinline__ void pin_fragments(uint32_t (&f)[4][4])
+{
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        asm volatile("" : "+r"(f[i][0]), "+r"(f[i][1]), "+r"(f[i][2]), "+r"(f[i][3])::"memory");
+}
+
+/* Two fragment register sets: k-tile t uses set t % 2; after issuing k-tile t and
+ * retiring k-tile t-1 (wait_group 1), k-tile t+1's fragments go into set (t+1) % 2, which
+ * k-tile t-1 (just retired) used. BW: the width in n of B's TMA boxes: 8 (16 unswizzled
+ * [32 k][8 n] panels per stage, as wgmma_ws) or 32 (4 boxes [32 k][32 n], 128-byte rows
+ * with TMA's 128B swizzle). */
+template <int BW>
+static __global__ void __launch_bounds__(wgmma_rs_cfg::NT, 1)
+gemm_wgmma_rs_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
+                const __grid_constant__ CUtensorMap map_b, float *__restrict__ c)
+{
+#if SM90_TF32_DEVICE
+    using P = wgmma_rs_cfg;
+    constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
+    static_assert(BK == 32 && BM % 8 == 0 && BM <= 256 && BN % 64 == 0, "tile shape");
+    static_assert(P::PRODUCER_REGS * 128 + P::CONSUMER_REGS * 128 * P::CONSUMERS <= 65536, "register file");
+
+    extern __shared__ uint8_t wgmma_rs_smem_raw[];
+    uint8_t *const smem = wgmma_rs_smem_raw + ((1024 - (sm90_smem_addr(wgmma_rs_smem_raw) & 1023)) & 1023);
+    float *const as = reinterpret_cast<float *>(smem);                      /* [STAGES][BM][BK] swizzled */
+    float *const bs = reinterpret_cast<float *>(smem + STAGES * P::A_BYTES); /* [STAGES][BN/8][BK][8] */
+    uint64_t *const full = reinterpret_cast<uint64_t *>(smem + STAGES * P::STAGE_BYTES);
+    uint64_t *const empty = full + STAGES;
+
+    const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN, tiles = tiles_m * tiles_n;
+    const int ktiles = (k + BK - 1) / BK;
+    const int tid = threadIdx.x, wg = tid / 128;
+
+    if (tid == 0) {
+        tma_prefetch_map(&map_a);
+        tma_prefetch_map(&map_b);
+        for (int s = 0; s < STAGES; ++s) {
+            mbar_init(&full[s], 1);                    /* the producer's expect_tx arrival */
+            mbar_init(&empty[s], P::CONSUMERS * 4);    /* one arrival per consumer warp */
+        }
+        mbar_init_fence();
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+        /* producer warpgroup: one thread walks the block's tiles and k-tiles; `it` counts
+         * stage uses over all of them, so the ring carries on across tiles */
+        setmaxnreg_dec<P::PRODUCER_REGS>();
+        if (tid != 0)
+            return;
+        int it = 0;
+        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            int row0, col0;
+            grouped_tile<P::BM, P::BN>(tile, m, n, P::GROUP_M, &row0, &col0);
+            for (int t = 0; t < ktiles; ++t, ++it) {
+                const int s = it % STAGES;
+                if (it >= STAGES) /* wait for the consumers' release of the previous use */
+                    mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
+                mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
+                tma_load_2d(as + s * (BM * BK), &map_a, t * BK, row0, &full[s]);
+#pragma unroll
+                for (int p = 0; p < BN / BW; ++p)
+                    tma_load_2d(bs + s * (BN * BK) + p * (BK * BW), &map_b, col0 + BW * p, t * BK, &full[s]);
+            }
+        }
+        return;
+    }
+
+    /* consumers: warpgroup cw owns n rows 64 cw .. 64 cw + 63 of the tile, all BM m */
+    setmaxnreg_inc<P::CONSUMER_REGS>();
+    const int cw = wg - 1, warp = (tid / 32) % 4, lane = tid % 32, g = lane / 4, tig = lane % 4;
+    float acc[BM / 2];
+    constexpr int SETS = 2;
+    uint32_t frag[SETS][BK / 8][4];
+    int it = 0;
+
+    /* B^T fragments of stage s into register set BUF: element (n, k) of the tile. BW 8:
+     * panel n/8, row k, 8 floats (conflict-free: a warp reads 4 rows x 32 bytes). BW 32:
+     * box n/32, row k of 128 bytes, 16-byte chunk (n % 32) / 4 XOR k % 8 (TMA's 128B
+     * swizzle): a warp reads 2 chunks x 4 rows, 2-way conflicts at most. */
+    auto b_at = [&](int s, int nn, int kk) -> float {
+        const float *const box = bs + s * (BN * BK) + (nn / BW) * (BK * BW);
+        if (BW == 8)
+            return box[kk * 8 + nn % 8];
+        return box[kk * 32 + ((((nn % 32) >> 2) ^ (kk & 7)) << 2) + (nn & 3)];
+    };
+    auto load_frag = [&](auto buf_c, int s) {
+        constexpr int BUF = decltype(buf_c)::value;
+        const int n0 = 64 * cw + 16 * warp + g;
+#pragma unroll
+        for (int ks = 0; ks < BK / 8; ++ks) {
+            const int k0 = 8 * ks + tig;
+            frag[BUF][ks][0] = __float_as_uint(b_at(s, n0, k0));
+            frag[BUF][ks][1] = __float_as_uint(b_at(s, n0 + 8, k0));
+            frag[BUF][ks][2] = __float_as_uint(b_at(s, n0, k0 + 4));
+            frag[BUF][ks][3] = __float_as_uint(b_at(s, n0 + 8, k0 + 4));
+        }
+    };
+    /* k-tile `it` (fragments in set BUF): four wgmmas, committed; k-tile it-1 retired
+     * (wait_group 1), its set pinned up to here and its stage released; then k-tile it+1's
+     * stage awaited and its fragments loaded while k-tile it runs */
+    auto step = [&](auto buf_c, bool release_prev, bool has_next) {
+        constexpr int BUF = decltype(buf_c)::value;
+        constexpr int PREV = (BUF + SETS - 1) % SETS, NEXT = (BUF + 1) % SETS;
+        const int s = it % STAGES;
+        wgmma_fence();
+        const float *const ap = as + s * (BM * BK);
+#pragma unroll
+        for (int ks = 0; ks < BK / 8; ++ks)
+            wgmma_m64n256k8_rs(acc, frag[BUF][ks], wgmma_desc_k128(ap + 8 * ks), 1);
+        wgmma_commit();
+        wgmma_wait<1>();
+        pin_fragments(frag[PREV]);
+        if (release_prev && lane == 0)
+            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
+        if (has_next) {
+            const int s1 = (it + 1) % STAGES;
+            mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
+            load_frag(std::integral_constant<int, NEXT>(), s1);
+        }
+        ++it;
+    };
+
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row0, col0;
+        grouped_tile<P::BM, P::BN>(tile, m, n, P::GROUP_M, &row0, &col0);
+#pragma unroll
+        for (int i = 0; i < BM / 2; ++i)
+            acc[i] = 0.f;
+        mbar_wait(&full[it % STAGES], (unsigned)(it / STAGES) & 1u);
+        load_frag(std::integral_constant<int, 0>(), it % STAGES);
+        for (int t = 0; t < ktiles; t += SETS) {
+            step(std::integral_constant<int, 0>(), t > 0, t + 1 < ktiles);
+            if (t + 1 < ktiles)
+                step(std::integral_constant<int, 1 % SETS>(), true, t + 2 < ktiles);
+            if (SETS > 2 && t + 2 < ktiles)
+                step(std::integral_constant<int, 2 % SETS>(), true, t + 3 < ktiles);
+        }
+        wgmma_wait<0>();
+#pragma unroll
+        for (int b2 = 0; b2 < SETS; ++b2)
+            pin_fragments(frag[b2]);
+        if (lane == 0)
+            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the tile's last stage */
+
+        sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
+    }
+#else
+    (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c;
+#endif
+}
+
+/* C = A * B (row-major) with the warp-specialised persistent kernel on `stream`; any m, n,
+ * k >= 1. Returns cudaErrorNotSupported unless built for sm_90a and run on compute
+ * capability 9.0. Never synchronizes. */
+template <int BW>
+static cudaError_t wgmma_rs_run(int m, int n, int k, const float *a, const float *b, float *c, cudaStream_t stream)
+{
+    using P = wgmma_rs_cfg;
+    static struct sm90_maps maps;
+    static bool smem_raised = false;
+    maps.b_box_n = BW, maps.b_swizzle128 = BW == 32;
+    unsigned grid; /* persistent: at most one block per SM */
+    const cudaError_t e = sm90_persistent_grid(m, n, P::BM, P::BN, &grid);
+    if (e != cudaSuccess)
+        return e;
+    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_wgmma_rs_kernel<BW>, P::SMEM, P::BM, P::BK, m,
+                          n, k, a, b, stream, [&](const struct sm90_maps &mp) {
+                              gemm_wgmma_rs_kernel<BW><<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
+                          });
+}
+
+/* C = A * B (row-major) on `stream`; any m, n, k >= 1. Returns cudaErrorNotSupported
+ * unless built for sm_90a and run on compute capability 9.0. Never synchronizes.
+ * GEMMPROF_WGMMA_RS_B=8 loads B as wgmma_ws does, 16 panels 8 n wide (for comparison). */
+extern "C" cudaError_t gemm_wgmma_rs_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
+                                            const float *b, float *c, cudaStream_t stream)
+{
+    (void)ctx;
+    static int bw = -1;
+    if (bw < 0) {
+        const char *e = getenv("GEMMPROF_WGMMA_RS_B");
+        bw = e && e[0] == '8' ? 8 : 32;
+    }
+    return bw == 8 ? wgmma_rs_run<8>(m, n, k, a, b, c, stream) : wgmma_rs_run<32>(m, n, k, a, b, c, stream);
+}

@@ -1,32 +1,44 @@
-/* wgmma_rs: wgmma_ws (B^T fragments in registers, RS mode) with the fragment loads
- * overlapped with the tensor work: the step cuBLAS takes on the H200 (its TF32 kernel
- * loads one operand by LDS into registers and keeps the tensor pipe 88% busy, ncu,
- * results/h200/logs/ncu-wgmma_ss-0f09174.txt).
+/* wgmma_rs: back to wgmma_ws's register operand (RS mode), with B landing as four TMA
+ * boxes 32 n wide under the 128B swizzle instead of sixteen 8-wide panels, and the next
+ * k-tile's fragments loaded while the current k-tile runs. The step to cuBLAS TF32.
  *
  * Changed from wgmma_ss (the step before), and why:
- * - wgmma_ss reads both operands from shared memory: per m64n256k8 a 2 KB A and an 8 KB B
- *   operand per 128 tensor cycles, 80 B/cycle, plus TMA writes and the B transpose: 160 KB
- *   of shared traffic per 1,024 tensor cycles, more than the SM's 128 B/cycle (ncu: L1/shared
- *   81% busy, tensor pipe 72.8%). In RS mode the 64-row operand (B^T) comes from registers,
- *   loaded once per k-tile by conflict-free LDS.32 (2 KB per warpgroup per k8), and no
- *   transpose pass is needed: 128 KB per 1,024 tensor cycles.
- * - Against wgmma_ws (RS, wait_group 0 before every fragment write): the consumer retires
- *   k-tile t-1 (wait_group 1) right after issuing k-tile t, and only then loads k-tile
- *   t+1's fragments into the register set k-tile t-1 used; so no register is ever written
- *   while a wgmma that reads it is in flight (the overlapped wgmma_ws schedule wrote while
- *   two k-tiles were in flight and was wrong on the H200, see 13_wgmma_ws.cu), and the
- *   tensor pipe still has k-tile t (512 cycles per warpgroup) queued while the loads run.
- *   Each fragment set is pinned live from its load to the wait that retires its wgmmas
- *   (an empty asm that reads and writes the registers), so the compiler cannot give its
- *   registers to the next set while the tensor core may still read them.
- * Unchanged from wgmma_ws: C^T = B^T A^T (A^T by 128B-swizzled TMA boxes and descriptors,
- * B^T from [n/8][k][8] panels), tile 256 (m) x 128 (n, 2 consumer warpgroups x 64) x 32
- * (k), 4 stages x 48 KB, one producer thread, persistent blocks in the L2-grouped order,
- * accumulators stored transposed (sm90_store_ct), guarded.
+ * - wgmma_ss reads both operands from shared memory: per m64n256k8 a 2 KB and an 8 KB
+ *   operand per 128 tensor cycles, plus the TMA writes and its B transpose: 160 KB of
+ *   shared traffic per 1,024 tensor cycles against the SM's 128 B/cycle (ncu at 4096^3:
+ *   L1/shared 81% busy, tensor pipe 72%). In RS mode the 64-row operand (B^T) comes from
+ *   registers, loaded once per k-tile by LDS.32, and there is no transpose pass.
+ * - Why wgmma_ws, also RS, ran at 270-280 TFLOP/s: its B arrives as 16 unswizzled TMA
+ *   boxes of [32 k][8 n] per stage, rows of 32 bytes. Measured on the H200 (edc9ca7, this
+ *   kernel with GEMMPROF_WGMMA_RS_B=8 keeping those boxes, results/h200/logs/
+ *   wgmma_rs-edc9ca7-probe.txt): 281.54 TFLOP/s at 4096^3 and 9.90 GB of DRAM traffic at
+ *   8192^3, against 389.87 and 3.69 GB with the 32-wide boxes. So B lands here as 4 boxes
+ *   of [32 k][32 n], 128-byte rows, with TMA's 128B swizzle: element (n, k) of a box sits
+ *   in row k, 16-byte chunk ((n % 32) / 4) XOR (k % 8). A warp's fragment load reads 8
+ *   consecutive n in 4 k rows: 2 chunks per row, XORed by the row: at most 2-way bank
+ *   conflicts.
+ * - The fragment schedule (against wgmma_ws's wait_group 0 before every fragment write):
+ *   the consumer issues k-tile t, retires k-tile t-1 (wait_group 1), releases its stage,
+ *   then loads k-tile t+1's fragments into the register set k-tile t-1 used, while k-tile
+ *   t is in the tensor pipe. No register is written while a wgmma that reads it may be in
+ *   flight; each set is pinned live up to the wait that retires it (an empty asm reading
+ *   and writing the registers). With three sets and the same order the results were wrong
+ *   at 2048^3-8192^3 (results/h200/logs/wgmma_rs-2c19cf4-probe.txt), as wgmma_ws's first
+ *   schedule was: two sets it is. The overlap alone, with the 8-wide boxes, gained
+ *   nothing (2c19cf4: 282.44 TFLOP/s at 4096^3).
+ * Unchanged from wgmma_ws: C^T = B^T A^T (A^T by 128B-swizzled TMA boxes and descriptors),
+ * tile 256 (m) x 128 (n, 2 consumer warpgroups x 64) x 32 (k), 4 stages x 48 KB, one
+ * producer thread, persistent blocks in the L2-grouped order, accumulators stored
+ * transposed (sm90_store_ct), guarded. Transposing B costs nothing extra here: B^T is
+ * never stored; the register loads pick B's elements in the order wgmma wants.
  * Shapes: any m, n, k >= 1, as wgmma_ws (TMA zero-fill, guarded stores, pitch-padded
  * copies for k % 4 or n % 4 != 0, timed with the kernel).
  * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
- * Target: 90% of cuBLAS TF32 at 4096^3 and 8192^3.
+ * Measured (H200, edc9ca7, one invocation with counters beside wgmma_ss and cuBLAS TF32,
+ * results/h200/tf32_rs/): 389.87 TFLOP/s at 4096^3 (99.1% of cuBLAS TF32's 393.51),
+ * 386.04 at 8192^3 (95.5% of 404.32), 358.87 at 2048^3, 97.22 at 1000x1500x700; wgmma_ss
+ * 331.41 / 334.83 beside it. ncu at 4096^3: tensor pipe 90.4% of elapsed cycles (wgmma_ss
+ * 71.8%), L1/TEX 74.8%. memcheck and racecheck clean at 300x200x100 and 67x45x33.
  *       ./build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32
  */
 #include <stdint.h>

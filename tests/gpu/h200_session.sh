@@ -134,11 +134,11 @@ if has tensor; then
     # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,
     # counters on, with the stall reasons of the two best TF32 kernels at 4096^3
     stamp "tensor-core kernels and cuBLAS -> $W/tensor"
-    timeout 150 build/gemmprof -k wgmma_ws,wgmma_ss,cublas_tf32,tf32x3_mma,tf32x3_wgmma,cublas \
+    timeout 150 build/gemmprof -k wgmma_ws,wgmma_ss,wgmma_rs,cublas_tf32,tf32x3_mma,tf32x3_wgmma,cublas \
         -s 2048,4096,8192,1000x1500x700 --no-report -o "$W/tensor" >"$W/logs/tensor.log" 2>&1
     echo "exit $?" >>"$W/logs/tensor.log"
     grep -vE "^ +config|^gemmprof: " "$W/logs/tensor.log" | tail -30
-    timeout 90 build/gemmprof -k wgmma_ss,cublas_tf32 -s 4096 --stalls --no-report -o "$W/tensor_stalls" \
+    timeout 90 build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32 -s 4096 --stalls --no-report -o "$W/tensor_stalls" \
         >"$W/logs/tensor_stalls.log" 2>&1
     echo "exit $?" >>"$W/logs/tensor_stalls.log"
 fi

@@ -11,17 +11,17 @@ stamp() { echo "[$(date +%T)] $*"; }
 stamp build
 make -j16 "${rev[@]}" >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; echo BUILD FAILED; exit 1; }
 S=${RS_SHAPES:-2048,4096,8192,1000x1500x700,67x45x33,513x257x129}
-for sets in ${RS_B:-32 8}; do
-    stamp "b=$sets"
-    GEMMPROF_WGMMA_RS_B=$sets timeout 120 build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32 -s "$S" \
-        --no-report -o "$OUT/rs$sets" >"$OUT/rs$sets.log" 2>&1
+for bw in ${RS_B:-32 8}; do
+    stamp "b=$bw"
+    GEMMPROF_WGMMA_RS_B=$bw timeout 120 build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32 -s "$S" \
+        --no-report -o "$OUT/rs$bw" >"$OUT/rs$bw.log" 2>&1
     echo "exit $?"
-    grep -E 'wgmma|cublas' "$OUT/rs$sets.log" | head -30
+    grep -E 'wgmma|cublas' "$OUT/rs$bw.log" | head -30
     for tool in memcheck racecheck; do
-        GEMMPROF_WGMMA_RS_B=$sets timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 \
+        GEMMPROF_WGMMA_RS_B=$bw timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 \
             build/gemmprof -k wgmma_rs -s 300x200x100,67x45x33 --no-counters --no-report -r 1 -w 0 \
-            -o "$OUT/san$sets$tool" >"$OUT/san$sets-$tool.log" 2>&1
-        echo "$tool b=$sets exit $?"; tail -2 "$OUT/san$sets-$tool.log"
+            -o "$OUT/san$bw$tool" >"$OUT/san$bw-$tool.log" 2>&1
+        echo "$tool b=$bw exit $?"; tail -2 "$OUT/san$bw-$tool.log"
     done
 done
 if [ -z "${RS_NO_RUN:-}" ]; then

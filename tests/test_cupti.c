@@ -96,7 +96,7 @@ static void test_offline_pass_costs(void)
     int nb = 0, nn = 0, ns = 0;
     for (int i = 0; i < GP_METRIC_COUNT; i++) {
         int added = i == GP_M_warps_active || i == GP_M_issue_active || i == GP_M_inst_executed ||
-                    i == GP_M_tensor_busy || i == GP_M_tensor_hmma || i == GP_M_l2_tex_sectors;
+                    i == GP_M_tensor_busy || i == GP_M_tensor_hmma;
         if (gp_metrics[i].in_default) {
             now[nn++] = i;
             stalls[ns++] = i;
@@ -111,9 +111,8 @@ static void test_offline_pass_costs(void)
     printf("  GH100 passes: %d metrics %d (before issue 10), %d metrics %d (default), %d metrics %d (--stalls)\n",
            nb, pb, nn, pn, ns, ps);
     CHECK(nb == 18 && pb == 4, "the old default set: 18 metrics, 4 passes (got %d, %d)", nb, pb);
-    CHECK(nn == nb + 6 && pn == pb,
-          "occupancy, issue slots, warp instructions, tensor pipe busy, mma.sync TF32 ops and the SMs' L2 sectors "
-          "add no pass (%d -> %d)",
+    CHECK(nn == nb + 5 && pn == pb,
+          "occupancy, issue slots, warp instructions, tensor pipe busy and mma.sync TF32 ops add no pass (%d -> %d)",
           pb, pn);
     CHECK(ns == nn + 19 && ps > pn, "the 19 stall reasons cost passes (%d -> %d): behind --stalls", pn, ps);
 }

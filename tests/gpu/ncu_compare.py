@@ -36,7 +36,10 @@ REQUIRED = BYTES + (WRITE,)
 CRITERION = """\
 criterion (gemmprof = median of its runs, ncu = median of its calls, a call = sum of its kernels):
   instruction and tensor-op counts (smsp__sass_*, sm__ops_path_tensor_*): equal in every run and call
-  DRAM reads, L2 and L1 bytes: within 2% or 64 KiB of ncu, whichever is larger
+  DRAM reads, L2 and L1 bytes: within 2% or 64 KiB of ncu, whichever is larger, or inside
+    ncu's call-to-call range [min, max], each end widened by as much: the TMA-fed tensor
+    kernels' L2 traffic varies from call to call under ncu itself (wgmma_ws 2048^3: 380-422
+    MB over 3 calls), and a value ncu's own calls span cannot be judged closer than that
   shared-memory wavefronts (ld, st): within 2% of ncu, or within ncu's own call-to-call spread
   DRAM writes: inside ncu's call-to-call range [min, max], each end widened by 2% or 64 KiB,
     whichever is larger; outside it, a one-kernel call still passes when the DRAM total
@@ -205,7 +208,8 @@ def main(argv):
         elif name == WRITE or (name == READ and per > 1):
             good, note = True, "(judged below)"
         elif name in BYTES:
-            good = abs(ours - ncus) <= tol(ncus)
+            lo, hi = min(theirs), max(theirs)
+            good = abs(ours - ncus) <= tol(ncus) or lo - tol(lo) <= ours <= hi + tol(hi)
         elif name in WAVEFRONTS:
             good = abs(ours - ncus) <= max(0.02 * ncus, max(theirs) - min(theirs))
         else:

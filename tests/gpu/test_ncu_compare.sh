@@ -28,8 +28,9 @@
 # in the same pass change how often its L1 misses, which no flush between them undid. ncu
 # cannot profile gemmprof's batch (it holds the counters, so gemmprof times only), so the
 # comparison is made where both tools see the same sequence of launches.
-# Cost: one make test-gpu must stay well under 3 minutes (tests/gpu/h200_session.sh runs it
-# three times within one 10-minute device command). NCU_COMPARE_RUNS (gemmprof runs per
+# Cost: about 10 s per case, 22 cases; with the tensor kernels one make test-gpu no longer
+# fits three times into one 10-minute device command (tests/gpu/h200_session.sh tests3 takes
+# TESTS3_RUNS to split them). NCU_COMPARE_RUNS (gemmprof runs per
 # case, default 3) and NCU_COMPARE_CALLS (timed calls under ncu, default 5) override counts.
 . tests/gpu/lib.sh
 need_gpu "counters agree with ncu" || exit 0
@@ -41,8 +42,12 @@ metrics=$($GEMMPROF --list-metrics | awk 'NR > 1 && $2 == "yes" {print $1}' | pa
 t0=$(date +%s)
 
 # NCU_COMPARE_CASES (variant:shape[:multi] ...) replaces the list below, for a diagnosis
+# The tensor-core kernels (issue 13) at the same two shapes: their tensor-op and instruction
+# counts must be equal, their bytes judged as the others'.
+TENSOR="tf32_mma wgmma wgmma_ws wgmma_ss wgmma_rs tf32x3_mma tf32x3_wgmma"
 CASES=${NCU_COMPARE_CASES:-"naive:2048 tiled:2048 cublas:2048 cublas_tf32:2048 naive:1000x1500x700
-    tiled:1000x1500x700 cublas:1000x1500x700 cublas_tf32:64x64x16384:multi"}
+    tiled:1000x1500x700 cublas:1000x1500x700 cublas_tf32:64x64x16384:multi
+    $(for v in $TENSOR; do printf '%s:2048 %s:1000x1500x700 ' "$v" "$v"; done)"}
 for vs in $CASES; do
     v=${vs%%:*}; s=${vs#*:}; multi=
     case $s in *:multi) s=${s%:multi}; multi=--multi ;; esac

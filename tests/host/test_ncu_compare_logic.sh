@@ -99,6 +99,22 @@ check 0 "327 KB against ncu's 0-262 KB: within 64 KiB of the top"
 ours 262144 1000000 328000 100000000 50000
 check 1 "328 KB against ncu's 0-262 KB: over 64 KiB above the top"
 
+# L2 bytes: 2% of ncu's median, or inside ncu's call-to-call range widened by 2% (H200,
+# wgmma_ws 2048^3: ncu's calls 380-422 MB, gemmprof 375 MB)
+ncu $K 262144 33570000 9280000 380000000 50000 $K 262144 33570000 9280000 395000000 50000 \
+    $K 262144 33570000 9280000 422000000 50000
+ours 262144 33560000 9280000 375000000 50000
+check 0 "L2 375 MB: 5% under ncu's median 395 MB but inside its 380-422 MB widened by 2% (372.4 MB)"
+ours 262144 33560000 9280000 372000000 50000
+check 1 "L2 372 MB: under ncu's 380-422 MB widened by 2%"
+ours 262144 33560000 9280000 430000000 50000
+check 0 "L2 430 MB: inside ncu's range widened by 2% at the top (430.44 MB)"
+ours 262144 33560000 9280000 431000000 50000
+check 1 "L2 431 MB: over ncu's range widened by 2%"
+ncu $K 262144 33570000 9280000 100000000 50000 $K 262144 33570000 9280000 100000000 50000
+ours 262144 33560000 9280000 97900000 50000
+check 1 "L2 97.9 MB against ncu's calls all at 100 MB: 2.1% off, no spread to fall back on"
+
 # NaN or missing never passes
 calls_w 33570000 9240000 9300000 9290000
 ours 262144 33560000 nan 100000000 50000
@@ -138,8 +154,8 @@ ours 262144 33560000 9280000 100000000 50000
 ncu $K 262144 33570000 9280000 99000000 50000 $K 262144 33570000 9280000 100000000 50000 \
     $K 262144 33570000 9280000 101000000 50000
 check 0 "L2 bytes at ncu's median; duration not judged"
-ours 262144 33560000 9280000 103000000 50000
-check 1 "L2 bytes 3% over ncu's median"
+ours 262144 33560000 9280000 103100000 50000
+check 1 "L2 bytes 3.1% over ncu's median, over its 99-101 MB widened by 2% (103.02 MB)"
 ours 262144 34300000 9280000 100000000 50000
 check 1 "DRAM reads 2.2% over ncu's median (one-kernel call)"
 ours 262145 33560000 9280000 100000000 50000

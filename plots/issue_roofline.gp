@@ -64,10 +64,10 @@ do for [FMT in FORMATS] {
                  'title sprintf("roof (%sFLOP/s)", si(word(CPS, i) + 0)), ' \
                : 'roof(x, 0) with lines lw 2 lc rgb ROOF_COLOR title "issue roof", ') . \
       'P using (column("flop_per_inst")):(column("flop_per_s") / T):(vpt(column("variant_index"))):(vrgb(column("variant_index"))) ' . \
-      'with points pt variable ps 1.8 lw VARIANT_LW lc rgb variable notitle, ' . \
-      'for [c in (HAVE_CP ? CPS : "")] ' . \
+      'with points pt variable ps 1.8 lw VARIANT_LW lc rgb variable notitle' . \
+      (HAVE_CP ? ', for [c in CPS] ' . \
       'P every ::0::0 using ((c + 0) / IP):((c + 0) / T):(sprintf("ridge, issue and %sFLOP/s roofs: %.3g FLOP/inst", si(c + 0), (c + 0) / IP)) ' . \
-      'with labels right point pt 6 ps 1.6 lw 1.5 lc rgb "black" offset -1.0,0.9 font ",10" notitle' . \
+      'with labels right point pt 6 ps 1.6 lw 1.5 lc rgb "black" offset -1.0,0.9 font ",10" notitle' : '') . \
       variant_keys("points ps 1.8 lw VARIANT_LW")
     unset output
 }

@@ -23,6 +23,8 @@
 #include <cuda.h> /* CUtensorMap and the encoder's types only: libcuda is not linked */
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* SM90_TF32_DEVICE: this device pass has the sm_90a features (nvcc defines
  * __CUDA_ARCH_FEAT_SM90_ALL for compute_90a). SM90_TF32_BUILT: for host code, the object
@@ -65,6 +67,21 @@ static inline sm90_encode_tiled_fn sm90_encoder(void)
     return fn;
 }
 
+/* The L2 promotion of every TMA load: 256-byte fetches unless GEMMPROF_TMA_L2_PROMOTION
+ * says none, 64, 128 or 256 (a diagnostic: the tensor kernels' L2 byte counts vary from
+ * call to call, and a promoted fetch serves neighbouring boxes whose requests come later). */
+static inline CUtensorMapL2promotion sm90_l2_promotion(void)
+{
+    const char *e = getenv("GEMMPROF_TMA_L2_PROMOTION");
+    if (e == NULL || e[0] == '\0' || strcmp(e, "256") == 0)
+        return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+    if (strcmp(e, "none") == 0)
+        return CU_TENSOR_MAP_L2_PROMOTION_NONE;
+    if (strcmp(e, "64") == 0)
+        return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+    return strcmp(e, "128") == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+}
+
 /* A 2-D FP32 tensor map of a row-major rows x cols matrix with row pitch `ld` elements;
  * a box is box_cols x box_rows; elements outside the matrix read as zero. */
 static inline cudaError_t sm90_tensor_map_2d(CUtensorMap *map, const float *base, int rows, int cols, long ld,
@@ -78,7 +95,7 @@ static inline cudaError_t sm90_tensor_map_2d(CUtensorMap *map, const float *base
     const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
     const cuuint32_t estride[2] = {1, 1};
     const CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dim, stride, box, estride,
-                           CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                           CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, sm90_l2_promotion(),
                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }

@@ -3,7 +3,7 @@
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
 #   tests/gpu/h200_session.sh [steps...]
-# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin simt tensor mmaprobe dbufstalls tune trace sass
+# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin simt tensor l2promo mmaprobe dbufstalls tune trace sass
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -141,6 +141,21 @@ if has tensor; then
     timeout 90 build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32 -s 4096 --stalls --no-report -o "$W/tensor_stalls" \
         >"$W/logs/tensor_stalls.log" 2>&1
     echo "exit $?" >>"$W/logs/tensor_stalls.log"
+fi
+if has l2promo; then
+    # issue 13: the TMA kernels' L2 bytes against ncu with the tensor maps' L2 promotion off
+    # (GEMMPROF_TMA_L2_PROMOTION=none), and their speed with it off
+    stamp "TMA kernels without L2 promotion: ncu comparison and speed"
+    NCU_COMPARE_RUNS=2 NCU_COMPARE_CALLS=3 GEMMPROF_TMA_L2_PROMOTION=none NCU_COMPARE_CASES="wgmma:2048 \
+        wgmma:1000x1500x700 wgmma_ws:2048 wgmma_ws:1000x1500x700 wgmma_rs:2048 wgmma_rs:1000x1500x700 \
+        tf32x3_wgmma:2048 tf32x3_wgmma:1000x1500x700" timeout 200 sh tests/gpu/test_ncu_compare.sh \
+        >"$W/logs/ncu-l2promo-none.log" 2>&1
+    grep -E "^(ok|FAIL) - gemmprof counters|lts__t_bytes|dram__bytes_read" "$W/logs/ncu-l2promo-none.log"
+    for p in none 256; do
+        GEMMPROF_TMA_L2_PROMOTION=$p timeout 120 build/gemmprof -k wgmma,wgmma_ws,wgmma_ss,wgmma_rs,cublas_tf32 \
+            -s 2048,4096,8192 --no-report -o "$W/l2promo_$p" >"$W/logs/l2promo-$p.log" 2>&1
+        echo "promotion $p: exit $?"; grep -E "^(wgmma|cublas)" "$W/logs/l2promo-$p.log"
+    done
 fi
 if has mmaprobe; then
     # issues 10 and 13: mma.sync's own TF32 throughput (tests/gpu/probe_mma_sync.cu), the

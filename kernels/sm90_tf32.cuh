@@ -67,14 +67,18 @@ static inline sm90_encode_tiled_fn sm90_encoder(void)
     return fn;
 }
 
-/* The L2 promotion of every TMA load: 256-byte fetches unless GEMMPROF_TMA_L2_PROMOTION
- * says none, 64, 128 or 256 (a diagnostic: the tensor kernels' L2 byte counts vary from
- * call to call, and a promoted fetch serves neighbouring boxes whose requests come later). */
-static inline CUtensorMapL2promotion sm90_l2_promotion(void)
+/* The L2 promotion of a TMA map whose box rows are row_bytes wide. A row of 128 bytes or
+ * more is promoted to 256-byte L2 fetches; a narrower one (the 8-float B panels of wgmma,
+ * wgmma_ws and tf32x3_wgmma, 32-byte rows) is not: the other 224 bytes of each promoted
+ * fetch belong to neighbouring panels whose requests are already on their way, and on the
+ * H200 (aaff6ea, results/h200/logs/l2promo-{none,256}-aaff6ea.log) promoting them tripled wgmma_ws's DRAM
+ * traffic at 8192^3 (8.29 GB against 2.66) and cost it 23% of its speed. The diagnostic
+ * GEMMPROF_TMA_L2_PROMOTION=none|64|128|256 sets every map's promotion instead. */
+static inline CUtensorMapL2promotion sm90_l2_promotion(int row_bytes)
 {
     const char *e = getenv("GEMMPROF_TMA_L2_PROMOTION");
-    if (e == NULL || e[0] == '\0' || strcmp(e, "256") == 0)
-        return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+    if (e == NULL || e[0] == '\0')
+        return row_bytes >= 128 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_NONE;
     if (strcmp(e, "none") == 0)
         return CU_TENSOR_MAP_L2_PROMOTION_NONE;
     if (strcmp(e, "64") == 0)
@@ -95,7 +99,7 @@ static inline cudaError_t sm90_tensor_map_2d(CUtensorMap *map, const float *base
     const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
     const cuuint32_t estride[2] = {1, 1};
     const CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dim, stride, box, estride,
-                           CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, sm90_l2_promotion(),
+                           CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, sm90_l2_promotion(box_cols * (int)sizeof(float)),
                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }

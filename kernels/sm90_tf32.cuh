@@ -67,19 +67,18 @@ static inline sm90_encode_tiled_fn sm90_encoder(void)
     return fn;
 }
 
-/* The L2 promotion of a TMA map whose box rows are row_bytes wide. A row of 128 bytes or
- * more is promoted to 256-byte L2 fetches; a narrower one (the 8-float B panels of wgmma,
- * wgmma_ws and tf32x3_wgmma, 32-byte rows) is not: the other 224 bytes of each promoted
- * fetch belong to neighbouring panels whose requests are already on their way, and on the
- * H200 (aaff6ea, results/h200/logs/l2promo-{none,256}-aaff6ea.log) promoting them tripled wgmma_ws's DRAM
- * traffic at 8192^3 (8.29 GB against 2.66) and cost it 23% of its speed. The diagnostic
- * GEMMPROF_TMA_L2_PROMOTION=none|64|128|256 sets every map's promotion instead. */
-static inline CUtensorMapL2promotion sm90_l2_promotion(int row_bytes)
+/* The L2 promotion of every TMA map: none. Promoting to 256-byte L2 fetches (what these
+ * maps asked for up to aaff6ea) fetched far more than the boxes use: on the H200 at
+ * aaff6ea (results/h200/logs/l2promo-{none,256}-aaff6ea.log, one call, cuBLAS TF32 within
+ * 1% between the two sweeps) wgmma_ws ran 311/334/351 TFLOP/s at 2048/4096/8192^3 without
+ * it against 276/286/272 with it (DRAM at 8192^3: 2.66 GB against 8.29), wgmma 207/222/220
+ * against 180/186/187, and wgmma_ss and wgmma_rs within 1% either way. Promoting only the
+ * 128-byte rows (a49cd61) still left wgmma_ws 4.41 GB of DRAM traffic at 8192^3.
+ * GEMMPROF_TMA_L2_PROMOTION=64|128|256 promotes every map again (a diagnostic). */
+static inline CUtensorMapL2promotion sm90_l2_promotion(void)
 {
     const char *e = getenv("GEMMPROF_TMA_L2_PROMOTION");
-    if (e == NULL || e[0] == '\0')
-        return row_bytes >= 128 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_NONE;
-    if (strcmp(e, "none") == 0)
+    if (e == NULL || e[0] == '\0' || strcmp(e, "none") == 0)
         return CU_TENSOR_MAP_L2_PROMOTION_NONE;
     if (strcmp(e, "64") == 0)
         return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
@@ -99,7 +98,7 @@ static inline cudaError_t sm90_tensor_map_2d(CUtensorMap *map, const float *base
     const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
     const cuuint32_t estride[2] = {1, 1};
     const CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dim, stride, box, estride,
-                           CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, sm90_l2_promotion(box_cols * (int)sizeof(float)),
+                           CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, sm90_l2_promotion(),
                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }

@@ -44,7 +44,10 @@
  * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
  * Target: 90% of cuBLAS TF32 at 4096^3 and 8192^3.
  * Measured (H200, the recorded run at df9662d, results/h200/): 279.57 TFLOP/s at 4096^3
- * (70.7% of cuBLAS TF32) and 276.60 at 8192^3 (68.3%); the target is missed.
+ * (70.7% of cuBLAS TF32) and 276.60 at 8192^3 (68.3%); the target is missed. Most of the
+ * gap was the tensor maps' 256-byte L2 promotion on this kernel's 32-byte B rows (DRAM
+ * traffic tripled): without it (3913a3c, results/h200/run-3913a3c/) 333.59 at 4096^3 (84.4%)
+ * and 339.88 at 8192^3 (84.2%).
  *       ./build/gemmprof -k wgmma,wgmma_ws,cublas_tf32
  */
 #include <stdint.h>

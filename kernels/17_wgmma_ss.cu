@@ -78,6 +78,9 @@
  * the tensor pipe 72.8% of elapsed cycles, 10% of shared wavefronts excessive. One
  * mbarrier arrival per transposer warp instead of one per thread (1a3f78c) ran 4-6%
  * slower (logs/wgmma_ss-1a3f78c-arrive-per-warp.log) and was reverted.
+ * Since 3913a3c the tensor maps ask for no L2 promotion, which lifts wgmma_ws to this
+ * kernel's speed (run-3913a3c: 333.59 against 331.67 at 4096^3): the transpose's gain over
+ * wgmma_ws was the promotion's loss there; wgmma_rs is the step that goes further.
  *       ./build/gemmprof -k wgmma_ws,wgmma_ss,cublas_tf32
  */
 #include <stdint.h>

@@ -12,7 +12,10 @@
  *   boxes of [32 k][8 n] per stage, rows of 32 bytes. Measured on the H200 (edc9ca7, this
  *   kernel with GEMMPROF_WGMMA_RS_B=8 keeping those boxes, results/h200/logs/
  *   wgmma_rs-edc9ca7-probe.txt): 281.54 TFLOP/s at 4096^3 and 9.90 GB of DRAM traffic at
- *   8192^3, against 389.87 and 3.69 GB with the 32-wide boxes. So B lands here as 4 boxes
+ *   8192^3, against 389.87 and 3.69 GB with the 32-wide boxes. (The cause was the tensor
+ *   maps' 256-byte L2 promotion, which 32-byte rows waste; since 3913a3c no map is promoted
+ *   and wgmma_ws itself reaches 84% of cuBLAS TF32: README, "The TMA maps' L2 promotion".)
+ *   So B lands here as 4 boxes
  *   of [32 k][32 n], 128-byte rows, with TMA's 128B swizzle: element (n, k) of a box sits
  *   in row k, 16-byte chunk ((n % 32) / 4) XOR (k % 8). A warp's fragment load reads 8
  *   consecutive n in 4 k rows: 2 chunks per row, XORed by the row: at most 2-way bank
@@ -39,6 +42,8 @@
  * 386.04 at 8192^3 (95.5% of 404.32), 358.87 at 2048^3, 97.22 at 1000x1500x700; wgmma_ss
  * 331.41 / 334.83 beside it. ncu at 4096^3: tensor pipe 90.4% of elapsed cycles (wgmma_ss
  * 71.8%), L1/TEX 74.8%. memcheck and racecheck clean at 300x200x100 and 67x45x33.
+ * At 3913a3c (no L2 promotion), the default run: 389.44 / 389.60 TFLOP/s at 4096^3 / 8192^3,
+ * 98.6% / 96.5% of cuBLAS TF32 (results/h200/run-3913a3c/).
  *       ./build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32
  */
 #include <stdint.h>

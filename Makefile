@@ -30,7 +30,7 @@ CFLAGS   := -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -fopenmp $(INCS) $(DEFS) -MMD 
 CXXFLAGS := -std=c++17 -O2 -g $(WARN) $(INCS) $(DEFS) -MMD -MP
 # Machine code for $(SM) plus PTX, so newer GPUs can still JIT the kernels.
 GENCODE  := -gencode arch=compute_$(SM),code=sm_$(SM) -gencode arch=compute_$(SM),code=compute_$(SM)
-NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -lineinfo -Xcompiler -Wall,-Wextra $(INCS) $(DEFS) $(NVCC_EXTRA) -MMD -MP
+NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -lineinfo -Xcompiler -Wall,-Wextra $(INCS) $(DEFS) -MMD -MP
 LDLIBS   := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
             -lcublas -lcupti -lcudart -ldl -lm -lgomp -lstdc++
 

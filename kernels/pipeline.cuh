@@ -7,22 +7,11 @@
 #define GEMMPROF_KERNELS_PIPELINE_CUH
 
 #ifdef __CUDACC__ /* host C++ that includes this (tests/simt_emulated.cpp) brings its own copies */
-/* GP_CP_ASYNC_PREFETCH (build flag, e.g. make NVCC_EXTRA=-DGP_CP_ASYNC_PREFETCH=128): the
- * L2 prefetch size the copies ask for, 64, 128 or 256 bytes; none by default. */
-#if defined(GP_CP_ASYNC_PREFETCH) && GP_CP_ASYNC_PREFETCH == 256
-#define GP_CP_ASYNC_L2 ".L2::256B"
-#elif defined(GP_CP_ASYNC_PREFETCH) && GP_CP_ASYNC_PREFETCH == 128
-#define GP_CP_ASYNC_L2 ".L2::128B"
-#elif defined(GP_CP_ASYNC_PREFETCH) && GP_CP_ASYNC_PREFETCH == 64
-#define GP_CP_ASYNC_L2 ".L2::64B"
-#else
-#define GP_CP_ASYNC_L2 ""
-#endif
 /* 4-byte async copy global->shared; src_ok false writes a zero and reads nothing. */
 static __device__ __forceinline__ void cp_async4(float *dst, const float *src, bool src_ok)
 {
     const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global" GP_CP_ASYNC_L2 " [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
                  "r"(src_ok ? 4 : 0)
                  : "memory");
 }
@@ -31,7 +20,7 @@ static __device__ __forceinline__ void cp_async4(float *dst, const float *src, b
 static __device__ __forceinline__ void cp_async16(float *dst, const float *src, bool src_ok)
 {
     const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global" GP_CP_ASYNC_L2 " [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
                  "r"(src_ok ? 16 : 0)
                  : "memory");
 }

@@ -47,7 +47,6 @@
  *       ./build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <type_traits>
 
 #include "kernels/gemm.h"
@@ -244,16 +243,11 @@ static cudaError_t wgmma_rs_run(int m, int n, int k, const float *a, const float
 }
 
 /* C = A * B (row-major) on `stream`; any m, n, k >= 1. Returns cudaErrorNotSupported
- * unless built for sm_90a and run on compute capability 9.0. Never synchronizes.
- * GEMMPROF_WGMMA_RS_B=8 loads B as wgmma_ws does, 16 panels 8 n wide (for comparison). */
+ * unless built for sm_90a and run on compute capability 9.0. Never synchronizes. (The
+ * template's BW 8, wgmma_ws's panels, was the comparison at edc9ca7; only 32 is built.) */
 extern "C" cudaError_t gemm_wgmma_rs_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                             const float *b, float *c, cudaStream_t stream)
 {
     (void)ctx;
-    static int bw = -1;
-    if (bw < 0) {
-        const char *e = getenv("GEMMPROF_WGMMA_RS_B");
-        bw = e && e[0] == '8' ? 8 : 32;
-    }
-    return bw == 8 ? wgmma_rs_run<8>(m, n, k, a, b, c, stream) : wgmma_rs_run<32>(m, n, k, a, b, c, stream);
+    return wgmma_rs_run<32>(m, n, k, a, b, c, stream);
 }

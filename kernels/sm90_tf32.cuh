@@ -23,6 +23,7 @@
 #include <cuda.h> /* CUtensorMap and the encoder's types only: libcuda is not linked */
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,12 +78,20 @@ static inline sm90_encode_tiled_fn sm90_encoder(void)
  * GEMMPROF_TMA_L2_PROMOTION=64|128|256 promotes every map again (a diagnostic). */
 static inline CUtensorMapL2promotion sm90_l2_promotion(void)
 {
+    static const struct { const char *name; CUtensorMapL2promotion p; } choices[] = {
+        {"none", CU_TENSOR_MAP_L2_PROMOTION_NONE}, {"64", CU_TENSOR_MAP_L2_PROMOTION_L2_64B},
+        {"128", CU_TENSOR_MAP_L2_PROMOTION_L2_128B}, {"256", CU_TENSOR_MAP_L2_PROMOTION_L2_256B}};
+    static bool warned = false;
     const char *e = getenv("GEMMPROF_TMA_L2_PROMOTION");
-    if (e == NULL || e[0] == '\0' || strcmp(e, "none") == 0)
+    if (e == NULL || e[0] == '\0')
         return CU_TENSOR_MAP_L2_PROMOTION_NONE;
-    if (strcmp(e, "64") == 0)
-        return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
-    return strcmp(e, "128") == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+    for (const auto &c : choices)
+        if (strcmp(e, c.name) == 0)
+            return c.p;
+    if (!warned)
+        fprintf(stderr, "gemmprof: GEMMPROF_TMA_L2_PROMOTION=%s: unknown, one of none, 64, 128, 256; using none\n", e);
+    warned = true;
+    return CU_TENSOR_MAP_L2_PROMOTION_NONE;
 }
 
 /* A 2-D FP32 tensor map of a row-major rows x cols matrix with row pitch `ld` elements;

@@ -10,12 +10,11 @@
  *   registers, loaded once per k-tile by LDS.32, and there is no transpose pass.
  * - Why wgmma_ws, also RS, ran at 270-280 TFLOP/s: its B arrives as 16 unswizzled TMA
  *   boxes of [32 k][8 n] per stage, rows of 32 bytes. Measured on the H200 (edc9ca7, this
- *   kernel with GEMMPROF_WGMMA_RS_B=8 keeping those boxes, results/h200/logs/
- *   wgmma_rs-edc9ca7-probe.txt): 281.54 TFLOP/s at 4096^3 and 9.90 GB of DRAM traffic at
- *   8192^3, against 389.87 and 3.69 GB with the 32-wide boxes. (The cause was the tensor
- *   maps' 256-byte L2 promotion, which 32-byte rows waste; since 3913a3c no map is promoted
- *   and wgmma_ws itself reaches 84% of cuBLAS TF32: README, "The TMA maps' L2 promotion".)
- *   So B lands here as 4 boxes
+ *   kernel built with those boxes as well, results/h200/logs/wgmma_rs-edc9ca7-probe.txt):
+ *   281.54 TFLOP/s at 4096^3 and 9.90 GB of DRAM traffic at 8192^3, against 389.87 and
+ *   3.69 GB with the 32-wide boxes. (The cause was the tensor maps' 256-byte L2 promotion,
+ *   which 32-byte rows waste; since 3913a3c no map is promoted and wgmma_ws itself reaches
+ *   84% of cuBLAS TF32: README, "The TMA maps' L2 promotion".) So B lands here as 4 boxes
  *   of [32 k][32 n], 128-byte rows, with TMA's 128B swizzle: element (n, k) of a box sits
  *   in row k, 16-byte chunk ((n % 32) / 4) XOR (k % 8). A warp's fragment load reads 8
  *   consecutive n in 4 k rows: 2 chunks per row, XORed by the row: at most 2-way bank

@@ -68,7 +68,12 @@ static void advise(const struct gp_roof *ro, const struct gp_result *r, struct g
     if (li->parallel < GP_PARALLEL_LIMITS) {
         f->advice = GP_ADV_MORE_BLOCKS;
         f->advice_number = li->parallel;
-    } else if (f->conflict_ratio >= GP_CONFLICT_SIG) {
+    } else if (f->conflict_ratio >= GP_CONFLICT_SIG &&
+               (li->roof == GP_LIM_SHARED || is(stall_top(li), "mio_throttle") ||
+                is(stall_top(li), "short_scoreboard"))) {
+        /* conflicts cost shared-memory wavefronts: the next change only where shared memory
+         * binds or its queue stalls the warps; elsewhere (an issue- or tensor-bound kernel)
+         * they stay an anomaly, and the limiter's own advice comes first */
         f->advice = GP_ADV_PAD_SMEM;
         f->advice_number = f->conflict_ratio;
     } else if (li->limiter == GP_LIM_ISSUE) {

@@ -162,6 +162,19 @@ static void test_crafted(void)
 
     CHECK(L.F.n_old == 4 && L.F.n_new == 4, "shares under both models for every row");
 
+    /* bank conflicts where shared memory does not bind (an issue-bound row): an anomaly,
+     * but the advice stays the limiter's (on the H200 wgmma_rs, tensor-bound at 82% of the
+     * ceiling with 25% conflicts, was told to pad its shared memory) */
+    L.ds.rows[b].metric[GP_M_smem_ld_confl] = 0.4 * L.ds.rows[b].metric[GP_M_smem_ld_wf];
+    findings_free(&L.F);
+    if (findings_build(&L.ds, L.roof, L.usable, &L.F) == 0) {
+        f = &L.F.row[b];
+        CHECK((f->anomalies & GP_ANOM_BANK_CONFLICTS) && f->lim.limiter == GP_LIM_ISSUE &&
+                  f->advice == GP_ADV_MORE_WORK,
+              "issue-bound with 40%% bank conflicts: flagged, advice still more work per thread");
+    }
+    L.ds.rows[b].metric[GP_M_smem_ld_confl] = 0;
+
     /* idle SMs and bank conflicts together: the idle SMs come first (they scale every limit) */
     L.ds.rows[a].metric[GP_M_smem_ld_confl] = 0.4 * L.ds.rows[a].metric[GP_M_smem_ld_wf];
     findings_free(&L.F);

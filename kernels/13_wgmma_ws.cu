@@ -56,20 +56,9 @@
 #include "kernels/gemm.h"
 #include "kernels/pipeline.cuh"
 #include "kernels/sm90_tf32.cuh"
+#include "kernels/sm90_ws.cuh"
 
-struct wgmma_ws_cfg {
-    static constexpr int BM = 256;     /* m per tile = wgmma N */
-    static constexpr int BN = 128;     /* n per tile = 64 per consumer warpgroup */
-    static constexpr int BK = 32;      /* k per stage: one 128-byte swizzle row of A */
-    static constexpr int CONSUMERS = BN / 64;
-    static constexpr int NT = (CONSUMERS + 1) * 128;
-    static constexpr int STAGES = 4;
-    static constexpr int GROUP_M = 8;  /* tile rows per L2 group */
-    static constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
-    static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4;
-    static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
-    static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 1024;
-};
+using wgmma_ws_cfg = sm90_ws_cfg; /* kernels/sm90_ws.cuh */
 
 /* Every fragment register is written only after wait_group 0 (see the file comment), so
  * no register is ever written while a wgmma of its warpgroup runs. */
@@ -94,15 +83,8 @@ gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
     const int ktiles = (k + BK - 1) / BK;
     const int tid = threadIdx.x, wg = tid / 128;
 
-    if (tid == 0) {
-        tma_prefetch_map(&map_a);
-        tma_prefetch_map(&map_b);
-        for (int s = 0; s < STAGES; ++s) {
-            mbar_init(&full[s], 1);                    /* the producer's expect_tx arrival */
-            mbar_init(&empty[s], P::CONSUMERS * 4);    /* one arrival per consumer warp */
-        }
-        mbar_init_fence();
-    }
+    if (tid == 0)
+        sm90_ws_ring_init(&map_a, &map_b, full, empty);
     __syncthreads();
 
     if (wg == 0) {
@@ -111,21 +93,7 @@ gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
         setmaxnreg_dec<P::PRODUCER_REGS>();
         if (tid != 0)
             return;
-        int it = 0;
-        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            int row0, col0;
-            grouped_tile<P::BM, P::BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-            for (int t = 0; t < ktiles; ++t, ++it) {
-                const int s = it % STAGES;
-                if (it >= STAGES) /* wait for the consumers' release of the previous use */
-                    mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
-                mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
-                tma_load_2d(as + s * (BM * BK), &map_a, t * BK, row0, &full[s]);
-#pragma unroll
-                for (int p = 0; p < BN / 8; ++p)
-                    tma_load_2d(bs + s * (BN * BK) + p * (BK * 8), &map_b, col0 + 8 * p, t * BK, &full[s]);
-            }
-        }
+        sm90_ws_produce<8>(m, n, tiles, ktiles, &map_a, &map_b, as, bs, full, empty);
         return;
     }
 

@@ -130,27 +130,3 @@ void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len)
 {
     simt_config_describe(&simt_configs[p->config], p->split, buf, len);
 }
-
-void simt_tail_plan(long tiles, long slots, long k, int bk, int split, struct simt_tail *t)
-{
-    memset(t, 0, sizeof *t);
-    t->tiles = tiles;
-    t->tail = slots > 0 ? tiles % slots : 0;
-    t->whole = tiles - t->tail;
-    const long slices = ceil_div(k > 0 ? k : 1, bk);
-    if (split < 1 || t->tail == 0)
-        split = 1;
-    if (split > slices)
-        split = (int)slices;
-    t->k_slice = (int)(ceil_div(slices, split) * bk);
-    t->split = (int)ceil_div(k > 0 ? k : 1, t->k_slice); /* a rounded-up slice may need fewer */
-    t->blocks = t->whole + t->tail * t->split;
-}
-
-int simt_tail_split_rule(long tiles, long slots, long k, int bk)
-{
-    (void)bk;
-    if (slots <= 0 || tiles % slots == 0 || k < 2)
-        return 1;
-    return 8;
-}

@@ -94,24 +94,6 @@ size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n);
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len);
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len);
 
-/* tailsplit's launch (kernels/19_tailsplit.cu): C's tiles run whole in as many full
- * rounds of `slots` (SMs x resident blocks per SM) as there are, and the tiles of the last,
- * partial round are cut in K into `split` pieces of k_slice (a multiple of BK), which the
- * hardware deals to the SMs as they come free. */
-struct simt_tail {
-    long tiles, whole, tail;   /* tiles of C; run whole; cut in K */
-    int split, k_slice;        /* pieces per tail tile (1: nothing is cut), k per piece */
-    long blocks;               /* the grid: whole + tail * split */
-};
-
-/* The cut of `tiles` tiles on `slots` slots at depth k in BK-deep slices, `split` pieces
- * per tail tile asked for (fewer when k is short: every piece at least one slice, none
- * empty). */
-void simt_tail_plan(long tiles, long slots, long k, int bk, int split, struct simt_tail *t);
-
-/* The pieces per tail tile that tailsplit's rule asks for (1: cut nothing). */
-int simt_tail_split_rule(long tiles, long slots, long k, int bk);
-
 #ifdef __cplusplus
 }
 #endif

@@ -42,7 +42,7 @@ template <int N> static __device__ __forceinline__ void cp_async_wait(void)
  * group_m tile rows are walked column by column so that the blocks resident at once reuse
  * a few A row panels and B column panels from L2. */
 template <int BM, int BN>
-static __host__ __device__ __forceinline__ void grouped_tile(int block, int m, int n, int group_m, int *row0, int *col0)
+static __device__ __forceinline__ void grouped_tile(int block, int m, int n, int group_m, int *row0, int *col0)
 {
     const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
     const int per_group = group_m * tiles_n;

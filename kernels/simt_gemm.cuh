@@ -21,9 +21,7 @@
  * VEC (16-byte B copies, float4 stores; k-major: 16-byte A copies) needs n % 4 == 0, 16-byte
  * aligned pointers (k-major: and k % 4 == 0); otherwise the same body runs with 4-byte copies and scalar stores.
  * Split-K: blockIdx.y is the slice index; slice z covers k in [z*k_slice, (z+1)*k_slice)
- * and writes its partial product to c + z*m*n (the caller's workspace). The tail split
- * (gemm_simt_tail_kernel, transposed body only) instead cuts only the last partial wave's
- * tiles in K and adds the pieces into C with atomics.
+ * and writes its partial product to c + z*m*n (the caller's workspace).
  * Barriers (k-major body; the transposed one moves it to the last k-step): one per k-slice. cp_async_wait<STAGES-2> leaves only the newer slices in
  * flight, so this thread's copies of slice t have landed; the __syncthreads after it makes
  * every thread's copies of slice t visible, and proves that every thread has finished
@@ -77,23 +75,12 @@ template <class P> static inline struct simt_config simt_config_of(const char *n
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 
-/* c[0..3] += v as one 16-byte atomic where the GPU has it (sm_90: RED.E.ADD.F32x4), else
- * as four (c 16-byte aligned either way). */
-static __device__ __forceinline__ void simt_atomic_add4(float *c, float4 v)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    atomicAdd(reinterpret_cast<float4 *>(c), v);
-#else
-    atomicAdd(c, v.x), atomicAdd(c + 1, v.y), atomicAdd(c + 2, v.z), atomicAdd(c + 3, v.w);
-#endif
-}
-
 /* The epilogue of both bodies: a lane's (WMITER*4) x (WNITER*4) outputs, whose first is
  * at (out_row, out_col) of C (or of a split's partial product), as float4 stores when VEC
  * (n % 4 == 0: all four columns are inside or none) or guarded scalar ones. */
 template <class P, bool VEC>
 static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER * P::TM][P::RN], float *c_out,
-                                                  int m, int n, int out_row, int out_col, bool accumulate = false)
+                                                  int m, int n, int out_row, int out_col)
 {
     constexpr int TM = P::TM, TN = P::TN, WMITER = P::WMITER, WNITER = P::WNITER;
     constexpr int WSUBM = P::WSUBM, WSUBN = P::WSUBN;
@@ -110,21 +97,13 @@ static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER *
                 const int col = out_col + wn * WSUBN;
                 const float *v = &acc[wm * TM + i][wn * TN];
                 if (VEC) {
-                    if (col < n) { /* n % 4 == 0: all four columns are inside */
-                        if (accumulate)
-                            simt_atomic_add4(c_row + col, make_float4(v[0], v[1], v[2], v[3]));
-                        else
-                            *reinterpret_cast<float4 *>(c_row + col) = make_float4(v[0], v[1], v[2], v[3]);
-                    }
+                    if (col < n) /* n % 4 == 0: all four columns are inside */
+                        *reinterpret_cast<float4 *>(c_row + col) = make_float4(v[0], v[1], v[2], v[3]);
                 } else {
 #pragma unroll
                     for (int j = 0; j < TN; ++j)
-                        if (col + j < n) {
-                            if (accumulate)
-                                atomicAdd(c_row + col + j, v[j]);
-                            else
-                                c_row[col + j] = v[j];
-                        }
+                        if (col + j < n)
+                            c_row[col + j] = v[j];
                 }
             }
         }
@@ -304,8 +283,7 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
  * stage) and, after cp_async_wait, that slice t+1 has landed. FFMAs walk the thread tile
  * in a serpentine (odd rows right to left) so consecutive FFMAs share an operand. */
 template <class P, bool VEC>
-static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k, int tile, int slice, int k_slice,
-                                                            size_t slice_stride, bool accumulate,
+static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k, int k_slice,
                                                             const float *__restrict__ a,
                                                             const float *__restrict__ b, float *__restrict__ c)
 {
@@ -332,11 +310,11 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     float *const bs = as + STAGES * A_STAGE;                /* [STAGES][BK][BN] */
 
     int row0, col0; /* this block's C tile, in grouped order */
-    grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
+    grouped_tile<BM, BN>((int)blockIdx.x, m, n, P::GROUP_M, &row0, &col0);
 
-    const int k_begin = slice * k_slice;
+    const int k_begin = (int)blockIdx.y * k_slice;
     const int k_end = min(k, k_begin + k_slice);
-    float *const c_out = c + (size_t)slice * slice_stride;
+    float *const c_out = c + (size_t)blockIdx.y * (size_t)m * (size_t)n;
     const int tid = threadIdx.x;
 
     /* A copies: k a_kk + q*A_KT of rows a_r + p*A_RP, stored at [k][row] */
@@ -466,7 +444,7 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     }
     cp_async_wait<0>(); /* only empty groups remain; leave none behind */
 
-    simt_store<P, VEC>(acc, c_out, m, n, row0 + a_off, col0 + b_off, accumulate);
+    simt_store<P, VEC>(acc, c_out, m, n, row0 + a_off, col0 + b_off);
 }
 
 template <class P, bool VEC>
@@ -474,35 +452,10 @@ static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
 gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
                  const float *__restrict__ b, float *__restrict__ c)
 {
-    if constexpr (P::A_KMAJOR) {
+    if constexpr (P::A_KMAJOR)
         simt_body_kmajor<P, VEC>(m, n, k, k_slice, a, b, c);
-    } else {
-        simt_body_transposed<P, VEC>(m, n, k, (int)blockIdx.x, (int)blockIdx.y, k_slice, (size_t)m * (size_t)n,
-                                     false, a, b, c);
-    }
-}
-
-/* The transposed body with a split last wave (tailsplit): blocks [0, whole) run whole
- * tiles 0..whole-1 as gemm_simt_kernel does; the blocks after them run the remaining tiles
- * in `split` pieces of k_slice each, consecutive blocks taking one tile's pieces, and add
- * their partial products into C (zeroed there before the launch) with atomics. The
- * hardware hands each next block to whichever SM frees first, so the tail is shared out
- * in pieces as SMs come free. */
-template <class P, bool VEC>
-static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
-gemm_simt_tail_kernel(int m, int n, int k, int whole, int split, int k_slice, const float *__restrict__ a,
-                      const float *__restrict__ b, float *__restrict__ c)
-{
-    static_assert(!P::A_KMAJOR, "the tail split is built on the transposed body");
-    int tile = (int)blockIdx.x, slice = 0, depth = k; /* a whole tile: one slice of all of K */
-    const bool piece = tile >= whole;
-    if (piece) {
-        const int j = tile - whole;
-        tile = whole + j / split;
-        slice = j % split;
-        depth = k_slice;
-    }
-    simt_body_transposed<P, VEC>(m, n, k, tile, slice, depth, 0, piece, a, b, c);
+    else
+        simt_body_transposed<P, VEC>(m, n, k, k_slice, a, b, c);
 }
 
 #ifdef __CUDACC__ /* the launchers need nvcc; the kernel body alone also compiles as host C++ */

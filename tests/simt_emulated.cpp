@@ -31,15 +31,7 @@ thread_local dim3 blockIdx, threadIdx;
 static std::barrier<> *block_barrier;
 static inline void __syncthreads() { block_barrier->arrive_and_wait(); }
 using std::min;
-/* blocks run one after another, so an atomic add is a plain one */
-static inline float atomicAdd(float *p, float v)
-{
-    const float old = *p;
-    *p = old + v;
-    return old;
-}
 #define __global__
-#define __host__
 #define __device__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
@@ -156,64 +148,6 @@ static void check(int m, int n, int k, int split_req, bool vec)
           split, k_slice, rel, unwritten);
 }
 
-/* tailsplit's grid (gemm_simt_tail_kernel): `slots` blocks a round, the last partial round's
- * tiles cut into about split_req pieces that add into C. C starts NaN (unwritten shows)
- * except the tail tiles, which the launcher zeroes. */
-template <class P, bool VEC>
-static void check_tail(int m, int n, int k, long slots, int split_req)
-{
-    std::mt19937 rng(m * 17 + n * 3 + k + split_req);
-    std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
-    std::vector<float> a((size_t)m * k), b((size_t)k * n), c((size_t)m * n, NAN);
-    for (auto &x : a)
-        x = uniform(rng);
-    for (auto &x : b)
-        x = uniform(rng);
-    const long tiles = (long)((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
-    struct simt_tail t;
-    simt_tail_plan(tiles, slots, k, P::BK, split_req, &t);
-    for (long i = t.whole; i < t.tiles; i++) {
-        int row0, col0;
-        grouped_tile<P::BM, P::BN>((int)i, m, n, P::GROUP_M, &row0, &col0);
-        for (int r = row0; r < std::min(m, row0 + P::BM); r++)
-            for (int cc = col0; cc < std::min(n, col0 + P::BN); cc++)
-                c[(size_t)r * n + cc] = 0.f;
-    }
-    a_lo = a.data(), a_hi = a.data() + a.size(), b_lo = b.data(), b_hi = b.data() + b.size();
-    smem_floats = P::SMEM / 4;
-    for (unsigned bx = 0; bx < (unsigned)t.blocks; bx++) {
-        std::fill((float *)simt_smem, (float *)simt_smem + smem_floats, NAN);
-        std::barrier<> bar(P::NT);
-        block_barrier = &bar;
-        std::vector<std::thread> threads;
-        for (int th = 0; th < P::NT; th++)
-            threads.emplace_back([&, bx, th] {
-                blockIdx = {bx, 0, 1};
-                threadIdx = {(unsigned)th, 0, 0};
-                gemm_simt_tail_kernel<P, VEC>(m, n, k, (int)t.whole, t.split, t.k_slice, a.data(), b.data(), c.data());
-            });
-        for (auto &th : threads)
-            th.join();
-    }
-    double err = 0, ref2 = 0;
-    long unwritten = 0;
-    for (int i = 0; i < m; i++)
-        for (int j = 0; j < n; j++) {
-            double ref = 0;
-            for (int kk = 0; kk < k; kk++)
-                ref += (double)a[(size_t)i * k + kk] * b[(size_t)kk * n + j];
-            const double got = c[(size_t)i * n + j];
-            unwritten += !std::isfinite(got);
-            err += (got - ref) * (got - ref);
-            ref2 += ref * ref;
-        }
-    const double rel = std::sqrt(err / (ref2 + 1e-300));
-    CHECK(unwritten == 0 && rel < 1e-5 && t.blocks == t.whole + t.tail * t.split,
-          "tail split %dx%dx%d on %dx%dx%d tiles, %ld slots, %s copies: %ld tiles, %ld whole, %ld cut into %d "
-          "pieces of k %d: relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK, slots,
-          VEC ? "16-byte" : "4-byte", t.tiles, t.whole, t.tail, t.split, t.k_slice, rel, unwritten);
-}
-
 /* every row of the table (both A layouts; dbuf's and bigtile's rows among them), and
  * swizzle's tiles (kernels/07_swizzle.cu) */
 static void all_configs(int m, int n, int k, int split, bool vec)
@@ -234,12 +168,5 @@ int main()
     all_configs(600, 130, 20, 1, false); /* more tile rows than a group of 8, the last group short */
     all_configs(130, 132, 77, 2, true);  /* transposed A: 16-byte B copies with an odd k, split-K */
     all_configs(70, 260, 8, 1, true);    /* a K of one BK=8 slice: no barrier inside the loop */
-    /* tailsplit (dbuf's tile): whole rounds and a cut tail, ragged edges, a k that leaves
-     * the last piece short, more pieces asked for than k has slices, nothing to cut */
-    check_tail<simt_cfg_t128x256k32s4, true>(300, 520, 200, 4, 3);   /* 9 tiles: 8 whole, 1 cut */
-    check_tail<simt_cfg_t128x256k32s4, false>(257, 300, 161, 4, 4);  /* 6 tiles: 4 whole, 2 cut */
-    check_tail<simt_cfg_t128x256k32s4, true>(256, 256, 96, 3, 8);    /* 2 tiles, 3 slots: all cut, 3 slices */
-    check_tail<simt_cfg_t128x256k32s4, true>(256, 512, 64, 2, 5);    /* 4 tiles on 2 slots: nothing cut */
-    check_tail<simt_cfg_t64x64, false>(190, 130, 75, 5, 2);
     TEST_EXIT();
 }

@@ -64,10 +64,11 @@ static void advise(const struct gp_roof *ro, const struct gp_result *r, struct g
     const struct gp_limits *li = &f->lim;
     f->advice = GP_ADV_NONE;
     f->advice_number = NAN;
-    /* idle SMs first: they multiply every other limit (64 blocks on 132 SMs halve it) */
-    if (li->parallel < GP_PARALLEL_LIMITS) {
+    /* idle SMs first where they cut the binding roof (64 blocks on 132 SMs halve what
+     * the SMs' own roofs allow; DRAM and L2 are not cut) */
+    if (li->roof_scale < GP_PARALLEL_LIMITS) {
         f->advice = GP_ADV_MORE_BLOCKS;
-        f->advice_number = li->parallel;
+        f->advice_number = li->roof_scale;
     } else if (f->conflict_ratio >= GP_CONFLICT_SIG &&
                (li->roof == GP_LIM_SHARED || is(stall_top(li), "mio_throttle") ||
                 is(stall_top(li), "short_scoreboard"))) {

@@ -170,6 +170,18 @@ static void derive_stalls(const struct gp_result *r, struct gp_limits *o)
     }
 }
 
+/* A roof that allows `allows` flop/s, of which the launch can use `scale`: binding when
+ * it allows the least so far (ties keep the earlier). */
+static void consider(struct gp_limits *o, int roof, double allows, double scale)
+{
+    if (o->roof == GP_LIM_NONE || allows * scale < o->allows) {
+        o->roof = roof;
+        o->roof_allows = allows;
+        o->roof_scale = scale;
+        o->allows = allows * scale;
+    }
+}
+
 void limits_derive(const struct gp_result *r, const struct gp_roof *ro, const struct gp_machine *m,
                    struct gp_limits *o)
 {
@@ -178,18 +190,25 @@ void limits_derive(const struct gp_result *r, const struct gp_roof *ro, const st
     derive_parallelism(r, m, o);
     derive_stalls(r, o);
 
-    /* the binding roof: the lowest of the memory and compute roofs and the issue roof */
+    /* the binding roof: the lowest of the memory, compute and issue roofs, each times the
+     * share of it the launch can use. P scales what every SM brings of its own (compute,
+     * issue slots, L1, shared memory); DRAM and L2 serve all SMs, and a few busy SMs can
+     * draw more than their share of them (on the H200, 32 blocks of wgmma_rs on 132 SMs,
+     * 24% of them, drew 37% of the DRAM ceiling), so P leaves those two roofs alone */
+    const double p = isnan(o->parallel) ? 1.0 : o->parallel;
     o->roof = GP_LIM_NONE;
-    o->roof_allows = NAN;
-    if (ro->bound_level >= 0) {
-        o->roof = ro->bound_level;
-        o->roof_allows = ro->bound_attainable;
+    o->roof_allows = o->allows = o->roof_scale = NAN;
+    if (ro->bound_level >= 0) { /* the roofs with data: the roofline found a binding one */
+        for (int l = 0; l < GP_LEVEL_COUNT; l++) {
+            const double v = ro->ai[l] * ro->roof_bw[l];
+            if (v > 0 && isfinite(v))
+                consider(o, l, v, l == GP_LEVEL_DRAM || l == GP_LEVEL_L2 ? 1.0 : p);
+        }
+        if (ro->peak_compute > 0)
+            consider(o, GP_LIM_COMPUTE, ro->peak_compute, p);
     }
-    if (o->have_issue && (o->roof == GP_LIM_NONE || o->issue_roof < o->roof_allows)) {
-        o->roof = GP_LIM_ISSUE;
-        o->roof_allows = o->issue_roof;
-    }
-    o->allows = o->roof_allows * (isnan(o->parallel) ? 1.0 : o->parallel);
+    if (o->have_issue)
+        consider(o, GP_LIM_ISSUE, o->issue_roof, p);
     o->achieved = ro->achieved;
     o->share = o->achieved / o->allows;
 
@@ -198,6 +217,6 @@ void limits_derive(const struct gp_result *r, const struct gp_roof *ro, const st
         return;
     if (o->share < GP_LATENCY_BELOW && o->have_stalls)
         o->limiter = GP_LIM_LATENCY;
-    else if (o->parallel < GP_PARALLEL_LIMITS)
+    else if (o->roof_scale < GP_PARALLEL_LIMITS)
         o->limiter = GP_LIM_PARALLELISM;
 }

@@ -61,7 +61,10 @@ struct gp_limits {
     /* the verdict */
     int roof;                  /* binding roof: a gp_limiter up to GP_LIM_ISSUE, or NONE */
     double roof_allows;        /* flop/s of that roof */
-    double allows;             /* roof_allows x parallel (x 1 when parallel is unknown) */
+    double roof_scale;         /* the part of it the launch can use: parallel for a roof of
+                                * the SMs' own (compute, issue, L1, shared), 1 for DRAM and
+                                * L2 (or when parallel is unknown) */
+    double allows;             /* roof_allows x roof_scale: the lowest over the roofs */
     double achieved, share;    /* flop/s, achieved / allows */
     int limiter;               /* enum gp_limiter */
     int nstalls;               /* reasons known (all of them count in the shares) */

@@ -586,14 +586,14 @@ static void limiter_cells(struct rep *R, int i)
 {
     const struct gp_limits *li = &R->F.row[i].lim;
     say(R, " %s | %s", tf(R->roof[i].achieved), lim_label(li->limiter));
-    int busy = li->roof >= 0 && li->parallel < 1;   /* false for NaN */
+    int busy = li->roof >= 0 && li->roof_scale < 1;   /* false for NaN */
     if (li->limiter == GP_LIM_PARALLELISM || li->limiter == GP_LIM_LATENCY) {
         say(R, " (%s%s roof", li->limiter == GP_LIM_LATENCY ? "under the " : "", lim_label(li->roof));
         if (busy)
-            say(R, " x %s busy", pct(li->parallel));
+            say(R, " x %s busy", pct(li->roof_scale));
         say(R, ")");
     } else if (busy) {
-        say(R, " x %s busy", pct(li->parallel));
+        say(R, " x %s busy", pct(li->roof_scale));
     }
     say(R, " | ");
     say(R, "%s | %s | ", tf(li->allows), pct(li->share));
@@ -610,8 +610,9 @@ static void write_limits(struct rep *R)
         say(R, "No verified rows.\n\n");
         return;
     }
-    say(R, "Limit: the lowest of the memory, compute and instruction-issue roofs, times the share "
-           "of the GPU the launch keeps busy; below %g of it, the latency verdict with the main "
+    say(R, "Limit: the lowest of the memory, compute and instruction-issue roofs, those of the SMs' own "
+           "(compute, issue, L1, shared memory) times the share of the GPU the launch keeps busy, DRAM "
+           "and L2 as they are; below %g of it, the latency verdict with the main "
            "stall reasons (README.md, \"The report's model\"). Share = measured / limit. Collected "
            "for the %d verified rows: launch facts %d, instruction counts %d, stall reasons %d.",
         GP_LATENCY_BELOW, F->n_usable, F->rows_launch,

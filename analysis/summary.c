@@ -218,8 +218,8 @@ static const char *limiter_cell(const struct sum *S, int i)
     const char *name = li->limiter >= 0 && li->limiter < GP_LIM_COUNT ? lim_words[li->limiter] : "n/a";
     const char *roof = li->roof >= 0 && li->roof < GP_LIM_COUNT ? lim_words[li->roof] : "n/a";
     char busy[48] = "";
-    if (li->roof >= 0 && li->parallel < 1)
-        snprintf(busy, sizeof busy, " x %s busy", pct3(li->parallel));
+    if (li->roof >= 0 && li->roof_scale < 1)
+        snprintf(busy, sizeof busy, " x %s busy", pct3(li->roof_scale));
     if (li->limiter == GP_LIM_PARALLELISM || li->limiter == GP_LIM_LATENCY)
         snprintf(b, sizeof b, "%s (%s%s roof%s) (%s)", name, li->limiter == GP_LIM_LATENCY ? "under the " : "",
                  roof, busy, pct3(li->share));
@@ -283,7 +283,7 @@ static void busy_sentence(const struct sum *S, long lim_n, struct para *p)
     int any = 0;
     for (int w = 0; w < 2; w++) {
         int i = row_at(S, who[w], lim_n);
-        if (i < 0 || !S->F.row[i].lim.have_launch || !(S->F.row[i].lim.parallel < 1))
+        if (i < 0 || !S->F.row[i].lim.have_launch || !(S->F.row[i].lim.roof_scale < 1))
             continue;
         add(p, any ? "; " : "\"x P busy\" is the parallelism factor P (\"The report's model\"): at %ld^3, ", lim_n);
         launch_words(S, i, p);

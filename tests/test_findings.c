@@ -229,6 +229,10 @@ static void test_limits_edges(void)
     ro.bound_attainable = 40e12;
     ro.achieved = 20e12;
     ro.peak_compute = 60e12;
+    for (int l = 0; l < GP_LEVEL_COUNT; l++)
+        ro.ai[l] = ro.roof_bw[l] = NAN;   /* no bytes counted but shared memory's */
+    ro.ai[GP_LEVEL_SHARED] = 1.0;       /* 1 FLOP/B at 40 TB/s: 40 TFLOP/s */
+    ro.roof_bw[GP_LEVEL_SHARED] = 40e12;
 
     /* 1.5 waves: the last wave half full, tail 0.75 */
     r.blocks = 396;
@@ -238,6 +242,29 @@ static void test_limits_edges(void)
     CHECK_NEAR(li.tail, 0.75, 1e-12, "1.5 waves: tail 0.75");
     CHECK(li.sm_busy == 1 && li.limiter == GP_LIM_PARALLELISM, "every SM busy, the tail limits (P 0.75 < 0.8)");
     CHECK_NEAR(li.allows, 30e12, 1e-12, "allows 40 x 0.75 TFLOP/s");
+
+    /* DRAM and L2 serve all SMs: P does not cut them, only the SMs' own roofs */
+    ro.ai[GP_LEVEL_DRAM] = 5.0;           /* 5 FLOP/B at 4 TB/s: 20 TFLOP/s, below shared's 40 */
+    ro.roof_bw[GP_LEVEL_DRAM] = 4e12;
+    ro.bound_level = GP_LEVEL_DRAM;
+    ro.bound_attainable = 20e12;
+    ro.achieved = 15e12;
+    r.blocks = 33; /* a quarter of the SMs busy: shared x 0.25 = 10, compute x 0.25 = 15 */
+    r.blocks_per_sm = 1;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK(li.roof == GP_LIM_SHARED && li.limiter == GP_LIM_PARALLELISM, "33 blocks: shared x 0.25 binds under DRAM's 20");
+    CHECK_NEAR(li.allows, 10e12, 1e-12, "allows 40 x 0.25 TFLOP/s");
+    CHECK(li.share > 1, "15 TFLOP/s measured is above it: the model says so (share %.2f)", li.share);
+    ro.ai[GP_LEVEL_SHARED] = 4.0;         /* shared at 160 x 0.25 = 40, compute 60 x 0.25 = 15 */
+    ro.peak_compute = 200e12;             /* compute 200 x 0.25 = 50: DRAM's 20 is the lowest */
+    limits_derive(&r, &ro, &m, &li);
+    CHECK(li.roof == GP_LIM_DRAM && li.roof_scale == 1 && li.limiter == GP_LIM_DRAM,
+          "a quarter of the SMs busy, DRAM binds uncut (limiter %s, scale %.2f)", gp_limiter_name[li.limiter],
+          li.roof_scale);
+    CHECK_NEAR(li.allows, 20e12, 1e-12, "allows DRAM's 20 TFLOP/s, not 20 x 0.25");
+    ro.ai[GP_LEVEL_SHARED] = 1.0, ro.peak_compute = 60e12;
+    ro.ai[GP_LEVEL_DRAM] = ro.roof_bw[GP_LEVEL_DRAM] = NAN;
+    ro.bound_level = GP_LEVEL_SHARED, ro.bound_attainable = 40e12, ro.achieved = 20e12;
 
     /* blocks known, blocks per SM not: the busy SMs alone */
     r.blocks = 66;

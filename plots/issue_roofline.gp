@@ -55,6 +55,17 @@ set xlabel "FLOP per warp instruction (analytic 2MNK / smsp__inst_executed.sum),
 set ylabel "TFLOP/s, log scale"
 set title sprintf("Instruction roofline, every variant and size: issue peak %s warp inst/s (4 x SMs x clock)\n%s", si(IP), TITLE)
 set samples 400
+# Ridge labels: one per cluster of roofs within 15% of each other (the highest), so that
+# two close ceilings (the tensor ceiling at two clocks, 478 and 453 TFLOP/s) do not print
+# one label over the other; every ridge keeps its marker and every roof its legend entry.
+CPL = ""
+if (HAVE_CP) {
+    do for [i = 1:words(CPS)] {
+        CP_C = word(CPS, i) + 0; CP_KEEP = 1
+        do for [j = 1:words(CPS)] { CP_D = word(CPS, j) + 0; if (CP_D > CP_C && CP_D < CP_C * 1.15) { CP_KEEP = 0 } }
+        if (CP_KEEP) { CPL = CPL . cp_key(CP_C) }
+    }
+}
 
 do for [FMT in FORMATS] {
     eval set_term(FMT)
@@ -66,8 +77,10 @@ do for [FMT in FORMATS] {
       'P using (column("flop_per_inst")):(column("flop_per_s") / T):(vpt(column("variant_index"))):(vrgb(column("variant_index"))) ' . \
       'with points pt variable ps 1.8 lw VARIANT_LW lc rgb variable notitle' . \
       (HAVE_CP ? ', for [c in CPS] ' . \
+      'P every ::0::0 using ((c + 0) / IP):((c + 0) / T) with points pt 6 ps 1.6 lw 1.5 lc rgb "black" notitle' . \
+      ', for [c in CPL] ' . \
       'P every ::0::0 using ((c + 0) / IP):((c + 0) / T):(sprintf("ridge, issue and %sFLOP/s roofs: %.3g FLOP/inst", si(c + 0), (c + 0) / IP)) ' . \
-      'with labels right point pt 6 ps 1.6 lw 1.5 lc rgb "black" offset -1.0,0.9 font ",10" notitle' : '') . \
+      'with labels right offset -1.0,0.9 font ",10" notitle' : '') . \
       variant_keys("points ps 1.8 lw VARIANT_LW")
     unset output
 }

@@ -51,12 +51,15 @@ rcolor(j) = REASON[j] eq "other" ? "#BBBBBB" : word(REASON_COLORS, (j - 1) % 7 +
 in_reason(j) = int(column("reason_index")) == j
 HALF = 0.34
 # two-line tic labels, and each variant's marker (its colour and shape in every chart)
-# under them: room below for the axis label
-set bmargin at screen 0.17
+# under them: room below for the axis label. More bars than fit side by side (past 10
+# the names ran into each other): the marker right under the bar, the name slanted below it.
+MANY = NS > 10
+set bmargin at screen (MANY ? 0.26 : 0.17)
+MARK_Y = MANY ? -0.035 : -0.105
 array SLOT_VIDX[NS]
 stats P using (SLOT_VIDX[int(column("slot"))] = int(column("variant_index")), 0) nooutput
 do for [i = 1:NS] { \
-    set label sprintf("") at i, graph -0.105 center point pt vpt(SLOT_VIDX[i]) ps 1.8 lw VARIANT_LW \
+    set label sprintf("") at i, graph MARK_Y center point pt vpt(SLOT_VIDX[i]) ps 1.8 lw VARIANT_LW \
         lc rgb vcolor(SLOT_VIDX[i]) }
 
 set xrange [0.4:NS + 0.6]
@@ -67,9 +70,10 @@ set ytics ("0%%" 0, "20%%" 0.2, "40%%" 0.4, "60%%" 0.6, "80%%" 0.8, "100%%" 1.0)
 set grid noxtics nomxtics ytics nomytics
 set ylabel "share of stalled warps per issued instruction"
 set xlabel (ONE_SHAPE ? sprintf("variant, at its largest shape with stall counters: %s", SHAPE1) : \
-            "variant, at its largest shape with stall counters") offset 0, -3.4
+            "variant, at its largest shape with stall counters") offset 0, (MANY ? -1.5 : -3.4)
 # differing shapes under each bar: a smaller font, so neighbours do not touch
 if (!ONE_SHAPE) { set xtics font ",10" }
+if (MANY) { set xtics rotate by 40 right offset 0.8, -1.3 }
 set style fill solid 0.9 border lc rgb "#333333"
 set title sprintf("Warp-stall breakdown (ratio of each reason / sum of ratios)\n%s", TITLE)
 

@@ -334,6 +334,59 @@ static void test_stalls_one_shape(void)
           "stalls of one shape: the shape named once, each bar by its variant alone");
 }
 
+/* 19 stall bars (every variant of the H200 run): names slanted under the bars, not side by
+ * side where "blocktile_1d" ran into "blocktile_2d"; up to 10 bars stay level. */
+static void test_stalls_many_bars(void)
+{
+    char csv[600], outbase[600], cmd[2000], svg[700];
+    path_in(csv, sizeof csv, tmpdir, "manybars.csv");
+    path_in(outbase, sizeof outbase, tmpdir, "manybars");
+    for (int bars = 10; bars <= 19; bars += 9) {
+        FILE *f = fopen(csv, "w");
+        if (!f) {
+            CHECK(0, "write %s", csv);
+            return;
+        }
+        fputs("variant,variant_index,slot,shape,reason,reason_index,share,base,top\n", f);
+        for (int i = 1; i <= bars; i++)
+            fprintf(f, "blocktile_%d,%d,%d,4096x4096x4096,wait,1,0.5,0,0.5\n"
+                       "blocktile_%d,%d,%d,4096x4096x4096,other,2,0.5,0.5,1\n", i, i, i, i, i, i);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "gnuplot -c plots/stalls.gp '%s' none '%s' T svg 2>&1", csv, outbase);
+        int st = system(cmd);
+        snprintf(svg, sizeof svg, "%s.svg", outbase);
+        CHECK(st == 0 && file_contains(svg, "<text>blocktile_1</text>") &&
+                  (bars > 10) == file_contains(svg, "rotate(-40)\" stroke=\"none\" fill=\"black\" font-family=\"DejaVu Sans\" font-size=\"12.00\"  text-anchor=\"end\""),
+              "%d stall bars: names %s", bars, bars > 10 ? "slanted" : "level");
+    }
+}
+
+/* Two compute roofs within 15% of each other (the tensor ceiling at two clocks): one ridge
+ * label, the higher roof's; both ridges keep their marker and both roofs their key entry. */
+static void test_issue_roofline_close_roofs(void)
+{
+    char csv[600], outbase[600], cmd[2000], svg[700];
+    path_in(csv, sizeof csv, tmpdir, "closeroofs.csv");
+    path_in(outbase, sizeof outbase, tmpdir, "closeroofs");
+    FILE *f = fopen(csv, "w");
+    if (!f) {
+        CHECK(0, "write %s", csv);
+        return;
+    }
+    fputs("variant,variant_index,shape,flop_per_inst,flop_per_s,issue_peak_inst_per_s,compute_peak_flop_per_s\n"
+          "a,1,4096x4096x4096,1000,4.0e14,1.05e12,4.78e14\n"
+          "b,2,8192x64x4096,800,0.5e14,1.05e12,4.53e14\n"
+          "c,3,4096x4096x4096,60,4.0e13,1.05e12,6.48e13\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "gnuplot -c plots/issue_roofline.gp '%s' none '%s' T svg 2>&1", csv, outbase);
+    int st = system(cmd);
+    snprintf(svg, sizeof svg, "%s.svg", outbase);
+    CHECK(st == 0 && file_contains(svg, "ridge, issue and 478 TFLOP/s roofs") &&
+              !file_contains(svg, "ridge, issue and 453 TFLOP/s roofs") &&
+              file_contains(svg, "ridge, issue and 64.8 TFLOP/s roofs") && file_contains(svg, "roof (453 TFLOP/s)"),
+          "roofs 478 and 453 TFLOP/s: one ridge label (478), 64.8 labelled apart, 453 still in the key");
+}
+
 /* The stall breakdown: drawn from a dataset with stall counters (tests/data/insight_crafted),
  * each bar's shares are ratio / sum of ratios and add up to 1; skipped, with a note, without. */
 static void test_render_stalls(void)
@@ -887,6 +940,8 @@ int main(void)
         test_script_bad_input();
         test_render_stalls();
         test_stalls_one_shape();
+        test_stalls_many_bars();
+        test_issue_roofline_close_roofs();
         test_no_shell();
         test_variant_with_spaces();
         test_shape_bound();

@@ -310,25 +310,34 @@ static void test_script_bad_input(void)
                  "x,1,1,1x1x1,wait,1,-0.5,0,1\n", "stallneg.csv:2: column share (7)");
 }
 
+/* Writes csv_text to TMP/name.csv and runs plots/SCRIPT on it into TMP/name.svg (its path
+ * into svg); returns system()'s status, -1 when the file cannot be written. */
+static int render_svg(const char *script, const char *name, const char *csv_text, char *svg, size_t svglen)
+{
+    char csv[600], outbase[600], file[64], cmd[2000];
+    snprintf(file, sizeof file, "%s.csv", name);
+    path_in(csv, sizeof csv, tmpdir, file);
+    path_in(outbase, sizeof outbase, tmpdir, name);
+    snprintf(svg, svglen, "%s.svg", outbase);
+    FILE *f = fopen(csv, "w");
+    if (!f)
+        return -1;
+    fputs(csv_text, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "gnuplot -c plots/%s '%s' none '%s' T svg 2>&1", script, csv, outbase);
+    return system(cmd);
+}
+
 /* Stall bars all of one long shape: the shape is named once (axis label), not under each
  * bar, where "8192x64x4096" twice in a row ran together. */
 static void test_stalls_one_shape(void)
 {
-    char csv[600], outbase[600], cmd[2000], svg[700];
-    path_in(csv, sizeof csv, tmpdir, "oneshape.csv");
-    path_in(outbase, sizeof outbase, tmpdir, "oneshape");
-    FILE *f = fopen(csv, "w");
-    if (!f) {
-        CHECK(0, "write %s", csv);
-        return;
-    }
-    fputs("variant,variant_index,slot,shape,reason,reason_index,share,base,top\n"
-          "naive,1,1,8192x64x4096,wait,1,0.6,0,0.6\nnaive,1,1,8192x64x4096,other,2,0.4,0.6,1\n"
-          "tiled,2,2,8192x64x4096,wait,1,0.3,0,0.3\ntiled,2,2,8192x64x4096,other,2,0.7,0.3,1\n", f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "gnuplot -c plots/stalls.gp '%s' none '%s' T svg 2>&1", csv, outbase);
-    int st = system(cmd);
-    snprintf(svg, sizeof svg, "%s.svg", outbase);
+    char svg[700];
+    int st = render_svg("stalls.gp", "oneshape",
+                        "variant,variant_index,slot,shape,reason,reason_index,share,base,top\n"
+                        "naive,1,1,8192x64x4096,wait,1,0.6,0,0.6\nnaive,1,1,8192x64x4096,other,2,0.4,0.6,1\n"
+                        "tiled,2,2,8192x64x4096,wait,1,0.3,0,0.3\ntiled,2,2,8192x64x4096,other,2,0.7,0.3,1\n",
+                        svg, sizeof svg);
     CHECK(st == 0 && file_contains(svg, "stall counters: 8192x64x4096<") && file_contains(svg, "<text>naive</text>") &&
               !file_contains(svg, ">8192x64x4096<"),
           "stalls of one shape: the shape named once, each bar by its variant alone");
@@ -338,23 +347,14 @@ static void test_stalls_one_shape(void)
  * side where "blocktile_1d" ran into "blocktile_2d"; up to 10 bars stay level. */
 static void test_stalls_many_bars(void)
 {
-    char csv[600], outbase[600], cmd[2000], svg[700];
-    path_in(csv, sizeof csv, tmpdir, "manybars.csv");
-    path_in(outbase, sizeof outbase, tmpdir, "manybars");
+    char svg[700], text[4096];
     for (int bars = 10; bars <= 19; bars += 9) {
-        FILE *f = fopen(csv, "w");
-        if (!f) {
-            CHECK(0, "write %s", csv);
-            return;
-        }
-        fputs("variant,variant_index,slot,shape,reason,reason_index,share,base,top\n", f);
+        int len = snprintf(text, sizeof text, "variant,variant_index,slot,shape,reason,reason_index,share,base,top\n");
         for (int i = 1; i <= bars; i++)
-            fprintf(f, "blocktile_%d,%d,%d,4096x4096x4096,wait,1,0.5,0,0.5\n"
-                       "blocktile_%d,%d,%d,4096x4096x4096,other,2,0.5,0.5,1\n", i, i, i, i, i, i);
-        fclose(f);
-        snprintf(cmd, sizeof cmd, "gnuplot -c plots/stalls.gp '%s' none '%s' T svg 2>&1", csv, outbase);
-        int st = system(cmd);
-        snprintf(svg, sizeof svg, "%s.svg", outbase);
+            len += snprintf(text + len, sizeof text - len,
+                            "blocktile_%d,%d,%d,4096x4096x4096,wait,1,0.5,0,0.5\n"
+                            "blocktile_%d,%d,%d,4096x4096x4096,other,2,0.5,0.5,1\n", i, i, i, i, i, i);
+        int st = render_svg("stalls.gp", "manybars", text, svg, sizeof svg);
         CHECK(st == 0 && file_contains(svg, "<text>blocktile_1</text>") &&
                   (bars > 10) == file_contains(svg, "rotate(-40)\" stroke=\"none\" fill=\"black\" font-family=\"DejaVu Sans\" font-size=\"12.00\"  text-anchor=\"end\""),
               "%d stall bars: names %s", bars, bars > 10 ? "slanted" : "level");
@@ -365,22 +365,12 @@ static void test_stalls_many_bars(void)
  * label, the higher roof's; both ridges keep their marker and both roofs their key entry. */
 static void test_issue_roofline_close_roofs(void)
 {
-    char csv[600], outbase[600], cmd[2000], svg[700];
-    path_in(csv, sizeof csv, tmpdir, "closeroofs.csv");
-    path_in(outbase, sizeof outbase, tmpdir, "closeroofs");
-    FILE *f = fopen(csv, "w");
-    if (!f) {
-        CHECK(0, "write %s", csv);
-        return;
-    }
-    fputs("variant,variant_index,shape,flop_per_inst,flop_per_s,issue_peak_inst_per_s,compute_peak_flop_per_s\n"
-          "a,1,4096x4096x4096,1000,4.0e14,1.05e12,4.78e14\n"
-          "b,2,8192x64x4096,800,0.5e14,1.05e12,4.53e14\n"
-          "c,3,4096x4096x4096,60,4.0e13,1.05e12,6.48e13\n", f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "gnuplot -c plots/issue_roofline.gp '%s' none '%s' T svg 2>&1", csv, outbase);
-    int st = system(cmd);
-    snprintf(svg, sizeof svg, "%s.svg", outbase);
+    char svg[700];
+    int st = render_svg("issue_roofline.gp", "closeroofs",
+                        "variant,variant_index,shape,flop_per_inst,flop_per_s,issue_peak_inst_per_s,compute_peak_flop_per_s\n"
+                        "a,1,4096x4096x4096,1000,4.0e14,1.05e12,4.78e14\n"
+                        "b,2,8192x64x4096,800,0.5e14,1.05e12,4.53e14\n"
+                        "c,3,4096x4096x4096,60,4.0e13,1.05e12,6.48e13\n", svg, sizeof svg);
     CHECK(st == 0 && file_contains(svg, "ridge, issue and 478 TFLOP/s roofs") &&
               !file_contains(svg, "ridge, issue and 453 TFLOP/s roofs") &&
               file_contains(svg, "ridge, issue and 64.8 TFLOP/s roofs") && file_contains(svg, "roof (453 TFLOP/s)"),

@@ -40,13 +40,8 @@
 #include "analysis/simt_plan.h"
 #include "kernels/pipeline.cuh"
 
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int WMITER_, int STAGES_, int MIN_BLOCKS_, bool A_KMAJOR_,
-          int KU_ = BK_>
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int WMITER_, int STAGES_, int MIN_BLOCKS_, bool A_KMAJOR_>
 struct simt_tile {
-    /* KU (transposed body): k-steps of straight code per block; below BK the slice's first
-     * BK - KU steps run as a loop over such blocks, and only its last block (the one with
-     * the slice barrier) stays straight, so the hot code is about 2 x KU steps long */
-    static constexpr int KU = KU_;
     static constexpr int BM = BM_, BN = BN_, BK = BK_;   /* block tile, k-slice */
     static constexpr int WM = WM_, WN = WN_;             /* warp tile */
     static constexpr int WMITER = WMITER_;               /* lane sub-tiles down a warp tile */
@@ -296,7 +291,7 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     constexpr int TM = P::TM, TN = P::TN, STAGES = P::STAGES, WMITER = P::WMITER;
     constexpr int WSUBM = P::WSUBM, LANES_M = P::LANES_M, LANES_N = P::LANES_N;
     constexpr int WSUBN = P::WSUBN, WNITER = P::WNITER, LDA = P::LDA;
-    constexpr int A_STAGE = P::A_STAGE, B_STAGE = P::B_STAGE, KU = P::KU;
+    constexpr int A_STAGE = P::A_STAGE, B_STAGE = P::B_STAGE;
     constexpr int RM = WMITER * TM, RN = WNITER * TN;    /* outputs per thread */
     constexpr int A_KT = 8, A_RP = NT / A_KT;            /* A copies: 8 k x A_RP rows a pass */
     constexpr int A_KQ = BK / A_KT, A_PASSES = BM / A_RP;
@@ -309,7 +304,6 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     static_assert(BK % A_KT == 0 && BK % 2 == 0 && NT % A_KT == 0 && BM % A_RP == 0, "A copy mapping");
     static_assert(NT % B_PER_ROW == 0 && BK % B_ROWS == 0, "B copy mapping");
     static_assert(STAGES >= 2, "pipeline depth");
-    static_assert(KU % 2 == 0 && BK % KU == 0, "whole, even blocks of k-steps keep the fragment parity");
 
     extern __shared__ float4 simt_smem[];
     float *const as = reinterpret_cast<float *>(simt_smem); /* [STAGES][BK][LDA] */
@@ -418,26 +412,8 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
         for (int t = 0; t < nslices; ++t) {
             const float *const as_s = as + rd * A_STAGE + a_off;
             const float *const bs_s = bs + rd * B_STAGE + b_off;
-            if constexpr (KU < BK) {
-#pragma unroll 1
-                for (int kb = 0; kb < BK - KU; kb += KU) {
 #pragma unroll
-                    for (int ku = 0; ku < KU; ++ku) { /* kb is even: step kb + ku's fragments are set ku & 1 */
-                        load_frag(fa[(ku + 1) & 1], fb[(ku + 1) & 1], as_s, bs_s, kb + ku + 1);
-                        const float(&ra)[RM] = fa[ku & 1];
-                        const float(&rb)[RN] = fb[ku & 1];
-#pragma unroll
-                        for (int i = 0; i < RM; ++i)
-#pragma unroll
-                            for (int jj = 0; jj < RN; ++jj) {
-                                const int j = (i & 1) ? RN - 1 - jj : jj;
-                                acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
-                            }
-                    }
-                }
-            }
-#pragma unroll
-            for (int kk = BK - KU; kk < BK; ++kk) {
+            for (int kk = 0; kk < BK; ++kk) {
                 if (kk < BK - 1) {
                     load_frag(fa[(kk + 1) & 1], fb[(kk + 1) & 1], as_s, bs_s, kk + 1);
                 } else if (t + 1 < nslices) {

@@ -156,9 +156,6 @@ static void all_configs(int m, int n, int k, int split, bool vec)
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
     check<simt_tile<128, 128, 16, 64, 64, 4, 3, 2, true>>(m, n, k, split, vec);
-    /* the slice as a loop of 4- and 8-step blocks (KU), dbuf's tile otherwise */
-    check<simt_tile<128, 256, 32, 64, 64, 4, 4, 1, false, 8>>(m, n, k, split, vec);
-    check<simt_tile<128, 256, 32, 64, 64, 4, 4, 1, false, 4>>(m, n, k, split, vec);
 }
 
 int main()

@@ -71,7 +71,6 @@ struct shape_data {
     long m, n, k;
     float *h_a, *h_b, *h_c, *h_cublas;   /* h_cublas: whole-matrix comparison, sampled mode */
     float *d_a, *d_b, *d_c;
-    void *d_pad;                         /* GEMMPROF_DIAG_PAD_MB, allocated before A */
     double *ref;                         /* m*n (full) or nsamples entries */
     long *idx;                           /* NULL in full mode */
     long nidx;

@@ -38,26 +38,6 @@ void shape_free(struct shape_data *s)
     cudaFree(s->d_a);
     cudaFree(s->d_b);
     cudaFree(s->d_c);
-    cudaFree(s->d_pad);
-}
-
-/* GEMMPROF_DIAG_PAD_MB=N (1-65536), a diagnosis: N MiB allocated just before A, B and C,
- * so that they land elsewhere in device memory (do the counters depend on where?). 0 when
- * unset; an unusable value warns once and counts as 0. */
-static long diag_pad_mb(void)
-{
-    static int warned;
-    const char *v = getenv("GEMMPROF_DIAG_PAD_MB");
-    if (!v || !*v)
-        return 0;
-    char *end;
-    const long mb = strtol(v, &end, 10);
-    if (*end || mb < 1 || mb > 65536) {
-        if (!warned++)
-            gp_message("GEMMPROF_DIAG_PAD_MB=%s: not a whole number of MiB from 1 to 65536; no pad", v);
-        return 0;
-    }
-    return mb;
 }
 
 /* Inputs, device buffers and the reference of one shape. 0, or -1 with the reason. */
@@ -95,10 +75,6 @@ int shape_prepare(struct run *r, struct shape_data *s, int shape_index, char *er
     fill_random(s->h_b, (long)nb, gp_splitmix64(seed + 1));
 
     char why[256];
-    const long pad_mb = diag_pad_mb();
-    if (pad_mb)
-        CUDA_TRY(cudaMalloc(&s->d_pad, (size_t)pad_mb << 20), "diagnostic pad (GEMMPROF_DIAG_PAD_MB)", why,
-                 sizeof why, device_fail);
     CUDA_TRY(cudaMalloc((void **)&s->d_a, na * sizeof(float)), "device buffer A", why, sizeof why, device_fail);
     CUDA_TRY(cudaMalloc((void **)&s->d_b, nb * sizeof(float)), "device buffer B", why, sizeof why, device_fail);
     CUDA_TRY(cudaMalloc((void **)&s->d_c, nc * sizeof(float)), "device buffer C", why, sizeof why, device_fail);

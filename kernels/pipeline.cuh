@@ -25,6 +25,19 @@ static __device__ __forceinline__ void cp_async16(float *dst, const float *src, 
                  : "memory");
 }
 
+/* The same copies with the source known to be inside its matrix: no size operand, so no
+ * predicate register and no fallback address; [src] may carry a constant offset. */
+static __device__ __forceinline__ void cp_async4_in(float *dst, const float *src)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(s), "l"(src) : "memory");
+}
+static __device__ __forceinline__ void cp_async16_in(float *dst, const float *src)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
+}
+
 static __device__ __forceinline__ void cp_async_commit(void)
 {
     asm volatile("cp.async.commit_group;\n" ::: "memory");

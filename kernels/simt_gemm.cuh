@@ -356,11 +356,43 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
                 cp_async4(bs_s + kr * BN + b_c, src, ok);
         }
     };
+    /* A slice inside K for a thread whose copies all lie inside A and B (every tile but
+     * the last row and column of tiles): no predicates, and each copy's source is one
+     * pointer per pass plus a constant offset. The general load_slice spent about 240
+     * instructions per slice on per-copy addresses and fallbacks, and its register reuse
+     * stalled the copies' successors (long_scoreboard); ncu's source counters put 10.5% of
+     * dbuf's warp samples there (results/h200/logs/sass_stalls-abe156f.txt). */
+    const bool copies_inside = (A_PASSES - 1) * A_RP < a_rows_left && b_col_ok;
+    auto load_inside = [&](int stage, int k0) {
+        float *const as_s = as + stage * A_STAGE + a_dst;
+        float *const bs_s = bs + stage * B_STAGE;
+        const float *const a_k = a_src + k0;
+#pragma unroll
+        for (int p = 0; p < A_PASSES; ++p) {
+            const float *const a_p = a_k + p * a_pass;
+#pragma unroll
+            for (int q = 0; q < A_KQ; ++q)
+                cp_async4_in(as_s + q * A_KT * LDA + p * A_RP, a_p + q * A_KT);
+        }
+        const float *const b_k = b_src + (size_t)(k0 + b_r) * n;
+#pragma unroll
+        for (int p = 0; p < B_PASSES; ++p) {
+            const int kr = b_r + p * B_ROWS;
+            if (VEC)
+                cp_async16_in(bs_s + kr * BN + b_c, b_k + (size_t)(p * B_ROWS) * n);
+            else
+                cp_async4_in(bs_s + kr * BN + b_c, b_k + (size_t)(p * B_ROWS) * n);
+        }
+    };
     auto load = [&](int stage, int k0) {
-        if (k0 + BK <= k_end)
-            load_slice(stage, k0, std::true_type{});
-        else
+        if (k0 + BK <= k_end) {
+            if (copies_inside)
+                load_inside(stage, k0);
+            else
+                load_slice(stage, k0, std::true_type{});
+        } else {
             load_slice(stage, k0, std::false_type{});
+        }
     };
 
     /* compute mapping, as the k-major body: lane output (wm, i; wn, j) is C row

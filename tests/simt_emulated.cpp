@@ -76,6 +76,8 @@ static inline void cp_async16(float *dst, const float *src, bool ok)
     for (int i = 0; i < 4; i++)
         dst[i] = ok ? src[i] : 0.f;
 }
+static inline void cp_async4_in(float *dst, const float *src) { cp_async4(dst, src, true); }
+static inline void cp_async16_in(float *dst, const float *src) { cp_async16(dst, src, true); }
 static inline void cp_async_commit() {}
 template <int N> static inline void cp_async_wait() {}
 

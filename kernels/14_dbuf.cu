@@ -20,22 +20,25 @@
  * tile 64x64, 16x8 per thread, 256 threads, STAGES=4: 4 x (32 x 132 + 32 x 256) x 4 =
  * 198,656 B of dynamic shared memory, __launch_bounds__(256, 1)), the winner of `gemmprof
  * --tune` at 4096^3 and 8192^3 on the H200 at f962951 (8192^3: 49.49 TFLOP/s; 49.36 with 3
- * stages, 47.15 with BK=16 and 4 stages, results/h200/tune/): a 32-deep slice halves the
+ * stages, 47.15 with BK=16 and 4 stages, results/h200/tune-df9662d/): a 32-deep slice halves the
  * barriers and the pipeline's bookkeeping per FFMA. Pointing dbuf_cfg at another row of the
  * table is a one-word edit.
  * Shapes: any m, n, k >= 1 (16-byte B copies and float4 stores when n % 4 == 0 and b, c
  * are 16-byte aligned; A is always copied in 4-byte pieces, so k is free).
  * Expected bound: instruction issue (FFMA ~95% of issued instructions); target >= 95% of
  * cuBLAS SGEMM at 4096^3 and 8192^3.
- * Measured (H200, share of cuBLAS SGEMM): at df9662d in the recorded default run
- * (results/h200/) 48.60 TFLOP/s at 4096^3 (94.7%) and 49.47 at 8192^3 (96.5%); at 4096^3
- * also 94.8% (tuner, df9662d), 94.96% (c2255ea, 3 stages, the x2 machine) and 92.2% (f962951,
- * another GPU). cuBLAS's 256x128 tile has the same 3.88 waves at 4096^3, but issues on 89.7%
- * of the active cycles against this kernel's 83.6% with fewer FFMAs among its instructions
- * (88.5% against 89.9%).
+ * Measured (H200, share of cuBLAS SGEMM): in the recorded default run at a62df6c
+ * (results/h200/) 50.26 TFLOP/s at 4096^3 (97.9%) and 51.55 at 8192^3 (100.6%). Before
+ * 3707045 it was 94.5-95.2% at 4096^3 (15 measurements on 2026-11-30) and 96.5% at 8192^3.
+ * ncu's source counters found the gap: the next slice's copies, each with its own address,
+ * fallback and predicate, took 10.5% of the warp samples (logs/sass_stalls-abe156f.txt).
+ * Interior threads now copy a slice inside K without predicates (kernels/simt_gemm.cuh,
+ * load_inside).
  * Tried and dropped (H200): the slice as a loop of 4-16-step blocks to cut the code size
- * (9-11% slower, results/h200/logs/tune-21c315b-*), and a persistent stream-K grid for the
- * partial last wave (three forms, 7-34% slower, logs/streamk-v*; README, issue 12).
+ * (4.6-11% slower: fewer no_instruction stalls, more dispatch stalls; logs/tune-21c315b-*,
+ * logs/ku_probe-5f5df97.txt), the last partial wave's tiles cut in K (no gain,
+ * logs/tailsplit-e20f6fb-probe.txt), and a persistent stream-K grid for the partial last wave
+ * (three forms, 7-34% slower, logs/streamk-v*; README, issue 12).
  */
 #include "kernels/gemm.h"
 #include "kernels/simt_gemm.cuh"

@@ -8,6 +8,7 @@
  * tests/gpu/simt_probe.sh). Every configuration of kernels/simt_configs.def (k-major and
  * transposed A) and swizzle's, 4-byte and 16-byte paths, with and without split-K, at ragged shapes. */
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <cmath>
 #include <cstdint>
@@ -76,8 +77,11 @@ static inline void cp_async16(float *dst, const float *src, bool ok)
     for (int i = 0; i < 4; i++)
         dst[i] = ok ? src[i] : 0.f;
 }
-static inline void cp_async4_in(float *dst, const float *src) { cp_async4(dst, src, true); }
-static inline void cp_async16_in(float *dst, const float *src) { cp_async16(dst, src, true); }
+/* copies by the predicate-free path (interior threads, slices inside K), counted so that a
+ * test can see the path is taken at all */
+static std::atomic<long> copies_in;
+static inline void cp_async4_in(float *dst, const float *src) { copies_in++; cp_async4(dst, src, true); }
+static inline void cp_async16_in(float *dst, const float *src) { copies_in++; cp_async16(dst, src, true); }
 static inline void cp_async_commit() {}
 template <int N> static inline void cp_async_wait() {}
 
@@ -170,5 +174,14 @@ int main()
     all_configs(600, 130, 20, 1, false); /* more tile rows than a group of 8, the last group short */
     all_configs(130, 132, 77, 2, true);  /* transposed A: 16-byte B copies with an odd k, split-K */
     all_configs(70, 260, 8, 1, true);    /* a K of one BK=8 slice: no barrier inside the loop */
+
+    /* dbuf's tile takes the predicate-free copies where a whole tile lies inside A and B and
+     * a slice inside K (it verified above either way), and never at 1x1x1 */
+    copies_in = 0;
+    check<simt_cfg_t128x256k32s4>(1, 1, 1, 1, false); /* n % 4 != 0: the 4-byte path, as the launcher picks */
+    const long at_one = copies_in;
+    check<simt_cfg_t128x256k32s4>(260, 264, 100, 1, true);
+    CHECK(at_one == 0 && copies_in > 0, "dbuf's tile: predicate-free copies at 260x264x100 (%ld), none at 1x1x1 (%ld)",
+          copies_in.load() - at_one, at_one);
     TEST_EXIT();
 }

@@ -9,7 +9,7 @@
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
 # it), TESTS3_TIMEOUT bounds each against a hang (default 300 s). simt: the SIMT variants and
-# cuBLAS at 1000x1500x700 and 8192x64x4096; tune: the tuner at TUNE_SHAPES (default 2048^3,
+# cuBLAS at 1024^3, 1000x1500x700 and 8192x64x4096; tune: the tuner at TUNE_SHAPES (default 2048^3,
 # 1000x1500x700, 8192^3); mmaprobe: mma.sync's TF32 throughput (tests/gpu/probe_mma_sync.cu);
 # dbufstalls: dbuf and cuBLAS at 4096^3 with the stall reasons; tensor: the TF32 and 3xTF32
 # kernels beside cuBLAS TF32 and SGEMM at 2048^3-8192^3 and 1000x1500x700, and stalls at 4096^3.
@@ -122,11 +122,11 @@ if has plugin; then
     tail -14 "$W/logs/plugin.log"
 fi
 if has simt; then
-    # issue 12: every SIMT variant with cuBLAS at the three shapes beyond the default sweep
-    # (1024^3, 4096^3 and 8192^3 are in the default run, step run)
-    stamp "SIMT ladder at 1000x1500x700 and 8192x64x4096 -> $W/simt_shapes"
+    # issue 12: every SIMT variant with cuBLAS at issue 12's three extra shapes (1024^3 again
+    # beside the default run's, so one invocation holds all three)
+    stamp "SIMT ladder at 1024^3, 1000x1500x700 and 8192x64x4096 -> $W/simt_shapes"
     timeout 120 build/gemmprof -k naive,tiled,blocktile_1d,blocktile_2d,vectorized,warptile,swizzle,bigtile,dbuf,simt_auto,cublas \
-        -s 1000x1500x700,8192x64x4096 --no-report -o "$W/simt_shapes" >"$W/logs/simt_shapes.log" 2>&1
+        -s 1024,1000x1500x700,8192x64x4096 --no-report -o "$W/simt_shapes" >"$W/logs/simt_shapes.log" 2>&1
     echo "exit $?" >>"$W/logs/simt_shapes.log"
     tail -30 "$W/logs/simt_shapes.log"
 fi

@@ -87,16 +87,16 @@ static int run_passes(const int *ids, int n)
     return a < 0 || b < 0 ? -1 : a + b;
 }
 
-/* The cost of issue 10's counters: achieved occupancy, issue slots and warp
- * instructions joined the default set because they add no pass; the stall reasons do
- * add passes, hence --stalls. */
+/* The cost of issue 10's and 13's counters: achieved occupancy, issue slots, warp
+ * instructions, the tensor pipe and the L2 reads merged joined the default set because
+ * they add no pass; the stall reasons do add passes, hence --stalls. */
 static void test_offline_pass_costs(void)
 {
     int before[GP_METRIC_COUNT], now[GP_METRIC_COUNT], stalls[GP_METRIC_COUNT];
     int nb = 0, nn = 0, ns = 0;
     for (int i = 0; i < GP_METRIC_COUNT; i++) {
         int added = i == GP_M_warps_active || i == GP_M_issue_active || i == GP_M_inst_executed ||
-                    i == GP_M_tensor_busy || i == GP_M_tensor_hmma;
+                    i == GP_M_tensor_busy || i == GP_M_tensor_hmma || i == GP_M_l2_merged;
         if (gp_metrics[i].in_default) {
             now[nn++] = i;
             stalls[ns++] = i;
@@ -111,8 +111,9 @@ static void test_offline_pass_costs(void)
     printf("  GH100 passes: %d metrics %d (before issue 10), %d metrics %d (default), %d metrics %d (--stalls)\n",
            nb, pb, nn, pn, ns, ps);
     CHECK(nb == 18 && pb == 4, "the old default set: 18 metrics, 4 passes (got %d, %d)", nb, pb);
-    CHECK(nn == nb + 5 && pn == pb,
-          "occupancy, issue slots, warp instructions, tensor pipe busy and mma.sync TF32 ops add no pass (%d -> %d)",
+    CHECK(nn == nb + 6 && pn == pb,
+          "occupancy, issue slots, warp instructions, tensor pipe busy, mma.sync TF32 ops and the "
+          "L2 reads merged add no pass (%d -> %d)",
           pb, pn);
     CHECK(ns == nn + 19 && ps > pn, "the 19 stall reasons cost passes (%d -> %d): behind --stalls", pn, ps);
 }

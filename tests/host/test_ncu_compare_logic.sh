@@ -17,8 +17,8 @@ ours() {
     RES= i=0
     while [ $# -gt 0 ]; do
         i=$((i + 1))
-        printf 'variant,m,n,k,kernels,%s\nnaive,64,64,64,%s,%s,%s,%s,%s,%s,4096,1000\n' \
-            "$COLS" "$KERNELS" "$1" "$2" "$3" "$4" "$5" >"$T/res$i.csv"
+        printf 'variant,m,n,k,kernels,%s\nnaive,64,64,64,%s,%s,%s,%s,%s,%s,4096,1000%s\n' \
+            "$COLS" "$KERNELS" "$1" "$2" "$3" "$4" "$5" "${OURS_LAST:+,$OURS_LAST}" >"$T/res$i.csv"
         RES=${RES:+$RES,}$T/res$i.csv
         shift 5
     done
@@ -114,6 +114,31 @@ check 1 "L2 431 MB: over ncu's range widened by 2%"
 ncu $K 262144 33570000 9280000 100000000 50000 $K 262144 33570000 9280000 100000000 50000
 ours 262144 33560000 9280000 97900000 50000
 check 1 "L2 97.9 MB against ncu's calls all at 100 MB: 2.1% off, no spread to fall back on"
+
+# L2 bytes outside that range still pass when the L2 demand (L2 bytes + 32 B x the read
+# sectors the L2 Request Coalescer merged) is within 2% of ncu's (H200, b7e0ee5, tf32_mma
+# 2048^3: ncu's calls 232-270 MB of L2, 458.4 MB of demand in every call of both tools)
+COLS0=$COLS
+MERGED=lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum
+COLS=$COLS0,$MERGED
+LAST=7075000 ncu $K 262144 33570000 9280000 232000000 50000
+cp "$T/ncu.csv" "$T/ncu1.csv"
+LAST=5887500 ncu $K 262144 33570000 9280000 270000000 50000
+tail -1 "$T/ncu.csv" | sed 's/^"0"/"1"/' >>"$T/ncu1.csv"; cp "$T/ncu1.csv" "$T/ncu.csv"; NK=2
+OURS_LAST=4950000 ours 262144 33560000 9280000 300000000 50000
+check 0 "L2 300 MB, outside ncu's 232-270 MB, but the demand 458.4 MB equals ncu's: the coalescer merged less"
+says "L2 demand 458.4 vs 458.4 MB"
+OURS_LAST=4500000 ours 262144 33560000 9280000 300000000 50000
+check 1 "L2 300 MB and a demand of 444.0 MB, 3.1% under ncu's 458.4 MB"
+says "L2 demand 444.0 vs 458.4 MB.*MISMATCH"
+OURS_LAST=nan ours 262144 33560000 9280000 300000000 50000
+check 1 "L2 300 MB outside ncu's range and gemmprof's merged count NaN: no demand to fall back on"
+COLS=$COLS0 LAST=
+ncu $K 262144 33570000 9280000 232000000 50000 $K 262144 33570000 9280000 270000000 50000
+COLS=$COLS0,$MERGED
+OURS_LAST=4950000 ours 262144 33560000 9280000 300000000 50000
+check 1 "L2 300 MB outside ncu's range and ncu without the merged count"
+COLS=$COLS0 LAST= OURS_LAST=
 
 # NaN or missing never passes
 calls_w 33570000 9240000 9300000 9290000

@@ -105,7 +105,14 @@ static void row_finding(const struct gp_result *r, const struct gp_roof *ro, con
     f->share_old = ro->bound_share;
     double wf = r->metric[GP_M_smem_ld_wf], cf = r->metric[GP_M_smem_ld_confl];
     f->conflict_ratio = wf > 0 && cf >= 0 ? cf / wf : NAN;
+    /* the coalescer merges reads of one sector by several SMs before the L2 lookup, so the
+     * L2 bytes (lookups) are the demand minus these */
+    double l2 = r->metric[GP_M_l2_bytes], merged = 32.0 * r->metric[GP_M_l2_merged];
+    f->l2_merged_bytes = merged >= 0 ? merged : NAN;
+    f->l2_merged_ratio = l2 >= 0 && merged >= 0 && l2 + merged > 0 ? merged / (l2 + merged) : NAN;
     f->anomalies = 0;
+    if (f->l2_merged_ratio >= GP_L2_MERGED_SIG)
+        f->anomalies |= GP_ANOM_L2_MERGED;
     if (f->conflict_ratio >= GP_CONFLICT_SIG)
         f->anomalies |= GP_ANOM_BANK_CONFLICTS;
     if (f->lim.sm_busy < 1.0)

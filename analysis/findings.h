@@ -15,6 +15,9 @@
 
 /* Bank-conflict wavefronts / load wavefronts at or above this are an anomaly. */
 #define GP_CONFLICT_SIG 0.10
+/* Read sectors the L2 Request Coalescer merged / the L2 demand (lookups + merged) at or
+ * above this are worth saying: the L2 bytes then move with how closely the SMs run in step. */
+#define GP_L2_MERGED_SIG 0.10
 /* Without the runs' spread, a step is "explained by the change of limit" only when the
  * measured speedup is within this factor of the predicted one. */
 #define GP_STEP_TOL_DEFAULT 0.02
@@ -33,7 +36,7 @@ enum gp_advice {
     GP_ADV_COUNT
 };
 
-enum gp_anomaly { GP_ANOM_BANK_CONFLICTS = 1, GP_ANOM_IDLE_SMS = 2, GP_ANOM_TAIL = 4 };
+enum gp_anomaly { GP_ANOM_BANK_CONFLICTS = 1, GP_ANOM_IDLE_SMS = 2, GP_ANOM_TAIL = 4, GP_ANOM_L2_MERGED = 8 };
 
 struct gp_row_finding {
     int usable;                 /* verified, with a time: the only rows with findings */
@@ -41,6 +44,8 @@ struct gp_row_finding {
     struct gp_limits lim;
     double share_old;           /* today's model: achieved / min(memory, compute roofs) */
     double conflict_ratio;      /* shared load bank conflicts / load wavefronts; NaN */
+    double l2_merged_bytes;     /* 32 B x the read sectors the L2 Request Coalescer merged; NaN */
+    double l2_merged_ratio;     /* l2_merged_bytes / (L2 bytes + l2_merged_bytes); NaN */
     unsigned anomalies;         /* enum gp_anomaly bits */
     int advice;                 /* enum gp_advice */
     double advice_number;       /* the number behind it (a share, a fraction, FLOP/inst) */

@@ -801,6 +801,15 @@ static void explain_row(struct rep *R, int i)
             say(R, " It reads no shared memory (0 load wavefronts).");
         }
     }
+    if (fi->anomalies & GP_ANOM_L2_MERGED) {
+        double demand = val(r->metric[GP_M_l2_bytes]) + fi->l2_merged_bytes;
+        double unit = demand >= 1e10 ? 1e9 : 1e6;
+        say(R, " The L2 Request Coalescer merged %s of its L2 demand (%s of %s %s) before the "
+               "lookups: the L2 bytes are what remained, and that share moves with how closely the "
+               "SMs run in step.",
+            pct(fi->l2_merged_ratio), num(fi->l2_merged_bytes / unit), num(demand / unit),
+            unit > 1e6 ? "GB" : "MB");
+    }
     if (!isnan(ro->flops_counted) && ro->flops_analytic > 0 &&
         fabs(ro->flops_counted / ro->flops_analytic - 1.0) > FLOPS_DIFFER)
         say(R, " The FP32 and tensor counters account for %s of the analytic 2mnk FLOPs; rates "

@@ -188,6 +188,30 @@ static void test_crafted(void)
     findings_free(&L.F);
     findings_build(&L.ds, L.roof, L.usable, &L.F);
 
+    /* the L2 Request Coalescer: 60 MB merged against 240 MB of lookups is 20% of the demand,
+     * flagged and said; 20 MB against 240 is 7.7%, below GP_L2_MERGED_SIG; none collected: NaN */
+    CHECK(isnan(L.F.row[b].l2_merged_ratio) && !(L.F.row[b].anomalies & GP_ANOM_L2_MERGED),
+          "no merged count in the crafted CSV: ratio NaN, nothing flagged");
+    L.ds.rows[b].metric[GP_M_l2_bytes] = 240e6;
+    L.ds.rows[b].metric[GP_M_l2_merged] = 60e6 / 32;
+    L.ds.rows[c].metric[GP_M_l2_bytes] = 240e6;
+    L.ds.rows[c].metric[GP_M_l2_merged] = 20e6 / 32;
+    findings_free(&L.F);
+    if (findings_build(&L.ds, L.roof, L.usable, &L.F) == 0) {
+        CHECK_NEAR(L.F.row[b].l2_merged_ratio, 0.2, 1e-12, "60 MB merged, 240 MB looked up: 20%% of the demand");
+        CHECK(L.F.row[b].anomalies & GP_ANOM_L2_MERGED, "20%% merged: flagged");
+        CHECK_NEAR(L.F.row[c].l2_merged_ratio, 20.0 / 260, 1e-12, "20 MB merged, 240 MB looked up: 7.7%%");
+        CHECK(!(L.F.row[c].anomalies & GP_ANOM_L2_MERGED), "7.7%% merged: not flagged");
+        char *t = render_text(&L.ds);
+        CHECK(t && strstr(t, "The L2 Request Coalescer merged 20.0% of its L2 demand (60.0 of 300 MB)") &&
+                  !strstr(t, "merged 7.69%"),
+              "report: the 20%% row's paragraph says what the coalescer merged; the 7.7%% row's does not");
+        free(t);
+    }
+    L.ds.rows[b].metric[GP_M_l2_merged] = L.ds.rows[c].metric[GP_M_l2_merged] = NAN;
+    findings_free(&L.F);
+    findings_build(&L.ds, L.roof, L.usable, &L.F);
+
     /* rendered: each crafted row's table line carries its limiter and evidence */
     char *text = render_text(&L.ds);
     const char *one = text ? strstr(text, "| 1024x1024x1024 | 18.0 | parallelism (shared memory roof x 48.5% busy) | 19.4 | 93.0% |") : NULL;

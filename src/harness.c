@@ -451,6 +451,27 @@ static int slowdown_from_env(struct run *r, char *err, size_t errlen)
     return -1;
 }
 
+/* GEMMPROF_TEST_PAD_MB=N (0..65536), read once before GPU work: 0, or -1 naming the problem. */
+static int pad_from_env(struct run *r, char *err, size_t errlen)
+{
+    const char *spec = getenv("GEMMPROF_TEST_PAD_MB");
+    char *end;
+    r->pad_bytes = 0;
+    if (!spec || !*spec)
+        return 0;
+    errno = 0;
+    unsigned long long mb = strtoull(spec, &end, 10);
+    if (*spec == '-' || *end || errno || mb > 65536) {
+        snprintf(err, errlen, "GEMMPROF_TEST_PAD_MB=%.100s: expected a whole number of MiB, 0 to 65536", spec);
+        return -1;
+    }
+    r->pad_bytes = (size_t)mb << 20;
+    if (mb)
+        gp_message("warning: GEMMPROF_TEST_PAD_MB: %llu MiB of device memory before each shape's matrices "
+                   "(a test hook)", mb);
+    return 0;
+}
+
 /* The GPU resources of the sweep. 0, or -1 with the failing call named in err. */
 static int setup_gpu(struct run *r, char *err, size_t errlen)
 {
@@ -693,7 +714,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     /* bad input first, before anything is created or the GPU is touched */
     rc = EXIT_USAGE;
     if (counter_flush_from_env(&r->counter_flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
-        setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err) ||
+        pad_from_env(r, err, sizeof err) || setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err) ||
         plan_shard_costs(r, err, sizeof err))
         goto fail;
     switch (device_open(o->device, &r->meta, err, sizeof err)) {

@@ -55,6 +55,10 @@ struct run {
     int slow_variant;
 #define SLOW_ALL (-2)
     unsigned long long slow_ns;
+    /* GEMMPROF_TEST_PAD_MB=N, a test hook for the ncu comparison: N MiB of device memory
+     * allocated before each shape's A, B and C, so that they lie elsewhere in physical
+     * memory (the L2 re-reads of a kernel whose data fills the L2 depend on it) */
+    size_t pad_bytes;
     unsigned long long *d_probe;
     cudaEvent_t *ev_start, *ev_stop;
     struct outdir out;
@@ -71,6 +75,7 @@ struct shape_data {
     long m, n, k;
     float *h_a, *h_b, *h_c, *h_cublas;   /* h_cublas: whole-matrix comparison, sampled mode */
     float *d_a, *d_b, *d_c;
+    void *d_pad;                         /* GEMMPROF_TEST_PAD_MB's allocation, or NULL */
     double *ref;                         /* m*n (full) or nsamples entries */
     long *idx;                           /* NULL in full mode */
     long nidx;

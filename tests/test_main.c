@@ -148,6 +148,13 @@ int main(int argc, char **argv)
     int slow_rm = system("rm -rf /tmp/gp_main_slowall");
     (void)slow_rm;
     unsetenv("GEMMPROF_TEST_SLOWDOWN");
+    setenv("GEMMPROF_TEST_PAD_MB", "8x", 1);   /* the ncu comparison's placement hook */
+    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_PAD_MB=8x: expected a whole number of MiB");
+    setenv("GEMMPROF_TEST_PAD_MB", "70000", 1);
+    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "0 to 65536");
+    setenv("GEMMPROF_TEST_PAD_MB", "-1", 1);
+    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_PAD_MB=-1");
+    unsetenv("GEMMPROF_TEST_PAD_MB");
 
     /* no GPU: its own exit status and message, no half-written results left, and an
      * existing results directory left exactly as it was */

@@ -1,16 +1,17 @@
 """Compares gemmprof's CUPTI counters with ncu's for the same kernels in the same state.
-   ncu_compare.py RESULTS_CSV[,RESULTS_CSV...] NCU_CSV VARIANT SHAPE CALLS [--skip N] [--multi]
+   ncu_compare.py RESULTS_CSV[,RESULTS_CSV...] NCU_CSV[,NCU_CSV...] VARIANT SHAPE CALLS [--skip N] [--multi]
    ncu_compare.py --criterion        prints the criterion below
    ncu_compare.py --names RESULTS_CSV VARIANT SHAPE
                                      prints the function names of the kernels gemmprof's row
                                      names, '|'-separated: an ncu --kernel-name regex for them
-NCU_CSV holds ncu's view of CALLS whole calls of the variant (application replay, each call
-after gemmprof's L2 flush and ncu's own cache flush); l2_flush_kernel launches, if any, are
-dropped. The kernels per call are found from ncu's list itself: it must split into CALLS
-equal runs of the same kernel names, and gemmprof's `kernels` column must name as many. The
-first N calls (--skip: the verify call and the warm-up) are not compared. Medians on both
-sides: several gemmprof runs, several ncu calls; a call's value is the sum over its kernels
-(for the shown-only rates and peaks: their duration-weighted mean and their maximum).
+Each NCU_CSV, one per ncu process, holds ncu's view of CALLS whole calls of the variant
+(application replay, each call after gemmprof's L2 flush and ncu's own cache flush);
+l2_flush_kernel launches, if any, are dropped. The kernels per call are found from ncu's list
+itself: it must split into CALLS equal runs of the same kernel names, the same in every file,
+and gemmprof's `kernels` column must name as many. The first N calls of each file (--skip:
+the verify call and the warm-up) are not compared. Medians on both sides, over all runs and
+all calls: a call's value is the sum over its kernels (for the shown-only rates and peaks:
+their duration-weighted mean and their maximum).
 --multi marks a case meant to show a call of several kernels (split-K GEMM plus reduction):
 if cuBLAS launched one kernel there, that sub-check is skipped with the reason.
 Prints the criterion, a table row per metric, ok/FAIL/skip lines; exits 1 on a mismatch."""
@@ -38,7 +39,10 @@ L2 = "lts__t_bytes.sum"
 MERGED = "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum"
 
 CRITERION = """\
-criterion (gemmprof = median of its runs, ncu = median of its calls, a call = sum of its kernels):
+criterion (gemmprof = median of its runs, ncu = median of its calls over its processes, a call =
+  sum of its kernels; both tools' processes place the matrices alike, at the same set of
+  offsets in device memory, since a kernel whose data fills the L2 re-reads more or less
+  from DRAM with the placement):
   instruction and tensor-op counts (smsp__sass_*, sm__ops_path_tensor_*): equal in every run and call
   DRAM reads, L2 and L1 bytes: within 2% or 64 KiB of ncu, whichever is larger, or inside
     ncu's call-to-call range [min, max], each end widened by as much
@@ -166,11 +170,18 @@ def main(argv):
     if rows is None:
         print(f"FAIL - ncu compare {what}: no row for it in {missing}")
         return 1
-    calls, why = split_calls(kernels(a.ncu), a.calls)
-    if calls is None or a.skip >= a.calls:
-        print(f"FAIL - ncu compare {what}: {why or f'nothing left after skipping {a.skip} calls'}")
+    calls = []
+    for path in a.ncu.split(","):   # one file per ncu process, each of CALLS calls
+        some, why = split_calls(kernels(path), a.calls)
+        if some is None or a.skip >= a.calls:
+            print(f"FAIL - ncu compare {what}: {why or f'nothing left after skipping {a.skip} calls'}"
+                  f" ({path})")
+            return 1
+        calls += some[a.skip:]
+    if any(len(c) != len(calls[0]) or [x["Kernel Name"] for x in c] != [x["Kernel Name"] for x in calls[0]]
+           for c in calls):
+        print(f"FAIL - ncu compare {what}: ncu's processes launched different kernels per call")
         return 1
-    calls = calls[a.skip:]
     per = len(calls[0])
     names = [x["Kernel Name"] for x in calls[0]]
     bad = 0

@@ -21,21 +21,28 @@
 # - a judged value missing or not finite on either side fails.
 #
 # Same command, both tools: for each case gemmprof runs the command ncu profiles (`-k V
-# -s S`, with fewer timed calls: the counter phase does not depend on them), RUNS times. The main job measures every variant of a shape in one counter
+# -s S`, with fewer timed calls: the counter phase does not depend on them), RUNS times.
+# Same placements, both tools: gemmprof's runs cycle through PADS, ncu runs once per pad
+# (GEMMPROF_TEST_PAD_MB MiB allocated before the matrices), and its calls pool. A kernel
+# whose data fills the L2 re-reads from DRAM as the matrices lie: tf32x3_mma 2048^3 read
+# 41.3-43.5 MB over gemmprof's pads of 0-2048 MiB and ncu's medians moved 40.8-41.7
+# (results/h200/logs/diag_pad-d55f57c.txt); one ncu process samples one placement. The main job measures every variant of a shape in one counter
 # batch; there a kernel's L2 bytes can read up to 3% above the same kernel measured alone
 # (cuBLAS 1000x1500x700: 140.2-144.9 MB in the batch against 138.9-140.6 alone and ncu's
 # 139.9-142.1; results/h200/logs/diag_l2_batch-*.txt): the other variants' ranges before it
 # in the same pass change how often its L1 misses, which no flush between them undid. ncu
 # cannot profile gemmprof's batch (it holds the counters, so gemmprof times only), so the
 # comparison is made where both tools see the same sequence of launches.
-# Cost: about 10 s per case, 22 cases (8 with NCU_COMPARE_TENSOR=0; with the 22, one make
-# test-gpu took 328 s on the H200 at eee05a6). NCU_COMPARE_RUNS (gemmprof runs per
-# case, default 3) and NCU_COMPARE_CALLS (timed calls under ncu, default 5) override counts.
+# Cost: about 15 s per case, 22 cases (8 with NCU_COMPARE_TENSOR=0). NCU_COMPARE_RUNS
+# (gemmprof runs per case, default 4), NCU_COMPARE_CALLS (timed calls per ncu process,
+# default 5) and NCU_COMPARE_PADS (MiB before the matrices, one ncu process each, default
+# "0 64") override them.
 . tests/gpu/lib.sh
 need_gpu "counters agree with ncu" || exit 0
 command -v ncu >/dev/null 2>&1 || { skip "counters agree with ncu: ncu not installed"; exit 0; }
-RUNS=${NCU_COMPARE_RUNS:-3}
+RUNS=${NCU_COMPARE_RUNS:-4}
 CALLS=${NCU_COMPARE_CALLS:-5}
+PADS=${NCU_COMPARE_PADS:-0 64}
 python3 tests/gpu/ncu_compare.py --criterion | sed 's/^/  /'
 metrics=$($GEMMPROF --list-metrics | awk 'NR > 1 && $2 == "yes" {print $1}' | paste -sd, -)
 t0=$(date +%s)
@@ -60,7 +67,8 @@ for vs in $CASES; do
     i=0
     while [ $i -lt "$RUNS" ]; do
         i=$((i + 1))
-        $GEMMPROF -k "$v" -s "$s" -r 2 -w 1 --no-ceilings --no-report -o "$TMP/g$v$s$i" >"$TMP/run.log" 2>&1 ||
+        pad=$(echo $PADS | awk -v i=$i '{print $((i - 1) % NF + 1)}')
+        GEMMPROF_TEST_PAD_MB=$pad $GEMMPROF -k "$v" -s "$s" -r 2 -w 1 --no-ceilings --no-report -o "$TMP/g$v$s$i" >"$TMP/run.log" 2>&1 ||
             { cat "$TMP/run.log"; fail "gemmprof run $i of $v $s"; }
         [ -f "$TMP/g$v$s$i/results.csv" ] && runs=${runs:+$runs,}$TMP/g$v$s$i/results.csv
     done
@@ -76,13 +84,18 @@ for vs in $CASES; do
     # replay, because kernel replay restores C from a saved copy before each pass after
     # the first, and ncu's cache flush leaves part of that write behind: +2.3 MB of DRAM
     # writes per 2048^3 call (11.4 vs 9.3 MB for naive).
-    ncu --replay-mode application --nvtx --nvtx-include "gemmprof@$v $shape/" \
-        --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
-        --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
-        --log-file "$TMP/ncu.csv" \
-        $GEMMPROF -k "$v" -s "$s" -r "$CALLS" -w 1 --no-ceilings --no-report -o "$TMP/ncu$v$s" \
-        >"$TMP/ncu.out" 2>"$TMP/ncu.err"
-    (cd tests/gpu && python3 ncu_compare.py "$runs" "$TMP/ncu.csv" "$v" "$shape" $((CALLS + 2)) --skip 2 $multi)
+    files=
+    : >"$TMP/ncu.out"; : >"$TMP/ncu.err"
+    for pad in $PADS; do
+        GEMMPROF_TEST_PAD_MB=$pad ncu --replay-mode application --nvtx --nvtx-include "gemmprof@$v $shape/" \
+            --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
+            --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
+            --log-file "$TMP/ncu$pad.csv" \
+            $GEMMPROF -k "$v" -s "$s" -r "$CALLS" -w 1 --no-ceilings --no-report -o "$TMP/ncu$v$s$pad" \
+            >>"$TMP/ncu.out" 2>>"$TMP/ncu.err"
+        files=${files:+$files,}$TMP/ncu$pad.csv
+    done
+    (cd tests/gpu && python3 ncu_compare.py "$runs" "$files" "$v" "$shape" $((CALLS + 2)) --skip 2 $multi)
     if grep -q "carrying on with timing only" "$TMP/ncu.err" "$TMP/ncu.out" 2>/dev/null; then
         ok "under ncu, gemmprof falls back to timing only ($v $s)"
     else

@@ -41,7 +41,7 @@ ncu() {
 check() {
     want=$1 what=$2 calls=${3:-$NK}
     if [ $# -ge 3 ]; then shift 3; else shift $#; fi
-    python3 ncu_compare.py "$RES" "$T/ncu.csv" naive 64x64x64 "$calls" "$@" >"$T/out" 2>&1
+    python3 ncu_compare.py "$RES" "${NCU_FILES:-$T/ncu.csv}" naive 64x64x64 "$calls" "$@" >"$T/out" 2>&1
     rc=$?
     if [ "$rc" = "$want" ]; then echo "ok - ncu_compare.py: $what"; else
         sed "s/^/    /" "$T/out"; echo "FAIL - ncu_compare.py: $what (exit $rc, expected $want)"; fi
@@ -139,6 +139,25 @@ COLS=$COLS0,$MERGED
 OURS_LAST=4950000 ours 262144 33560000 9280000 300000000 50000
 check 1 "L2 300 MB outside ncu's range and ncu without the merged count"
 COLS=$COLS0 LAST= OURS_LAST=
+
+# ncu in several processes (the matrices placed at other offsets in each): their calls pool.
+# H200, 2e81ce0-d55f57c, tf32x3_mma 2048^3: ncu's calls 40.2-41.2 MB of DRAM reads in one
+# process and 41.6-42.0 in another, gemmprof 42.5 MB
+ncu $K 262144 40200000 6000000 440000000 50000 $K 262144 40600000 6000000 440000000 50000 \
+    $K 262144 41200000 6000000 440000000 50000
+cp "$T/ncu.csv" "$T/ncuA.csv"
+ncu $K 262144 41600000 6000000 440000000 50000 $K 262144 41800000 6000000 440000000 50000 \
+    $K 262144 42000000 6000000 440000000 50000
+cp "$T/ncu.csv" "$T/ncuB.csv"
+ours 262144 42500000 6000000 440000000 50000
+NCU_FILES=$T/ncuA.csv check 1 "DRAM reads 42.5 MB against one ncu process's 40.2-41.2 MB widened by 2% (42.02)" 3
+NCU_FILES=$T/ncuA.csv,$T/ncuB.csv check 0 "DRAM reads 42.5 MB inside two ncu processes' 40.2-42.0 MB widened by 2% (42.84)" 3
+says "6 calls of 1 kernel"
+ncu gemm_other_kernel 262144 41600000 6000000 440000000 50000 gemm_other_kernel 262144 41800000 6000000 440000000 50000 \
+    gemm_other_kernel 262144 42000000 6000000 440000000 50000
+cp "$T/ncu.csv" "$T/ncuB.csv"
+NCU_FILES=$T/ncuA.csv,$T/ncuB.csv check 1 "two ncu processes that launched different kernels" 3
+says "ncu's processes launched different kernels per call"
 
 # NaN or missing never passes
 calls_w 33570000 9240000 9300000 9290000

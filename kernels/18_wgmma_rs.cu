@@ -77,36 +77,16 @@ gemm_wgmma_rs_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
 #if SM90_TF32_DEVICE
     using P = wgmma_rs_cfg;
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
-    static_assert(BK == 32 && BM % 8 == 0 && BM <= 256 && BN % 64 == 0, "tile shape");
-    static_assert(P::PRODUCER_REGS * 128 + P::CONSUMER_REGS * 128 * P::CONSUMERS <= 65536, "register file");
-
     extern __shared__ uint8_t wgmma_rs_smem_raw[];
-    uint8_t *const smem = wgmma_rs_smem_raw + ((1024 - (sm90_smem_addr(wgmma_rs_smem_raw) & 1023)) & 1023);
-    float *const as = reinterpret_cast<float *>(smem);                      /* [STAGES][BM][BK] swizzled */
-    float *const bs = reinterpret_cast<float *>(smem + STAGES * P::A_BYTES); /* [STAGES][BN/8][BK][8] */
-    uint64_t *const full = reinterpret_cast<uint64_t *>(smem + STAGES * P::STAGE_BYTES);
-    uint64_t *const empty = full + STAGES;
-
-    const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN, tiles = tiles_m * tiles_n;
-    const int ktiles = (k + BK - 1) / BK;
-    const int tid = threadIdx.x, wg = tid / 128;
-
-    if (tid == 0)
-        sm90_ws_ring_init(&map_a, &map_b, full, empty);
-    __syncthreads();
-
-    if (wg == 0) {
-        /* producer warpgroup: one thread walks the block's tiles and k-tiles; `it` counts
-         * stage uses over all of them, so the ring carries on across tiles */
-        setmaxnreg_dec<P::PRODUCER_REGS>();
-        if (tid != 0)
-            return;
-        sm90_ws_produce<BW>(m, n, tiles, ktiles, &map_a, &map_b, as, bs, full, empty);
-        return;
-    }
+    sm90_ws_block blk;
+    if (!sm90_ws_start<BW>(wgmma_rs_smem_raw, m, n, k, &map_a, &map_b, &blk))
+        return; /* the producer warpgroup */
 
     /* consumers: warpgroup cw owns n rows 64 cw .. 64 cw + 63 of the tile, all BM m */
-    setmaxnreg_inc<P::CONSUMER_REGS>();
+    float *const as = blk.as, *const bs = blk.bs;
+    uint64_t *const full = blk.full, *const empty = blk.empty;
+    const int tiles = blk.tiles, ktiles = blk.ktiles;
+    const int tid = threadIdx.x, wg = tid / 128;
     const int cw = wg - 1, warp = (tid / 32) % 4, lane = tid % 32, g = lane / 4, tig = lane % 4;
     float acc[BM / 2];
     constexpr int SETS = 2;

@@ -1,6 +1,5 @@
 #include "analysis/compare.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include "analysis/atomic_file.h"
 #include "analysis/markdown.h"
 #include "analysis/message.h"
+#include "analysis/numparse.h"
 
 /* A counter must move by more than this to be listed: below it is the counters' own
  * run-to-run wobble (DRAM writes aside, they agree with ncu within 0.5%). */
@@ -285,13 +285,13 @@ int compare_main(int argc, char **argv)
                 return usage("--out needs a file");
             out = argv[i];
         } else if (strcmp(argv[i], "--threshold") == 0) {
-            char *end;
             if (++i >= argc)
                 return usage("--threshold needs a percentage");
-            errno = 0;
-            threshold = strtod(argv[i], &end);
-            if (!*argv[i] || *end || errno || !(threshold >= 0 && threshold <= 1000))
-                return usage("--threshold: expected a percentage from 0 to 1000");
+            if (parse_real(argv[i], 0, 1000, &threshold)) {
+                char why[160];
+                snprintf(why, sizeof why, "--threshold: '%.40s' is not a percentage from 0 to 1000", argv[i]);
+                return usage(why);
+            }
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: gemmprof compare BASE NEW [--out FILE] [--threshold PCT]\n"
                    "  Compares two results directories row by row (variant x shape): time ratio,\n"

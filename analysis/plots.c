@@ -28,6 +28,7 @@
 #include "analysis/findings.h"
 #include "analysis/fleet.h"
 #include "analysis/limits.h"
+#include "analysis/numparse.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
 
@@ -1100,10 +1101,8 @@ int plots_render(const struct gp_dataset *ds, const char *outdir, const char *pl
 
 int plots_parse_max_shape_charts(const char *s, int *out, char *why, size_t whylen)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < 0 || v > PLOTS_SHAPE_CHARTS_LIMIT) {
+    long long v;
+    if (parse_ll(s, 0, PLOTS_SHAPE_CHARTS_LIMIT, &v)) {
         snprintf(why, whylen, "--max-shape-charts takes a whole number from 0 to %d, not '%.40s'",
                  PLOTS_SHAPE_CHARTS_LIMIT, s);
         return -1;

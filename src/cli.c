@@ -1,12 +1,12 @@
 #include "src/cli.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/metrics.h"
+#include "analysis/numparse.h"
 #include "src/registry.h"
 
 static const char *const default_sizes = "1024,2048,4096,8192";
@@ -61,21 +61,15 @@ void cli_usage(FILE *f)
             default_sizes);
 }
 
-/* Parses a whole decimal size; "", "abc", "12x", "-3" and "0" are errors. */
+/* Parses a whole decimal size; "", "abc", "12x", "-3", " 5", "+5" and "0" are errors. */
 static int parse_size(const char *s, const char *spec, long *out, char *err, size_t errlen)
 {
-    char *end;
-    if (!*s || (*s < '0' || *s > '9')) {
+    unsigned long long v;
+    if (!*s || s[strspn(s, "0123456789")]) {
         snprintf(err, errlen, "bad size '%s' in '%s': sizes are positive integers", s, spec);
         return -1;
     }
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (*end) {
-        snprintf(err, errlen, "bad size '%s' in '%s': sizes are positive integers", s, spec);
-        return -1;
-    }
-    if (errno == ERANGE || v > INT_MAX) {
+    if (parse_ull(s, INT_MAX, &v)) {   /* digits only: the range is what failed */
         snprintf(err, errlen, "size %s in '%s' is too large (at most %d)", s, spec, INT_MAX);
         return -1;
     }
@@ -208,10 +202,8 @@ long long shape_bytes(const struct shape *s)
 static int parse_count(const char *opt, const char *s, int lo, int hi, int *out, char *err,
                        size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi) {
+    long long v;
+    if (parse_ll(s, lo, hi, &v)) {
         snprintf(err, errlen, "%s: '%s' is not an integer in %d..%d", opt, s, lo, hi);
         return -1;
     }
@@ -379,10 +371,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         }
         case 'm': if (parse_metrics(optarg, o, err, errlen)) return -1; break;
         case OPT_SEED: {
-            char *end;
-            errno = 0;
-            o->seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || errno || optarg[0] == '-') {
+            if (parse_ull(optarg, ULLONG_MAX, &o->seed)) {
                 snprintf(err, errlen, "--seed: '%s' is not a non-negative integer", optarg);
                 return -1;
             }

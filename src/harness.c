@@ -22,6 +22,7 @@
 
 #include "analysis/ceilings.h"
 #include "analysis/meta.h"
+#include "analysis/numparse.h"
 #include "analysis/report.h"
 #include "analysis/results.h"
 #include "analysis/verify.h"
@@ -428,7 +429,7 @@ static void setup_ceilings(struct run *r)
 static int slowdown_from_env(struct run *r, char *err, size_t errlen)
 {
     const char *spec = getenv("GEMMPROF_TEST_SLOWDOWN");
-    char name[64], *end;
+    char name[64];
     r->slow_variant = -1;
     if (!spec || !*spec)
         return 0;
@@ -436,10 +437,8 @@ static int slowdown_from_env(struct run *r, char *err, size_t errlen)
     if (colon && (size_t)(colon - spec) < sizeof name) {
         memcpy(name, spec, (size_t)(colon - spec));
         name[colon - spec] = '\0';
-        errno = 0;
-        r->slow_ns = strtoull(colon + 1, &end, 10);
         r->slow_variant = strcmp(name, "all") == 0 ? SLOW_ALL : registry_find(name);
-        if (r->slow_variant != -1 && colon[1] && !*end && !errno && colon[1] != '-' && r->slow_ns <= 1000000000ULL) {
+        if (r->slow_variant != -1 && parse_ull(colon + 1, 1000000000ULL, &r->slow_ns) == 0) {
             gp_message("warning: GEMMPROF_TEST_SLOWDOWN: %s's timed launches get %llu ns more (a test hook)",
                        r->slow_variant == SLOW_ALL ? "every variant" : name, r->slow_ns);
             return 0;
@@ -455,13 +454,11 @@ static int slowdown_from_env(struct run *r, char *err, size_t errlen)
 static int pad_from_env(struct run *r, char *err, size_t errlen)
 {
     const char *spec = getenv("GEMMPROF_TEST_PAD_MB");
-    char *end;
+    unsigned long long mb;
     r->pad_bytes = 0;
     if (!spec || !*spec)
         return 0;
-    errno = 0;
-    unsigned long long mb = strtoull(spec, &end, 10);
-    if (*spec == '-' || *end || errno || mb > 65536) {
+    if (parse_ull(spec, 65536, &mb)) {
         snprintf(err, errlen, "GEMMPROF_TEST_PAD_MB=%.100s: expected a whole number of MiB, 0 to 65536", spec);
         return -1;
     }

@@ -1,8 +1,8 @@
 #include "src/ranks.h"
 
+#include "analysis/numparse.h"
 #include "analysis/results.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <math.h>
@@ -31,10 +31,8 @@ static int env_int(rank_getenv_fn get, void *ctx, const char *name, int *out, ch
         snprintf(err, errlen, "%s is not set while its launcher's rank is", name);
         return -1;
     }
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *s < '0' || *s > '9' || *end || errno || v > INT_MAX - 1) {
+    long long v;
+    if (parse_ll(s, 0, INT_MAX - 1, &v)) {
         snprintf(err, errlen, "%s='%.40s' is not a non-negative integer", name, s);
         return -1;
     }

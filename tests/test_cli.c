@@ -18,6 +18,14 @@ static int parse(const char *line, struct cli_options *o, char *err, size_t errl
     return cli_parse(argc, argv, o, err, errlen);
 }
 
+/* Arguments as given, blanks inside them kept (parse() splits on blanks). */
+static int parse2(const char *opt, const char *val, struct cli_options *o, char *err, size_t errlen)
+{
+    char *argv[] = {(char *)"gemmprof", (char *)opt, (char *)val, NULL};
+    err[0] = '\0';
+    return cli_parse(3, argv, o, err, errlen);
+}
+
 static int sizes(const char *spec, struct shape *s, int *n, char *err)
 {
     *n = 0;
@@ -113,6 +121,20 @@ int main(void)
     CHECK(parse("-s", &o, err, sizeof err) == -1 && strstr(err, "needs a value"), "missing value: %s", err);
     CHECK(parse("stray", &o, err, sizeof err) == -1 && strstr(err, "stray"), "stray argument: %s", err);
     CHECK(parse("--seed -1", &o, err, sizeof err) == -1, "negative seed rejected: %s", err);
+    /* one number parser for every option: plain decimal, nothing strtol alone lets by */
+    {
+        static const char *const bad[][2] = {
+            {"-r", " 5"}, {"-r", "+5"}, {"-r", "5 "}, {"-r", "0x10"}, {"-w", " 2"}, {"-w", "+2"},
+            {"-d", "0x1"}, {"-s", " 5"}, {"-s", "+5"}, {"--seed", " -5"}, {"--seed", " 5"},
+            {"--seed", "+5"}, {"--seed", "0x10"}, {"--seed", "-5"}, {"--seed", "18446744073709551616"},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+            CHECK(parse2(bad[i][0], bad[i][1], &o, err, sizeof err) == -1 && strstr(err, bad[i][1]),
+                  "%s '%s' refused, naming the value: %s", bad[i][0], bad[i][1], err);
+        CHECK(parse2("--seed", "18446744073709551615", &o, err, sizeof err) == 0 && o.seed == 18446744073709551615ULL,
+              "--seed takes the largest 64-bit value");
+        CHECK(parse2("-r", "007", &o, err, sizeof err) == 0 && o.reps == 7, "leading zeros are decimal, not octal");
+    }
     CHECK(parse("--help", &o, err, sizeof err) == 0 && o.action == CLI_HELP, "--help");
     CHECK(parse("--list", &o, err, sizeof err) == 0 && o.action == CLI_LIST, "--list");
 

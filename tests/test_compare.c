@@ -147,6 +147,10 @@ int main(void)
     CHECK(run_status("results/h200") == 2 && run_status("results/h200 /nonexistent") == 2 &&
               run_status("results/h200 results/h200 --threshold -1") == 2,
           "missing directory, unreadable run or bad threshold: exit 2");
+    CHECK(run_status("results/h200 results/h200 --threshold 0x10") == 2 &&
+              run_status("results/h200 results/h200 --threshold ' 5'") == 2 &&
+              run_status("results/h200 results/h200 --threshold inf") == 2,
+          "--threshold takes plain decimal only: 0x10, ' 5' and inf exit 2");
     snprintf(args, sizeof args, "rm -rf '%s'", dir);
     if (system(args) != 0)
         printf("# could not remove %s\n", dir);

@@ -5,21 +5,22 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static int is_digit(char c)
+/* Past a run of decimal digits; *n counts them. */
+static const char *skip_digits(const char *s, int *n)
 {
-    return c >= '0' && c <= '9';
+    for (; *s >= '0' && *s <= '9'; s++)
+        (*n)++;
+    return s;
 }
 
 /* s is [-]digits: the only text the integer parsers hand to strto*. */
 static int plain_integer(const char *s, int allow_minus)
 {
+    int digits = 0;
     if (allow_minus && *s == '-')
         s++;
-    if (!is_digit(*s))
-        return 0;
-    while (is_digit(*s))
-        s++;
-    return *s == '\0';
+    s = skip_digits(s, &digits);
+    return digits && *s == '\0';
 }
 
 int parse_ll(const char *s, long long lo, long long hi, long long *out)
@@ -51,24 +52,21 @@ int parse_ull(const char *s, unsigned long long hi, unsigned long long *out)
 /* [-]digits[.digits][e[-+]digits], at least one digit before the exponent. */
 static int plain_real(const char *s, int allow_minus)
 {
-    int digits = 0;
+    int digits = 0, exp_digits = 0;
     if (allow_minus && *s == '-')
         s++;
-    for (; is_digit(*s); s++)
-        digits++;
+    s = skip_digits(s, &digits);
     if (*s == '.')
-        for (s++; is_digit(*s); s++)
-            digits++;
+        s = skip_digits(s + 1, &digits);
     if (!digits)
         return 0;
     if (*s == 'e' || *s == 'E') {
         s++;
         if (*s == '-' || *s == '+')
             s++;
-        if (!is_digit(*s))
+        s = skip_digits(s, &exp_digits);
+        if (!exp_digits)
             return 0;
-        while (is_digit(*s))
-            s++;
     }
     return *s == '\0';
 }

@@ -66,14 +66,16 @@ GITREV_STAMP := $(BUILD)/gitrev.txt
 $(shell mkdir -p $(BUILD); echo '$(GIT_REV) $(VERSION)' | cmp -s - $(GITREV_STAMP) 2>/dev/null || echo '$(GIT_REV) $(VERSION)' > $(GITREV_STAMP))
 $(BUILD)/src/main.o $(BUILD)/src/harness.o $(BUILD)/analysis/report.o: $(GITREV_STAMP)
 
-.PHONY: all run test test-host test-gpu plots report clean sass help fuzz
+.PHONY: all run test test-host test-gpu test-ncu deps plots report clean sass help fuzz
 all: $(GEMMPROF) $(TEST_BIN) $(SIMT_EMULATED) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS)
 
 help:
 	@echo "make            build $(GEMMPROF) and the tests"
 	@echo "make run        the main job: every variant at the default sizes into $(OUT)/, then the report"
-	@echo "make test       host tests, and GPU tests (skipped with the reason where there is no GPU)"
-	@echo "make test-gpu   only the GPU tests (on a machine with a GPU)"
+	@echo "make test       host tests, and GPU tests (skipped with the reason where there is no GPU), not ncu's"
+	@echo "make test-gpu   only the GPU tests, the comparisons with Nsight Compute included"
+	@echo "make test-ncu   only the comparisons with Nsight Compute (counters, launch facts)"
+	@echo "make deps       install gnuplot where it is missing and we may (root and apt-get), else say how"
 	@echo "make plots      re-render the charts of OUT=DIR without a GPU"
 	@echo "make report     re-render the report of OUT=DIR without a GPU"
 	@echo "make sass       dump the SASS of every kernel object into $(BUILD)/sass/"
@@ -142,20 +144,28 @@ endif
 # marked in the report as recorded elsewhere; out/recorded/ is a whole results directory,
 # so `make plots OUT=out/recorded` and `make report OUT=out/recorded` work on it.
 RECORDED ?= results/h200
-run: $(GEMMPROF)
+run: $(GEMMPROF) deps
 	$(Q)$(GEMMPROF) --out $(OUT) || { rc=$$?; [ $$rc -eq 3 ] || exit $$rc; \
 	  echo "gemmprof: no GPU here: rendering the recorded run $(RECORDED)/ into $(OUT)/recorded/ instead"; \
 	  mkdir -p $(OUT)/recorded && cp $(RECORDED)/results.csv $(RECORDED)/results.json $(RECORDED)/ceilings.csv $(OUT)/recorded/ && \
 	  $(GEMMPROF) report $(OUT)/recorded; }
 
-test: all
-	$(Q)tests/run.sh $(BUILD)
+test: all deps
+	$(Q)tests/run.sh $(BUILD) all
 
 test-host: all
 	$(Q)tests/run.sh $(BUILD) host
 
 test-gpu: all
-	$(Q)tests/run.sh $(BUILD) gpu
+	$(Q)tests/run.sh $(BUILD) full
+
+test-ncu: all
+	$(Q)tests/run.sh $(BUILD) ncu
+
+# What the charts need and a fresh machine may lack: installed when we can, otherwise the
+# exact command is printed and the job carries on (it renders no charts then).
+deps:
+	$(Q)sh plots/deps.sh
 
 # libFuzzer targets under AddressSanitizer and UBSan (clang; `apt-get install clang-14
 # libclang-rt-14-dev`): the CSV, results.csv, results.json and ceilings.csv readers, a

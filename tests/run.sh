@@ -1,8 +1,11 @@
 #!/bin/sh
 # Runs the test programs and scripts and counts their "ok/FAIL/skip" lines.
-#   tests/run.sh BUILD [host|gpu|all]
-# host: build/tests/test_* and tests/host/*.sh (no GPU needed). gpu: tests/gpu/*.sh, which skip with the
-# reason on a machine without a GPU. Ends with "N passed, N failed, N skipped".
+#   tests/run.sh BUILD [host|gpu|ncu|all|full]
+# host: build/tests/test_* and tests/host/*.sh (no GPU needed). gpu: tests/gpu/test_*.sh but the ncu
+# comparisons, which skip with the reason on a machine without a GPU. ncu: tests/gpu/test_ncu_*.sh,
+# gemmprof's counters and launch facts against Nsight Compute (about 8 minutes on an H200). all
+# (`make test`): host and gpu; full (`make test-gpu` adds ncu to gpu). Ends with
+# "N passed, N failed, N skipped".
 build=${1:-build}
 which=${2:-all}
 log=$(mktemp)
@@ -24,7 +27,9 @@ run_one() {
     rm -f "$log.one"
 }
 
-if [ "$which" != gpu ]; then
+case "$which" in host|gpu|ncu|all|full) ;; *) echo "tests/run.sh: unknown set '$which' (host, gpu, ncu, all, full)" >&2; exit 2 ;; esac
+want() { case " $1 " in *" $which "*) return 0 ;; esac; return 1; }
+if want "host all"; then
     for t in "$build"/tests/test_*; do
         [ -x "$t" ] || continue
         case "$t" in *.o|*.d) continue ;; esac
@@ -35,11 +40,16 @@ if [ "$which" != gpu ]; then
         run_one "$(basename "$t")" sh "$t"
     done
 fi
-if [ "$which" != host ]; then
-    for t in tests/gpu/test_*.sh; do
-        [ -f "$t" ] || continue
-        run_one "$(basename "$t")" sh "$t" "$build"
-    done
+for t in tests/gpu/test_*.sh; do
+    [ -f "$t" ] || continue
+    case "$t" in
+    */test_ncu_*) want "ncu full" || continue ;;
+    *) want "gpu all full" || continue ;;
+    esac
+    run_one "$(basename "$t")" sh "$t" "$build"
+done
+if [ "$which" = all ]; then
+    echo "(the comparisons with Nsight Compute, tests/gpu/test_ncu_*.sh, are not part of this set: make test-ncu, or make test-gpu, runs them)"
 fi
 
 passed=$(grep -c '^ok - ' "$log")

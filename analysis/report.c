@@ -535,6 +535,29 @@ static const char *const limiter_label[GP_LIM_COUNT] = {
 
 static const char *lim_label(int l) { return l >= 0 && l < GP_LIM_COUNT ? limiter_label[l] : "n/a"; }
 
+/* Kernels in row i's call (its kernels column). The counters cover them all in one range,
+ * so a rate such as achieved occupancy mixes them, while the launch facts are the main
+ * (longest-running) kernel's: a helper of 1024 x 256 threads beside a GEMM of one block
+ * per SM lifts the call's occupancy above the GEMM's theoretical one. */
+static int call_kernels(const struct rep *R, int i)
+{
+    const char *k = R->ds->rows[i].kernels;
+    if (!*k)
+        return 1;
+    int n = 1;
+    for (; *k; k++)
+        n += *k == ';';
+    return n;
+}
+
+/* " over the call's N kernels" where a rate of row i mixes several. */
+static void over_call(struct rep *R, int i)
+{
+    int n = call_kernels(R, i);
+    if (n > 1)
+        say(R, " over the call's %d kernels", n);
+}
+
 /* The evidence for row i's limiter, one table cell. */
 static void evidence(struct rep *R, int i)
 {
@@ -553,8 +576,10 @@ static void evidence(struct rep *R, int i)
     if (li->roof == GP_LIM_ISSUE || li->limiter == GP_LIM_ISSUE) {
         say(R, "%s%s FLOP per warp instruction, %s warp inst/s peak", sep, num(li->flop_per_inst),
             count_str(li->issue_peak));
-        if (!isnan(li->issue_active_pct))
+        if (!isnan(li->issue_active_pct)) {
             say(R, ", issue slots busy %s", pct(li->issue_active_pct / 100));
+            over_call(R, i);
+        }
         sep = "; ";
     } else if (li->roof >= GP_LIM_DRAM && li->roof <= GP_LIM_SHARED) {
         say(R, "%s%s %s B/FMA", sep, level_label[li->roof], num(bytes_per_fma(ro, li->roof)));
@@ -569,8 +594,10 @@ static void evidence(struct rep *R, int i)
                 pct(li->stall[k].share));
         if (li->stall[1].metric >= 0)
             say(R, ")");
-        if (!isnan(li->achieved_occupancy_pct))
+        if (!isnan(li->achieved_occupancy_pct)) {
             say(R, "; achieved occupancy %s", pct(li->achieved_occupancy_pct / 100));
+            over_call(R, i);
+        }
         sep = "; ";
     }
     if (f->anomalies & GP_ANOM_BANK_CONFLICTS) {

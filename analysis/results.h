@@ -47,7 +47,7 @@ struct gp_result {
     char kernels[512];       /* kernel names the counters summed, ';'-separated */
     char config[64];         /* tiles, stages and split the variant ran ("" if it does not say) */
 
-    /* Launch facts of the call's main kernel (the one launching the most threads), as
+    /* Launch facts of the call's main kernel (the one that ran longest), as
      * ncu's Launch Statistics and Occupancy sections show them; NaN / "" when unknown.
      * Theoretical occupancy from the CUDA occupancy API, for cuBLAS's kernels too. */
     char launch_kernel[128];

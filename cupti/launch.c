@@ -31,17 +31,25 @@
 #include "cupti/cupti_internal.h"
 #include "src/launch_facts.h"
 
-/* the launch with the most threads so far, in the current capture */
-static struct {
-    pthread_mutex_t mu;
-    CUpti_SubscriberHandle sub;
-    int seen;
+/* The launches of the current capture, the first LF_LAUNCHES kept. The call's main
+ * kernel is chosen once their kernel records have arrived: the one that ran longest. A
+ * call may launch helpers that launch more threads (the TMA kernels' operand copy: 1024
+ * blocks of 256 threads against the GEMM's 120 blocks of 384, a third of its time), so
+ * "most threads" would describe the helper. Without records: the most threads. */
+#define LF_LAUNCHES 16
+struct lf_launch {
     double threads;
     CUfunction f;
     unsigned grid[3], block[3], dyn_smem;
     int carveout_pct;   /* from a launch attribute; -1 when none */
     uint32_t corr;      /* the launch call's correlation id */
     char symbol[512];
+};
+static struct {
+    pthread_mutex_t mu;
+    CUpti_SubscriberHandle sub;
+    int n;   /* launches seen in this capture */
+    struct lf_launch l[LF_LAUNCHES];
 } cap = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 /* The kernel records that arrive while a capture runs, the newest LF_RECORDS kept (a
@@ -52,6 +60,7 @@ static struct {
     unsigned n;   /* records seen in this capture */
     struct lf_record {
         uint32_t corr, smem_config;
+        uint64_t duration_ns;
         int32_t grid[3], block[3];
         char symbol[512];   /* truncated as cap.symbol is, so the two compare */
     } r[LF_RECORDS];
@@ -69,18 +78,20 @@ static void kernel_sink(void *arg, const CUpti_Activity *rec, size_t dropped)
     pthread_mutex_lock(&recs.mu);
     struct lf_record *d = &recs.r[recs.n++ % LF_RECORDS];
     *d = (struct lf_record){.corr = k->correlationId, .smem_config = k->sharedMemoryExecuted,
+                            .duration_ns = k->end > k->start ? k->end - k->start : 0,
                             .grid = {k->gridX, k->gridY, k->gridZ}, .block = {k->blockX, k->blockY, k->blockZ}};
     snprintf(d->symbol, sizeof d->symbol, "%s", k->name ? k->name : "");
     pthread_mutex_unlock(&recs.mu);
 }
 
-/* The driver's configuration of the captured launch, from its record: the one with its
- * correlation id, else the newest with its symbol (the driver callback's id need not be
- * the one a runtime launch's record carries); grid and block must agree either way.
- * -1 when no record matches. */
-static long record_config(uint32_t corr, const char *symbol, const unsigned g[3], const unsigned b[3])
+/* The record of a captured launch: the one with its correlation id, else the newest with
+ * its symbol (the driver callback's id need not be the one a runtime launch's record
+ * carries); grid and block must agree either way. 0, or -1 when no record matches. */
+static int record_of(const struct lf_launch *l, struct lf_record *out)
 {
-    long by_corr = -1, by_symbol = -1;
+    const char *symbol = l->symbol;
+    const unsigned *g = l->grid, *b = l->block;
+    const struct lf_record *by_corr = NULL, *by_symbol = NULL;
     pthread_mutex_lock(&recs.mu);
     const unsigned n = recs.n < LF_RECORDS ? recs.n : LF_RECORDS;
     for (unsigned i = 0; i < n; i++) {   /* oldest first, so the newest by symbol wins */
@@ -90,13 +101,38 @@ static long record_config(uint32_t corr, const char *symbol, const unsigned g[3]
             same &= (unsigned)r->grid[d] == g[d] && (unsigned)r->block[d] == b[d];
         if (!same)
             continue;
-        if (r->corr == corr)
-            by_corr = r->smem_config;
+        if (r->corr == l->corr)
+            by_corr = r;
         if (symbol[0] && strcmp(r->symbol, symbol) == 0)
-            by_symbol = r->smem_config;
+            by_symbol = r;
     }
+    const struct lf_record *r = by_corr ? by_corr : by_symbol;
+    if (r)
+        *out = *r;
     pthread_mutex_unlock(&recs.mu);
-    return by_corr >= 0 ? by_corr : by_symbol;
+    return r ? 0 : -1;
+}
+
+/* The call's main kernel: the longest-running launch with a record, else (no records,
+ * or none with a duration) the one launching the most threads; ties go to the first. */
+static int main_launch(const struct lf_launch *l, int n)
+{
+    int best = 0, timed = 0;
+    uint64_t longest = 0;
+    for (int i = 0; i < n; i++) {
+        struct lf_record r;
+        if (records_on && record_of(&l[i], &r) == 0 && r.duration_ns > longest) {
+            longest = r.duration_ns;
+            best = i;
+            timed = 1;
+        }
+    }
+    if (timed)
+        return best;
+    for (int i = 1; i < n; i++)
+        if (l[i].threads > l[best].threads)
+            best = i;
+    return best;
 }
 
 /* Kernel records on for the capture. Failing is not fatal: the model stands in. */
@@ -134,19 +170,19 @@ static void records_end(void)
 static void keep(CUfunction f, const unsigned g[3], const unsigned b[3], unsigned dyn, int carveout,
                  uint32_t corr, const char *symbol)
 {
-    double threads = (double)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
     pthread_mutex_lock(&cap.mu);
-    if (!cap.seen || threads > cap.threads) {   /* ties: the first launched */
-        cap.seen = 1;
-        cap.threads = threads;
-        cap.f = f;
-        memcpy(cap.grid, g, sizeof cap.grid);
-        memcpy(cap.block, b, sizeof cap.block);
-        cap.dyn_smem = dyn;
-        cap.carveout_pct = carveout;
-        cap.corr = corr;
-        snprintf(cap.symbol, sizeof cap.symbol, "%s", symbol ? symbol : "");
+    if (cap.n < LF_LAUNCHES) {
+        struct lf_launch *l = &cap.l[cap.n];
+        l->threads = (double)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
+        l->f = f;
+        memcpy(l->grid, g, sizeof l->grid);
+        memcpy(l->block, b, sizeof l->block);
+        l->dyn_smem = dyn;
+        l->carveout_pct = carveout;
+        l->corr = corr;
+        snprintf(l->symbol, sizeof l->symbol, "%s", symbol ? symbol : "");
     }
+    cap.n++;
     pthread_mutex_unlock(&cap.mu);
 }
 
@@ -219,8 +255,7 @@ int launch_capture_begin(char *why, size_t why_len)
         return -1;
     }
     pthread_mutex_lock(&cap.mu);
-    cap.seen = 0;
-    cap.threads = 0;
+    cap.n = 0;
     pthread_mutex_unlock(&cap.mu);
     CUptiResult rc = cuptiSubscribe(&cap.sub, on_launch, NULL);
     if (rc != CUPTI_SUCCESS) {
@@ -319,24 +354,24 @@ int launch_capture_end(struct gp_result *row, char *why, size_t why_len)
     cuptiUnsubscribe(cap.sub);   /* also disables its callbacks */
     cap.sub = NULL;
     /* a snapshot, in case a library thread's callback was still running */
-    struct launch_kernel k = {.regs = -1};
+    static struct lf_launch launches[LF_LAUNCHES];
     pthread_mutex_lock(&cap.mu);
-    const int seen = cap.seen;
-    const CUfunction launched = cap.f;
-    k.carveout_pct = cap.carveout_pct;
-    memcpy(k.grid, cap.grid, sizeof k.grid);
-    memcpy(k.block, cap.block, sizeof k.block);
-    k.smem_dynamic = cap.dyn_smem;
-    const uint32_t corr = cap.corr;
-    char symbol[sizeof cap.symbol];
-    memcpy(symbol, cap.symbol, sizeof symbol);
-    cupti_kernel_name(cap.symbol, k.name, sizeof k.name);
+    const int seen = cap.n < LF_LAUNCHES ? cap.n : LF_LAUNCHES;
+    memcpy(launches, cap.l, sizeof launches);
     pthread_mutex_unlock(&cap.mu);
     records_end();
     if (!seen) {
         cupti_say(why, why_len, "launch facts: no kernel launch was seen");
         return -1;
     }
+    const struct lf_launch *main_kernel = &launches[main_launch(launches, seen)];
+    struct launch_kernel k = {.regs = -1};
+    const CUfunction launched = main_kernel->f;
+    k.carveout_pct = main_kernel->carveout_pct;
+    memcpy(k.grid, main_kernel->grid, sizeof k.grid);
+    memcpy(k.block, main_kernel->block, sizeof k.block);
+    k.smem_dynamic = main_kernel->dyn_smem;
+    cupti_kernel_name(main_kernel->symbol, k.name, sizeof k.name);
     if (driver_ready(why, why_len))
         return -1;
     struct launch_device dev = {0};
@@ -365,7 +400,8 @@ int launch_capture_end(struct gp_result *row, char *why, size_t why_len)
     const double threads = (double)k.block[0] * k.block[1] * k.block[2];
     if (drv.occupancy(&api, f, (int)threads, (size_t)k.smem_dynamic) != CUDA_SUCCESS)
         api = -1;   /* the limits alone */
-    const long config = records_on ? record_config(corr, symbol, k.grid, k.block) : -1;
+    struct lf_record rec;
+    const long config = records_on && record_of(main_kernel, &rec) == 0 ? (long)rec.smem_config : -1;
     if (records_on && config < 0)
         cupti_say(records_why, sizeof records_why, "no kernel record of %.128s arrived", k.name);
     else if (records_on && config == 0)

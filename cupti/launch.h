@@ -27,8 +27,9 @@ struct gp_result;
  * records failing to start is not an error: launch_capture_end then notes it. */
 int launch_capture_begin(char *why, size_t why_len);
 
-/* Stops recording (always) and fills row's launch fields from the recorded launch with
- * the most threads, on the current context's device. 0; 1 when filled with a note in
+/* Stops recording (always) and fills row's launch fields from the call's main kernel:
+ * the recorded launch that ran longest by its kernel record (the most threads where no
+ * record arrived), on the current context's device. 0; 1 when filled with a note in
  * `why` (the occupancy API disagreed with the limits; the driver's shared-memory
  * configuration unknown, so block_limit_smem is the carveout model's and
  * smem_config_bytes is left empty); -1 with `why` when nothing could be filled (no

@@ -348,6 +348,35 @@ static void test_no_ceilings(void)
     free(t);
 }
 
+/* A call of several kernels: the counters' rates mix them, and the report says so beside
+ * each rate (a TMA kernel's operand copy at k % 4 != 0 raised its call's occupancy from the
+ * GEMM's 14.0% to 37.7% on the H200); a one-kernel call gets no such words. */
+static void test_several_kernels(void)
+{
+    struct gp_dataset ds;
+    char err[1024];
+    if (dataset_load("results/h200", &ds, err, sizeof err) != 0) {
+        CHECK(0, "results/h200 loads: %s", err);
+        return;
+    }
+    int several = 0;
+    for (int i = 0; i < ds.nrows; i++)
+        several += strchr(ds.rows[i].kernels, ';') != NULL;
+    char *t = render(&ds, 1, "several");
+    CHECK(several > 0 && has(t, " over the call's 2 kernels"),
+          "a rate of a two-kernel call is said to cover the call's 2 kernels (%d such rows)", several);
+    for (int i = 0; i < ds.nrows; i++) {
+        char *semi = strchr(ds.rows[i].kernels, ';');
+        if (semi)
+            *semi = '\0';
+    }
+    char *one = render(&ds, 1, "several_one");
+    CHECK(one && !has(one, "over the call's"), "one kernel per call: no such words");
+    free(t);
+    free(one);
+    dataset_free(&ds);
+}
+
 static void test_loader(void)
 {
     struct gp_dataset ds;
@@ -712,6 +741,7 @@ int main(void)
     test_failed_verification();
     test_no_ceilings();
     test_loader();
+    test_several_kernels();
     test_report_main();
     test_markdown_escaping();
     test_impossible_values();

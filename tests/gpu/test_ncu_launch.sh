@@ -1,7 +1,8 @@
 #!/bin/sh
 # gemmprof's launch facts, occupancy, issue-slot use and stall breakdown against ncu's
 # LaunchStats, Occupancy and WarpStateStats sections for the same launches (issue 10):
-# every variant (gemmprof --list) at 2048^3 and at 1000x1500x700.
+# every variant (gemmprof --list) at 2048^3, 1000x1500x700 and 5000x700x3001 (k % 4 != 0:
+# the TMA kernels copy A to a padded pitch first, so their calls hold two kernels).
 #
 # Criterion (tests/gpu/ncu_launch_compare.py judges, and prints it at the start):
 # - grid and block dimensions and their products, registers per thread, static and
@@ -41,7 +42,7 @@ H=tests/gpu/ncu_launch_compare.py
 CALLS=${NCU_LAUNCH_CALLS:-3}
 FILTER=${NCU_LAUNCH_NVTX:-gemmprof@timed/}
 REPLAY=${NCU_LAUNCH_REPLAY:-application}
-SHAPES="2048 1000x1500x700"
+SHAPES="2048 1000x1500x700 5000x700x3001"
 python3 $H --criterion | sed 's/^/  /'
 t0=$(date +%s)
 

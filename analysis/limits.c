@@ -149,7 +149,9 @@ static void derive_stalls(const struct gp_result *r, struct gp_limits *o)
     }
     for (int k = 0; k < GP_STALL_TOP; k++)
         o->stall[k] = (struct gp_stall){-1, NAN, NAN};
-    o->have_stalls = o->nstalls > 0 && o->stall_sum > 0;
+    /* a breakdown needs (nearly) every reason: the default set holds two of them, whose
+     * shares of each other would read as shares of all stalls */
+    o->have_stalls = o->nstalls >= NSTALLS - 2 && o->stall_sum > 0;
     if (!o->have_stalls)
         return;
     /* the GP_STALL_TOP largest, by insertion: 18 reasons, no sort needed */

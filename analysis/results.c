@@ -23,7 +23,7 @@ void gp_result_init(struct gp_result *r)
     r->grid_x = r->grid_y = r->grid_z = r->block_x = r->block_y = r->block_z = NAN;
     r->registers_per_thread = r->smem_static_bytes = r->smem_dynamic_bytes = r->blocks = NAN;
     r->block_limit_registers = r->block_limit_smem = r->block_limit_warps = r->block_limit_blocks = NAN;
-    r->smem_config_bytes = NAN;
+    r->smem_config_bytes = r->local_bytes_per_thread = NAN;
     r->blocks_per_sm = r->occupancy_theoretical_pct = r->waves = r->tail_efficiency = NAN;
 }
 

@@ -53,6 +53,7 @@ struct gp_result {
     char launch_kernel[128];
     double grid_x, grid_y, grid_z, block_x, block_y, block_z;
     double registers_per_thread, smem_static_bytes, smem_dynamic_bytes;
+    double local_bytes_per_thread;   /* the compiler's stack frame: spills, indexed arrays */
     double blocks;                 /* thread blocks launched: grid_x * grid_y * grid_z */
     double block_limit_registers, block_limit_smem, block_limit_warps, block_limit_blocks;
     double smem_config_bytes;      /* the driver's shared-memory configuration (carveout) for

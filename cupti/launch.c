@@ -393,6 +393,8 @@ int launch_capture_end(struct gp_result *row, char *why, size_t why_len)
     }
     k.regs = regs;
     k.smem_static = smem_static;
+    int local = -1;
+    k.local_bytes = drv.func_attr(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f) == CUDA_SUCCESS ? local : -1;
     /* the launch's own carveout attribute takes precedence over the function's */
     if (k.carveout_pct < 0 &&
         drv.func_attr(&carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f) == CUDA_SUCCESS)

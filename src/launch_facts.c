@@ -162,6 +162,7 @@ int launch_facts_fill(const struct launch_device *dev, const struct launch_kerne
     row->registers_per_thread = k->regs;
     row->smem_static_bytes = (double)k->smem_static;
     row->smem_dynamic_bytes = (double)k->smem_dynamic;
+    row->local_bytes_per_thread = k->local_bytes >= 0 ? (double)k->local_bytes : NAN;
     row->blocks = (double)k->grid[0] * k->grid[1] * k->grid[2];
     row->block_limit_registers = (double)limit_regs;
     row->block_limit_smem = (double)limit_smem;

@@ -32,6 +32,7 @@ struct launch_kernel {
     unsigned grid[3], block[3];
     int regs;                      /* per thread */
     long smem_static, smem_dynamic;
+    long local_bytes;              /* local memory per thread (stack frame); -1 unknown */
     int carveout_pct;              /* the function's preferred carveout, -1: none set */
     long smem_config;              /* the shared-memory configuration the driver ran the
                                     * launch with (CUPTI's sharedMemoryExecuted), bytes;

@@ -314,9 +314,16 @@ static void test_limits_edges(void)
     r.metric[lsb] = 5;
     r.metric[wt] = 1;
     limits_derive(&r, &ro, &m, &li);
-    CHECK(li.limiter == GP_LIM_LATENCY && li.nstalls == 2 && li.stall[0].metric == stall_id("long_scoreboard") &&
-              li.stall[2].metric == -1,
-          "25%% of the roof, two stall reasons known: latency, long_scoreboard first, no third");
+    CHECK(li.limiter == GP_LIM_SHARED && !li.have_stalls,
+          "25%% of the roof, two stall reasons alone (the default set's): no breakdown, no latency verdict");
+    for (int k = 0; k < limits_stall_count(); k++)
+        r.metric[limits_stall_metric(k)] = 0;
+    r.metric[lsb] = 5;
+    r.metric[wt] = 1;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK(li.limiter == GP_LIM_LATENCY && li.nstalls == limits_stall_count() &&
+              li.stall[0].metric == stall_id("long_scoreboard") && li.stall[2].metric == -1,
+          "25%% of the roof, every stall reason known, two of them non-zero: latency, long_scoreboard first, no third");
     CHECK_NEAR(li.stall[0].share, 5.0 / 6.0, 1e-12, "long_scoreboard's share 5/6");
 
     /* the issue roof needs the architecture: not assumed before Volta or when unknown */

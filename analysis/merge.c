@@ -25,92 +25,111 @@
 
 /* ---- the launcher keys ---- */
 
-/* Finds "key": in text (not inside a string: the quote must not be escaped) and returns
- * the text after the colon, or NULL. */
-static const char *json_value_of(const char *text, const char *key)
+/* What the visitor keeps while results.json is parsed (analysis/meta.h's reader: a
+ * re-indented or compacted file reads the same as the one merge wrote). */
+struct key_reader {
+    struct merge_rank_keys *k;
+    char merge_mode[16];
+    int merge_world;
+    int entry_rank;     /* the ranks_missing entry being read: its rank, -1 unknown */
+    int in_entry;
+};
+
+static int is_key(const struct json_at *v, int at, const char *name)
 {
-    char pat[40];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    for (const char *p = strstr(text, pat); p; p = strstr(p + 1, pat)) {
-        if (p > text && p[-1] == '\\')
-            continue;
-        const char *q = p + strlen(pat);
-        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-            q++;
-        if (*q != ':')
-            continue;
-        q++;
-        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-            q++;
-        return q;
-    }
-    return NULL;
+    return v->depth > at && strcmp(v->path[at], name) == 0;
 }
 
-static int json_int_of(const char *text, const char *key, int dflt)
+/* A non-negative int, or dflt. */
+static int int_of(const struct json_at *v, int dflt)
 {
-    const char *v = json_value_of(text, key);
-    if (!v)
+    if (v->kind != JSON_NUMBER)
         return dflt;
     char *end;
     errno = 0;
-    long x = strtol(v, &end, 10);
-    return end != v && errno == 0 && x >= 0 && x <= INT_MAX ? (int)x : dflt;
+    long x = strtol(v->text, &end, 10);
+    return end != v->text && !*end && errno == 0 && x >= 0 && x <= INT_MAX ? (int)x : dflt;
 }
 
-/* The entries of an array merge wrote ([{"rank": N, ...}, ...]): how many, and their
- * ranks as "N, M" into list. */
-static void count_entries(const char *v, const char *close, int *n, char *list, size_t len)
+static void copy_mode(char *dst, size_t len, const struct json_at *v)
 {
-    *n = 0;
-    if (!v || *v != '[')
-        return;
-    const char *end = strstr(v, close);   /* "],\n" or "]\n", as merge writes them */
-    for (const char *p = strstr(v, "{\"rank\": "); p && (!end || p < end); p = strstr(p + 1, "{\"rank\": ")) {
-        int r = atoi(p + 9);
-        if (list) {
-            size_t used = strlen(list);
-            char one[16] = "?";
-            if (r >= 0)
-                snprintf(one, sizeof one, "%d", r);
-            snprintf(list + used, len - used, "%s%s", used ? ", " : "", one);
-        }
-        (*n)++;
-    }
+    if (v->kind == JSON_STRING)
+        snprintf(dst, len, "%s", v->text);
 }
 
-int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k)
+/* Ends a ranks_missing entry: its rank ("?" when unknown) joins the list. */
+static void end_entry(struct key_reader *r)
+{
+    if (!r->in_entry)
+        return;
+    char one[16] = "?";
+    if (r->entry_rank >= 0)
+        snprintf(one, sizeof one, "%d", r->entry_rank);
+    size_t used = strlen(r->k->missing);
+    snprintf(r->k->missing + used, sizeof r->k->missing - used, "%s%s", used ? ", " : "", one);
+    r->in_entry = 0;
+}
+
+static void visit_key(void *ctx, const struct json_at *v)
+{
+    struct key_reader *r = ctx;
+    struct merge_rank_keys *k = r->k;
+    if (!is_key(v, 0, "merge")) {
+        /* the launcher keys, at the top level or in an object there (results.json's "run") */
+        if (v->depth < 1 || v->depth > 2)
+            return;
+        const char *key = v->path[v->depth - 1];
+        if (strcmp(key, "rank") == 0)
+            k->rank = int_of(v, k->rank);
+        else if (strcmp(key, "world_size") == 0)
+            k->world_size = int_of(v, k->world_size);
+        else if (strcmp(key, "local_rank") == 0)
+            k->local_rank = int_of(v, k->local_rank);
+        else if (strcmp(key, "mode") == 0)
+            copy_mode(k->mode, sizeof k->mode, v);
+        return;
+    }
+    /* a merged directory's "merge" object */
+    if (v->depth == 1 && v->kind == JSON_OBJECT)
+        k->nmerged = k->nmissing = 0;
+    else if (v->depth == 2 && is_key(v, 1, "mode"))
+        copy_mode(r->merge_mode, sizeof r->merge_mode, v);
+    else if (v->depth == 2 && is_key(v, 1, "world_size"))
+        r->merge_world = int_of(v, r->merge_world);
+    else if (v->depth == 3 && is_key(v, 1, "ranks_merged") && k->nmerged >= 0)
+        k->nmerged++;
+    else if (v->depth == 3 && is_key(v, 1, "ranks_missing") && k->nmissing >= 0) {
+        end_entry(r);
+        k->nmissing++;
+        r->in_entry = 1;
+        r->entry_rank = -1;
+    } else if (v->depth == 4 && is_key(v, 1, "ranks_missing") && is_key(v, 3, "rank") && r->in_entry)
+        r->entry_rank = int_of(v, -1);
+}
+
+static void keys_init(struct merge_rank_keys *k)
 {
     k->rank = k->world_size = k->local_rank = -1;
     k->nmerged = k->nmissing = -1;
     k->mode[0] = k->missing[0] = 0;
-    char why[512];
-    FILE *f = gp_open_regular(json_path, 1 << 20, "1 MiB", why, sizeof why);   /* never a FIFO */
-    if (!f)
+}
+
+int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k)
+{
+    char err[512];
+    struct key_reader r = {.k = k, .merge_world = -1};
+    keys_init(k);
+    if (json_read_file(json_path, visit_key, &r, err, sizeof err)) {
+        keys_init(k);
         return -1;
-    char *text = malloc((1 << 20) + 1);
-    size_t n = text ? fread(text, 1, 1 << 20, f) : 0;
-    fclose(f);
-    if (!text)
-        return -1;
-    text[n] = 0;
-    k->rank = json_int_of(text, "rank", -1);
-    k->world_size = json_int_of(text, "world_size", -1);
-    k->local_rank = json_int_of(text, "local_rank", -1);
-    /* a merged directory's mode is its merge object's (the first rank's may say "single") */
-    const char *m = json_value_of(text, "merge");
-    const char *v = json_value_of(m && *m == '{' ? m : text, "mode");
-    if (v && *v == '"') {
-        size_t i = 0;
-        for (v++; *v && *v != '"' && i + 1 < sizeof k->mode; v++)
-            k->mode[i++] = *v;
-        k->mode[i] = 0;
     }
-    if (m && *m == '{') {
-        count_entries(json_value_of(m, "ranks_merged"), "],\n", &k->nmerged, NULL, 0);
-        count_entries(json_value_of(m, "ranks_missing"), "]\n", &k->nmissing, k->missing, sizeof k->missing);
-    }
-    free(text);
+    end_entry(&r);
+    /* a merged directory's mode and world are its merge object's (the first rank's may
+     * say "single") */
+    if (r.merge_mode[0])
+        snprintf(k->mode, sizeof k->mode, "%s", r.merge_mode);
+    if (r.merge_world >= 0)
+        k->world_size = r.merge_world;
     return 0;
 }
 

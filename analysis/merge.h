@@ -26,9 +26,10 @@ struct merge_rank_keys {
     char missing[256];       /* the missing ranks, "2, 3" ("?" for one of unknown rank) */
 };
 
-/* Reads those keys from a results.json wherever they sit (top level or inside an
- * object); a file that lacks them leaves the defaults. Only a regular file of at most
- * 1 MiB is read. 0, or -1 when it cannot be read. */
+/* Reads those keys from a results.json, at the top level or in an object there ("run"),
+ * and the "merge" object, parsed as JSON (analysis/meta.h's reader), so any layout of the
+ * same JSON reads the same; a file that lacks them leaves the defaults. Only a regular file
+ * of at most 1 MiB is read. 0, or -1 (the defaults) when it cannot be read or parsed. */
 int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k);
 
 /* A file-name-safe form of s ([A-Za-z0-9._-] kept, anything else '_'), "unknown" if empty. */

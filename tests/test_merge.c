@@ -154,6 +154,63 @@ static int exists(const char *dir, const char *name)
     return stat(p, &st) == 0;
 }
 
+/* Rewrites a JSON file as a tool would: indent > 0 re-indents it (one member or element a
+ * line, as `python3 -m json.tool` does), 0 compacts it (no whitespace outside strings). */
+static int reformat_json(const char *path, int indent)
+{
+    static char in[1 << 20], out[4 << 20];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(in, 1, sizeof in - 1, f) : 0, o = 0;
+    if (f)
+        fclose(f);
+    in[n] = 0;
+    int depth = 0, str = 0;
+#define NEWLINE()                                                                         \
+    do {                                                                                  \
+        out[o++] = '\n';                                                                  \
+        for (int s_ = 0; s_ < depth * indent; s_++)                                      \
+            out[o++] = ' ';                                                               \
+    } while (0)
+    for (size_t i = 0; i < n && o < sizeof out - 256; i++) {
+        char c = in[i];
+        if (str) {
+            out[o++] = c;
+            if (c == '\\')
+                out[o++] = in[++i];
+            else if (c == '"')
+                str = 0;
+            continue;
+        }
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+            continue;
+        size_t j = i + 1;
+        while (in[j] == ' ' || in[j] == '\n')
+            j++;
+        if (c == '"')
+            str = 1;
+        if ((c == '}' || c == ']') && indent) {
+            depth--;
+            NEWLINE();
+        }
+        out[o++] = c;
+        if (c == ':' && indent)
+            out[o++] = ' ';
+        if ((c == '{' || c == '[') && (in[j] == '}' || in[j] == ']')) {
+            out[o++] = in[j];   /* an empty object or array stays on its line */
+            i = j;
+        } else if ((c == '{' || c == '[') && indent) {
+            depth++;
+            NEWLINE();
+        } else if (c == ',' && indent)
+            NEWLINE();
+    }
+#undef NEWLINE
+    out[o++] = '\n';
+    f = fopen(path, "w");
+    int ok = f && fwrite(out, 1, o, f) == o;
+    return f && fclose(f) == 0 && ok ? 0 : -1;
+}
+
 static void test_rank_keys(void)
 {
     char p[128];
@@ -406,6 +463,25 @@ static void test_missing(void)
     CHECK(report_write(&ds, p, 1, NULL, err, sizeof err) == 0 && file_has(p, "**3 ranks are missing** (rank 2, ?, 3)"),
           "the report says which ranks are missing");
     dataset_free(&ds);
+    /* the same verdict from the file re-indented (4 spaces) or compacted by another tool */
+    char json[320];
+    snprintf(json, sizeof json, "%s/results.json", out);
+    for (int indent = 4; indent >= 0; indent -= 4) {
+        const char *how = indent ? "re-indented" : "compacted";
+        CHECK(reformat_json(json, indent) == 0 && !file_has(json, "\"ranks_missing\": [{\"rank\": 2,") &&
+                  (indent || !file_has(json, "\n ")), "results.json %s", how);
+        CHECK(merge_read_rank_keys(json, &k) == 0 && k.nmerged == 2 && k.nmissing == 3 &&
+                  strcmp(k.missing, "2, ?, 3") == 0 && strcmp(k.mode, "fleet") == 0 && k.world_size == 4,
+              "%s: 2 merged (%d), 3 missing (%d: '%s'), mode fleet (%s), world 4 (%d)", how, k.nmerged, k.nmissing,
+              k.missing, k.mode, k.world_size);
+        int loaded = dataset_load(out, &ds, err, sizeof err) == 0;
+        CHECK(loaded && report_write(&ds, p, 1, NULL, err, sizeof err) == 0 &&
+                  file_has(p, "from 2 rank directories (mode `fleet`)") &&
+                  file_has(p, "**3 ranks are missing** (rank 2, ?, 3)") && !file_has(p, "No rank is missing"),
+              "%s: the report names the 2 ranks merged and the 3 missing", how);
+        if (loaded)
+            dataset_free(&ds);
+    }
 }
 
 static void test_refusals(void)

@@ -355,7 +355,7 @@ static int write_rows(const char *out, struct rank_dir *rd, const struct tagged 
 /* results.json: the first rank's metadata, then a "merge" object naming the mode, the
  * world size, and the ranks merged and missing. */
 static int write_json(const char *out, const struct rank_dir *rd, int nrd, int first, const char *mode,
-                      int world, char *err, size_t errlen)
+                      int world, const unsigned char *seen, char *err, size_t errlen)
 {
     char p[PATH_MAX + 64];
     snprintf(p, sizeof p, "%s/results.json", out);
@@ -418,15 +418,11 @@ static int write_json(const char *out, const struct rank_dir *rd, int nrd, int f
             sep = ", ";
         }
     /* ranks the world size names that no directory stood for */
-    for (int k = 0; k < world; k++) {
-        int seen = 0;
-        for (int i = 0; i < nrd; i++)
-            seen |= rd[i].keys.rank == k;
-        if (!seen) {
+    for (int k = 0; k < world; k++)
+        if (!seen[k]) {
             fprintf(f, "%s{\"rank\": %d, \"dir\": null, \"why\": \"no directory given\"}", sep, k);
             sep = ", ";
         }
-    }
     fputs("]\n  }\n}\n", f);
     return atomic_commit(&af, err, errlen);
 }
@@ -453,10 +449,56 @@ static int write_ceilings(const char *out, const struct rank_dir *rd, int nrd, i
 
 /* ---- the verb ---- */
 
+#define MERGE_USAGE "gemmprof merge OUT DIR... [--allow-mixed] [--force]"
+
 static int usage(const char *why)
 {
-    gp_message("merge: %s; usage: gemmprof merge OUT DIR... [--allow-mixed]", why);
+    gp_message("merge: %s; usage: " MERGE_USAGE, why);
     return MERGE_EXIT_USAGE;
+}
+
+/* OUT is the first argument, so a forgotten one makes the first rank directory the
+ * output: one that already holds results is refused unless --force says to replace it. */
+static int check_out(const char *out, const struct rank_dir *rd, int nrd, int force)
+{
+    struct stat so, si;
+    if (stat(out, &so) != 0)
+        return 0;   /* created later */
+    for (int i = 0; i < nrd; i++)
+        if (stat(rd[i].dir, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+            gp_message("merge: the output directory %s is also an input; merge into a new directory", out);
+            return -1;
+        }
+    if (!S_ISDIR(so.st_mode)) {
+        gp_message("merge: the output %s exists and is not a directory; name a new directory as OUT", out);
+        return -1;
+    }
+    const char *held = is_file(out, "results.csv") ? "results.csv" : is_file(out, "results.json") ? "results.json" : NULL;
+    if (held && !force) {
+        gp_message("merge: the output directory %s already holds results (%s); the first argument is where the "
+                   "merge is written: name a new directory (" MERGE_USAGE "), or pass --force to replace them",
+                   out, held);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reports the ranks below world that no directory stood for, a run of them a line. */
+static int report_unseen(const unsigned char *seen, int world)
+{
+    int n = 0;
+    for (int a = 0, b; a < world; a = b) {
+        for (b = a + 1; b < world && seen[b] == seen[a];)
+            b++;
+        if (seen[a])
+            continue;
+        n += b - a;
+        if (b - a == 1)
+            gp_message("merge: missing rank %d of %d: no directory given for it", a, world);
+        else
+            gp_message("merge: missing ranks %d-%d of %d: no directory given for them", a, b - 1, world);
+    }
+    return n;
 }
 
 static int same_build(const struct rank_dir *a, const struct rank_dir *b)
@@ -467,10 +509,11 @@ static int same_build(const struct rank_dir *a, const struct rank_dir *b)
 int merge_main(int argc, char **argv)
 {
     const char *out = NULL;
-    int allow_mixed = 0, nrd = 0, rc = MERGE_EXIT_FAILED;
+    int allow_mixed = 0, force = 0, nrd = 0, rc = MERGE_EXIT_FAILED;
     char err[8192];
     struct rank_dir *rd = calloc(MAX_RANK_DIRS, sizeof *rd);
     struct tagged *t = NULL;
+    unsigned char *seen = NULL;
     if (!rd) {
         gp_message("merge: out of memory");
         return MERGE_EXIT_FAILED;
@@ -478,8 +521,10 @@ int merge_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--allow-mixed") == 0)
             allow_mixed = 1;
+        else if (strcmp(argv[i], "--force") == 0)
+            force = 1;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: gemmprof merge OUT DIR... [--allow-mixed]\n");
+            printf("usage: " MERGE_USAGE "\n");
             free(rd);
             return MERGE_EXIT_OK;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -499,15 +544,20 @@ int merge_main(int argc, char **argv)
     }
     int first = -1, nrows = 0, world = -1;
     char mode[16] = "";
+    if (check_out(out, rd, nrd, force)) {
+        rc = MERGE_EXIT_USAGE;
+        goto done;
+    }
     for (int i = 0; i < nrd; i++) {
-        struct stat so, si;
-        if (stat(out, &so) == 0 && stat(rd[i].dir, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
-            gp_message("merge: the output directory %s is also an input; merge into a new directory", out);
-            rc = MERGE_EXIT_USAGE;
-            goto done;
-        }
         if (load_rank(&rd[i], err, sizeof err)) {
             gp_message("merge: %s", err);
+            goto done;
+        }
+        /* the missing ranks are listed one by one: a damaged world size must not make
+         * that list (and results.json) billions of entries long */
+        if (rd[i].keys.world_size > MERGE_MAX_WORLD) {
+            gp_message("merge: %s/results.json: world_size %d is above the %d ranks merge takes; the file is "
+                       "damaged or not from a gemmprof run", rd[i].dir, rd[i].keys.world_size, MERGE_MAX_WORLD);
             goto done;
         }
         if (rd[i].keys.world_size > world)
@@ -565,12 +615,20 @@ int merge_main(int argc, char **argv)
         qsort(t, (size_t)nt, sizeof *t, seq_cmp);   /* rank by rank, as read */
     if (strcmp(mode, "shard") == 0)
         qsort(t, (size_t)nt, sizeof *t, shard_cmp);
+    seen = calloc((size_t)(world > 0 ? world : 0) + 1, 1);
+    if (!seen) {
+        gp_message("merge: out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nrd; i++)
+        if (rd[i].keys.rank >= 0 && rd[i].keys.rank < world)
+            seen[rd[i].keys.rank] = 1;
     if (mkdir(out, 0777) && errno != EEXIST) {
         gp_message("merge: cannot create %s: %s", out, strerror(errno));
         goto done;
     }
     if (write_rows(out, rd, t, nt, err, sizeof err) || write_ceilings(out, rd, nrd, first, err, sizeof err) ||
-        write_json(out, rd, nrd, first, mode, world, err, sizeof err)) {
+        write_json(out, rd, nrd, first, mode, world, seen, err, sizeof err)) {
         gp_message("merge: %s", err);
         goto done;
     }
@@ -586,15 +644,7 @@ int merge_main(int argc, char **argv)
             gp_message("merge: missing%s: %s: %s", which, rd[i].dir, rd[i].missing);
             nmissing++;
         }
-    for (int k = 0; k < world; k++) {
-        int seen = 0;
-        for (int i = 0; i < nrd; i++)
-            seen |= rd[i].keys.rank == k;
-        if (!seen) {
-            gp_message("merge: missing rank %d of %d: no directory given for it", k, world);
-            nmissing++;
-        }
-    }
+    nmissing += report_unseen(seen, world);
     char ws[24] = "unknown";
     if (world >= 0)
         snprintf(ws, sizeof ws, "%d", world);
@@ -607,5 +657,6 @@ done:
         free(rd[i].rows);
     free(rd);
     free(t);
+    free(seen);
     return rc;
 }

@@ -1,12 +1,17 @@
 /* gemmprof merge: one dataset from the per-rank results directories of a --shard or
  * --fleet run, each row tagged with the host, GPU UUID and rank it ran on. Host-only.
- *   gemmprof merge OUT DIR... [--allow-mixed]
+ *   gemmprof merge OUT DIR... [--allow-mixed] [--force]
+ * An OUT that already holds results (results.csv or results.json) is refused without
+ * --force: with OUT forgotten, the first rank directory would be overwritten.
  * A DIR without results.csv or results.json whose subdirectories hold them stands for
  * those subdirectories (so `gemmprof merge merged out` takes every rank under out/). */
 #ifndef GEMMPROF_ANALYSIS_MERGE_H
 #define GEMMPROF_ANALYSIS_MERGE_H
 
 #include <stddef.h>
+
+/* The largest run.world_size merge takes: each missing rank is an entry of results.json. */
+#define MERGE_MAX_WORLD 4096
 
 /* Exit statuses of the verb. */
 enum {

@@ -3,7 +3,10 @@
  * 10% with its clock lowered is flagged, the clock named), a missing rank, duplicate
  * rows and mixed gemmprof versions. */
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -517,6 +520,98 @@ static void test_refusals(void)
           "output directory given as an input: refused");
 }
 
+/* A whole file into buf (at most len - 1 bytes); its length, or -1. */
+static long slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return (long)n;
+}
+
+/* `gemmprof merge r0 r1`, OUT forgotten: r0 is the output, and its rows were replaced by
+ * r1's. An OUT holding results is refused unless --force. */
+static void test_out_holds_results(void)
+{
+    static char before[1 << 20], after[1 << 20];
+    char msg[4096], d0[256], d1[256], p[320], err[1024];
+    path_of(d0, sizeof d0, "f0", NULL);   /* test_fleet's ranks: node1 and node2; the last use of them */
+    path_of(d1, sizeof d1, "f1", NULL);
+    snprintf(p, sizeof p, "%s/results.csv", d0);
+    long n0 = slurp(p, before, sizeof before);
+    char *argv[] = {"merge", d0, d1, NULL};
+    int rc = run_merge(argv, msg, sizeof msg);
+    CHECK(rc == MERGE_EXIT_USAGE, "merge r0 r1 (OUT forgotten): exit %d (got %d)", MERGE_EXIT_USAGE, rc);
+    CHECK(lines_of(msg) == 1 && strstr(msg, "already holds results") && strstr(msg, "--force"),
+          "one line naming the problem and the way on: %s", msg);
+    CHECK(n0 > 0 && slurp(p, after, sizeof after) == n0 && memcmp(before, after, (size_t)n0) == 0,
+          "r0's results.csv is untouched");
+    /* a merged directory written again: refused the same way */
+    char out[256];
+    path_of(out, sizeof out, "fleet_out", NULL);
+    char *again[] = {"merge", out, d0, d1, NULL};
+    rc = run_merge(again, msg, sizeof msg);
+    CHECK(rc == MERGE_EXIT_USAGE && strstr(msg, "already holds results"), "an earlier merge's OUT refused: %s", msg);
+    char *forced[] = {"merge", d0, d1, "--force", NULL};
+    rc = run_merge(forced, msg, sizeof msg);
+    struct gp_result *rows = NULL;
+    int n = 0;
+    /* exit 3: rank 0 of the world of 2 was not given (its directory is the output) */
+    CHECK(rc == MERGE_EXIT_MISSING && results_csv_read(p, &rows, &n, err, sizeof err) == 0 && n == norig &&
+              strcmp(rows[0].host, "node2") == 0,
+          "--force replaces them: r0 now holds r1's %d rows (exit %d, %d rows)", norig, rc, n);
+    free(rows);
+}
+
+/* Runs the verb in a child that may write at most 64 MiB a file and run 60 s, so a
+ * regression cannot fill the disk; the child's exit status, or 128 + the signal. */
+static int run_merge_bounded(char **argv, char *msg, size_t len)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit fs = {64 << 20, 64 << 20};
+        setrlimit(RLIMIT_FSIZE, &fs);
+        alarm(60);
+        _exit(run_merge(argv, msg, len));
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid)
+        return -1;
+    char p[128];
+    snprintf(p, sizeof p, "%s/stderr.txt", tmpdir);
+    slurp(p, msg, len);
+    size_t m = strlen(msg);
+    if (m && msg[m - 1] == '\n')
+        msg[m - 1] = 0;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* A damaged run.world_size: merge listed every rank below it as missing, one entry of
+ * results.json each (2147483647 wrote 3.8 GB of results.json.tmp.* in 20 s). */
+static void test_world_size_bound(void)
+{
+    static const int worlds[] = {MERGE_MAX_WORLD + 1, 2147483647};
+    for (int w = 0; w < 2; w++) {
+        char msg[4096], name[32], oname[32], d[256], out[256];
+        snprintf(name, sizeof name, "w%d", w);
+        snprintf(oname, sizeof oname, "w%d_out", w);
+        struct craft a = {name, "node1", "GPU-a", NULL, "fleet", 0, worlds[w], 1, 0, 0, 1, 0, 0};
+        CHECK(make_rank(&a) == 0, "a rank with world_size %d crafted", worlds[w]);
+        path_of(d, sizeof d, name, NULL);
+        path_of(out, sizeof out, oname, NULL);
+        char *argv[] = {"merge", out, d, NULL};
+        int rc = run_merge_bounded(argv, msg, sizeof msg);
+        CHECK(rc == MERGE_EXIT_FAILED && lines_of(msg) == 1 && strstr(msg, "world_size"),
+              "world_size %d refused in one line (exit %d): %s", worlds[w], rc, msg);
+        CHECK(count_files_named(out, ".tmp") <= 0 && !exists(out, "results.json"),
+              "nothing written for world_size %d, no temporary file left", worlds[w]);
+    }
+}
+
 /* A parent directory stands for its rank subdirectories. */
 static void test_expand(void)
 {
@@ -618,6 +713,8 @@ int main(void)
     test_mode_inferred();
     test_missing();
     test_refusals();
+    test_out_holds_results();
+    test_world_size_bound();
     test_expand();
     test_repeated_cells();
     dataset_free(&ds);

@@ -25,92 +25,111 @@
 
 /* ---- the launcher keys ---- */
 
-/* Finds "key": in text (not inside a string: the quote must not be escaped) and returns
- * the text after the colon, or NULL. */
-static const char *json_value_of(const char *text, const char *key)
+/* What the visitor keeps while results.json is parsed (analysis/meta.h's reader: a
+ * re-indented or compacted file reads the same as the one merge wrote). */
+struct key_reader {
+    struct merge_rank_keys *k;
+    char merge_mode[16];
+    int merge_world;
+    int entry_rank;     /* the ranks_missing entry being read: its rank, -1 unknown */
+    int in_entry;
+};
+
+static int is_key(const struct json_at *v, int at, const char *name)
 {
-    char pat[40];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    for (const char *p = strstr(text, pat); p; p = strstr(p + 1, pat)) {
-        if (p > text && p[-1] == '\\')
-            continue;
-        const char *q = p + strlen(pat);
-        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-            q++;
-        if (*q != ':')
-            continue;
-        q++;
-        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-            q++;
-        return q;
-    }
-    return NULL;
+    return v->depth > at && strcmp(v->path[at], name) == 0;
 }
 
-static int json_int_of(const char *text, const char *key, int dflt)
+/* A non-negative int, or dflt. */
+static int int_of(const struct json_at *v, int dflt)
 {
-    const char *v = json_value_of(text, key);
-    if (!v)
+    if (v->kind != JSON_NUMBER)
         return dflt;
     char *end;
     errno = 0;
-    long x = strtol(v, &end, 10);
-    return end != v && errno == 0 && x >= 0 && x <= INT_MAX ? (int)x : dflt;
+    long x = strtol(v->text, &end, 10);
+    return end != v->text && !*end && errno == 0 && x >= 0 && x <= INT_MAX ? (int)x : dflt;
 }
 
-/* The entries of an array merge wrote ([{"rank": N, ...}, ...]): how many, and their
- * ranks as "N, M" into list. */
-static void count_entries(const char *v, const char *close, int *n, char *list, size_t len)
+static void copy_mode(char *dst, size_t len, const struct json_at *v)
 {
-    *n = 0;
-    if (!v || *v != '[')
-        return;
-    const char *end = strstr(v, close);   /* "],\n" or "]\n", as merge writes them */
-    for (const char *p = strstr(v, "{\"rank\": "); p && (!end || p < end); p = strstr(p + 1, "{\"rank\": ")) {
-        int r = atoi(p + 9);
-        if (list) {
-            size_t used = strlen(list);
-            char one[16] = "?";
-            if (r >= 0)
-                snprintf(one, sizeof one, "%d", r);
-            snprintf(list + used, len - used, "%s%s", used ? ", " : "", one);
-        }
-        (*n)++;
-    }
+    if (v->kind == JSON_STRING)
+        snprintf(dst, len, "%s", v->text);
 }
 
-int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k)
+/* Ends a ranks_missing entry: its rank ("?" when unknown) joins the list. */
+static void end_entry(struct key_reader *r)
+{
+    if (!r->in_entry)
+        return;
+    char one[16] = "?";
+    if (r->entry_rank >= 0)
+        snprintf(one, sizeof one, "%d", r->entry_rank);
+    size_t used = strlen(r->k->missing);
+    snprintf(r->k->missing + used, sizeof r->k->missing - used, "%s%s", used ? ", " : "", one);
+    r->in_entry = 0;
+}
+
+static void visit_key(void *ctx, const struct json_at *v)
+{
+    struct key_reader *r = ctx;
+    struct merge_rank_keys *k = r->k;
+    if (!is_key(v, 0, "merge")) {
+        /* the launcher keys, at the top level or in an object there (results.json's "run") */
+        if (v->depth < 1 || v->depth > 2)
+            return;
+        const char *key = v->path[v->depth - 1];
+        if (strcmp(key, "rank") == 0)
+            k->rank = int_of(v, k->rank);
+        else if (strcmp(key, "world_size") == 0)
+            k->world_size = int_of(v, k->world_size);
+        else if (strcmp(key, "local_rank") == 0)
+            k->local_rank = int_of(v, k->local_rank);
+        else if (strcmp(key, "mode") == 0)
+            copy_mode(k->mode, sizeof k->mode, v);
+        return;
+    }
+    /* a merged directory's "merge" object */
+    if (v->depth == 1 && v->kind == JSON_OBJECT)
+        k->nmerged = k->nmissing = 0;
+    else if (v->depth == 2 && is_key(v, 1, "mode"))
+        copy_mode(r->merge_mode, sizeof r->merge_mode, v);
+    else if (v->depth == 2 && is_key(v, 1, "world_size"))
+        r->merge_world = int_of(v, r->merge_world);
+    else if (v->depth == 3 && is_key(v, 1, "ranks_merged") && k->nmerged >= 0)
+        k->nmerged++;
+    else if (v->depth == 3 && is_key(v, 1, "ranks_missing") && k->nmissing >= 0) {
+        end_entry(r);
+        k->nmissing++;
+        r->in_entry = 1;
+        r->entry_rank = -1;
+    } else if (v->depth == 4 && is_key(v, 1, "ranks_missing") && is_key(v, 3, "rank") && r->in_entry)
+        r->entry_rank = int_of(v, -1);
+}
+
+static void keys_init(struct merge_rank_keys *k)
 {
     k->rank = k->world_size = k->local_rank = -1;
     k->nmerged = k->nmissing = -1;
     k->mode[0] = k->missing[0] = 0;
-    char why[512];
-    FILE *f = gp_open_regular(json_path, 1 << 20, "1 MiB", why, sizeof why);   /* never a FIFO */
-    if (!f)
+}
+
+int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k)
+{
+    char err[512];
+    struct key_reader r = {.k = k, .merge_world = -1};
+    keys_init(k);
+    if (json_read_file(json_path, visit_key, &r, err, sizeof err)) {
+        keys_init(k);
         return -1;
-    char *text = malloc((1 << 20) + 1);
-    size_t n = text ? fread(text, 1, 1 << 20, f) : 0;
-    fclose(f);
-    if (!text)
-        return -1;
-    text[n] = 0;
-    k->rank = json_int_of(text, "rank", -1);
-    k->world_size = json_int_of(text, "world_size", -1);
-    k->local_rank = json_int_of(text, "local_rank", -1);
-    /* a merged directory's mode is its merge object's (the first rank's may say "single") */
-    const char *m = json_value_of(text, "merge");
-    const char *v = json_value_of(m && *m == '{' ? m : text, "mode");
-    if (v && *v == '"') {
-        size_t i = 0;
-        for (v++; *v && *v != '"' && i + 1 < sizeof k->mode; v++)
-            k->mode[i++] = *v;
-        k->mode[i] = 0;
     }
-    if (m && *m == '{') {
-        count_entries(json_value_of(m, "ranks_merged"), "],\n", &k->nmerged, NULL, 0);
-        count_entries(json_value_of(m, "ranks_missing"), "]\n", &k->nmissing, k->missing, sizeof k->missing);
-    }
-    free(text);
+    end_entry(&r);
+    /* a merged directory's mode and world are its merge object's (the first rank's may
+     * say "single") */
+    if (r.merge_mode[0])
+        snprintf(k->mode, sizeof k->mode, "%s", r.merge_mode);
+    if (r.merge_world >= 0)
+        k->world_size = r.merge_world;
     return 0;
 }
 
@@ -336,7 +355,7 @@ static int write_rows(const char *out, struct rank_dir *rd, const struct tagged 
 /* results.json: the first rank's metadata, then a "merge" object naming the mode, the
  * world size, and the ranks merged and missing. */
 static int write_json(const char *out, const struct rank_dir *rd, int nrd, int first, const char *mode,
-                      int world, char *err, size_t errlen)
+                      int world, const unsigned char *seen, char *err, size_t errlen)
 {
     char p[PATH_MAX + 64];
     snprintf(p, sizeof p, "%s/results.json", out);
@@ -399,15 +418,11 @@ static int write_json(const char *out, const struct rank_dir *rd, int nrd, int f
             sep = ", ";
         }
     /* ranks the world size names that no directory stood for */
-    for (int k = 0; k < world; k++) {
-        int seen = 0;
-        for (int i = 0; i < nrd; i++)
-            seen |= rd[i].keys.rank == k;
-        if (!seen) {
+    for (int k = 0; k < world; k++)
+        if (!seen[k]) {
             fprintf(f, "%s{\"rank\": %d, \"dir\": null, \"why\": \"no directory given\"}", sep, k);
             sep = ", ";
         }
-    }
     fputs("]\n  }\n}\n", f);
     return atomic_commit(&af, err, errlen);
 }
@@ -434,10 +449,56 @@ static int write_ceilings(const char *out, const struct rank_dir *rd, int nrd, i
 
 /* ---- the verb ---- */
 
+#define MERGE_USAGE "gemmprof merge OUT DIR... [--allow-mixed] [--force]"
+
 static int usage(const char *why)
 {
-    gp_message("merge: %s; usage: gemmprof merge OUT DIR... [--allow-mixed]", why);
+    gp_message("merge: %s; usage: " MERGE_USAGE, why);
     return MERGE_EXIT_USAGE;
+}
+
+/* OUT is the first argument, so a forgotten one makes the first rank directory the
+ * output: one that already holds results is refused unless --force says to replace it. */
+static int check_out(const char *out, const struct rank_dir *rd, int nrd, int force)
+{
+    struct stat so, si;
+    if (stat(out, &so) != 0)
+        return 0;   /* created later */
+    for (int i = 0; i < nrd; i++)
+        if (stat(rd[i].dir, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+            gp_message("merge: the output directory %s is also an input; merge into a new directory", out);
+            return -1;
+        }
+    if (!S_ISDIR(so.st_mode)) {
+        gp_message("merge: the output %s exists and is not a directory; name a new directory as OUT", out);
+        return -1;
+    }
+    const char *held = is_file(out, "results.csv") ? "results.csv" : is_file(out, "results.json") ? "results.json" : NULL;
+    if (held && !force) {
+        gp_message("merge: the output directory %s already holds results (%s); the first argument is where the "
+                   "merge is written: name a new directory (" MERGE_USAGE "), or pass --force to replace them",
+                   out, held);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reports the ranks below world that no directory stood for, a run of them a line. */
+static int report_unseen(const unsigned char *seen, int world)
+{
+    int n = 0;
+    for (int a = 0, b; a < world; a = b) {
+        for (b = a + 1; b < world && seen[b] == seen[a];)
+            b++;
+        if (seen[a])
+            continue;
+        n += b - a;
+        if (b - a == 1)
+            gp_message("merge: missing rank %d of %d: no directory given for it", a, world);
+        else
+            gp_message("merge: missing ranks %d-%d of %d: no directory given for them", a, b - 1, world);
+    }
+    return n;
 }
 
 static int same_build(const struct rank_dir *a, const struct rank_dir *b)
@@ -448,10 +509,11 @@ static int same_build(const struct rank_dir *a, const struct rank_dir *b)
 int merge_main(int argc, char **argv)
 {
     const char *out = NULL;
-    int allow_mixed = 0, nrd = 0, rc = MERGE_EXIT_FAILED;
+    int allow_mixed = 0, force = 0, nrd = 0, rc = MERGE_EXIT_FAILED;
     char err[8192];
     struct rank_dir *rd = calloc(MAX_RANK_DIRS, sizeof *rd);
     struct tagged *t = NULL;
+    unsigned char *seen = NULL;
     if (!rd) {
         gp_message("merge: out of memory");
         return MERGE_EXIT_FAILED;
@@ -459,8 +521,10 @@ int merge_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--allow-mixed") == 0)
             allow_mixed = 1;
+        else if (strcmp(argv[i], "--force") == 0)
+            force = 1;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: gemmprof merge OUT DIR... [--allow-mixed]\n");
+            printf("usage: " MERGE_USAGE "\n");
             free(rd);
             return MERGE_EXIT_OK;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -480,15 +544,20 @@ int merge_main(int argc, char **argv)
     }
     int first = -1, nrows = 0, world = -1;
     char mode[16] = "";
+    if (check_out(out, rd, nrd, force)) {
+        rc = MERGE_EXIT_USAGE;
+        goto done;
+    }
     for (int i = 0; i < nrd; i++) {
-        struct stat so, si;
-        if (stat(out, &so) == 0 && stat(rd[i].dir, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
-            gp_message("merge: the output directory %s is also an input; merge into a new directory", out);
-            rc = MERGE_EXIT_USAGE;
-            goto done;
-        }
         if (load_rank(&rd[i], err, sizeof err)) {
             gp_message("merge: %s", err);
+            goto done;
+        }
+        /* the missing ranks are listed one by one: a damaged world size must not make
+         * that list (and results.json) billions of entries long */
+        if (rd[i].keys.world_size > MERGE_MAX_WORLD) {
+            gp_message("merge: %s/results.json: world_size %d is above the %d ranks merge takes; the file is "
+                       "damaged or not from a gemmprof run", rd[i].dir, rd[i].keys.world_size, MERGE_MAX_WORLD);
             goto done;
         }
         if (rd[i].keys.world_size > world)
@@ -546,12 +615,20 @@ int merge_main(int argc, char **argv)
         qsort(t, (size_t)nt, sizeof *t, seq_cmp);   /* rank by rank, as read */
     if (strcmp(mode, "shard") == 0)
         qsort(t, (size_t)nt, sizeof *t, shard_cmp);
+    seen = calloc((size_t)(world > 0 ? world : 0) + 1, 1);
+    if (!seen) {
+        gp_message("merge: out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nrd; i++)
+        if (rd[i].keys.rank >= 0 && rd[i].keys.rank < world)
+            seen[rd[i].keys.rank] = 1;
     if (mkdir(out, 0777) && errno != EEXIST) {
         gp_message("merge: cannot create %s: %s", out, strerror(errno));
         goto done;
     }
     if (write_rows(out, rd, t, nt, err, sizeof err) || write_ceilings(out, rd, nrd, first, err, sizeof err) ||
-        write_json(out, rd, nrd, first, mode, world, err, sizeof err)) {
+        write_json(out, rd, nrd, first, mode, world, seen, err, sizeof err)) {
         gp_message("merge: %s", err);
         goto done;
     }
@@ -567,15 +644,7 @@ int merge_main(int argc, char **argv)
             gp_message("merge: missing%s: %s: %s", which, rd[i].dir, rd[i].missing);
             nmissing++;
         }
-    for (int k = 0; k < world; k++) {
-        int seen = 0;
-        for (int i = 0; i < nrd; i++)
-            seen |= rd[i].keys.rank == k;
-        if (!seen) {
-            gp_message("merge: missing rank %d of %d: no directory given for it", k, world);
-            nmissing++;
-        }
-    }
+    nmissing += report_unseen(seen, world);
     char ws[24] = "unknown";
     if (world >= 0)
         snprintf(ws, sizeof ws, "%d", world);
@@ -588,5 +657,6 @@ done:
         free(rd[i].rows);
     free(rd);
     free(t);
+    free(seen);
     return rc;
 }

@@ -1,12 +1,17 @@
 /* gemmprof merge: one dataset from the per-rank results directories of a --shard or
  * --fleet run, each row tagged with the host, GPU UUID and rank it ran on. Host-only.
- *   gemmprof merge OUT DIR... [--allow-mixed]
+ *   gemmprof merge OUT DIR... [--allow-mixed] [--force]
+ * An OUT that already holds results (results.csv or results.json) is refused without
+ * --force: with OUT forgotten, the first rank directory would be overwritten.
  * A DIR without results.csv or results.json whose subdirectories hold them stands for
  * those subdirectories (so `gemmprof merge merged out` takes every rank under out/). */
 #ifndef GEMMPROF_ANALYSIS_MERGE_H
 #define GEMMPROF_ANALYSIS_MERGE_H
 
 #include <stddef.h>
+
+/* The largest run.world_size merge takes: each missing rank is an entry of results.json. */
+#define MERGE_MAX_WORLD 4096
 
 /* Exit statuses of the verb. */
 enum {
@@ -26,9 +31,10 @@ struct merge_rank_keys {
     char missing[256];       /* the missing ranks, "2, 3" ("?" for one of unknown rank) */
 };
 
-/* Reads those keys from a results.json wherever they sit (top level or inside an
- * object); a file that lacks them leaves the defaults. Only a regular file of at most
- * 1 MiB is read. 0, or -1 when it cannot be read. */
+/* Reads those keys from a results.json, at the top level or in an object there ("run"),
+ * and the "merge" object, parsed as JSON (analysis/meta.h's reader), so any layout of the
+ * same JSON reads the same; a file that lacks them leaves the defaults. Only a regular file
+ * of at most 1 MiB is read. 0, or -1 (the defaults) when it cannot be read or parsed. */
 int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k);
 
 /* A file-name-safe form of s ([A-Za-z0-9._-] kept, anything else '_'), "unknown" if empty. */

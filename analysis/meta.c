@@ -155,6 +155,10 @@ int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t
 
 /* ---- reading ---- */
 
+#define JSON_MAX_DEPTH 64
+#define JSON_MAX_BYTES (1 << 20)
+#define JSON_MAX_TEXT "1 MiB"
+
 struct jparser {
     const char *buf;
     size_t len, pos;
@@ -162,12 +166,14 @@ struct jparser {
     char *err;
     size_t errlen;
     int failed;
-    struct gp_meta *m;
+    struct gp_meta *m;         /* meta_read_json: where fields are stored; NULL otherwise */
+    json_visit_fn visit;       /* json_read_file: told of every value; NULL otherwise */
+    void *ctx;
+    /* while visiting: the keys down to the value being parsed (array elements: index) */
+    const char *keys[JSON_MAX_DEPTH + 2];
+    char index[JSON_MAX_DEPTH + 2][12];
+    int nkeys;
 };
-
-#define JSON_MAX_DEPTH 64
-#define JSON_MAX_BYTES (1 << 20)
-#define JSON_MAX_TEXT "1 MiB"
 
 /* Records the first error only, located at byte `at` as line:column (1-based). */
 static int jfail(struct jparser *p, size_t at, const char *what)
@@ -461,8 +467,10 @@ static int parse_object(struct jparser *p, int depth, const char *section)
             for (size_t s = 0; s < sizeof meta_sections / sizeof meta_sections[0]; s++)
                 if (strcmp(key, meta_sections[s]) == 0)
                     child = meta_sections[s];
-        free(key);
+        p->keys[p->nkeys++] = key;   /* depth is bounded by parse_value: nkeys <= depth + 1 */
         int rc = fd ? parse_value(p, depth + 1, NULL, fd) : parse_value(p, depth + 1, child, NULL);
+        free(key);
+        p->nkeys--;
         if (rc)
             return -1;
         skip_ws(p);
@@ -486,8 +494,13 @@ static int parse_array(struct jparser *p, int depth)
         p->pos++;
         return 0;
     }
-    for (;;) {
-        if (parse_value(p, depth + 1, NULL, NULL))
+    for (int i = 0;; i++) {
+        snprintf(p->index[p->nkeys], sizeof p->index[0], "%d", i);
+        p->keys[p->nkeys] = p->index[p->nkeys];
+        p->nkeys++;
+        int rc = parse_value(p, depth + 1, NULL, NULL);
+        p->nkeys--;
+        if (rc)
             return -1;
         skip_ws(p);
         if (p->pos < p->len && p->buf[p->pos] == ',') {
@@ -499,6 +512,15 @@ static int parse_array(struct jparser *p, int depth)
             return 0;
         }
         return jfail(p, p->pos, "expected ',' or ']' in an array");
+    }
+}
+
+/* Tells the visitor, if there is one, of the value at the current keys. */
+static void tell(struct jparser *p, enum json_kind kind, const char *text)
+{
+    if (p->visit) {
+        struct json_at v = {p->keys, p->nkeys, kind, text};
+        p->visit(p->ctx, &v);
     }
 }
 
@@ -515,17 +537,20 @@ static int parse_value(struct jparser *p, int depth, const char *section,
     if (c == '{') {
         if (fd)
             return type_mismatch(p, at, fd, "an object");
+        tell(p, JSON_OBJECT, NULL);
         return parse_object(p, depth, section);
     }
     if (c == '[') {
         if (fd)
             return type_mismatch(p, at, fd, "an array");
+        tell(p, JSON_ARRAY, NULL);
         return parse_array(p, depth);
     }
     if (c == '"') {
         char *s = parse_string(p);
         if (!s)
             return -1;
+        tell(p, JSON_STRING, s);
         int rc = 0;
         if (fd && fd->kind == F_STR)
             store_string((char *)p->m + fd->offset, fd->size, s);
@@ -539,6 +564,7 @@ static int parse_value(struct jparser *p, int depth, const char *section,
         size_t n = strlen(lits[i]);
         if (p->len - at >= n && memcmp(p->buf + at, lits[i], n) == 0) {
             p->pos += n;
+            tell(p, (enum json_kind)(JSON_TRUE + i), NULL);
             if (!fd || i < 2) {
                 /* true/false go into integer fields as 1/0 (l2_flush is a flag) */
                 if (fd && fd->kind == F_INT)
@@ -557,6 +583,15 @@ static int parse_value(struct jparser *p, int depth, const char *section,
     if (!n)
         return jfail(p, at, "expected a value (object, array, string, number, true, false or null)");
     p->pos += n;
+    if (p->visit) {
+        /* a number is handed on as written; one too long for any integer as "" */
+        char text[64] = "";
+        if (n < sizeof text) {
+            memcpy(text, p->buf + at, n);
+            text[n] = '\0';
+        }
+        tell(p, JSON_NUMBER, text);
+    }
     if (!fd)
         return 0;
     char text[64];
@@ -585,8 +620,12 @@ static int check_ranks(const char *path, const struct gp_meta *m, char *err, siz
     return 0;
 }
 
-int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen)
+/* Reads and parses the file as one JSON object, p set up by the caller but for the text;
+ * 0 or -1 with the reason in p->err. */
+static int parse_file(const char *path, struct jparser *p)
 {
+    char *err = p->err;
+    size_t errlen = p->errlen;
     FILE *f = gp_open_regular(path, JSON_MAX_BYTES, JSON_MAX_TEXT, err, errlen);
     if (!f)
         return -1;
@@ -609,21 +648,36 @@ int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen
         free(buf);
         return -1;
     }
-    struct jparser p = {buf, len, 0, path, err, errlen, 0, m};
-    m->schema = 0;   /* a file without "schema" predates versioning */
+    p->buf = buf;
+    p->len = len;
+    p->path = path;
     int rc = -1;
-    skip_ws(&p);
-    if (p.pos >= p.len)
-        jfail(&p, p.pos, "empty file, expected a JSON object");
-    else if (buf[p.pos] != '{')
-        jfail(&p, p.pos, "expected a JSON object at the top level");
-    else if (parse_value(&p, 0, "", NULL) == 0) {
-        skip_ws(&p);
-        if (p.pos < p.len)
-            jfail(&p, p.pos, "trailing characters after the JSON object");
+    skip_ws(p);
+    if (p->pos >= p->len)
+        jfail(p, p->pos, "empty file, expected a JSON object");
+    else if (buf[p->pos] != '{')
+        jfail(p, p->pos, "expected a JSON object at the top level");
+    else if (parse_value(p, 0, p->m ? "" : NULL, NULL) == 0) {
+        skip_ws(p);
+        if (p->pos < p->len)
+            jfail(p, p->pos, "trailing characters after the JSON object");
         else
-            rc = check_ranks(path, m, err, errlen);
+            rc = 0;
     }
     free(buf);
+    p->buf = NULL;
     return rc;
+}
+
+int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen)
+{
+    struct jparser p = {.err = err, .errlen = errlen, .m = m};
+    m->schema = 0;   /* a file without "schema" predates versioning */
+    return parse_file(path, &p) ? -1 : check_ranks(path, m, err, errlen);
+}
+
+int json_read_file(const char *path, json_visit_fn fn, void *ctx, char *err, size_t errlen)
+{
+    struct jparser p = {.err = err, .errlen = errlen, .visit = fn, .ctx = ctx};
+    return parse_file(path, &p);
 }

@@ -47,6 +47,24 @@ int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t
  * ("out/results.json:3:14: expected ':' after an object key"). */
 int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen);
 
+/* The same reader for any results.json key, for callers that need more than gp_meta (the
+ * "merge" object of a merged directory). Every value is handed to the visitor as the
+ * reader meets it: its path (the keys from the top level down, an array element's being
+ * its index in decimal: "merge", "ranks_missing", "0", "rank"), its kind, and for a string
+ * its decoded text, for a number its text as written ("" past 63 characters). Objects and
+ * arrays come before their contents. */
+enum json_kind { JSON_OBJECT, JSON_ARRAY, JSON_STRING, JSON_NUMBER, JSON_TRUE, JSON_FALSE, JSON_NULL };
+struct json_at {
+    const char *const *path;
+    int depth;                    /* entries of path; 0 for the top-level object */
+    enum json_kind kind;
+    const char *text;             /* NULL but for strings and numbers */
+};
+typedef void (*json_visit_fn)(void *ctx, const struct json_at *v);
+/* Parses the file with meta_read_json's grammar and limits (a top-level object, regular
+ * file, at most 1 MiB); 0, or -1 with file:line:column and the reason in err. */
+int json_read_file(const char *path, json_visit_fn visit, void *ctx, char *err, size_t errlen);
+
 /* Writes s as a JSON string literal (quotes and escapes included). */
 #include <stdio.h>
 void json_write_string(FILE *f, const char *s);

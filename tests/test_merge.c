@@ -3,7 +3,11 @@
  * 10% with its clock lowered is flagged, the clock named), a missing rank, duplicate
  * rows and mixed gemmprof versions. */
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis/ceilings.h"
@@ -151,6 +155,63 @@ static int exists(const char *dir, const char *name)
     struct stat st;
     snprintf(p, sizeof p, "%s/%s", dir, name);
     return stat(p, &st) == 0;
+}
+
+/* Rewrites a JSON file as a tool would: indent > 0 re-indents it (one member or element a
+ * line, as `python3 -m json.tool` does), 0 compacts it (no whitespace outside strings). */
+static int reformat_json(const char *path, int indent)
+{
+    static char in[1 << 20], out[4 << 20];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(in, 1, sizeof in - 1, f) : 0, o = 0;
+    if (f)
+        fclose(f);
+    in[n] = 0;
+    int depth = 0, str = 0;
+#define NEWLINE()                                                                         \
+    do {                                                                                  \
+        out[o++] = '\n';                                                                  \
+        for (int s_ = 0; s_ < depth * indent; s_++)                                      \
+            out[o++] = ' ';                                                               \
+    } while (0)
+    for (size_t i = 0; i < n && o < sizeof out - 256; i++) {
+        char c = in[i];
+        if (str) {
+            out[o++] = c;
+            if (c == '\\')
+                out[o++] = in[++i];
+            else if (c == '"')
+                str = 0;
+            continue;
+        }
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+            continue;
+        size_t j = i + 1;
+        while (in[j] == ' ' || in[j] == '\n')
+            j++;
+        if (c == '"')
+            str = 1;
+        if ((c == '}' || c == ']') && indent) {
+            depth--;
+            NEWLINE();
+        }
+        out[o++] = c;
+        if (c == ':' && indent)
+            out[o++] = ' ';
+        if ((c == '{' || c == '[') && (in[j] == '}' || in[j] == ']')) {
+            out[o++] = in[j];   /* an empty object or array stays on its line */
+            i = j;
+        } else if ((c == '{' || c == '[') && indent) {
+            depth++;
+            NEWLINE();
+        } else if (c == ',' && indent)
+            NEWLINE();
+    }
+#undef NEWLINE
+    out[o++] = '\n';
+    f = fopen(path, "w");
+    int ok = f && fwrite(out, 1, o, f) == o;
+    return f && fclose(f) == 0 && ok ? 0 : -1;
 }
 
 static void test_rank_keys(void)
@@ -405,6 +466,25 @@ static void test_missing(void)
     CHECK(report_write(&ds, p, 1, NULL, err, sizeof err) == 0 && file_has(p, "**3 ranks are missing** (rank 2, ?, 3)"),
           "the report says which ranks are missing");
     dataset_free(&ds);
+    /* the same verdict from the file re-indented (4 spaces) or compacted by another tool */
+    char json[320];
+    snprintf(json, sizeof json, "%s/results.json", out);
+    for (int indent = 4; indent >= 0; indent -= 4) {
+        const char *how = indent ? "re-indented" : "compacted";
+        CHECK(reformat_json(json, indent) == 0 && !file_has(json, "\"ranks_missing\": [{\"rank\": 2,") &&
+                  (indent || !file_has(json, "\n ")), "results.json %s", how);
+        CHECK(merge_read_rank_keys(json, &k) == 0 && k.nmerged == 2 && k.nmissing == 3 &&
+                  strcmp(k.missing, "2, ?, 3") == 0 && strcmp(k.mode, "fleet") == 0 && k.world_size == 4,
+              "%s: 2 merged (%d), 3 missing (%d: '%s'), mode fleet (%s), world 4 (%d)", how, k.nmerged, k.nmissing,
+              k.missing, k.mode, k.world_size);
+        int loaded = dataset_load(out, &ds, err, sizeof err) == 0;
+        CHECK(loaded && report_write(&ds, p, 1, NULL, err, sizeof err) == 0 &&
+                  file_has(p, "from 2 rank directories (mode `fleet`)") &&
+                  file_has(p, "**3 ranks are missing** (rank 2, ?, 3)") && !file_has(p, "No rank is missing"),
+              "%s: the report names the 2 ranks merged and the 3 missing", how);
+        if (loaded)
+            dataset_free(&ds);
+    }
 }
 
 static void test_refusals(void)
@@ -440,6 +520,98 @@ static void test_refusals(void)
           "output directory given as an input: refused");
 }
 
+/* A whole file into buf (at most len - 1 bytes); its length, or -1. */
+static long slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return (long)n;
+}
+
+/* `gemmprof merge r0 r1`, OUT forgotten: r0 is the output, and its rows were replaced by
+ * r1's. An OUT holding results is refused unless --force. */
+static void test_out_holds_results(void)
+{
+    static char before[1 << 20], after[1 << 20];
+    char msg[4096], d0[256], d1[256], p[320], err[1024];
+    path_of(d0, sizeof d0, "f0", NULL);   /* test_fleet's ranks: node1 and node2; the last use of them */
+    path_of(d1, sizeof d1, "f1", NULL);
+    snprintf(p, sizeof p, "%s/results.csv", d0);
+    long n0 = slurp(p, before, sizeof before);
+    char *argv[] = {"merge", d0, d1, NULL};
+    int rc = run_merge(argv, msg, sizeof msg);
+    CHECK(rc == MERGE_EXIT_USAGE, "merge r0 r1 (OUT forgotten): exit %d (got %d)", MERGE_EXIT_USAGE, rc);
+    CHECK(lines_of(msg) == 1 && strstr(msg, "already holds results") && strstr(msg, "--force"),
+          "one line naming the problem and the way on: %s", msg);
+    CHECK(n0 > 0 && slurp(p, after, sizeof after) == n0 && memcmp(before, after, (size_t)n0) == 0,
+          "r0's results.csv is untouched");
+    /* a merged directory written again: refused the same way */
+    char out[256];
+    path_of(out, sizeof out, "fleet_out", NULL);
+    char *again[] = {"merge", out, d0, d1, NULL};
+    rc = run_merge(again, msg, sizeof msg);
+    CHECK(rc == MERGE_EXIT_USAGE && strstr(msg, "already holds results"), "an earlier merge's OUT refused: %s", msg);
+    char *forced[] = {"merge", d0, d1, "--force", NULL};
+    rc = run_merge(forced, msg, sizeof msg);
+    struct gp_result *rows = NULL;
+    int n = 0;
+    /* exit 3: rank 0 of the world of 2 was not given (its directory is the output) */
+    CHECK(rc == MERGE_EXIT_MISSING && results_csv_read(p, &rows, &n, err, sizeof err) == 0 && n == norig &&
+              strcmp(rows[0].host, "node2") == 0,
+          "--force replaces them: r0 now holds r1's %d rows (exit %d, %d rows)", norig, rc, n);
+    free(rows);
+}
+
+/* Runs the verb in a child that may write at most 64 MiB a file and run 60 s, so a
+ * regression cannot fill the disk; the child's exit status, or 128 + the signal. */
+static int run_merge_bounded(char **argv, char *msg, size_t len)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit fs = {64 << 20, 64 << 20};
+        setrlimit(RLIMIT_FSIZE, &fs);
+        alarm(60);
+        _exit(run_merge(argv, msg, len));
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid)
+        return -1;
+    char p[128];
+    snprintf(p, sizeof p, "%s/stderr.txt", tmpdir);
+    slurp(p, msg, len);
+    size_t m = strlen(msg);
+    if (m && msg[m - 1] == '\n')
+        msg[m - 1] = 0;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* A damaged run.world_size: merge listed every rank below it as missing, one entry of
+ * results.json each (2147483647 wrote 3.8 GB of results.json.tmp.* in 20 s). */
+static void test_world_size_bound(void)
+{
+    static const int worlds[] = {MERGE_MAX_WORLD + 1, 2147483647};
+    for (int w = 0; w < 2; w++) {
+        char msg[4096], name[32], oname[32], d[256], out[256];
+        snprintf(name, sizeof name, "w%d", w);
+        snprintf(oname, sizeof oname, "w%d_out", w);
+        struct craft a = {name, "node1", "GPU-a", NULL, "fleet", 0, worlds[w], 1, 0, 0, 1, 0, 0};
+        CHECK(make_rank(&a) == 0, "a rank with world_size %d crafted", worlds[w]);
+        path_of(d, sizeof d, name, NULL);
+        path_of(out, sizeof out, oname, NULL);
+        char *argv[] = {"merge", out, d, NULL};
+        int rc = run_merge_bounded(argv, msg, sizeof msg);
+        CHECK(rc == MERGE_EXIT_FAILED && lines_of(msg) == 1 && strstr(msg, "world_size"),
+              "world_size %d refused in one line (exit %d): %s", worlds[w], rc, msg);
+        CHECK(count_files_named(out, ".tmp") <= 0 && !exists(out, "results.json"),
+              "nothing written for world_size %d, no temporary file left", worlds[w]);
+    }
+}
+
 /* A parent directory stands for its rank subdirectories. */
 static void test_expand(void)
 {
@@ -457,6 +629,63 @@ static void test_expand(void)
     snprintf(p, sizeof p, "%s/results.csv", out);
     CHECK(results_csv_read(p, &rows, &n, err, sizeof err) == 0 && n == 2 * norig, "both ranks found (%d rows)", n);
     free(rows);
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* 40,000 rows repeating the recorded run's 32 cells on two GPUs. The fleet check took
+ * 20.7 s of CPU when it scanned and sorted each row's cell once per row (the report
+ * 22.6 s); sorted once by cell, 0.05 s (the report 0.4 s). CPU time, not wall time: a
+ * loaded machine stretches the latter. Figures: tests/host/SCALE.md. */
+static void test_repeated_cells(void)
+{
+    enum { NREP = 40000 };
+    char dir[256], p[320], err[1024];
+    path_of(dir, sizeof dir, "rep40k", NULL);
+    mkdir(dir, 0777);
+    snprintf(p, sizeof p, "%s/results.json", dir);
+    int ok = meta_write_json(p, &orig_meta, err, sizeof err) == 0;
+    snprintf(p, sizeof p, "%s/ceilings.csv", dir);
+    ok = ok && ceilings_write_csv(p, &orig_cs, err, sizeof err) == 0;
+    snprintf(p, sizeof p, "%s/results.csv", dir);
+    FILE *f = fopen(p, "w");
+    ok = ok && f && results_csv_write_header(f) == 0;
+    for (int i = 0; ok && i < NREP; i++) {
+        struct gp_result r = orig[i % norig];
+        snprintf(r.host, sizeof r.host, "node%d", i / norig % 2);
+        snprintf(r.gpu_uuid, sizeof r.gpu_uuid, "GPU-%d", i / norig % 2);
+        ok = results_csv_write_row(f, &r, &orig_cs) == 0;
+    }
+    ok = f && fclose(f) == 0 && ok;
+    CHECK(ok, "%d rows at %d cells written", NREP, norig);
+    struct gp_dataset ds;
+    if (!ok || dataset_load(dir, &ds, err, sizeof err)) {
+        CHECK(0, "load the repeated rows: %s", err);
+        return;
+    }
+    struct fleet fl;
+    double t0 = cpu_seconds();
+    int rc = fleet_analyze(ds.rows, ds.nrows, &fl);
+    double t1 = cpu_seconds();
+    CHECK(rc == 0 && fl.ngpus == 2 && fl.gpu[0].nrows == NREP / 2 && fl.gpu[1].ncompared == NREP / 2,
+          "fleet: 2 GPUs of %d rows, every row compared", NREP / 2);
+    if (rc == 0 && fl.ngpus == 2)
+        CHECK_NEAR(fl.gpu[1].ratio, 1, 1e-9, "equal GPUs: ratio 1 (%g)", fl.gpu[1].ratio);
+    CHECK(t1 - t0 < 1.0, "fleet check of %d rows at %d cells in %.3f s of CPU (limit 1 s)", NREP, norig, t1 - t0);
+    fleet_free(&fl);
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    err[0] = 0;
+    t0 = cpu_seconds();
+    rc = report_write(&ds, p, 1, NULL, err, sizeof err);
+    t1 = cpu_seconds();
+    CHECK(rc == 0 && file_has(p, "## Fleet"), "report of the repeated rows, with its fleet section: %s", err);
+    CHECK(t1 - t0 < 4.0, "report of %d rows at %d cells in %.2f s of CPU (limit 4 s)", NREP, norig, t1 - t0);
+    dataset_free(&ds);
 }
 
 int main(void)
@@ -484,7 +713,10 @@ int main(void)
     test_mode_inferred();
     test_missing();
     test_refusals();
+    test_out_holds_results();
+    test_world_size_bound();
     test_expand();
+    test_repeated_cells();
     dataset_free(&ds);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -36,6 +36,12 @@ static const char *sig3(double v)
         return "n/a";
     if (v == 0)
         return "0";
+    /* beyond 1e+-300 the scaling below overflows to inf (a denormal gives NaN digits):
+     * such a value is printed as it is */
+    if (!(fabs(v) >= 1e-300 && fabs(v) <= 1e300)) {
+        snprintf(b, 48, "%.2e", v);
+        return b;
+    }
     int d = 2 - (int)floor(log10(fabs(v)));
     double r = round(v * pow(10, d)) / pow(10, d);   /* 9.996 -> 10.0: recount the digits */
     d = r != 0 ? 2 - (int)floor(log10(fabs(r))) : d;

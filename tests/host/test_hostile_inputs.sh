@@ -75,3 +75,37 @@ if [ "$rc" -ne 0 ] && grep -q 'Permission denied' "$T/locked.out" && ! grep -q '
 else
     echo "FAIL - report of a chmod 000 directory: exit $rc: $(head -c 300 "$T/locked.out")"
 fi
+
+# Denormal values in the sidecars (an L2 of 1e-310 bytes, a ceiling of 1e-300 byte/s):
+# the summary's 3-digit formatter once turned them into (int)NaN. The plain build prints
+# the same either way, so the UBSan-built fuzz target (make fuzz) replays both when it is
+# there; the summary itself must still come out whole.
+d=$T/denormal
+mkdir "$d"
+cp results/h200/results.csv "$d/"
+sed 's/"l2_bytes": 62914560/"l2_bytes": 1e-310/' results/h200/results.json >"$d/results.json"
+sed 's#^l1,L1,byte/s,31327828900000,33454080000000#l1,L1,byte/s,1e-300,#' results/h200/ceilings.csv >"$d/ceilings.csv"
+run denormal "$gp" report "$d" --summary
+if [ "$rc" -eq 0 ] && grep -q 'L2 1.00e-316 MB' "$T/denormal.out" && grep -q 'L1 1.00e-312 TB/s' "$T/denormal.out" &&
+   ! grep -qi 'nan\|inf ' "$T/denormal.out"; then
+    echo "ok - --summary with a 1e-310 L2 size and a 1e-300 ceiling prints them in e-notation (exit 0)"
+else
+    echo "FAIL - --summary on denormal values: exit $rc: $(grep -m2 'L2 \|L1 ' "$T/denormal.out" | cut -c1-200)"
+fi
+fz=${BUILD:-build}/fuzz/fuzz_summary
+if [ -x "$fz" ]; then
+    for c in l2 ceiling; do
+        { cat "$d/results.csv"; printf '\0'
+          if [ $c = l2 ]; then cat "$d/results.json"; else cat results/h200/results.json; fi; printf '\0'
+          if [ $c = ceiling ]; then cat "$d/ceilings.csv"; else cat results/h200/ceilings.csv; fi; } >"$T/in_$c"
+        run "fz_$c" "$fz" "$T/in_$c"
+        if [ "$rc" -eq 0 ] && ! grep -q 'runtime error' "$T/fz_$c.out"; then
+            echo "ok - fuzz_summary (ASan+UBSan) replays the denormal $c case cleanly"
+        else
+            echo "FAIL - fuzz_summary on the denormal $c case: $(grep -m1 'runtime error' "$T/fz_$c.out" | cut -c1-200)"
+        fi
+    done
+else
+    echo "skip - $fz not built (make fuzz): the denormal cases under UBSan"
+fi
+

@@ -109,3 +109,23 @@ else
     echo "skip - $fz not built (make fuzz): the denormal cases under UBSan"
 fi
 
+# A ceilings.csv of another GPU: one warning line on stderr naming both GPUs, and the
+# ceilings kept out unless --ceilings-any-gpu.
+d=$T/othergpu
+mkdir "$d"
+cp results/h200/results.csv results/h200/results.json "$d/"
+sed 's/,NVIDIA H200,/,NVIDIA A100-SXM4-80GB,/' results/h200/ceilings.csv >"$d/ceilings.csv"
+run othergpu "$gp" report "$d" --no-plots --out "$T/othergpu.md"
+w=$(grep -c 'warning: ceilings.csv was measured on NVIDIA A100-SXM4-80GB, the results on NVIDIA H200: its ceilings are left out' "$T/othergpu.out")
+if [ "$rc" -eq 0 ] && [ "$w" -eq 1 ] && ! grep -q 'Binding level:' "$T/othergpu.md"; then
+    echo "ok - report with an A100's ceilings.csv: one stderr line naming both GPUs, no bound from them"
+else
+    echo "FAIL - report with an A100's ceilings.csv: exit $rc, $w warning lines: $(head -c 300 "$T/othergpu.out")"
+fi
+run othergpu_any "$gp" report "$d" --no-plots --ceilings-any-gpu --out "$T/othergpu_any.md"
+if [ "$rc" -eq 0 ] && grep -q 'used anyway (--ceilings-any-gpu)' "$T/othergpu_any.out" &&
+   grep -q 'Binding level:' "$T/othergpu_any.md"; then
+    echo "ok - --ceilings-any-gpu uses them, still warning"
+else
+    echo "FAIL - --ceilings-any-gpu: exit $rc: $(head -c 300 "$T/othergpu_any.out")"
+fi

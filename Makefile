@@ -173,7 +173,7 @@ deps:
 # them together; tests/fuzz/run.sh splits it and sums the findings.
 FUZZ_CC      ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := csv results json ceilings dataset cli merge
+FUZZ_TARGETS := csv results json ceilings dataset cli merge summary
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_FLAGS   := -std=c11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -I. -I$(CUDA_HOME)/include \
                 -fsanitize=address,undefined -fno-sanitize-recover=all

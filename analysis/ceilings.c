@@ -40,10 +40,10 @@ void ceilings_init(struct gp_ceilings *cs)
 }
 
 static const char *const ceil_header[] = {
-    "id", "label", "unit", "measured", "theoretical", "sm_clock_hz", "theory_source", "gpu", "date",
+    "id", "label", "unit", "measured", "theoretical", "sm_clock_hz", "theory_source", "gpu", "date", "gpu_uuid",
 };
 enum { COL_ID, COL_LABEL, COL_UNIT, COL_MEASURED, COL_THEORETICAL, COL_CLOCK, COL_SOURCE, COL_GPU,
-       COL_DATE, COL_COUNT };
+       COL_DATE, COL_UUID, COL_COUNT };
 
 int ceilings_write_csv(const char *path, const struct gp_ceilings *cs, char *err, size_t errlen)
 {
@@ -74,6 +74,8 @@ int ceilings_write_csv(const char *path, const struct gp_ceilings *cs, char *err
         csv_write_field(f, cs->gpu);
         fputc(',', f);
         csv_write_field(f, cs->date);
+        fputc(',', f);
+        csv_write_field(f, cs->gpu_uuid);
         fputc('\n', f);
     }
     return atomic_commit(&t, err, errlen);
@@ -196,6 +198,8 @@ int ceilings_read_csv(const char *path, struct gp_ceilings *cs, char *err, size_
             copy_str(tmp.gpu, sizeof tmp.gpu, rd.fields[col[COL_GPU]]);
         if (col[COL_DATE] >= 0 && !tmp.date[0])
             copy_str(tmp.date, sizeof tmp.date, rd.fields[col[COL_DATE]]);
+        if (col[COL_UUID] >= 0 && !tmp.gpu_uuid[0])
+            copy_str(tmp.gpu_uuid, sizeof tmp.gpu_uuid, rd.fields[col[COL_UUID]]);
         rows++;
     }
     if (rows == 0) {

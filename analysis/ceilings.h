@@ -26,6 +26,7 @@ struct gp_ceiling {
 
 struct gp_ceilings {
     char gpu[96];          /* device name the ceilings belong to */
+    char gpu_uuid[64];     /* its UUID as results.json writes it ("GPU-..."); "" in older files */
     char date[32];         /* ISO 8601, when measured */
     struct gp_ceiling c[GP_CEIL_COUNT];
 };
@@ -33,7 +34,8 @@ struct gp_ceilings {
 void ceilings_init(struct gp_ceilings *cs);   /* everything NaN / empty */
 
 /* ceilings.csv: one row per ceiling, columns id,label,unit,measured,theoretical,
- * sm_clock_hz,theory_source,gpu,date. Write is atomic (temp file + rename).
+ * sm_clock_hz,theory_source,gpu,date,gpu_uuid (gpu_uuid optional on reading: older files
+ * lack it). Write is atomic (temp file + rename).
  * Returns 0, or -1 with a one-line reason naming file, line and column in `err`. */
 int ceilings_write_csv(const char *path, const struct gp_ceilings *cs, char *err, size_t errlen);
 int ceilings_read_csv(const char *path, struct gp_ceilings *cs, char *err, size_t errlen);

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/plausible.h"
+
 /* Appends one line to ds->warnings, cutting it (with "...") when the buffer is full. */
 static void warn(struct gp_dataset *ds, const char *fmt, ...)
 {
@@ -52,7 +54,38 @@ static int sidecar_present(char *path, size_t len, const char *dir, const char *
     return -1;
 }
 
+/* A ceilings.csv of another GPU (another model, or another board of it where both files
+ * name a UUID) would judge every row against the wrong roofs: said, and left out unless
+ * the caller allows it. Unknown on either side is no mismatch (older files). */
+static void check_ceilings_gpu(struct gp_dataset *ds, int any_gpu)
+{
+    const struct gp_ceilings *c = &ds->ceilings;
+    const struct gp_meta *m = &ds->meta;
+    if (!ds->have_ceilings || !ds->have_meta)
+        return;
+    int names = *c->gpu && *m->gpu_name && strcmp(c->gpu, m->gpu_name) != 0;
+    int uuids = *c->gpu_uuid && *m->gpu_uuid && strcmp(c->gpu_uuid, m->gpu_uuid) != 0;
+    if (!names && !uuids)
+        return;
+    snprintf(ds->ceilings_foreign, sizeof ds->ceilings_foreign,
+             "ceilings.csv was measured on %.96s%s%.64s%s, the results on %.96s%s%.64s%s", c->gpu,
+             uuids ? " (" : "", uuids ? c->gpu_uuid : "", uuids ? ")" : "", m->gpu_name, uuids ? " (" : "",
+             uuids ? m->gpu_uuid : "", uuids ? ")" : "");
+    if (any_gpu) {
+        warn(ds, "%s: its ceilings are used anyway (--ceilings-any-gpu)", ds->ceilings_foreign);
+        return;
+    }
+    warn(ds, "%s: its ceilings are left out of every bound and verdict (--ceilings-any-gpu uses them)",
+         ds->ceilings_foreign);
+    ds->have_ceilings = 0;
+}
+
 int dataset_load(const char *dir, struct gp_dataset *ds, char *err, size_t errlen)
+{
+    return dataset_load_opts(dir, 0, ds, err, errlen);
+}
+
+int dataset_load_opts(const char *dir, int flags, struct gp_dataset *ds, char *err, size_t errlen)
 {
     char path[1024];
     struct stat st;
@@ -157,11 +190,20 @@ int dataset_load(const char *dir, struct gp_dataset *ds, char *err, size_t errle
     if (ds->have_meta && ds->meta.planned_rows > ds->nrows)
         warn(ds, "partial sweep: results.csv has %d rows, the run planned %d (interrupted?)",
              ds->nrows, ds->meta.planned_rows);
+    check_ceilings_gpu(ds, flags & GP_LOAD_CEILINGS_ANY_GPU);
+    if (plausible_check(ds, err, errlen)) {
+        dataset_free(ds);
+        return -1;
+    }
     return 0;
 }
 
 void dataset_free(struct gp_dataset *ds)
 {
+    for (int i = 0; ds->row_why && i < ds->nrows; i++)
+        free(ds->row_why[i]);
+    free(ds->row_why);
+    ds->row_why = NULL;
     free(ds->rows);
     ds->rows = NULL;
     ds->nrows = 0;

@@ -18,6 +18,7 @@
 
 #include "analysis/markdown.h"
 #include "analysis/paths.h"
+#include "analysis/plausible.h"
 #include "analysis/atomic_file.h"
 #include "analysis/claims.h"
 #include "analysis/fleet.h"
@@ -234,6 +235,12 @@ static void write_header(struct rep *R, int recorded_elsewhere)
             mdt(ds->have_meta && *m->gpu_name ? m->gpu_name : "an unknown GPU"),
             mdt(ds->have_meta && *m->date ? m->date : "an unknown date"),
             mdt(ds->have_meta && *m->git_rev ? m->git_rev : "unknown"));
+    if (*ds->ceilings_foreign)
+        say(R, "> **Ceilings from another GPU: %s.** %s\n\n", mdt(ds->ceilings_foreign),
+            ds->have_ceilings ? "They are used anyway (--ceilings-any-gpu): every bound below is against "
+                                "that GPU's ceilings."
+                              : "They are left out: no bound, binding level or % of peak below rests on them "
+                                "(--ceilings-any-gpu uses them anyway).");
 }
 
 /* Lists up to LIST_MAX rows of a kind, then says how many more: a note stays readable
@@ -262,7 +269,8 @@ static void write_data_notes(struct rep *R)
         }
         say(R, "\n");
     }
-    if (!*ds->warnings && !nnotrun && !nnocnt && !R->n_bad_time && !R->n_bad_values)
+    if (!*ds->warnings && !nnotrun && !nnocnt && !R->n_bad_time && !R->n_bad_values && !ds->n_implausible_rows &&
+        !ds->n_implausible_ceilings)
         return;
     say(R, "## Data notes\n\n");
     if (*ds->warnings) {
@@ -276,7 +284,18 @@ static void write_data_notes(struct rep *R)
             s += n + (e != NULL);
         }
     }
+    for (int c = 0; c < GP_CEIL_COUNT; c++)
+        if (ds->ceiling_why[c][0])
+            say(R, "- **Implausible ceiling** %s: %s; left out of every bound.\n", gp_ceiling_info[c].label,
+                mdt(ds->ceiling_why[c]));
     int listed = 0;
+    for (int i = 0; i < ds->nrows; i++)
+        if (!plausible_row(ds, i) && listed++ < LIST_MAX)
+            say(R, "- **Implausible row** %s at %s: %s; left out of every verdict, claim, ladder step and "
+                   "summary figure.\n", mdc(ds->rows[i].variant), shape_str(&ds->rows[i]), mdt(ds->row_why[i]));
+    if (listed > LIST_MAX)
+        say(R, "- ... and %d more implausible rows, left out likewise.\n", listed - LIST_MAX);
+    listed = 0;
     for (int i = 0; i < ds->nrows; i++) {
         const struct gp_result *r = &ds->rows[i];
         if (r->status != GP_STATUS_CUDA_ERROR && r->status != GP_STATUS_SKIPPED)
@@ -290,7 +309,7 @@ static void write_data_notes(struct rep *R)
     listed = 0;
     for (int i = 0; i < ds->nrows; i++) {
         const struct gp_result *r = &ds->rows[i];
-        if (r->status != GP_STATUS_OK || row_ok(R, i))
+        if (r->status != GP_STATUS_OK || row_ok(R, i) || !plausible_row(ds, i))
             continue;
         if (listed++ < LIST_MAX)
             say(R, "- %s at %s: its median time or its shape is missing, not finite or not positive, "
@@ -378,6 +397,11 @@ static void write_ceilings(struct rep *R)
 {
     const struct gp_ceilings *cs = &R->cs;
     say(R, "## Ceilings: measured against theoretical\n\n");
+    if (!R->ds->have_ceilings && *R->ds->ceilings_foreign) {
+        say(R, "%s: left out, so there are no roofline bounds, binding levels or %% of peak below.\n\n",
+            mdt(R->ds->ceilings_foreign));
+        return;
+    }
     if (!R->ds->have_ceilings) {
         say(R, "No ceilings.csv: without measured ceilings there are no roofline bounds, binding "
                "levels or %% of peak below.\n\n");
@@ -430,6 +454,7 @@ static void write_shape_tables(struct rep *R)
             if (!row_ok(R, i)) {
                 say(R, "| %s | %s | **%s** | excluded | | | | | |\n", mdc(r->variant), mdt(r->precision),
                     r->status == GP_STATUS_VERIFY_FAILED ? "VERIFY FAILED"
+                    : !plausible_row(ds, i)              ? "IMPLAUSIBLE"
                     : r->status == GP_STATUS_OK          ? "INVALID TIME"
                                                          : gp_status_name(r->status));
                 continue;
@@ -845,6 +870,16 @@ static void explain_row(struct rep *R, int i)
 }
 
 /* One row of the ladder table: the step from row i to the next variant at its shape. */
+/* Why row i is left out of a comparison, in words. */
+static const char *left_out_words(const struct rep *R, int i)
+{
+    const struct gp_result *r = &R->ds->rows[i];
+    return !plausible_row(R->ds, i)              ? "is implausible (see the data notes)"
+           : r->status == GP_STATUS_VERIFY_FAILED ? "failed verification"
+           : r->status == GP_STATUS_OK            ? "has no valid median time"
+                                                  : "did not run";
+}
+
 static void step_row(struct rep *R, int i)
 {
     const struct gp_step_finding *st = &R->F.step[R->F.step_of[i]];
@@ -852,11 +887,8 @@ static void step_row(struct rep *R, int i)
     const struct gp_result *r = &R->ds->rows[i], *q = &R->ds->rows[j];
     say(R, "| %s -> %s | %s |", mdc(r->variant), mdc(q->variant), shape_str(r));
     if (!st->comparable) {
-        say(R, " no comparison: %s %s | | | | | |\n", mdc(!row_ok(R, j) ? q->variant : r->variant),
-            !row_ok(R, j) ? (q->status == GP_STATUS_VERIFY_FAILED ? "failed verification"
-                             : q->status == GP_STATUS_OK          ? "has no valid median time"
-                                                                  : "did not run")
-                          : "has no valid time");
+        int bad = !row_ok(R, j) ? j : i;
+        say(R, " no comparison: %s %s | | | | | |\n", mdc(R->ds->rows[bad].variant), left_out_words(R, bad));
         return;
     }
     double x = st->speedup;
@@ -1019,7 +1051,8 @@ static void write_claims(struct rep *R)
         }
         if (k->outcome == GP_CLAIM_NOT_VERIFIED) {
             say(R, "- %ld^3: not checked: %s %s.\n", n, k->bad_row == k->base_row ? base : impr,
-                R->ds->rows[k->bad_row].status == GP_STATUS_OK
+                !plausible_row(R->ds, k->bad_row) ? "is implausible (see the data notes)"
+                : R->ds->rows[k->bad_row].status == GP_STATUS_OK
                     ? "has no valid median time (missing, not finite or not positive)"
                     : "did not produce a verified result");
             continue;
@@ -1066,7 +1099,8 @@ static void write_claims(struct rep *R)
         const struct gp_result *r = &R->ds->rows[b->row];
         const struct gp_roof *ro = &R->roof[b->row];
         if (!b->usable) {
-            say(R, "- %s: no verified result with a valid time.\n", shape_str(r));
+            say(R, "- %s: %s.\n", shape_str(r), plausible_row(R->ds, b->row) ? "no verified result with a valid time"
+                                                                        : "implausible (see the data notes), not checked");
             continue;
         }
         say(R, "- %s: ", shape_str(r));
@@ -1135,8 +1169,7 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
         snprintf(err, errlen, "%s: out of memory for %d rows", out_path, ds->nrows);
         goto out;
     }
-    R.n_bad_values = roof_derive_rows(ds->rows, ds->nrows, &ds->ceilings, ds->have_ceilings, R.roof, R.usable,
-                                      &R.n_bad_time, &R.cs);
+    R.n_bad_values = roof_derive_rows(ds, R.roof, R.usable, &R.n_bad_time, &R.cs);
     for (int g = 0; g < R.shapes.ngroups; g++) {
         int cnt;
         const int *idx = row_group(&R.shapes, g, &cnt);
@@ -1211,8 +1244,22 @@ static void write_fleet(struct rep *R)
     }
     if (strcmp(keys.mode, "shard") == 0)
         return;
+    /* the fleet compares plausible rows only: one impossible time would move a GPU's median */
+    struct gp_result *rows = ds->rows;
+    int nrows = ds->nrows;
+    if (ds->n_implausible_rows) {
+        if (!(rows = malloc((size_t)ds->nrows * sizeof *rows)))
+            return;
+        nrows = 0;
+        for (int i = 0; i < ds->nrows; i++)
+            if (plausible_row(ds, i))
+                rows[nrows++] = ds->rows[i];
+    }
     struct fleet fl;
-    if (fleet_analyze(ds->rows, ds->nrows, &fl))
+    int failed = fleet_analyze(rows, nrows, &fl);
+    if (rows != ds->rows)
+        free(rows);
+    if (failed)
         return;
     int compared = 0;
     for (int g = 0; g < fl.ngpus; g++)
@@ -1317,20 +1364,22 @@ static void write_fleet(struct rep *R)
 static int usage(const char *why)
 {
     fprintf(stderr, "gemmprof report: %s (usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots] "
-            "[--max-shape-charts N] | gemmprof report DIR --summary)\n", why);
+            "[--max-shape-charts N] [--ceilings-any-gpu] | gemmprof report DIR --summary [--ceilings-any-gpu])\n",
+            why);
     return 2;
 }
 
 int report_main(int argc, char **argv)
 {
     const char *dir = NULL, *out = NULL;
-    int no_plots = 0, measured_here = 0, summary = 0;
+    int no_plots = 0, measured_here = 0, summary = 0, load_flags = 0;
     struct plots_options popt = {NULL, -1};
     char why[256];
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots] [--max-shape-charts N]\n"
-                   "       gemmprof report DIR --summary\n"
+                   "                              [--ceilings-any-gpu]\n"
+                   "       gemmprof report DIR --summary [--ceilings-any-gpu]\n"
                    "  Writes report.md (and the charts) from the results directory DIR; no GPU needed.\n"
                    "  --out F          a file (a name ending in .md) or a directory (existing, named\n"
                    "                   with a trailing '/', or any other missing path: created)\n"
@@ -1338,6 +1387,8 @@ int report_main(int argc, char **argv)
                    "  --max-shape-charts N   hierarchical rooflines for the main shape and N others\n"
                    "  --summary        print README.md's summary block of DIR to stdout (table,\n"
                    "                   limiters, ceilings, machine) and write nothing\n"
+                   "  --ceilings-any-gpu  use a ceilings.csv measured on another GPU than results.json\n"
+                   "                   names (without it those ceilings are left out, with a warning)\n"
                    "Exit status: 0 written (or printed); 1 the data or the output could not be used, or a chart\n"
                    "failed (the report is still written and names it); 2 bad arguments.\n");
             return 0;
@@ -1350,6 +1401,8 @@ int report_main(int argc, char **argv)
             no_plots = 1;
         } else if (strcmp(argv[i], "--summary") == 0) {
             summary = 1;
+        } else if (strcmp(argv[i], "--ceilings-any-gpu") == 0) {
+            load_flags |= GP_LOAD_CEILINGS_ANY_GPU;
         } else if (strcmp(argv[i], "--measured-here") == 0) {
             measured_here = 1;
         } else if (strcmp(argv[i], "--max-shape-charts") == 0) {
@@ -1370,9 +1423,9 @@ int report_main(int argc, char **argv)
     if (!dir)
         return usage("missing the results directory");
     if (summary && (out || no_plots || popt.max_shape_charts >= 0))
-        return usage("--summary prints to stdout and takes no other option");
+        return usage("--summary prints to stdout and takes no option but --ceilings-any-gpu");
     if (summary)
-        return summary_main(dir);
+        return summary_main(dir, load_flags);
 
     /* --out: a directory gets report.md inside: an existing one, one named with a trailing
      * '/', or a missing path that does not end in ".md" (created) */
@@ -1417,7 +1470,7 @@ int report_main(int argc, char **argv)
         free(po);
         return 1;
     }
-    if (dataset_load(dir, ds, err, sizeof err)) {
+    if (dataset_load_opts(dir, load_flags, ds, err, sizeof err)) {
         fprintf(stderr, "gemmprof report: %s\n", err);
         free(ds);
         free(po);
@@ -1429,6 +1482,11 @@ int report_main(int argc, char **argv)
         fprintf(stderr, "gemmprof report: warning: %.*s\n", n, s);
         s += n + (e != NULL);
     }
+    if (ds->n_implausible_rows || ds->n_implausible_ceilings)
+        fprintf(stderr, "gemmprof report: warning: %d implausible row%s and %d implausible ceiling%s left out of "
+                "every verdict (report.md's data notes say which and why)\n", ds->n_implausible_rows,
+                ds->n_implausible_rows == 1 ? "" : "s", ds->n_implausible_ceilings,
+                ds->n_implausible_ceilings == 1 ? "" : "s");
     int rc = 1;
     if (is_dir && stat(out_dir, &st) != 0) {
         fprintf(stderr, "gemmprof report: output directory '%s' does not exist\n", out_dir);

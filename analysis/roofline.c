@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/plausible.h"
+
 const char *const gp_level_name[GP_LEVEL_COUNT + 1] = {"dram", "l2", "l1", "shared", "compute"};
 
 /* A shared-memory wavefront moves at most 128 bytes (32 banks x 4 bytes), so
@@ -212,28 +214,42 @@ static double keep(double v, int positive, int *bad)
     return NAN;
 }
 
-int roof_derive_rows(const struct gp_result *rows, int nrows, const struct gp_ceilings *cs, int have_ceilings,
-                     struct gp_roof *roof, unsigned char *usable, int *bad_time, struct gp_ceilings *clean_cs)
+void roof_clean_ceilings(const struct gp_ceilings *cs, struct gp_ceilings *out, int *bad)
+{
+    *out = *cs;
+    for (int i = 0; i < GP_CEIL_COUNT; i++) {
+        out->c[i].measured = keep(out->c[i].measured, 1, bad);
+        out->c[i].theoretical = keep(out->c[i].theoretical, 1, bad);
+        out->c[i].sm_clock_hz = keep(out->c[i].sm_clock_hz, 1, bad);
+    }
+}
+
+int roof_clean_row(const struct gp_result *r, struct gp_result *out, int *bad)
+{
+    int ignored = 0;
+    *out = *r;
+    for (int m = 0; m < GP_METRIC_COUNT; m++)
+        out->metric[m] = keep(out->metric[m], 0, bad);
+    out->time_median_s = keep(out->time_median_s, 1, &ignored);   /* said per row instead */
+    if (isnan(out->time_median_s))
+        out->flop_per_s = NAN;   /* roof_derive falls back to it without a time */
+    return out->status == GP_STATUS_OK && out->m > 0 && out->n > 0 && out->k > 0 && !isnan(out->time_median_s);
+}
+
+int roof_derive_rows(const struct gp_dataset *ds, struct gp_roof *roof, unsigned char *usable, int *bad_time,
+                     struct gp_ceilings *clean_cs)
 {
     int bad = 0, no_time = 0;
-    struct gp_ceilings clean = *cs;
-    for (int i = 0; i < GP_CEIL_COUNT; i++) {
-        clean.c[i].measured = keep(clean.c[i].measured, 1, &bad);
-        clean.c[i].theoretical = keep(clean.c[i].theoretical, 1, &bad);
-        clean.c[i].sm_clock_hz = keep(clean.c[i].sm_clock_hz, 1, &bad);
-    }
-    for (int i = 0; i < nrows; i++) {
-        struct gp_result c = rows[i];
-        int ignored = 0;
-        for (int m = 0; m < GP_METRIC_COUNT; m++)
-            c.metric[m] = keep(c.metric[m], 0, &bad);
-        c.time_median_s = keep(c.time_median_s, 1, &ignored);   /* counted in bad_time instead */
-        if (isnan(c.time_median_s))
-            c.flop_per_s = NAN;   /* roof_derive falls back to it without a time */
-        roof_derive(&c, have_ceilings ? &clean : NULL, &roof[i]);
-        usable[i] = c.status == GP_STATUS_OK && c.m > 0 && c.n > 0 && c.k > 0 && !isnan(c.time_median_s);
-        no_time += c.status == GP_STATUS_OK && !usable[i];
-        if (!roof_row_has_counters(&rows[i])) {
+    struct gp_ceilings clean;
+    roof_clean_ceilings(&ds->ceilings, &clean, &bad);
+    for (int i = 0; i < ds->nrows; i++) {
+        struct gp_result c;
+        int timed = roof_clean_row(&ds->rows[i], &c, &bad);
+        roof_derive(&c, ds->have_ceilings ? &clean : NULL, &roof[i]);
+        /* an implausible row is said apart (analysis/plausible.h), not as a missing time */
+        usable[i] = timed && plausible_row(ds, i);
+        no_time += c.status == GP_STATUS_OK && !timed;
+        if (!roof_row_has_counters(&ds->rows[i])) {
             roof[i].bound_level = -1;
             roof[i].bound_attainable = roof[i].bound_share = NAN;
         }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/ceilings.h"
+#include "analysis/dataset.h"
 #include "analysis/results.h"
 
 enum gp_compute_path { GP_PATH_FP32, GP_PATH_TENSOR };
@@ -42,14 +43,19 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
  * FFMA counts): without them the compute roof alone is left, which is no evidence. */
 int roof_row_has_counters(const struct gp_result *r);
 
-/* The roofs of rows[0..nrows) as the report and the README summary read them: a metric
- * that is not finite and >= 0, a time or ceiling that is not finite and > 0, counts as
- * missing; usable[i] = verified, positive shape, positive finite median time; a row
- * without counters (roof_row_has_counters) gets no binding level. Returns the number of
- * impossible values set aside; *bad_time (may be NULL) counts verified rows without a
- * usable time; clean_cs (may be NULL) receives the ceilings as they were used. */
-int roof_derive_rows(const struct gp_result *rows, int nrows, const struct gp_ceilings *cs, int have_ceilings,
-                     struct gp_roof *roof, unsigned char *usable, int *bad_time, struct gp_ceilings *clean_cs);
+/* The roofs of ds's rows as the report and the README summary read them: a metric that
+ * is not finite and >= 0, a time or ceiling that is not finite and > 0, counts as missing;
+ * usable[i] = verified, positive shape, positive finite median time, and not marked
+ * implausible (analysis/plausible.h); a row without counters (roof_row_has_counters) gets
+ * no binding level. Returns the number of impossible values set aside; *bad_time (may be
+ * NULL) counts verified rows without a usable time; clean_cs (may be NULL) receives the
+ * ceilings as they were used. */
+int roof_derive_rows(const struct gp_dataset *ds, struct gp_roof *roof, unsigned char *usable, int *bad_time,
+                     struct gp_ceilings *clean_cs);
+/* The same cleaning, for one row (returns 1 when verified with a positive shape and
+ * time) and for the ceilings; *bad counts the values set aside. */
+int roof_clean_row(const struct gp_result *r, struct gp_result *out, int *bad);
+void roof_clean_ceilings(const struct gp_ceilings *cs, struct gp_ceilings *out, int *bad);
 
 /* The derived CSV columns (after the raw ones in results.csv): names and values in the
  * same order. Returns the count. */

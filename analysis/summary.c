@@ -36,6 +36,12 @@ static const char *sig3(double v)
         return "n/a";
     if (v == 0)
         return "0";
+    /* beyond 1e+-300 the scaling below overflows to inf (a denormal gives NaN digits):
+     * such a value is printed as it is */
+    if (!(fabs(v) >= 1e-300 && fabs(v) <= 1e300)) {
+        snprintf(b, 48, "%.2e", v);
+        return b;
+    }
     int d = 2 - (int)floor(log10(fabs(v)));
     double r = round(v * pow(10, d)) / pow(10, d);   /* 9.996 -> 10.0: recount the digits */
     d = r != 0 ? 2 - (int)floor(log10(fabs(r))) : d;
@@ -116,6 +122,7 @@ struct sum {
     const struct gp_dataset *ds;
     struct gp_roof *roof;
     unsigned char *usable;
+    struct gp_ceilings cs;        /* the ceilings as the roofs used them */
     struct gp_findings F;
     struct gp_claims claims;
     long size[MAX_SIZES];
@@ -135,7 +142,7 @@ static int sum_build(struct sum *S, const struct gp_dataset *ds)
     if (!S->roof || !S->usable)
         return -1;
     /* the same reading of the data as report.md's */
-    roof_derive_rows(ds->rows, ds->nrows, &ds->ceilings, ds->have_ceilings, S->roof, S->usable, NULL, NULL);
+    roof_derive_rows(ds, S->roof, S->usable, NULL, &S->cs);
     if (findings_build(ds, S->roof, S->usable, &S->F))
         return -1;
     claims_check(ds, S->roof, S->usable, &gp_seed_claims, &S->claims);
@@ -301,12 +308,13 @@ static void ceilings_sentence(const struct sum *S, struct para *p)
         {GP_CEIL_fp32_fma, "FP32 FMA", "TFLOP/s"}, {GP_CEIL_tf32_wgmma, "TF32 (wgmma loop)", "TFLOP/s"},
         {GP_CEIL_tf32, "TF32 (cuBLAS at 8192^3)", "TFLOP/s"}};
     if (!S->ds->have_ceilings) {
-        add(p, "No ceilings.csv: no measured ceilings. ");
+        add(p, *S->ds->ceilings_foreign ? "%s: left out, no measured ceilings. " : "No ceilings.csv: no measured "
+            "ceilings. ", S->ds->ceilings_foreign);
         return;
     }
     add(p, "Measured ceilings (theoretical in parentheses):");
     for (size_t c = 0; c < sizeof show / sizeof show[0]; c++) {
-        const struct gp_ceiling *g = &S->ds->ceilings.c[show[c].id];
+        const struct gp_ceiling *g = &S->cs.c[show[c].id];
         if (show[c].id == GP_CEIL_tf32_wgmma && isnan(positive(g->measured)))
             continue;   /* a ceilings.csv from before the wgmma loop */
         add(p, "%s %s %s %s", c ? "," : "", show[c].name, tera(positive(g->measured)), show[c].unit);
@@ -385,6 +393,10 @@ int summary_write(const struct gp_dataset *ds, const char *dir, FILE *f, char *e
             "valid time), and the limiter the report names at %ld^3 (share = measured / what it allows):",
         !ds->have_meta ? "flush unknown" : ds->meta.l2_flush ? "flushed" : "not flushed", S.F.n_usable,
         ds->nrows, lim_n);
+    if (ds->n_implausible_rows || ds->n_implausible_ceilings)
+        add(&p, " (%d implausible row%s and %d implausible ceiling%s left out: report.md's data notes say why)",
+            ds->n_implausible_rows, ds->n_implausible_rows == 1 ? "" : "s", ds->n_implausible_ceilings,
+            ds->n_implausible_ceilings == 1 ? "" : "s");
     flush_para(&p, f);
     table(&S, pct_n, lim_n, f);
     busy_sentence(&S, lim_n, &p);
@@ -397,7 +409,7 @@ int summary_write(const struct gp_dataset *ds, const char *dir, FILE *f, char *e
     return 0;
 }
 
-int summary_main(const char *dir)
+int summary_main(const char *dir, int load_flags)
 {
     struct gp_dataset *ds = malloc(sizeof *ds);
     char err[4096];
@@ -405,11 +417,14 @@ int summary_main(const char *dir)
         fprintf(stderr, "gemmprof report: out of memory\n");
         return 1;
     }
-    if (dataset_load(dir, ds, err, sizeof err)) {
+    if (dataset_load_opts(dir, load_flags, ds, err, sizeof err)) {
         fprintf(stderr, "gemmprof report: %s\n", err);
         free(ds);
         return 1;
     }
+    if (*ds->ceilings_foreign)
+        fprintf(stderr, "gemmprof report: warning: %s%s\n", ds->ceilings_foreign,
+                ds->have_ceilings ? ": used anyway (--ceilings-any-gpu)" : ": left out (--ceilings-any-gpu uses them)");
     int rc = summary_write(ds, dir, stdout, err, sizeof err) ? 1 : 0;
     if (rc)
         fprintf(stderr, "gemmprof report: %s\n", err);

@@ -15,7 +15,8 @@
  * Returns 0, or -1 with a one-line reason in err (out of memory). */
 int summary_write(const struct gp_dataset *ds, const char *dir, FILE *f, char *err, size_t errlen);
 
-/* Loads dir and prints its block to stdout: the exit status (0, or 1 with one line on stderr). */
-int summary_main(const char *dir);
+/* Loads dir (dataset_load_opts flags) and prints its block to stdout: the exit status (0,
+ * or 1 with one line on stderr). A ceilings.csv of another GPU is warned about on stderr. */
+int summary_main(const char *dir, int load_flags);
 
 #endif

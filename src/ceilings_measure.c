@@ -438,6 +438,15 @@ static void iso_date(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* The UUID as src/device.c writes it into results.json ("GPU-8-4-4-4-12 hex"), so a report
+ * can tell whose ceilings these are. */
+static void gpu_uuid_text(const struct cudaDeviceProp *p, char *buf, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)p->uuid.bytes;
+    snprintf(buf, len, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
 /* Allocates and fills everything; on failure m->err is set and the caller frees. */
 static int setup(struct cm *m, int device, struct gp_ceilings *out)
 {
@@ -445,6 +454,7 @@ static int setup(struct cm *m, int device, struct gp_ceilings *out)
     if (!cuda_ok(m, cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties"))
         return 0;
     snprintf(out->gpu, sizeof out->gpu, "%.95s", p.name);  /* as gp_ceilings.gpu holds it */
+    gpu_uuid_text(&p, out->gpu_uuid, sizeof out->gpu_uuid);
     m->sms = p.multiProcessorCount;
     m->cc_major = p.major;
     m->cc_minor = p.minor;
@@ -701,13 +711,10 @@ int ceilings_cache_path(int device, const char *cache_dir, char *buf, size_t len
     struct cudaDeviceProp p;
     if (cache_dir == NULL || cudaGetDeviceProperties(&p, device) != cudaSuccess)
         return -1;
-    const unsigned char *u = (const unsigned char *)p.uuid.bytes;
-    char drv[48];
+    char drv[48], uuid[64];
     driver_version(drv, sizeof drv);
-    int n = snprintf(buf, len,
-                     "%s/ceilings-GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x-%s.csv",
-                     cache_dir, u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
-                     u[13], u[14], u[15], drv);
+    gpu_uuid_text(&p, uuid, sizeof uuid);
+    int n = snprintf(buf, len, "%s/ceilings-%s-%s.csv", cache_dir, uuid, drv);
     return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
@@ -760,6 +767,8 @@ int ceilings_get(int device, const char *cache_dir, int force, struct gp_ceiling
             if (log)
                 fprintf(log, "ceilings: ignoring %s: %s; measuring again\n", path, bad);
         } else {
+            if (!out->gpu_uuid[0])   /* a cache from before the column: its path names this GPU */
+                gpu_uuid_text(&p, out->gpu_uuid, sizeof out->gpu_uuid);
             if (ceilings_theoretical(device, out) != 0) {
                 snprintf(err, errlen, "ceilings: cannot read the attributes of CUDA device %d", device);
                 return -1;

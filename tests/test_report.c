@@ -15,6 +15,7 @@
 #include "analysis/dataset.h"
 #include "analysis/report.h"
 #include "analysis/roofline.h"
+#include "analysis/summary.h"
 #include "tests/test.h"
 
 #define DATA "tests/data/"
@@ -505,6 +506,171 @@ static void test_report_main(void)
 }
 
 
+
+/* ---- implausible values (issue 24): mutants of the recorded H200 run ---- */
+
+enum mutation { MUT_DRAM_X1000, MUT_TIMES_X1E_9, MUT_N_MAX, MUT_THEORY_101, MUT_FLOPS_TINY, MUT_OTHER_GPU,
+                MUT_OTHER_UUID };
+
+/* results/h200 with one mutation, written by the real writers to tmpdir/NAME and loaded
+ * back (so dataset_load's check runs); the report in *report, the --summary block in
+ * *summary (the previous ones, or NULL, freed first). flags: dataset_load_opts's. 0 on
+ * success. */
+static int mutant(enum mutation mu, const char *name, int flags, char **report, char **summary)
+{
+    static struct gp_dataset ds;
+    char dir[128], path[300], err[512];
+    free(*report);
+    free(*summary);
+    *report = *summary = NULL;
+    if (dataset_load("results/h200", &ds, err, sizeof err)) {
+        printf("dataset_load(results/h200): %s\n", err);
+        return -1;
+    }
+    for (int i = 0; i < ds.nrows; i++) {
+        struct gp_result *r = &ds.rows[i];
+        int n1024 = r->n == 1024;
+        if (mu == MUT_DRAM_X1000 && strcmp(r->variant, "naive") == 0) {
+            r->metric[GP_M_dram_read] *= 1000;
+            r->metric[GP_M_dram_write] *= 1000;
+        } else if (mu == MUT_TIMES_X1E_9 && strcmp(r->variant, "tiled") == 0) {
+            r->time_median_s *= 1e-9;
+            r->time_min_s *= 1e-9;
+            r->time_max_s *= 1e-9;
+        } else if (mu == MUT_N_MAX && strcmp(r->variant, "naive") == 0 && n1024) {
+            r->n = 2147483647;
+        } else if (mu == MUT_FLOPS_TINY && strcmp(r->variant, "tiled") == 0) {
+            r->metric[GP_M_ffma] *= 1e-3;
+        }
+    }
+    if (mu == MUT_THEORY_101)
+        ds.ceilings.c[GP_CEIL_dram_copy].theoretical = 101;
+    if (mu == MUT_OTHER_GPU)
+        strcpy(ds.ceilings.gpu, "NVIDIA A100-SXM4-80GB");
+    if (mu == MUT_OTHER_UUID)   /* the same model, another board */
+        strcpy(ds.ceilings.gpu_uuid, "GPU-00000000-1111-2222-3333-444444444444");
+    int ok = write_results_dir(&ds, name, dir, sizeof dir) == 0;
+    snprintf(path, sizeof path, "%s/ceilings.csv", dir);
+    ok = ok && ceilings_write_csv(path, &ds.ceilings, err, sizeof err) == 0;
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    ok = ok && meta_write_json(path, &ds.meta, err, sizeof err) == 0;
+    dataset_free(&ds);
+    if (!ok || dataset_load_opts(dir, flags, &ds, err, sizeof err)) {
+        printf("mutant %s: %s\n", name, err);
+        return -1;
+    }
+    *report = render(&ds, 1, name);
+    size_t len = 0;
+    FILE *f = open_memstream(summary, &len);
+    if (f) {
+        summary_write(&ds, dir, f, err, sizeof err);
+        fclose(f);
+    }
+    dataset_free(&ds);
+    return *report && *summary ? 0 : -1;
+}
+
+static void test_implausible(void)
+{
+    char *t = NULL, *s = NULL;
+    CHECK(mutant(MUT_DRAM_X1000, "dram_x1000", 0, &t, &s) == 0, "mutant: naive's DRAM bytes x1000");
+    CHECK(!has(t, "bandwidth-bound **as claimed, by DRAM**"),
+          "DRAM bytes x1000: no \"bandwidth-bound as claimed, by DRAM, at 542%% of that roof\"");
+    CHECK(has(t, "**Implausible row** `naive` at 1024x1024x1024: its DRAM traffic runs at 24.3 TB/s, 5.04x the "
+                 "DRAM ceiling of 4.81 TB/s"), "DRAM bytes x1000: the data notes say which row and why");
+    CHECK(has(t, "- 1024x1024x1024: implausible (see the data notes), not checked."),
+          "DRAM bytes x1000: the bandwidth claim is not checked on it");
+    CHECK(has(s, "4 implausible rows and 0 implausible ceilings left out") && !has(s, "| `naive` | 6.19"),
+          "DRAM bytes x1000: the summary leaves naive's figures out and says so");
+
+    CHECK(mutant(MUT_TIMES_X1E_9, "times_x1e-9", 0, &t, &s) == 0, "mutant: tiled's times x1e-9");
+    CHECK(!has(t, "e+09x** faster") && !has(t, "holds (exceeded)"),
+          "times x1e-9: no \"tiled is 1.39e+09x faster; the claim holds (exceeded)\"");
+    CHECK(has(t, "- 1024^3: not checked: tiled is implausible") &&
+              has(t, "**Implausible row** `tiled` at 1024x1024x1024: it achieves 8.52e+09 TFLOP/s, 1.27e+08x the "
+                     "FP32 FMA ceiling of 66.9 TFLOP/s"),
+          "times x1e-9: the claim is not checked and the note gives the numbers");
+    CHECK(!has(s, "e+0") && has(s, "| `tiled` | n/a | n/a | n/a | n/a |"),
+          "times x1e-9: no such figure in the summary");
+
+    CHECK(mutant(MUT_N_MAX, "n_max", 0, &t, &s) == 0, "mutant: one row with n = 2147483647");
+    CHECK(!has(t, "e+07% of the") && !has(t, "the ceiling understates the level"),
+          "n = 2147483647: no \"2.00e+07%% of the ceiling ... the ceiling understates the level\"");
+    CHECK(has(t, "**Implausible row** `naive` at 1024x2147483647x1024: it achieves 1.3e+07 TFLOP/s, 1.94e+05x"),
+          "n = 2147483647: the note names the row and its numbers");
+    CHECK(has(t, "| `naive` | fp32 | **IMPLAUSIBLE** | excluded |"), "n = 2147483647: the shape table excludes it");
+
+    CHECK(mutant(MUT_THEORY_101, "theory_101", 0, &t, &s) == 0, "mutant: a theoretical DRAM copy ceiling of 101");
+    CHECK(!has(t, "of its theoretical value") && !has(t, "e+12%"),
+          "theory 101: no \"3.90e+12%% of its theoretical value\"");
+    CHECK(has(t, "**Implausible ceiling** DRAM copy (read+write): measured 3.94 TB/s is 3.9e+10x its theoretical "
+                 "1.01e-10 TB/s") && has(t, "| DRAM copy (read+write) | n/a | n/a |"),
+          "theory 101: the note names the ceiling and its numbers, the table shows neither value");
+    CHECK(has(s, "0 implausible rows and 1 implausible ceiling") && !has(s, "DRAM copy 3.94"),
+          "theory 101: the summary neither shows nor uses it");
+
+    CHECK(mutant(MUT_FLOPS_TINY, "flops_tiny", 0, &t, &s) == 0, "mutant: tiled's FFMA count x1e-3");
+    CHECK(has(t, "**Implausible row** `tiled` at 2048x2048x2048: its FLOP counters sum to 1.72e+07, 0.1% of the "
+                 "2mnk = 1.72e+10 FLOPs it must do"), "FFMA x1e-3: the counters cover 0.1%% of the work");
+    free(t);
+    free(s);
+
+    /* the recorded run itself: nothing implausible */
+    struct gp_dataset ds;
+    char err[512];
+    CHECK(dataset_load("results/h200", &ds, err, sizeof err) == 0 && ds.n_implausible_rows == 0 &&
+              ds.n_implausible_ceilings == 0, "results/h200: no row or ceiling is implausible");
+    dataset_free(&ds);
+    static const char *const fixtures[] = {"h200_crafted", "h200_da80385", "insight_crafted", "report_partial",
+                                           "report_minimal"};
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        char dir[128];
+        snprintf(dir, sizeof dir, DATA "%s", fixtures[i]);
+        int rc = dataset_load(dir, &ds, err, sizeof err);
+        CHECK(rc == 0 && ds.n_implausible_rows == 0 && ds.n_implausible_ceilings == 0,
+              "%s: nothing implausible (%d rows, %d ceilings)", fixtures[i], rc ? -1 : ds.n_implausible_rows,
+              rc ? -1 : ds.n_implausible_ceilings);
+        if (rc == 0)
+            dataset_free(&ds);
+    }
+}
+
+
+/* A ceilings.csv measured on another GPU than results.json names (issue 24, 6). */
+static void test_foreign_ceilings(void)
+{
+    char *t = NULL, *s = NULL;
+    CHECK(mutant(MUT_OTHER_GPU, "other_gpu", 0, &t, &s) == 0, "mutant: ceilings.csv of an A100");
+    CHECK(has(t, "> **Ceilings from another GPU: ceilings.csv was measured on NVIDIA A100-SXM4-80GB, the results "
+                 "on NVIDIA H200.** They are left out"), "another GPU's ceilings: the header says so, naming both");
+    CHECK(!has(t, "**Binding level:") && has(t, "left out, so there are no roofline bounds"),
+          "another GPU's ceilings: no bound or binding level rests on them");
+    CHECK(has(s, "the results on NVIDIA H200: left out, no measured ceilings") && !has(s, "Measured ceilings"),
+          "another GPU's ceilings: the summary neither shows nor uses them");
+    CHECK(mutant(MUT_OTHER_GPU, "other_gpu_any", GP_LOAD_CEILINGS_ANY_GPU, &t, &s) == 0,
+          "mutant: ceilings.csv of an A100, --ceilings-any-gpu");
+    CHECK(has(t, "They are used anyway (--ceilings-any-gpu)") && has(t, "**Binding level:"),
+          "--ceilings-any-gpu: the ceilings are used, and still warned about");
+    CHECK(mutant(MUT_OTHER_UUID, "other_uuid", 0, &t, &s) == 0, "mutant: ceilings.csv of another H200 (UUID)");
+    CHECK(has(t, "ceilings.csv was measured on NVIDIA H200 (GPU-00000000-1111-2222-3333-444444444444), the "
+                 "results on NVIDIA H200 (GPU-797e0a32-de18-2a9c-a0a2-ec0e037bc30d)") &&
+              !has(t, "**Binding level:"), "another board of the same model: told apart by the UUIDs");
+    free(t);
+    free(s);
+    /* the UUID column round-trips; a file without it (results/h200's) reads as unknown */
+    struct gp_ceilings cs, back;
+    char path[300], err[512];
+    ceilings_init(&cs);
+    strcpy(cs.gpu, "NVIDIA H200");
+    strcpy(cs.gpu_uuid, "GPU-797e0a32-de18-2a9c-a0a2-ec0e037bc30d");
+    cs.c[GP_CEIL_l2].measured = 1e13;
+    snprintf(path, sizeof path, "%s/uuid_ceilings.csv", tmpdir);
+    CHECK(ceilings_write_csv(path, &cs, err, sizeof err) == 0 && ceilings_read_csv(path, &back, err, sizeof err) == 0 &&
+              strcmp(back.gpu_uuid, cs.gpu_uuid) == 0, "ceilings.csv keeps the GPU's UUID");
+    CHECK(ceilings_read_csv("results/h200/ceilings.csv", &back, err, sizeof err) == 0 && !back.gpu_uuid[0],
+          "an older ceilings.csv without the column still reads (UUID unknown)");
+}
+
 /* ---- hostile values: escaping, impossible numbers, big tables, --out targets ---- */
 
 /* The line of `text` that contains `needle`, as a copy ("" when none). */
@@ -745,6 +911,8 @@ int main(void)
     test_report_main();
     test_markdown_escaping();
     test_impossible_values();
+    test_implausible();
+    test_foreign_ceilings();
     test_many_rows();
     test_out_targets();
 

@@ -56,4 +56,24 @@ static const char *fuzz_file(const char *name, const uint8_t *data, size_t size)
     return p;
 }
 
+/* Splits one input into a results directory: results.csv, results.json and ceilings.csv,
+ * separated by NUL bytes; a part that is not there is a file that is not there. Returns
+ * the directory. */
+static const char *fuzz_results_dir(const uint8_t *data, size_t size)
+{
+    static const char *const names[] = {"results.csv", "results.json", "ceilings.csv"};
+    size_t at = 0;
+    for (int i = 0; i < 3; i++) {
+        if (at > size) {
+            fuzz_file(names[i], NULL, 0);
+            continue;
+        }
+        const uint8_t *nul = memchr(data + at, 0, size - at);
+        size_t len = nul ? (size_t)(nul - (data + at)) : size - at;
+        fuzz_file(names[i], data + at, len);
+        at += len + 1;
+    }
+    return fuzz_workdir();
+}
+
 #endif

@@ -24,7 +24,7 @@ seed() {
                  [ "$t" = csv ] && for f in "$data"/*/ceilings.csv; do cp "$f" "$c/ceil-$(basename "$(dirname "$f")")"; done ;;
     json)        for f in "$data"/*/results.json; do cp "$f" "$c/$(basename "$(dirname "$f")").json"; done ;;
     ceilings)    for f in "$data"/*/ceilings.csv; do cp "$f" "$c/$(basename "$(dirname "$f")")"; done ;;
-    dataset)     for d in "$data"/*/; do
+    dataset|summary) for d in "$data"/*/; do
                      name=$(basename "$d")
                      { cat "$d/results.csv" 2>/dev/null; printf '\0'; cat "$d/results.json" 2>/dev/null
                        printf '\0'; cat "$d/ceilings.csv" 2>/dev/null; } >"$c/$name"

@@ -75,3 +75,57 @@ if [ "$rc" -ne 0 ] && grep -q 'Permission denied' "$T/locked.out" && ! grep -q '
 else
     echo "FAIL - report of a chmod 000 directory: exit $rc: $(head -c 300 "$T/locked.out")"
 fi
+
+# Denormal values in the sidecars (an L2 of 1e-310 bytes, a ceiling of 1e-300 byte/s):
+# the summary's 3-digit formatter once turned them into (int)NaN. The plain build prints
+# the same either way, so the UBSan-built fuzz target (make fuzz) replays both when it is
+# there; the summary itself must still come out whole.
+d=$T/denormal
+mkdir "$d"
+cp results/h200/results.csv "$d/"
+sed 's/"l2_bytes": 62914560/"l2_bytes": 1e-310/' results/h200/results.json >"$d/results.json"
+sed 's#^l1,L1,byte/s,31327828900000,33454080000000#l1,L1,byte/s,1e-300,#' results/h200/ceilings.csv >"$d/ceilings.csv"
+run denormal "$gp" report "$d" --summary
+if [ "$rc" -eq 0 ] && grep -q 'L2 1.00e-316 MB' "$T/denormal.out" && grep -q 'L1 1.00e-312 TB/s' "$T/denormal.out" &&
+   ! grep -qi 'nan\|inf ' "$T/denormal.out"; then
+    echo "ok - --summary with a 1e-310 L2 size and a 1e-300 ceiling prints them in e-notation (exit 0)"
+else
+    echo "FAIL - --summary on denormal values: exit $rc: $(grep -m2 'L2 \|L1 ' "$T/denormal.out" | cut -c1-200)"
+fi
+fz=${BUILD:-build}/fuzz/fuzz_summary
+if [ -x "$fz" ]; then
+    for c in l2 ceiling; do
+        { cat "$d/results.csv"; printf '\0'
+          if [ $c = l2 ]; then cat "$d/results.json"; else cat results/h200/results.json; fi; printf '\0'
+          if [ $c = ceiling ]; then cat "$d/ceilings.csv"; else cat results/h200/ceilings.csv; fi; } >"$T/in_$c"
+        run "fz_$c" "$fz" "$T/in_$c"
+        if [ "$rc" -eq 0 ] && ! grep -q 'runtime error' "$T/fz_$c.out"; then
+            echo "ok - fuzz_summary (ASan+UBSan) replays the denormal $c case cleanly"
+        else
+            echo "FAIL - fuzz_summary on the denormal $c case: $(grep -m1 'runtime error' "$T/fz_$c.out" | cut -c1-200)"
+        fi
+    done
+else
+    echo "skip - $fz not built (make fuzz): the denormal cases under UBSan"
+fi
+
+# A ceilings.csv of another GPU: one warning line on stderr naming both GPUs, and the
+# ceilings kept out unless --ceilings-any-gpu.
+d=$T/othergpu
+mkdir "$d"
+cp results/h200/results.csv results/h200/results.json "$d/"
+sed 's/,NVIDIA H200,/,NVIDIA A100-SXM4-80GB,/' results/h200/ceilings.csv >"$d/ceilings.csv"
+run othergpu "$gp" report "$d" --no-plots --out "$T/othergpu.md"
+w=$(grep -c 'warning: ceilings.csv was measured on NVIDIA A100-SXM4-80GB, the results on NVIDIA H200: its ceilings are left out' "$T/othergpu.out")
+if [ "$rc" -eq 0 ] && [ "$w" -eq 1 ] && ! grep -q 'Binding level:' "$T/othergpu.md"; then
+    echo "ok - report with an A100's ceilings.csv: one stderr line naming both GPUs, no bound from them"
+else
+    echo "FAIL - report with an A100's ceilings.csv: exit $rc, $w warning lines: $(head -c 300 "$T/othergpu.out")"
+fi
+run othergpu_any "$gp" report "$d" --no-plots --ceilings-any-gpu --out "$T/othergpu_any.md"
+if [ "$rc" -eq 0 ] && grep -q 'used anyway (--ceilings-any-gpu)' "$T/othergpu_any.out" &&
+   grep -q 'Binding level:' "$T/othergpu_any.md"; then
+    echo "ok - --ceilings-any-gpu uses them, still warning"
+else
+    echo "FAIL - --ceilings-any-gpu: exit $rc: $(head -c 300 "$T/othergpu_any.out")"
+fi

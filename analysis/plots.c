@@ -901,16 +901,65 @@ static void summarise(struct plots_outcome *po)
         append_note(po->summary, sizeof po->summary, po->notes);
 }
 
+/* The chart scripts beside the executable, never in the working directory (a results
+ * directory could bring a plots/common.gp of its own for gnuplot to run): from the
+ * directory D of /proc/self/exe, an install's D/../share/gemmprof/plots, the
+ * repository's D/../plots (D = build/), and for the test programs in build/tests/,
+ * D/../../plots. 0 with the first that has common.gp in out, or -1 naming those searched. */
+static int find_plots_dir(char *out, size_t len, char *err, size_t errlen)
+{
+    char exe[4096], up[3][4096], tried[3 * 4200] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0 || (size_t)n >= sizeof exe - 1) {
+        snprintf(err, errlen, "chart scripts not found: cannot read /proc/self/exe to look beside the "
+                 "executable; set GEMMPROF_PLOTS to the plots/ directory of the gemmprof sources");
+        return -1;
+    }
+    exe[n] = '\0';
+    /* up[0] = D, up[1] = its parent, up[2] = the parent's parent ("" past the root) */
+    snprintf(up[0], sizeof up[0], "%s", exe);
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            snprintf(up[i], sizeof up[i], "%s", up[i - 1]);
+        char *slash = strrchr(up[i], '/');
+        if (slash)
+            *slash = '\0';
+    }
+    size_t dl = strlen(up[0]);
+    int in_tests = dl >= 6 && strcmp(up[0] + dl - 6, "/tests") == 0;
+    const char *const fmt[3] = {"%s/share/gemmprof/plots", "%s/plots", "%s/plots"};
+    for (int c = 0; c < (in_tests ? 3 : 2); c++) {
+        char cand[4200], common[4300];
+        snprintf(cand, sizeof cand, fmt[c], up[c == 2 ? 2 : 1]);
+        snprintf(common, sizeof common, "%s/common.gp", cand);
+        if (access(common, R_OK) == 0 && strlen(cand) < len) {
+            snprintf(out, len, "%s", cand);
+            return 0;
+        }
+        size_t used = strlen(tried);
+        snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "", cand);
+    }
+    snprintf(err, errlen, "chart scripts not found: searched %s (beside %s) and GEMMPROF_PLOTS is "
+             "unset; set GEMMPROF_PLOTS to the plots/ directory of the gemmprof sources", tried, exe);
+    return -1;
+}
+
 int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struct plots_options *opt,
                     struct plots_outcome *po, char *err, size_t errlen)
 {
     memset(po, 0, sizeof *po);
     if (errlen)
         err[0] = '\0';
+    char found[4096];
     const char *plots_dir = opt ? opt->plots_dir : NULL;
     if (!plots_dir || !*plots_dir) {
         const char *env = getenv("GEMMPROF_PLOTS");
-        plots_dir = (env && *env) ? env : "plots";
+        if (env && *env)
+            plots_dir = env;
+        else if (find_plots_dir(found, sizeof found, err, errlen))
+            return -1;
+        else
+            plots_dir = found;
     }
     po->max_shape_charts = opt && opt->max_shape_charts >= 0 ? opt->max_shape_charts
                                                              : PLOTS_SHAPE_CHARTS_DEFAULT;
@@ -923,9 +972,8 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
                 i < PLOTS_CHART_KINDS ? plots_charts[i].name : i == PLOTS_CHART_KINDS ? "common" : "check", ".gp"))
             return -1;
         if (access(p, R_OK) != 0) {
-            snprintf(err, errlen,
-                     "%s: %s (run gemmprof from the repository root or set GEMMPROF_PLOTS to its "
-                     "plots/ directory)", p, strerror(errno));
+            snprintf(err, errlen, "%s: %s (set GEMMPROF_PLOTS to the plots/ directory of the gemmprof "
+                     "sources)", p, strerror(errno));
             return -1;
         }
     }

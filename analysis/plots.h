@@ -41,9 +41,10 @@
 #include "analysis/dataset.h"
 
 /* Renders every chart the data allows into outdir (created if missing). plots_dir holds
- * the scripts: NULL means $GEMMPROF_PLOTS, or else "plots" (the repository's, relative
- * to the working directory). A chart without data (e.g. no hardware counters, so no
- * roofline) is skipped, not an error.
+ * the scripts: NULL means $GEMMPROF_PLOTS, or else the plots/ found beside the executable
+ * (an install's ../share/gemmprof/plots, the repository's ../plots), never the working
+ * directory's. A chart without data (e.g. no hardware counters, so no roofline) is
+ * skipped, not an error.
  * Returns the number of charts rendered (>= 0) with notes on skipped charts and shapes
  * left out in err ("" if none), or -1 with a one-line reason in err: gnuplot missing
  * (with how to install it), a script missing, outdir not writable, or any chart failing
@@ -81,7 +82,7 @@ extern const struct plots_chart_def plots_charts[PLOTS_CHART_KINDS];
 #define PLOTS_CHARTS_MAX (PLOTS_CHART_KINDS + PLOTS_SHAPE_CHARTS_LIMIT)
 
 struct plots_options {
-    const char *plots_dir;   /* NULL: $GEMMPROF_PLOTS, else "plots" */
+    const char *plots_dir;   /* NULL: $GEMMPROF_PLOTS, else beside the executable */
     int max_shape_charts;    /* < 0: PLOTS_SHAPE_CHARTS_DEFAULT */
 };
 

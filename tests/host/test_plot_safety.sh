@@ -1,0 +1,40 @@
+#!/bin/sh
+# gemmprof plots and report against a hostile environment, end to end on the recorded
+# H200 run: chart scripts brought by the results directory must never run.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+gp=$root/${BUILD:-build}/gemmprof
+[ -x "$gp" ] || { echo "skip - plot safety: $gp not built"; exit 0; }
+command -v gnuplot >/dev/null 2>&1 || { echo "skip - plot safety: gnuplot not installed"; exit 0; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+ok() { if [ "$1" = 0 ]; then echo "ok - $2"; else echo "FAIL - $2"; fi; }
+unset GEMMPROF_PLOTS
+results() {   # a fresh copy of the recorded run in $1
+    mkdir -p "$1" && cp "$root"/results/h200/results.csv "$root"/results/h200/results.json \
+        "$root"/results/h200/ceilings.csv "$1"/
+}
+# temporary files of a render: the names before private directories, and the directories
+leftovers() { ls -A "$1" | grep -E '^\.(points_|roofline_|sweep|bytes|issue_|stalls)|\.tmp|^\.gemmprof-tmp\.' ; }
+# a process that still runs (a zombie waiting for its reaper does not)
+alive() { [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != Z ]; }
+
+# -- chart scripts in the working directory are never run
+r=$T/evil
+results "$r"
+mkdir -p "$r/plots"
+cp "$root"/plots/*.gp "$root"/plots/charts.def "$r/plots/"
+echo "system \"touch '$T/PWNED'\"" >>"$r/plots/common.gp"
+(cd "$r" && "$gp" report . >"$T/out" 2>"$T/err"); rc=$?
+[ ! -e "$T/PWNED" ] && [ $rc = 0 ] && [ -s "$r/sweep.png" ]
+ok $? "report . in a directory with its own plots/common.gp: its script never runs, charts from the installed ones (exit $rc)"
+
+mkdir -p "$T/bin" "$T/empty"
+cp "$gp" "$T/bin/gemmprof"
+(cd "$T/empty" && "$T/bin/gemmprof" plots "$r" >"$T/out" 2>"$T/err"); rc=$?
+[ $rc = 1 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "searched $T/share/gemmprof/plots, $T/plots" "$T/err" &&
+    grep -q GEMMPROF_PLOTS "$T/err"
+ok $? "an executable with no plots/ beside it: exit $rc, one line naming the directories searched ($(cat "$T/err"))"
+(cd "$T/empty" && GEMMPROF_PLOTS="$root/plots" "$T/bin/gemmprof" plots "$r" >/dev/null 2>"$T/err"); rc=$?
+[ $rc = 0 ]
+ok $? "GEMMPROF_PLOTS, set explicitly, still names the scripts (exit $rc $(head -c 200 "$T/err"))"
+

@@ -43,10 +43,40 @@ const struct plots_chart_def plots_charts[PLOTS_CHART_KINDS] = {
 
 /* ---- small helpers ---- */
 
-static int file_nonempty(const char *path)
+int plots_output_complete(const char *path, const char *ext, char *why, size_t whylen)
 {
+    /* gnuplot exits 0 when a write fails (a full disk), so the end of the file is the
+     * only sign: a PNG ends with its IEND chunk, an SVG with </svg> */
+    static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const unsigned char png_end[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    int png = strcmp(ext, "png") == 0;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    unsigned char head[8], tail[256];
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+        snprintf(why, whylen, "produced no %s output", ext);
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    size_t nt = st.st_size < (off_t)sizeof tail ? (size_t)st.st_size : sizeof tail;
+    int ok = pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+             pread(fd, tail, nt, st.st_size - (off_t)nt) == (ssize_t)nt;
+    close(fd);
+    if (ok && png) {
+        ok = memcmp(head, png_sig, sizeof png_sig) == 0 && nt >= sizeof png_end &&
+             memcmp(tail + nt - sizeof png_end, png_end, sizeof png_end) == 0;
+    } else if (ok) {
+        while (nt && (tail[nt - 1] == '\n' || tail[nt - 1] == '\r' || tail[nt - 1] == ' ' || tail[nt - 1] == '\t'))
+            nt--;
+        ok = nt >= 6 && memcmp(tail + nt - 6, "</svg>", 6) == 0;
+    }
+    if (ok)
+        return 0;
+    snprintf(why, whylen, "%s is cut short (%lld bytes, no %s at its end; disk full?)", base,
+             (long long)st.st_size, png ? "IEND chunk" : "closing </svg>");
+    return -1;
 }
 
 /* Searches PATH like execvp would, so the error can say "not installed" before spawning. */
@@ -711,7 +741,7 @@ static void note_chart(struct render_ctx *cx, const char *name, const char *shap
 }
 
 /* Renders one chart: the script writes OUT/.NAME.tmpPID.{png,svg}; both are checked
- * non-empty and renamed to NAME.{png,svg}. On any failure the temporaries and the
+ * complete and renamed to NAME.{png,svg}. On any failure the temporaries and the
  * previous run's NAME.{png,svg} are removed, and the chart is recorded as failed. */
 static int render_chart(struct render_ctx *cx, const char *script, const char *name, const char *shape,
                         const char *const *args, int nargs)
@@ -740,10 +770,7 @@ static int render_chart(struct render_ctx *cx, const char *script, const char *n
         argv[a] = NULL;
         rc = run_gnuplot(argv, msg, sizeof msg);
         for (int e = 0; e < 2 && rc == 0; e++)
-            if (!file_nonempty(tmp[e])) {
-                snprintf(msg, sizeof msg, "produced no %s output", ext[e]);
-                rc = -1;
-            }
+            rc = plots_output_complete(tmp[e], ext[e], msg, sizeof msg);
         for (int e = 0; e < 2 && rc == 0; e++)
             if (rename(tmp[e], fin[e]) != 0) {
                 snprintf(msg, sizeof msg, "cannot rename '%.900s' to '%.900s': %s", tmp[e], fin[e],

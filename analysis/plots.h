@@ -29,8 +29,9 @@
  * Rows are indexed by shape and variant once (analysis/row_index.h), and each per-shape
  * chart reads a points file of its shape alone, so 100,000 rows render in seconds.
  * No line ends in an empty field: gnuplot 5.4 misreads a trailing empty CSV field.
- * Every file is written under a temporary name and renamed once complete, so a failure
- * never leaves a half-written chart that looks finished. Each script also runs alone:
+ * Every file is written under a temporary name and renamed once complete (a chart checked
+ * whole first: gnuplot exits 0 on a full disk), so a failure never leaves a half-written
+ * chart that looks finished. Each script also runs alone:
  *   gnuplot -c plots/roofline_dram.gp out/roofline_points.csv out/roofline_roofs.csv out/roofline_dram
  * (see the comment at the top of each script). */
 #ifndef GEMMPROF_ANALYSIS_PLOTS_H
@@ -120,6 +121,11 @@ int plots_cli(int argc, char **argv);
 
 /* Parses the value of --max-shape-charts: 0 with *out set, or -1 with the reason in why. */
 int plots_parse_max_shape_charts(const char *s, int *out, char *why, size_t whylen);
+
+/* 0 when the chart file at path is whole: a PNG (ext "png") from its signature to its
+ * IEND chunk, an SVG ending with </svg>. -1 with "NAME is cut short (... disk full?)" or
+ * "produced no EXT output" in why: gnuplot exits 0 when it cannot write. */
+int plots_output_complete(const char *path, const char *ext, char *why, size_t whylen);
 
 /* 1 when a gnuplot executable is on PATH; 0 with "gnuplot not found on PATH; install
  * it (Debian/Ubuntu: apt-get install gnuplot-nox) ..." in why. */

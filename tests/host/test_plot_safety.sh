@@ -1,6 +1,7 @@
 #!/bin/sh
-# gemmprof plots and report against a hostile environment, end to end on the recorded
-# H200 run: chart scripts brought by the results directory must never run.
+# gemmprof plots and report against a hostile or failing environment, end to end on the
+# recorded H200 run: chart scripts brought by the results directory must never run, and
+# a gnuplot that writes half a chart and exits 0 must not have it published.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 gp=$root/${BUILD:-build}/gemmprof
 [ -x "$gp" ] || { echo "skip - plot safety: $gp not built"; exit 0; }
@@ -9,6 +10,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 ok() { if [ "$1" = 0 ]; then echo "ok - $2"; else echo "FAIL - $2"; fi; }
 unset GEMMPROF_PLOTS
+# temporary files of a render
+leftovers() { ls -A "$1" | grep -E '^\.(points_|roofline_|sweep|bytes|issue_|stalls)|\.tmp|^\.gemmprof-tmp\.' ; }
 results() {   # a fresh copy of the recorded run in $1
     mkdir -p "$1" && cp "$root"/results/h200/results.csv "$root"/results/h200/results.json \
         "$root"/results/h200/ceilings.csv "$1"/
@@ -38,3 +41,26 @@ ok $? "an executable with no plots/ beside it: exit $rc, one line naming the dir
 [ $rc = 0 ]
 ok $? "GEMMPROF_PLOTS, set explicitly, still names the scripts (exit $rc $(head -c 200 "$T/err"))"
 
+# -- a gnuplot that cannot write the whole chart (a full disk) and still exits 0
+mkdir -p "$T/fake"
+cat >"$T/fake/gnuplot" <<'EOF'
+#!/bin/sh
+# gnuplot -c SCRIPT DATA ROOFS OUTBASE ...: the start of each chart, then the disk is full
+printf '\211PNG\r\n\032\n\0\0\0\rIHDR' >"$5.png"
+printf '<?xml version="1.0"?>\n<svg width="600" height="480">\n<path d="M 10 20' >"$5.svg"
+if [ -n "$FAKE_WHOLE" ]; then
+    printf '\0\0\0\0IEND\256B`\202' >>"$5.png"
+    printf '"/>\n</svg>\n' >>"$5.svg"
+fi
+exit 0
+EOF
+chmod +x "$T/fake/gnuplot"
+r=$T/full
+results "$r"
+PATH="$T/fake:$PATH" "$gp" plots "$r" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 1 ] && [ ! -e "$r/sweep.svg" ] && [ ! -e "$r/sweep.png" ] && [ ! -e "$r/roofline_dram.png" ] &&
+    grep -q "sweep FAILED: .*png is cut short" "$T/err" && [ -z "$(leftovers "$r")" ]
+ok $? "charts cut short are refused: exit $rc, none published, nothing left ($(grep sweep "$T/err" | head -c 300))"
+FAKE_WHOLE=1 PATH="$T/fake:$PATH" "$gp" plots "$r" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 0 ] && [ -s "$r/sweep.svg" ] && [ -s "$r/sweep.png" ]
+ok $? "the same fake gnuplot writing whole files passes: the check tells the two apart (exit $rc)"

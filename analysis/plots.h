@@ -31,7 +31,10 @@
  * No line ends in an empty field: gnuplot 5.4 misreads a trailing empty CSV field.
  * Every file is written under a temporary name and renamed once complete (a chart checked
  * whole first: gnuplot exits 0 on a full disk), so a failure never leaves a half-written
- * chart that looks finished. Each script also runs alone:
+ * chart that looks finished. gnuplot and the per-shape points files write into a private
+ * directory of the run's own in outdir (.gemmprof-tmp.HOST.PID.XXXXXX, mode 0700), removed
+ * on success, failure, SIGINT and SIGTERM, and by the next render after a SIGKILL; a
+ * SIGKILL takes gnuplot along (its parent-death signal). Each script also runs alone:
  *   gnuplot -c plots/roofline_dram.gp out/roofline_points.csv out/roofline_roofs.csv out/roofline_dram
  * (see the comment at the top of each script). */
 #ifndef GEMMPROF_ANALYSIS_PLOTS_H

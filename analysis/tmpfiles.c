@@ -24,7 +24,8 @@ enum { FREE, FILE_PATH, DIR_PATH };
 static char paths[SLOTS][4096];
 static atomic_int kind[SLOTS];
 static atomic_int child;
-static int nregistered;              /* changed with the signals blocked */
+static int nregistered;              /* changed with the signals blocked, from one thread at
+                                        a time (gemmprof writes its files from the main one) */
 static int installed[2];             /* ours is the action of SIGINT, SIGTERM */
 static const int sigs[2] = {SIGINT, SIGTERM};
 

@@ -1,5 +1,7 @@
 #include "analysis/atomic_file.h"
 
+#include "analysis/tmpfiles.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,13 +37,14 @@ FILE *atomic_open(struct atomic_file *t, const char *path, char *err, size_t err
 {
     t->path = path;
     t->f = NULL;
+    t->slot = -1;
     if ((size_t)snprintf(t->tmp, sizeof t->tmp, "%s.tmp.XXXXXX", path) >= sizeof t->tmp) {
         snprintf(err, errlen, "%s: path too long (limit %zu bytes)", path, sizeof t->tmp - 12);
         return NULL;
     }
     if (atomic_target_ok(path, err, errlen) != 0)
         return NULL;
-    int fd = mkstemp(t->tmp);
+    int fd = tmpfiles_mkstemp(t->tmp, &t->slot);   /* removed by SIGINT or SIGTERM too */
     if (fd < 0) {
         snprintf(err, errlen, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
         return NULL;
@@ -52,8 +55,19 @@ FILE *atomic_open(struct atomic_file *t, const char *path, char *err, size_t err
         snprintf(err, errlen, "cannot write '%s': %s", t->tmp, strerror(errno));
         close(fd);
         unlink(t->tmp);
+        tmpfiles_drop(t->slot);
     }
     return t->f;
+}
+
+/* Removes the temporary file (gone already after a rename) and its registration. */
+static int finish(struct atomic_file *t, int rc)
+{
+    if (rc != 0)
+        unlink(t->tmp);
+    tmpfiles_drop(t->slot);
+    t->slot = -1;
+    return rc;
 }
 
 int atomic_commit(struct atomic_file *t, char *err, size_t errlen)
@@ -61,24 +75,20 @@ int atomic_commit(struct atomic_file *t, char *err, size_t errlen)
     int bad = ferror(t->f);
     if (fclose(t->f) != 0 || bad) {
         snprintf(err, errlen, "cannot write '%s': %s", t->path, strerror(errno ? errno : EIO));
-        unlink(t->tmp);
-        return -1;
+        return finish(t, -1);
     }
     /* checked again: the target may have been replaced while we wrote */
-    if (atomic_target_ok(t->path, err, errlen) != 0) {
-        unlink(t->tmp);
-        return -1;
-    }
+    if (atomic_target_ok(t->path, err, errlen) != 0)
+        return finish(t, -1);
     if (rename(t->tmp, t->path) != 0) {
         snprintf(err, errlen, "cannot rename '%s' to '%s': %s", t->tmp, t->path, strerror(errno));
-        unlink(t->tmp);
-        return -1;
+        return finish(t, -1);
     }
-    return 0;
+    return finish(t, 0);
 }
 
 void atomic_abort(struct atomic_file *t)
 {
     fclose(t->f);
-    unlink(t->tmp);
+    finish(t, -1);
 }

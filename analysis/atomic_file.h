@@ -1,6 +1,7 @@
 /* Files written whole or not at all: output goes to a temporary file beside the target,
  * renamed over it only once everything was written, so a reader (or a run that dies half
- * way) never sees half a file. */
+ * way) never sees half a file. SIGINT or SIGTERM while one is open removes the temporary
+ * file (analysis/tmpfiles.h). */
 #ifndef GEMMPROF_ANALYSIS_ATOMIC_FILE_H
 #define GEMMPROF_ANALYSIS_ATOMIC_FILE_H
 
@@ -12,6 +13,7 @@ struct atomic_file {
     char tmp[4096];
     const char *path;   /* the caller's string; must outlive the atomic_file */
     FILE *f;
+    int slot;           /* its registration with analysis/tmpfiles.h: removed on SIGINT/SIGTERM */
 };
 
 /* 0 when `path` is absent or a regular file; -1 with "refusing to replace 'PATH': it is a

@@ -14,11 +14,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,6 +32,7 @@
 #include "analysis/numparse.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
+#include "analysis/tmpfiles.h"
 
 extern char **environ;
 
@@ -44,10 +46,40 @@ const struct plots_chart_def plots_charts[PLOTS_CHART_KINDS] = {
 
 /* ---- small helpers ---- */
 
-static int file_nonempty(const char *path)
+int plots_output_complete(const char *path, const char *ext, char *why, size_t whylen)
 {
+    /* gnuplot exits 0 when a write fails (a full disk), so the end of the file is the
+     * only sign: a PNG ends with its IEND chunk, an SVG with </svg> */
+    static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const unsigned char png_end[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    int png = strcmp(ext, "png") == 0;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    unsigned char head[8], tail[256];
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+        snprintf(why, whylen, "produced no %s output", ext);
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    size_t nt = st.st_size < (off_t)sizeof tail ? (size_t)st.st_size : sizeof tail;
+    int ok = pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+             pread(fd, tail, nt, st.st_size - (off_t)nt) == (ssize_t)nt;
+    close(fd);
+    if (ok && png) {
+        ok = memcmp(head, png_sig, sizeof png_sig) == 0 && nt >= sizeof png_end &&
+             memcmp(tail + nt - sizeof png_end, png_end, sizeof png_end) == 0;
+    } else if (ok) {
+        while (nt && (tail[nt - 1] == '\n' || tail[nt - 1] == '\r' || tail[nt - 1] == ' ' || tail[nt - 1] == '\t'))
+            nt--;
+        ok = nt >= 6 && memcmp(tail + nt - 6, "</svg>", 6) == 0;
+    }
+    if (ok)
+        return 0;
+    snprintf(why, whylen, "%s is cut short (%lld bytes, no %s at its end; disk full?)", base,
+             (long long)st.st_size, png ? "IEND chunk" : "closing </svg>");
+    return -1;
 }
 
 /* Searches PATH like execvp would, so the error can say "not installed" before spawning. */
@@ -588,29 +620,66 @@ static int write_fleet(const struct gp_dataset *ds, const struct row_groups *var
 
 /* ---- running gnuplot ---- */
 
+/* The child of run_gnuplot, between vfork and exec: it shares the parent's memory, so only
+ * system calls, and no handler of the parent's may run here. */
+static _Noreturn void exec_child(const char *prog, char *const argv[], int out_fd, pid_t parent,
+                                 const sigset_t *mask)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);   /* a report killed by SIGKILL takes gnuplot along */
+    if (getppid() != parent)
+        _exit(127);   /* the parent died before the line above */
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; i++) {
+        struct sigaction cur;
+        if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN) {
+            cur.sa_handler = SIG_DFL;
+            cur.sa_flags = 0;
+            sigaction(sigs[i], &cur, NULL);
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, mask, NULL);
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null < 0 || dup2(null, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+        _exit(127);
+    execve(prog, argv, environ);
+    static const char msg[] = "exec failed";
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    _exit(127);
+}
+
 /* Runs gnuplot with argv, everything it prints captured into out. Returns 0 when it
- * exited 0 and printed nothing; otherwise -1 with the text (or the reason) in out. */
+ * exited 0 and printed nothing; otherwise -1 with the text (or the reason) in out.
+ * vfork rather than posix_spawn, to set the child's parent-death signal; SIGINT and
+ * SIGTERM kill it through analysis/tmpfiles.h, registered before either can come in. */
 static int run_gnuplot(char *const argv[], char *out, size_t outlen)
 {
+    char prog[4096];
+    if (!find_on_path(argv[0], prog, sizeof prog)) {
+        snprintf(out, outlen, "cannot run %s: not found on PATH", argv[0]);
+        return -1;
+    }
     int fds[2];
-    if (pipe(fds) != 0) {
+    if (pipe2(fds, O_CLOEXEC) != 0) {
         snprintf(out, outlen, "pipe: %s", strerror(errno));
         return -1;
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
-    posix_spawn_file_actions_addclose(&fa, fds[1]);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    sigset_t hold, old;
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGINT);
+    sigaddset(&hold, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &hold, &old);
+    pid_t parent = getpid(), pid = vfork();
+    if (pid == 0)
+        exec_child(prog, argv, fds[1], parent, &old);
+    int fork_errno = errno;   /* of vfork, when it failed */
+    if (pid > 0)
+        tmpfiles_set_child(pid);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     close(fds[1]);
-    if (rc != 0) {
+    if (pid < 0) {
         close(fds[0]);
-        snprintf(out, outlen, "cannot run %s: %s", argv[0], strerror(rc));
+        snprintf(out, outlen, "cannot run %.1000s: %s", prog, strerror(fork_errno));
         return -1;
     }
     /* Read everything (keeping what fits) so the child never blocks on a full pipe. */
@@ -629,6 +698,8 @@ static int run_gnuplot(char *const argv[], char *out, size_t outlen)
     if (outlen)
         out[used < outlen ? used : outlen - 1] = '\0';
     close(fds[0]);
+    /* forgotten before the reap: a signal now must not kill a PID that may be reused */
+    tmpfiles_set_child(0);
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
@@ -685,7 +756,8 @@ static void remove_stale(const char *path)
 struct render_ctx {
     const char *plots_dir;   /* gnuplot-safe */
     const char *outdir;      /* as given */
-    const char *gp_outdir;   /* gnuplot-safe */
+    const char *tmpdir;      /* this run's private directory in outdir, as given */
+    const char *gp_tmpdir;   /* the same, gnuplot-safe */
     struct plots_outcome *po;
     int def, extra;          /* the chart being drawn: its registry entry, a further shape's */
     int token;               /* the last stamp of write_shape_points */
@@ -711,8 +783,9 @@ static void note_chart(struct render_ctx *cx, const char *name, const char *shap
         po->failed++;
 }
 
-/* Renders one chart: the script writes OUT/.NAME.tmpPID.{png,svg}; both are checked
- * non-empty and renamed to NAME.{png,svg}. On any failure the temporaries and the
+/* Renders one chart: the script writes NAME.{png,svg} in the private directory (mode
+ * 0700, so no one can plant a link there for gnuplot to write through); both are checked
+ * complete and renamed to OUT/NAME.{png,svg}. On any failure the temporaries and the
  * previous run's NAME.{png,svg} are removed, and the chart is recorded as failed. */
 static int render_chart(struct render_ctx *cx, const char *script, const char *name, const char *shape,
                         const char *const *args, int nargs)
@@ -721,8 +794,7 @@ static int render_chart(struct render_ctx *cx, const char *script, const char *n
     char script_path[4096], tmpbase[4096], tmp[2][4200], fin[2][4200], msg[2048] = "";
     int rc = fit(script_path, sizeof script_path, msg, sizeof msg, "%s/%s", cx->plots_dir, script);
     if (rc == 0)
-        rc = fit(tmpbase, sizeof tmpbase, msg, sizeof msg, "%s/.%s.tmp%ld", cx->gp_outdir, name,
-                 (long)getpid());
+        rc = fit(tmpbase, sizeof tmpbase, msg, sizeof msg, "%s/%s", cx->gp_tmpdir, name);
     for (int e = 0; e < 2 && rc == 0; e++) {
         rc = fit(tmp[e], sizeof tmp[e], msg, sizeof msg, "%s.%s", tmpbase, ext[e]);
         if (rc == 0)
@@ -741,10 +813,7 @@ static int render_chart(struct render_ctx *cx, const char *script, const char *n
         argv[a] = NULL;
         rc = run_gnuplot(argv, msg, sizeof msg);
         for (int e = 0; e < 2 && rc == 0; e++)
-            if (!file_nonempty(tmp[e])) {
-                snprintf(msg, sizeof msg, "produced no %s output", ext[e]);
-                rc = -1;
-            }
+            rc = plots_output_complete(tmp[e], ext[e], msg, sizeof msg);
         for (int e = 0; e < 2 && rc == 0; e++)
             if (rename(tmp[e], fin[e]) != 0) {
                 snprintf(msg, sizeof msg, "cannot rename '%.900s' to '%.900s': %s", tmp[e], fin[e],
@@ -815,8 +884,7 @@ static void render_shape(struct render_ctx *cx, const struct gp_dataset *ds, con
     else
         snprintf(name, sizeof name, "%s", chart);
     snprintf(script, sizeof script, "%s.gp", chart);
-    int named = fit(pts, sizeof pts, err, sizeof err, "%s/.points_%s.tmp%ld.csv", cx->outdir, shape,
-                    (long)getpid()) == 0;
+    int named = fit(pts, sizeof pts, err, sizeof err, "%s/points_%s.csv", cx->tmpdir, shape) == 0;
     int ok = named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
              write_shape_points(ds, cs, shapes, vars, stamp, ++cx->token, g, pts, err, sizeof err) > 0;
     if (ok) {
@@ -826,7 +894,7 @@ static void render_shape(struct render_ctx *cx, const struct gp_dataset *ds, con
         note_chart(cx, name, shape, 0, err[0] ? err : "no points at this shape");
     }
     if (named)   /* never a cut name: that could be someone else's file */
-        unlink(pts);
+        unlink(pts);   /* the private directory holds one points file at a time */
 }
 
 /* The shapes and precisions of the rows a chart draws (mark[i] set, or the rows of shape
@@ -902,16 +970,65 @@ static void summarise(struct plots_outcome *po)
         append_note(po->summary, sizeof po->summary, po->notes);
 }
 
+/* The chart scripts beside the executable, never in the working directory (a results
+ * directory could bring a plots/common.gp of its own for gnuplot to run): from the
+ * directory D of /proc/self/exe, an install's D/../share/gemmprof/plots, the
+ * repository's D/../plots (D = build/), and for the test programs in build/tests/,
+ * D/../../plots. 0 with the first that has common.gp in out, or -1 naming those searched. */
+static int find_plots_dir(char *out, size_t len, char *err, size_t errlen)
+{
+    char exe[4096], up[3][4096], tried[3 * 4200] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0 || (size_t)n >= sizeof exe - 1) {
+        snprintf(err, errlen, "chart scripts not found: cannot read /proc/self/exe to look beside the "
+                 "executable; set GEMMPROF_PLOTS to the plots/ directory of the gemmprof sources");
+        return -1;
+    }
+    exe[n] = '\0';
+    /* up[0] = D, up[1] = its parent, up[2] = the parent's parent ("" past the root) */
+    snprintf(up[0], sizeof up[0], "%s", exe);
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            snprintf(up[i], sizeof up[i], "%s", up[i - 1]);
+        char *slash = strrchr(up[i], '/');
+        if (slash)
+            *slash = '\0';
+    }
+    size_t dl = strlen(up[0]);
+    int in_tests = dl >= 6 && strcmp(up[0] + dl - 6, "/tests") == 0;
+    const char *const fmt[3] = {"%s/share/gemmprof/plots", "%s/plots", "%s/plots"};
+    for (int c = 0; c < (in_tests ? 3 : 2); c++) {
+        char cand[4200], common[4300];
+        snprintf(cand, sizeof cand, fmt[c], up[c == 2 ? 2 : 1]);
+        snprintf(common, sizeof common, "%s/common.gp", cand);
+        if (access(common, R_OK) == 0 && strlen(cand) < len) {
+            snprintf(out, len, "%s", cand);
+            return 0;
+        }
+        size_t used = strlen(tried);
+        snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "", cand);
+    }
+    snprintf(err, errlen, "chart scripts not found: searched %s (beside %s) and GEMMPROF_PLOTS is "
+             "unset; set GEMMPROF_PLOTS to the plots/ directory of the gemmprof sources", tried, exe);
+    return -1;
+}
+
 int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struct plots_options *opt,
                     struct plots_outcome *po, char *err, size_t errlen)
 {
     memset(po, 0, sizeof *po);
     if (errlen)
         err[0] = '\0';
+    char found[4096];
     const char *plots_dir = opt ? opt->plots_dir : NULL;
     if (!plots_dir || !*plots_dir) {
         const char *env = getenv("GEMMPROF_PLOTS");
-        plots_dir = (env && *env) ? env : "plots";
+        if (env && *env)
+            plots_dir = env;
+        else if (find_plots_dir(found, sizeof found, err, errlen))
+            return -1;
+        else
+            plots_dir = found;
     }
     po->max_shape_charts = opt && opt->max_shape_charts >= 0 ? opt->max_shape_charts
                                                              : PLOTS_SHAPE_CHARTS_DEFAULT;
@@ -924,9 +1041,8 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
                 i < PLOTS_CHART_KINDS ? plots_charts[i].name : i == PLOTS_CHART_KINDS ? "common" : "check", ".gp"))
             return -1;
         if (access(p, R_OK) != 0) {
-            snprintf(err, errlen,
-                     "%s: %s (run gemmprof from the repository root or set GEMMPROF_PLOTS to its "
-                     "plots/ directory)", p, strerror(errno));
+            snprintf(err, errlen, "%s: %s (set GEMMPROF_PLOTS to the plots/ directory of the gemmprof "
+                     "sources)", p, strerror(errno));
             return -1;
         }
     }
@@ -936,7 +1052,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     }
 
     const struct gp_ceilings *cs = ds->have_ceilings ? &ds->ceilings : NULL;
-    char points[4096], roofs[4096], sweep[4096], stalls[4096], issue[4096], fleet[4096], gp_dir[4096], gp_out[4096];
+    char points[4096], roofs[4096], sweep[4096], stalls[4096], issue[4096], fleet[4096], gp_dir[4096];
     char gp_points[4200], gp_roofs[4200], gp_sweep[4200], gp_stalls[4200], gp_issue[4200], gp_fleet[4200];
     if (fit(points, sizeof points, err, errlen, "%s/roofline_points.csv", outdir) ||
         fit(fleet, sizeof fleet, err, errlen, "%s/fleet.csv", outdir) ||
@@ -948,7 +1064,6 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         fit(roofs, sizeof roofs, err, errlen, "%s/roofline_roofs.csv", outdir) ||
         fit(sweep, sizeof sweep, err, errlen, "%s/sweep.csv", outdir) ||
         gp_path(gp_dir, sizeof gp_dir, plots_dir, err, errlen) ||
-        gp_path(gp_out, sizeof gp_out, outdir, err, errlen) ||
         gp_path(gp_points, sizeof gp_points, points, err, errlen) ||
         gp_path(gp_roofs, sizeof gp_roofs, roofs, err, errlen) ||
         gp_path(gp_sweep, sizeof gp_sweep, sweep, err, errlen))
@@ -973,7 +1088,8 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     unsigned char *marks[PLOTS_DATA_FLEET + 1];
     for (int d = 0; d <= PLOTS_DATA_FLEET; d++)
         marks[d] = mark + (size_t)d * ((size_t)ds->nrows + 1);
-    int rc = -1, n_dram = 0, nranks = 0;
+    int rc = -1, n_dram = 0, nranks = 0, tmp_slot = -1;
+    char tmpdir[4096], gp_tmpdir[4200];
     int n_points = write_points(ds, cs, &vars, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
     int n_roofs = n_points < 0 ? -1 : write_roofs(cs, roofs, err, errlen);
     int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
@@ -993,6 +1109,12 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         snprintf(err, errlen, "%s (plot data written to %s/)", why, outdir);
         goto out;
     }
+    /* gnuplot's output and its points files in a directory of this run's own, in outdir
+     * so the renames stay on one file system; first the ones of runs killed outright */
+    tmpfiles_reap_stale(outdir);
+    if (tmpfiles_mkdtemp(outdir, tmpdir, sizeof tmpdir, &tmp_slot, err, errlen) ||
+        gp_path(gp_tmpdir, sizeof gp_tmpdir, tmpdir, err, errlen))
+        goto out;
     if ((nranks = rank_shapes(ds, cs, &shapes, &ranks)) < 0) {
         snprintf(err, errlen, "%s: out of memory ranking shapes", outdir);
         goto out;
@@ -1020,7 +1142,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         "no row has a warp-instruction count and an issue peak",
         "no row has a second GPU at its variant and shape (not a merged --fleet run)"};
     const char *data_arg[PLOTS_DATA_FLEET + 1] = {NULL, NULL, NULL, gp_sweep, gp_stalls, gp_issue, gp_fleet};
-    struct render_ctx cx = {gp_dir, outdir, gp_out, po, 0, 0, 0};
+    struct render_ctx cx = {gp_dir, outdir, tmpdir, gp_tmpdir, po, 0, 0, 0};
     int stamp_no = 0;
     for (int c = 0; c < PLOTS_CHART_KINDS; c++) {
         const struct plots_chart_def *d = &plots_charts[c];
@@ -1056,8 +1178,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         }
         /* the DRAM points alone: a quarter of the rows for gnuplot to read */
         char dram[4200], gp_dram[4200], derr[1024] = "";
-        int nd, named = fit(dram, sizeof dram, derr, sizeof derr, "%s/.points_dram.tmp%ld.csv", outdir,
-                            (long)getpid()) == 0;
+        int nd, named = fit(dram, sizeof dram, derr, sizeof derr, "%s/points_dram.csv", tmpdir) == 0;
         if (!named || gp_path(gp_dram, sizeof gp_dram, dram, derr, sizeof derr) ||
             write_points(ds, cs, &vars, NULL, 0, 1, dram, &nd, NULL, derr, sizeof derr) < 0) {
             note_chart(&cx, d->name, NULL, 0, derr);
@@ -1071,6 +1192,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     rc = po->rendered;
     summarise(po);
 out:
+    tmpfiles_remove_dir(tmp_slot);
     free(ranks);
     free(stamp);
     free(seen);

@@ -29,8 +29,12 @@
  * Rows are indexed by shape and variant once (analysis/row_index.h), and each per-shape
  * chart reads a points file of its shape alone, so 100,000 rows render in seconds.
  * No line ends in an empty field: gnuplot 5.4 misreads a trailing empty CSV field.
- * Every file is written under a temporary name and renamed once complete, so a failure
- * never leaves a half-written chart that looks finished. Each script also runs alone:
+ * Every file is written under a temporary name and renamed once complete (a chart checked
+ * whole first: gnuplot exits 0 on a full disk), so a failure never leaves a half-written
+ * chart that looks finished. gnuplot and the per-shape points files write into a private
+ * directory of the run's own in outdir (.gemmprof-tmp.HOST.PID.XXXXXX, mode 0700), removed
+ * on success, failure, SIGINT and SIGTERM, and by the next render after a SIGKILL; a
+ * SIGKILL takes gnuplot along (its parent-death signal). Each script also runs alone:
  *   gnuplot -c plots/roofline_dram.gp out/roofline_points.csv out/roofline_roofs.csv out/roofline_dram
  * (see the comment at the top of each script). */
 #ifndef GEMMPROF_ANALYSIS_PLOTS_H
@@ -41,9 +45,10 @@
 #include "analysis/dataset.h"
 
 /* Renders every chart the data allows into outdir (created if missing). plots_dir holds
- * the scripts: NULL means $GEMMPROF_PLOTS, or else "plots" (the repository's, relative
- * to the working directory). A chart without data (e.g. no hardware counters, so no
- * roofline) is skipped, not an error.
+ * the scripts: NULL means $GEMMPROF_PLOTS, or else the plots/ found beside the executable
+ * (an install's ../share/gemmprof/plots, the repository's ../plots), never the working
+ * directory's. A chart without data (e.g. no hardware counters, so no roofline) is
+ * skipped, not an error.
  * Returns the number of charts rendered (>= 0) with notes on skipped charts and shapes
  * left out in err ("" if none), or -1 with a one-line reason in err: gnuplot missing
  * (with how to install it), a script missing, outdir not writable, or any chart failing
@@ -81,7 +86,7 @@ extern const struct plots_chart_def plots_charts[PLOTS_CHART_KINDS];
 #define PLOTS_CHARTS_MAX (PLOTS_CHART_KINDS + PLOTS_SHAPE_CHARTS_LIMIT)
 
 struct plots_options {
-    const char *plots_dir;   /* NULL: $GEMMPROF_PLOTS, else "plots" */
+    const char *plots_dir;   /* NULL: $GEMMPROF_PLOTS, else beside the executable */
     int max_shape_charts;    /* < 0: PLOTS_SHAPE_CHARTS_DEFAULT */
 };
 
@@ -119,6 +124,11 @@ int plots_cli(int argc, char **argv);
 
 /* Parses the value of --max-shape-charts: 0 with *out set, or -1 with the reason in why. */
 int plots_parse_max_shape_charts(const char *s, int *out, char *why, size_t whylen);
+
+/* 0 when the chart file at path is whole: a PNG (ext "png") from its signature to its
+ * IEND chunk, an SVG ending with </svg>. -1 with "NAME is cut short (... disk full?)" or
+ * "produced no EXT output" in why: gnuplot exits 0 when it cannot write. */
+int plots_output_complete(const char *path, const char *ext, char *why, size_t whylen);
 
 /* 1 when a gnuplot executable is on PATH; 0 with "gnuplot not found on PATH; install
  * it (Debian/Ubuntu: apt-get install gnuplot-nox) ..." in why. */

@@ -167,6 +167,16 @@ static int check_range(enum col_range range, double v, const char **why)
     return ok && isfinite(v) ? 0 : -1;
 }
 
+/* A name the plot-input CSVs can carry: gnuplot 5.4 cuts a quoted field at its first
+ * '"' or ',' (cublas"x draws as cublas) and splits lines at a newline. */
+static int name_chars_ok(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p == '"' || *p == ',' || *p < 0x20 || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
 /* Parses one cell into r. 0, or -1 with what the column expects in *why. An empty cell
  * of a number column is "not measured" (NaN, or 0 for the integer settings); whether it
  * may be empty is decided by the caller, which knows the row's status. */
@@ -180,6 +190,11 @@ static int parse_cell(const struct col_desc *c, const char *cell, struct gp_resu
     switch (c->kind) {
     case K_STR:
         *why = c->range == R_PREC ? "fp32 or tf32" : c->range == R_NAME ? "a name" : "shorter text";
+        if (c->range == R_NAME && !name_chars_ok(cell)) {
+            *why = "a name without '\"', ',' or control characters: gnuplot reads no CSV quoting, "
+                   "and gemmprof never writes them";
+            return -1;
+        }
         if (strlen(cell) >= c->size || (c->range == R_NAME && !*cell) ||
             (c->range == R_PREC && strcmp(cell, "fp32") != 0 && strcmp(cell, "tf32") != 0))
             return -1;

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/tmpfiles.h"
+
 static volatile sig_atomic_t pending_signal;
 static char temp_file[4096];   /* read by the handler: only unlink(2) touches it there */
 static volatile sig_atomic_t temp_file_set;
@@ -15,6 +17,9 @@ static void on_signal(int sig)
         /* the second signal: the user wants out now */
         if (temp_file_set)
             unlink(temp_file);
+        /* this handler owns the signal here, so it removes the report's temporaries
+         * and stops its gnuplot (analysis/tmpfiles.h) */
+        tmpfiles_cleanup();
         static const char msg[] = "\ngemmprof: stopped at once (second signal); rows written so far are kept\n";
         ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)w;

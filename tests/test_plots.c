@@ -438,6 +438,54 @@ static void test_render_stalls(void)
     dataset_free(&ds);
 }
 
+/* plots_output_complete: gnuplot exits 0 when the disk fills, so a chart is accepted only
+ * when it is whole, a PNG up to its IEND chunk, an SVG up to </svg>. */
+static void test_output_complete(void)
+{
+    static const char png_head[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x02\0\0\0";
+    static const char png_iend[] = "\0\0\0\0IEND\xae\x42\x60\x82";
+    const struct {
+        const char *name, *ext, *bytes;
+        size_t len;
+        int whole;
+    } cases[] = {
+        {"whole.png", "png", NULL, 0, 1},
+        {"cut.png", "png", png_head, sizeof png_head - 1, 0},
+        {"empty.png", "png", "", 0, 0},
+        {"notpng.png", "png", "GIF89a\0\0\0\0IEND\xae\x42\x60\x82", 20, 0},
+        {"whole.svg", "svg", "<?xml version=\"1.0\"?>\n<svg width=\"6\">\n<path d=\"M 1 2\"/>\n</svg>\n\n", 0, 1},
+        {"cut.svg", "svg", "<?xml version=\"1.0\"?>\n<svg width=\"6\">\n<path d=\"M 1 2", 0, 0},
+        {"cutclose.svg", "svg", "<?xml version=\"1.0\"?>\n<svg width=\"6\">\n</sv", 0, 0},
+    };
+    char path[600], why[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        path_in(path, sizeof path, tmpdir, cases[i].name);
+        FILE *f = fopen(path, "wb");
+        if (!f) {
+            CHECK(0, "create %s", path);
+            continue;
+        }
+        if (i == 0) {
+            fwrite(png_head, 1, sizeof png_head - 1, f);
+            fwrite(png_iend, 1, sizeof png_iend - 1, f);
+        } else {
+            fwrite(cases[i].bytes, 1, cases[i].len ? cases[i].len : strlen(cases[i].bytes), f);
+        }
+        fclose(f);
+        why[0] = '\0';
+        int rc = plots_output_complete(path, cases[i].ext, why, sizeof why);
+        if (cases[i].whole)
+            CHECK(rc == 0, "%s is accepted as whole (%s)", cases[i].name, why);
+        else
+            CHECK(rc == -1 && strstr(why, cases[i].name[0] == 'e' ? "produced no png output" : cases[i].name) &&
+                      !strchr(why, '\n'),
+                  "%s is refused in one line: %s", cases[i].name, why);
+    }
+    path_in(path, sizeof path, tmpdir, "absent.svg");
+    CHECK(plots_output_complete(path, "svg", why, sizeof why) == -1 && strstr(why, "produced no svg output"),
+          "a missing SVG is refused: %s", why);
+}
+
 /* gnuplot missing, scripts missing, output directory unusable, gnuplot failing halfway. */
 static void test_render_failures(void)
 {
@@ -941,6 +989,7 @@ int main(void)
     } else {
         SKIP(why, "rendering the charts");
     }
+    test_output_complete();
     test_render_failures();
     test_failed_chart();
     if (!getenv("GP_TEST_KEEP")) {

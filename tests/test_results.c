@@ -190,6 +190,20 @@ int main(void)
     CHECK(read_err("status.csv", "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s\nnaive,fp32,1,2,3,great,0,1,1\n",
                    err, sizeof err) == -1 && strstr(err, "status"), "unknown status: %s", err);
     CHECK(read_err("quote.csv", "variant,precision\n\"naive,fp32\n", err, sizeof err) == -1, "unterminated quote: %s", err);
+    /* gnuplot reads no CSV quoting: such a name would vanish from a chart or be cut */
+    const char *hdr9 = "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s\n";
+    const char *bad_names[] = {"\"cublas\"\"x\"", "\"a,b\"", "\"two\nlines\"", "\"q\"\"\"\",x\""};
+    const char *shown[] = {"cublas\"x", "a,b", "two\\x0alines", "q\"\",x"};
+    for (int i = 0; i < 4; i++) {
+        char text[300];
+        snprintf(text, sizeof text, "%snaive,fp32,1,2,3,ok,0,1,1\n%s,fp32,1,2,3,ok,0,1,1\n", hdr9, bad_names[i]);
+        CHECK(read_err("badname.csv", text, err, sizeof err) == -1 && strstr(err, "badname.csv:3:") &&
+                  strstr(err, shown[i]) && strstr(err, "column variant") && !strchr(err, '\n'),
+              "variant name %s refused in one line naming file, line and name: %s", shown[i], err);
+    }
+    CHECK(read_err("spacename.csv", "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s\n"
+                                    "tiled kernel v2,fp32,1,2,3,ok,0,1,1\n", err, sizeof err) == 0,
+          "a variant name with spaces is still read: %s", err);
     struct gp_result *none = NULL;
     CHECK(results_csv_read("/nonexistent/results.csv", &none, &n, err, sizeof err) == -1 && strstr(err, "cannot open"),
           "missing file: %s", err);

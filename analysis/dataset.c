@@ -200,7 +200,7 @@ int dataset_load_opts(const char *dir, int flags, struct gp_dataset *ds, char *e
 
 void dataset_free(struct gp_dataset *ds)
 {
-    for (int i = 0; ds->row_why && i < ds->nrows; i++)
+    for (int i = 0; ds->row_why && i < ds->row_why_n; i++)
         free(ds->row_why[i]);
     free(ds->row_why);
     ds->row_why = NULL;

@@ -29,6 +29,7 @@ struct gp_dataset {
     /* analysis/plausible.h: why a row or ceiling cannot be real; row_why[i] is NULL (and
      * row_why itself for a dataset never checked) and ceiling_why[c] "" when plausible */
     char **row_why;
+    int row_why_n;   /* rows row_why was made for: rows swapped in later read as unchecked */
     int n_implausible_rows, n_implausible_ceilings;
     char ceiling_why[GP_CEIL_COUNT][GP_WHY_LEN];
 };

@@ -14,7 +14,7 @@ static const char *const level_words[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "sha
 
 int plausible_row(const struct gp_dataset *ds, int i)
 {
-    return !ds->row_why || !ds->row_why[i];
+    return !ds->row_why || i < 0 || i >= ds->row_why_n || !ds->row_why[i];
 }
 
 /* One ceiling against its theory: both are positive here, or the check is skipped. */
@@ -95,11 +95,18 @@ int plausible_check(struct gp_dataset *ds, char *err, size_t errlen)
     roof_clean_ceilings(&ds->ceilings, &roofs, &bad);
     for (int i = 0; i < GP_CEIL_COUNT; i++)   /* fmax keeps the one that is there */
         roofs.c[i].measured = fmax(roofs.c[i].measured, roofs.c[i].theoretical);
+    /* again after rows were changed in memory: the earlier verdicts go */
+    for (int i = 0; ds->row_why && i < ds->row_why_n; i++)
+        free(ds->row_why[i]);
+    free(ds->row_why);
+    ds->n_implausible_rows = 0;
+    ds->row_why_n = 0;
     ds->row_why = calloc((size_t)(ds->nrows > 0 ? ds->nrows : 0) + 1, sizeof *ds->row_why);
     if (!ds->row_why) {
         snprintf(err, errlen, "%s: out of memory for %d rows", ds->dir, ds->nrows);
         return -1;
     }
+    ds->row_why_n = ds->nrows;
     char why[GP_WHY_LEN];
     for (int i = 0; i < ds->nrows; i++) {
         check_row(&ds->rows[i], ds->have_ceilings ? &roofs : NULL, why, sizeof why);

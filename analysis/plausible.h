@@ -32,7 +32,7 @@
 struct gp_dataset;
 
 /* Marks ds's implausible ceilings and rows (allocating ds->row_why, freed by
- * dataset_free). 0, or -1 with a one-line reason when out of memory. */
+ * dataset_free); may run again after rows change. 0, or -1 with a one-line reason when out of memory. */
 int plausible_check(struct gp_dataset *ds, char *err, size_t errlen);
 
 /* 1 unless row i was marked implausible (any row of a dataset never checked is plausible). */

@@ -30,6 +30,7 @@
 #include "analysis/fleet.h"
 #include "analysis/limits.h"
 #include "analysis/numparse.h"
+#include "analysis/plausible.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
 #include "analysis/tmpfiles.h"
@@ -125,9 +126,11 @@ int plots_gnuplot_available(char *why, size_t whylen)
 
 /* ---- what to plot ---- */
 
-static int row_plottable(const struct gp_result *r)
+/* Verified, timed and plausible (analysis/plausible.h): a row the report leaves out of
+ * every verdict is left off the charts too. r is a row of ds. */
+static int row_plottable(const struct gp_dataset *ds, const struct gp_result *r)
 {
-    return r->status == GP_STATUS_OK && isfinite(r->time_median_s) && r->time_median_s > 0 &&
+    return plausible_row(ds, (int)(r - ds->rows)) && r->status == GP_STATUS_OK && isfinite(r->time_median_s) && r->time_median_s > 0 &&
            r->m > 0 && r->n > 0 && r->k > 0;
 }
 
@@ -137,9 +140,9 @@ static void shape_of(const struct gp_result *r, char *buf, size_t len)
 }
 
 /* A row with counter data at some memory level: a point on the hierarchical roofline. */
-static int row_has_levels(const struct gp_result *r, const struct gp_ceilings *cs)
+static int row_has_levels(const struct gp_dataset *ds, const struct gp_result *r, const struct gp_ceilings *cs)
 {
-    if (!row_plottable(r))
+    if (!row_plottable(ds, r))
         return 0;
     struct gp_roof roof;
     roof_derive(r, cs, &roof);
@@ -182,7 +185,7 @@ static int rank_shapes(const struct gp_dataset *ds, const struct gp_ceilings *cs
         int cnt, cn = 0;
         const int *idx = row_group(shapes, g, &cnt);
         for (int i = 0; i < cnt; i++)
-            cn += row_has_levels(&ds->rows[idx[i]], cs);
+            cn += row_has_levels(ds, &ds->rows[idx[i]], cs);
         if (cn == 0)
             continue;
         const struct gp_result *q = &ds->rows[idx[0]];
@@ -214,7 +217,7 @@ static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *c
     for (int s = 0; s < count; s++) {
         int i = sel ? sel[s] : s;
         const struct gp_result *r = &ds->rows[i];
-        if (!row_plottable(r))
+        if (!row_plottable(ds, r))
             continue;
         struct gp_roof roof;
         roof_derive(r, cs, &roof);
@@ -356,7 +359,7 @@ static int write_sweep(const struct gp_dataset *ds, const struct row_groups *var
     int nk = 0;
     for (int i = 0; i < ds->nrows; i++) {
         const struct gp_result *r = &ds->rows[i];
-        if (!row_plottable(r))
+        if (!row_plottable(ds, r))
             continue;
         keys[nk].variant = vars->group_of[i];
         keys[nk].work = (double)r->m * (double)r->n * (double)r->k;
@@ -452,7 +455,7 @@ static int write_stalls(const struct gp_dataset *ds, const struct row_groups *va
         const int *idx = row_group(vars, v, &cnt);
         for (int j = 0; j < cnt; j++) {
             const struct gp_result *r = &ds->rows[idx[j]];
-            if (!row_plottable(r) || !(stall_sum(r) > 0))
+            if (!row_plottable(ds, r) || !(stall_sum(r) > 0))
                 continue;
             if (best < 0 || gp_flops_analytic(r) > gp_flops_analytic(&ds->rows[best]))
                 best = idx[j];
@@ -524,7 +527,7 @@ static int write_issue_points(const struct gp_dataset *ds, const struct gp_ceili
     int n = 0;
     for (int i = 0; i < ds->nrows; i++) {
         const struct gp_result *r = &ds->rows[i];
-        if (!row_plottable(r))
+        if (!row_plottable(ds, r))
             continue;
         struct gp_roof ro;
         struct gp_limits li;
@@ -860,7 +863,7 @@ static int write_shape_points(const struct gp_dataset *ds, const struct gp_ceili
     }
     for (int i = 0; i < cnt; i++) {
         int v = vars->group_of[idx[i]];
-        if (row_plottable(&ds->rows[idx[i]]) && stamp[v] != token) {
+        if (row_plottable(ds, &ds->rows[idx[i]]) && stamp[v] != token) {
             stamp[v] = token;
             sel[nsel++] = idx[i];
         }
@@ -912,7 +915,7 @@ static void describe_rows(const struct gp_dataset *ds, const struct row_groups *
     for (int s = 0; s < cnt; s++) {
         int i = idx ? idx[s] : s;
         const struct gp_result *r = &ds->rows[i];
-        if ((!idx && !mark[i]) || (idx && !row_plottable(r)))
+        if ((!idx && !mark[i]) || (idx && !row_plottable(ds, r)))
             continue;
         double w = (double)r->m * (double)r->n * (double)r->k;
         if (lo < 0 || w < lo_w)

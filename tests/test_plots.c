@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/dataset.h"
+#include "analysis/plausible.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
 #include "tests/test.h"
@@ -168,6 +169,22 @@ static void test_render_dataset(void)
               fabs(b / 420e12 - 1) < 1e-6,
           "sweep.csv: cuBLAS TF32 at 8192 = 420 TFLOP/s (%g, %g)", a, b);
     CHECK(!file_contains(path, "naive,fp32,8192"), "sweep.csv leaves out the skipped row");
+
+    /* an implausible row (DRAM bytes x1000: 5x the DRAM ceiling) is left off the charts */
+    for (int i = 0; i < ds.nrows; i++)
+        if (strcmp(ds.rows[i].variant, "naive") == 0 && ds.rows[i].m == 2048)
+            ds.rows[i].metric[GP_M_dram_read] *= 1000;
+    char perr[256];
+    int prc = plausible_check(&ds, perr, sizeof perr);
+    char bad[512];
+    path_in(bad, sizeof bad, tmpdir, "implausible");
+    int nb = plots_render(&ds, bad, NULL, err, sizeof err);
+    path_in(path, sizeof path, bad, "roofline_points.csv");
+    CHECK(prc == 0 && ds.n_implausible_rows == 1 && nb == 4 && file_contains(path, ",2048x2048x2048,") &&
+              !file_contains(path, "naive,1,fp32,2048,"),
+          "an implausible row (naive 2048, DRAM bytes x1000) has no roofline point; the others keep theirs");
+    dataset_free(&ds);
+    rc = dataset_load("tests/data/h200_crafted", &ds, err, sizeof err);
 
     /* re-render over existing charts: replaced in place, still valid */
     n = plots_render(&ds, out, NULL, err, sizeof err);

@@ -15,101 +15,89 @@ int csv_open(struct csv_reader *r, const char *path, char *err, size_t errlen)
     return r->f ? 0 : -1;
 }
 
-static int buf_push(struct csv_reader *r, char c)
+/* The next physical line into r->lbuf: 0, or EOF at the end of the file (or on a read
+ * error, which the caller tells apart with ferror). */
+static int fill_line(struct csv_reader *r)
 {
-    if (r->buflen + 1 >= r->bufcap) {
-        size_t cap = r->bufcap ? 2 * r->bufcap : 1024;
-        char *nb = realloc(r->buf, cap);
-        if (!nb)
-            return -1;
-        r->buf = nb;
-        r->bufcap = cap;
-    }
-    r->buf[r->buflen++] = c;
-    return 0;
+    ssize_t n = getline(&r->lbuf, &r->lcap, r->f);
+    r->linelen = n > 0 ? (size_t)n : 0;
+    return n > 0 ? 0 : EOF;
 }
 
-/* One byte of the current record; -2 once the record or the file is over its limit
- * (the file can grow after csv_open checked its size). */
-static int next_byte(struct csv_reader *r, size_t *rec_bytes)
-{
-    int c = getc_unlocked(r->f);   /* one reader per FILE: no locking per byte */
-    if (c == EOF)
-        return EOF;
-    if (++*rec_bytes > GP_MAX_RECORD_BYTES || ++r->nbytes > GP_MAX_FILE_BYTES)
-        return -2;
-    return c;
-}
-
-/* Field boundaries are recorded as offsets while reading (the buffer may move), then
- * turned into pointers once the record is complete. */
+/* A record is one physical line, or several where a quoted field holds newlines. Each
+ * line is split in one pass from memory into r->buf (fields NUL-terminated, quotes
+ * removed, "" inside quotes one quote, CR outside quotes dropped); field boundaries are
+ * kept as offsets while the buffer may move, then turned into pointers. */
 int csv_next(struct csv_reader *r, char *err, size_t errlen)
 {
     size_t starts[4096], rec_bytes = 0;
-    int nf = 0, c, quoted = 0, any = 0;
+    const size_t maxf = sizeof starts / sizeof starts[0];
+    int nf = 0, quoted = 0;
 
     r->buflen = 0;
     int start_line = ++r->phys_line;
     starts[nf++] = 0;
+    if (fill_line(r) == EOF) {
+        if (ferror(r->f)) {
+            snprintf(err, errlen, "%s:%d: read error: %s", r->path, start_line, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
     for (;;) {
-        c = next_byte(r, &rec_bytes);
-        if (c == -2)
+        const size_t n = r->linelen;
+        rec_bytes += n;
+        r->nbytes += (long long)n;
+        if (rec_bytes > GP_MAX_RECORD_BYTES || r->nbytes > GP_MAX_FILE_BYTES)
             goto too_big;
-        if (c == EOF) {
-            if (ferror(r->f)) {
-                snprintf(err, errlen, "%s:%d: read error: %s", r->path, start_line, strerror(errno));
-                return -1;
-            }
+        if (r->buflen + n + 1 > r->bufcap) {   /* the output never outgrows the input */
+            size_t cap = 2 * (r->buflen + n + 1);
+            char *nb = realloc(r->buf, cap);
+            if (!nb)
+                goto oom;
+            r->buf = nb;
+            r->bufcap = cap;
+        }
+        const char *p = r->lbuf, *e = p + n;
+        char *o = r->buf + r->buflen;
+        while (p < e) {
+            char c = *p++;
             if (quoted) {
-                snprintf(err, errlen, "%s:%d: unterminated quoted field", r->path, start_line);
-                return -1;
-            }
-            if (!any)
-                return 0;
-            break;
-        }
-        any = 1;
-        if (quoted) {
-            if (c == '"') {
-                int d = next_byte(r, &rec_bytes);
-                if (d == -2)
-                    goto too_big;
-                if (d == '"') {
-                    if (buf_push(r, '"'))
-                        goto oom;
-                    continue;
+                if (c != '"')
+                    *o++ = c;
+                else if (p < e && *p == '"')
+                    *o++ = *p++;
+                else
+                    quoted = 0;
+            } else if (c == '"') {
+                quoted = 1;
+            } else if (c == ',') {
+                *o++ = '\0';
+                if ((size_t)nf == maxf) {
+                    snprintf(err, errlen, "%s:%d: more than 4096 fields", r->path, start_line);
+                    return -1;
                 }
-                quoted = 0;
-                if (d == EOF)
-                    break;
-                c = d;  /* fall through to the unquoted handling of the next char */
-            } else {
-                if (c == '\n')
-                    r->phys_line++;
-                if (buf_push(r, (char)c))
-                    goto oom;
-                continue;
+                starts[nf++] = (size_t)(o - r->buf);
+            } else if (c == '\n') {
+                break;
+            } else if (c != '\r') {
+                *o++ = c;
             }
         }
-        if (c == '"') {
-            quoted = 1;
-        } else if (c == ',') {
-            if (buf_push(r, '\0'))
-                goto oom;
-            if (nf == (int)(sizeof starts / sizeof starts[0])) {
-                snprintf(err, errlen, "%s:%d: more than 4096 fields", r->path, start_line);
-                return -1;
-            }
-            starts[nf++] = r->buflen;
-        } else if (c == '\n') {
+        r->buflen = (size_t)(o - r->buf);
+        if (!quoted)
             break;
-        } else if (c != '\r') {
-            if (buf_push(r, (char)c))
-                goto oom;
+        /* a quoted field goes on past this line's newline */
+        r->phys_line++;
+        if (fill_line(r) == EOF) {
+            if (ferror(r->f))
+                snprintf(err, errlen, "%s:%d: read error: %s", r->path, start_line, strerror(errno));
+            else
+                snprintf(err, errlen, "%s:%d: unterminated quoted field", r->path, start_line);
+            return -1;
         }
     }
-    if (buf_push(r, '\0'))
-        goto oom;
+    r->buf[r->buflen++] = '\0';
     if (nf > r->fieldcap) {
         char **nfp = realloc(r->fields, (size_t)nf * sizeof *nfp);
         if (!nfp)
@@ -141,6 +129,7 @@ void csv_close(struct csv_reader *r)
         fclose(r->f);
     free(r->fields);
     free(r->buf);
+    free(r->lbuf);
     memset(r, 0, sizeof *r);
 }
 

@@ -17,6 +17,8 @@ struct csv_reader {
     size_t buflen, bufcap;
     int fieldcap;
     long long nbytes;   /* bytes read so far, held to GP_MAX_FILE_BYTES */
+    char *lbuf;         /* the physical line being parsed (getline's buffer) */
+    size_t lcap, linelen;
 };
 
 /* Opens `path` if it is a regular file within GP_MAX_FILE_BYTES (analysis/infile.h);

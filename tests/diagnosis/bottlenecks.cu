@@ -46,8 +46,9 @@ template <unsigned F> struct geo {
     static constexpr int TX = (F & BLOCK) ? 8 : 16, TY = (F & BLOCK) ? 4 : 16;
     static constexpr int NT = TX * TY, BM = TY * TM, BN = TX * TN;
     static constexpr int APAD = 4; /* the transposed A store: lanes 8 columns x 4 rows land on 32 banks */
-    /* BLOCK: at most 64 registers, so registers allow the 32 blocks the block limit caps at */
-    static constexpr int MIN_BLOCKS = (F & BLOCK) ? 32 : 1;
+    /* BLOCK: at most 64 registers, so that registers too allow the 32 blocks per SM (below 64
+     * it spills); 0 elsewhere: no hint, the compiler's own choice */
+    static constexpr int MIN_BLOCKS = (F & BLOCK) ? 32 : 0;
 };
 
 /* Where B element (kk, col) lives in shared memory. The control pads rows by one word (the
@@ -215,7 +216,10 @@ template <unsigned F> int launch_gemm(int m, int n, int k, const float *a, const
         blocks = INT_MAX;
     if (blocks < 1)
         blocks = 1;
-    const long long per_block = (ntiles + blocks - 1) / blocks;
+    /* rounded down for TAIL so that the grid is at least the asked waves, up otherwise */
+    long long per_block = (F & TAIL) ? ntiles / blocks : (ntiles + blocks - 1) / blocks;
+    if (per_block < 1)
+        per_block = 1;
     const long long grid = (ntiles + per_block - 1) / per_block;
     bn_gemm<F><<<(unsigned)grid, G::NT, smem, (cudaStream_t)stream>>>(m, n, k, a, b, c, tiles_n, ntiles, per_block);
     return (int)cudaGetLastError();

@@ -54,6 +54,7 @@ HOST_SRC      := src/cli.c src/variant_names.c src/plugin.c src/print.c src/outd
 HOST_LIB      := $(BUILD)/libgemmprof_host.a
 EXAMPLE_PLUGIN := $(BUILD)/examples/libgemmprof_example.so
 BAD_PLUGINS    := $(BUILD)/tests/plugins/libbad_plugins.so
+DIAG_PLUGIN    := $(BUILD)/tests/diagnosis/libgemmprof_bottlenecks.so
 GPU_TEST_BIN  := $(BUILD)/tests/test_cupti
 HOST_TEST_BIN := $(filter-out $(GPU_TEST_BIN),$(TEST_BIN))
 SIMT_EMULATED := $(BUILD)/tests/test_simt_emulated
@@ -67,7 +68,7 @@ $(shell mkdir -p $(BUILD); echo '$(GIT_REV) $(VERSION)' | cmp -s - $(GITREV_STAM
 $(BUILD)/src/main.o $(BUILD)/src/harness.o $(BUILD)/analysis/report.o: $(GITREV_STAMP)
 
 .PHONY: all run test test-host test-gpu test-ncu deps plots report clean sass help fuzz
-all: $(GEMMPROF) $(TEST_BIN) $(SIMT_EMULATED) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS)
+all: $(GEMMPROF) $(TEST_BIN) $(SIMT_EMULATED) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS) $(DIAG_PLUGIN)
 
 help:
 	@echo "make            build $(GEMMPROF) and the tests"
@@ -111,6 +112,12 @@ $(EXAMPLE_PLUGIN): examples/example_plugin.cu include/gemmprof_plugin.h
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $@"
 	$(Q)$(NVCC) -O3 -std=c++17 $(GENCODE) -Xcompiler -fPIC,-Wall,-Wextra -I. -shared -o $@ $< -L$(CUDA_HOME)/lib64 -lcudart
+# The diagnosis benchmark (tests/diagnosis/README.md): one injected bottleneck per entry point.
+# -Xptxas -v prints each kernel's registers, shared memory and spills.
+$(DIAG_PLUGIN): tests/diagnosis/bottlenecks.cu include/gemmprof_plugin.h
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $@"
+	$(Q)$(NVCC) -O3 -std=c++17 $(GENCODE) -lineinfo -Xcompiler -fPIC,-Wall,-Wextra -I. -shared -o $@ $< -L$(CUDA_HOME)/lib64 -lcudart
 $(BAD_PLUGINS): tests/plugins/bad_plugins.c include/gemmprof_plugin.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"

@@ -1,5 +1,6 @@
 /* The findings layer (see analysis/findings.h): per-row limiter and evidence, ladder
- * steps, anomalies, advice and the share distributions, computed once for report.c. */
+ * steps, anomalies and the share distributions, computed once for report.c (the causes
+ * and their fixes are analysis/diagnose.h's). */
 #include "analysis/findings.h"
 
 #include <math.h>
@@ -15,9 +16,11 @@ const double gp_share_bucket_hi[GP_SHARE_BUCKETS] = {0.3, 0.5, 0.7, 0.9, 1.05, I
 void findings_machine(const struct gp_dataset *ds, struct gp_machine *m)
 {
     memset(m, 0, sizeof *m);
-    m->sm_clock_hz = NAN;
+    m->sm_clock_hz = m->smem_per_sm = NAN;
     if (!ds->have_meta)
         return;
+    if (ds->meta.smem_per_block_optin_bytes > 0)
+        m->smem_per_sm = ds->meta.smem_per_block_optin_bytes + 1024;
     m->sm_count = ds->meta.sm_count > 0 ? ds->meta.sm_count : 0;
     m->cc_major = ds->meta.cc_major > 0 ? ds->meta.cc_major : 0;
     m->sm_clock_hz = ds->meta.sm_clock_measured_hz;
@@ -49,55 +52,6 @@ static double per_fma(const struct gp_roof *ro, const struct gp_limits *li, int 
     return v / (ro->flops_analytic / 2.0);
 }
 
-/* The top stall reason's name ("" when none), matched by name: cupti/metrics.def may
- * carry a different set of reasons on another GPU. */
-static const char *stall_top(const struct gp_limits *li)
-{
-    const char *n = li->have_stalls ? limits_stall_name(li->stall[0].metric) : NULL;
-    return n ? n : "";
-}
-
-static int is(const char *a, const char *b) { return strcmp(a, b) == 0; }
-
-static void advise(const struct gp_roof *ro, const struct gp_result *r, struct gp_row_finding *f)
-{
-    const struct gp_limits *li = &f->lim;
-    f->advice = GP_ADV_NONE;
-    f->advice_number = NAN;
-    /* idle SMs first where they cut the binding roof (64 blocks on 132 SMs halve what
-     * the SMs' own roofs allow; DRAM and L2 are not cut) */
-    if (li->roof_scale < GP_PARALLEL_LIMITS) {
-        f->advice = GP_ADV_MORE_BLOCKS;
-        f->advice_number = li->roof_scale;
-    } else if (f->conflict_ratio >= GP_CONFLICT_SIG &&
-               (li->roof == GP_LIM_SHARED || is(stall_top(li), "mio_throttle") ||
-                is(stall_top(li), "short_scoreboard"))) {
-        /* conflicts cost shared-memory wavefronts: the next change only where shared memory
-         * binds or its queue stalls the warps; elsewhere (an issue- or tensor-bound kernel)
-         * they stay an anomaly, and the limiter's own advice comes first */
-        f->advice = GP_ADV_PAD_SMEM;
-        f->advice_number = f->conflict_ratio;
-    } else if (li->limiter == GP_LIM_ISSUE) {
-        f->advice = GP_ADV_MORE_WORK;
-        f->advice_number = li->flop_per_inst;
-    } else if (li->limiter == GP_LIM_LATENCY) {
-        const char *s = stall_top(li);
-        f->advice = is(s, "mio_throttle") || is(s, "short_scoreboard")  ? GP_ADV_FEWER_SMEM_INST
-                    : is(s, "long_scoreboard") || is(s, "lg_throttle") ? GP_ADV_MORE_IN_FLIGHT
-                    : is(s, "barrier")                                  ? GP_ADV_FEWER_BARRIERS
-                    : is(s, "not_selected") || is(s, "math_pipe_throttle") || is(s, "wait")
-                        ? GP_ADV_MORE_WORK
-                        : GP_ADV_NONE;
-        f->advice_number = li->stall[0].share;
-    } else if (li->limiter >= GP_LIM_DRAM && li->limiter <= GP_LIM_SHARED) {
-        f->advice = GP_ADV_MORE_REUSE;
-        f->advice_number = ro->bytes[li->limiter] / (ro->flops_analytic / 2.0);
-    } else if (li->limiter == GP_LIM_COMPUTE && strcmp(r->precision, "fp32") == 0) {
-        f->advice = GP_ADV_TENSOR;
-        f->advice_number = li->share;
-    }
-}
-
 static void row_finding(const struct gp_result *r, const struct gp_roof *ro, const struct gp_machine *m,
                         struct gp_row_finding *f)
 {
@@ -119,7 +73,6 @@ static void row_finding(const struct gp_result *r, const struct gp_roof *ro, con
         f->anomalies |= GP_ANOM_IDLE_SMS;
     if (f->lim.waves >= 1 && f->lim.tail < GP_PARALLEL_LIMITS)
         f->anomalies |= GP_ANOM_TAIL;
-    advise(ro, r, f);
 }
 
 static void step_finding(const struct gp_dataset *ds, const struct gp_roof *roofs,

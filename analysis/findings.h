@@ -22,20 +22,6 @@
  * measured speedup is within this factor of the predicted one. */
 #define GP_STEP_TOL_DEFAULT 0.02
 
-/* The next change the evidence points to, for a learner. */
-enum gp_advice {
-    GP_ADV_NONE,
-    GP_ADV_PAD_SMEM,        /* bank conflicts: pad or swizzle the shared-memory tile */
-    GP_ADV_MORE_BLOCKS,     /* idle SMs / partial wave: smaller tiles or split-K */
-    GP_ADV_MORE_WORK,       /* issue-bound: more FMAs per thread (register tiling) */
-    GP_ADV_FEWER_SMEM_INST, /* mio_throttle: wider shared loads, more reuse from registers */
-    GP_ADV_MORE_IN_FLIGHT,  /* long_scoreboard: prefetch / double-buffer the loads */
-    GP_ADV_FEWER_BARRIERS,  /* barrier: fewer syncs per tile, double buffering */
-    GP_ADV_MORE_REUSE,      /* memory-level bound: larger tiles cut that level's traffic */
-    GP_ADV_TENSOR,          /* FP32 compute-bound: the tensor cores (TF32) are the next roof */
-    GP_ADV_COUNT
-};
-
 enum gp_anomaly { GP_ANOM_BANK_CONFLICTS = 1, GP_ANOM_IDLE_SMS = 2, GP_ANOM_TAIL = 4, GP_ANOM_L2_MERGED = 8 };
 
 struct gp_row_finding {
@@ -46,9 +32,7 @@ struct gp_row_finding {
     double conflict_ratio;      /* shared load bank conflicts / load wavefronts; NaN */
     double l2_merged_bytes;     /* 32 B x the read sectors the L2 Request Coalescer merged; NaN */
     double l2_merged_ratio;     /* l2_merged_bytes / (L2 bytes + l2_merged_bytes); NaN */
-    unsigned anomalies;         /* enum gp_anomaly bits */
-    int advice;                 /* enum gp_advice */
-    double advice_number;       /* the number behind it (a share, a fraction, FLOP/inst) */
+    unsigned anomalies;         /* enum gp_anomaly bits; the causes are analysis/diagnose.h's */
 };
 
 enum gp_step_verdict {

@@ -39,6 +39,8 @@ struct gp_machine {
     int sm_count;              /* 0: unknown */
     int cc_major;              /* 0: unknown */
     double sm_clock_hz;        /* run median, used when a row has no clock of its own */
+    double smem_per_sm;        /* bytes at the largest carveout (opt-in per block + 1 KiB
+                                * reserved); NaN unknown */
 };
 
 struct gp_stall { int metric; double ratio, share; };   /* warps/issue and ratio / sum */

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/diagnose.h"
 #include "analysis/markdown.h"
 #include "analysis/paths.h"
 #include "analysis/plausible.h"
@@ -692,58 +693,54 @@ static void write_limits(struct rep *R)
     say(R, " %d |\n\n", F->n_new);
 }
 
-static const char *const advice_words[GP_ADV_COUNT] = {
-    "",
-    "pad or swizzle the shared-memory tile",
-    "smaller tiles or split-K",
-    "more work per thread (register tiling)",
-    "fewer shared-memory instructions per FMA (wider loads, register reuse)",
-    "more loads in flight (prefetch, double buffering)",
-    "fewer barriers per tile (double buffering)",
-    "larger tiles (fewer bytes per FMA)",
-    "the tensor cores (TF32)",
-};
 
-/* The next change row i's evidence points to, with the number behind it. */
-static void write_advice(struct rep *R, int i)
+/* What the binding roof asks for when no cause comes first. */
+static const char *roof_next(const struct gp_result *r, const struct gp_roof *ro, int roof)
 {
-    const struct gp_row_finding *f = &R->F.row[i];
-    const struct gp_limits *li = &f->lim;
-    if (f->advice == GP_ADV_NONE)
-        return;
-    say(R, "Next change: **%s**: ", advice_words[f->advice]);
-    switch (f->advice) {
-    case GP_ADV_PAD_SMEM:
-        say(R, "bank conflicts are %s of the shared load wavefronts", pct(f->advice_number));
-        break;
-    case GP_ADV_MORE_BLOCKS:
-        say(R, "%.0f thread blocks on %.0f SMs keep %s of the GPU busy (%s waves)", li->blocks,
-            li->sms, pct(f->advice_number), num(li->waves));
-        break;
-    case GP_ADV_MORE_WORK:
-        if (li->limiter == GP_LIM_ISSUE)
-            say(R, "%s FLOP per warp instruction: issue allows %s TFLOP/s", num(f->advice_number),
-                tf(li->issue_roof));
-        else
-            say(R, "%s of stalls on %s", pct(f->advice_number), limits_stall_name(li->stall[0].metric));
-        break;
-    case GP_ADV_FEWER_SMEM_INST:
-    case GP_ADV_MORE_IN_FLIGHT:
-    case GP_ADV_FEWER_BARRIERS:
-        say(R, "%s of stalls on %s (%s)", pct(f->advice_number), limits_stall_name(li->stall[0].metric),
-            limits_stall_words(li->stall[0].metric));
-        break;
-    case GP_ADV_MORE_REUSE:
-        say(R, "%s B of %s traffic per FMA", num(f->advice_number), level_label[li->limiter]);
-        break;
-    case GP_ADV_TENSOR:
-        say(R, "it reaches %s of the FP32 limit", pct(f->advice_number));
-        break;
-    default:
-        break;
+    switch (roof) {
+    case GP_LIM_DRAM: return "more reuse on chip (larger tiles); the shape's compulsory traffic is the floor";
+    case GP_LIM_L2: return "larger tiles, or a block order that keeps the tiles in the L2";
+    case GP_LIM_L1: return "stage the operands through shared memory and registers, so each is loaded once per tile";
+    case GP_LIM_SHARED: return "register tiling: more outputs per thread, so each shared value feeds several FMAs";
+    case GP_LIM_COMPUTE:
+        return ro->compute_path == GP_PATH_TENSOR ? "none at this roof: the tensor pipe is the limit"
+                                                  : "the tensor cores (TF32), where the precision allows";
+    case GP_LIM_ISSUE:
+        return r->registers_per_thread >= 200
+                   ? "fewer instructions per FMA (wider loads, less address arithmetic); the register tile is at "
+                     "the register file's limit"
+                   : "fewer instructions per FMA: larger register tiles, wider loads";
+    default: return "-";
     }
-    say(R, ".\n\n");
 }
+
+/* Row i's diagnosis: its causes, heaviest first, each with its evidence, its fix and the
+ * speedup the model gives removing it; or the roof, when no cause explains a quarter of
+ * the time (analysis/diagnose.h). */
+static void write_diagnosis(struct rep *R, int i)
+{
+    const struct gp_result *r = &R->ds->rows[i];
+    const struct gp_roof *ro = &R->roof[i];
+    struct gp_machine m;
+    struct gp_diagnosis d;
+    char ev[256];
+    findings_machine(R->ds, &m);
+    diagnose_row(r, ro, &R->F.row[i].lim, &m, &d);
+    say(R, "Diagnosis at %s: ", shape_str(r));
+    if (d.top_is_roof)
+        say(R, "**bound by %s** at %s of it; next: %s.", lim_label(d.roof), pct(d.roof_share),
+            roof_next(r, ro, d.roof));
+    for (int c = 0; c < d.ncauses; c++) {
+        const struct gp_rule_info *ru = &gp_rules[d.cause[c].rule];
+        diagnose_evidence_text(&d, c, r, ev, sizeof ev);
+        say(R, "%s%d. **%s** (%s): %s; fix: %s; about %sx faster without it.", c || d.top_is_roof ? " " : "",
+            c + 1, ru->cause, ru->id, ev, ru->fix, num(d.cause[c].speedup));
+    }
+    if (!d.top_is_roof && d.roof >= 0)
+        say(R, " Then the %s roof (the row reaches %s of it).", lim_label(d.roof), pct(d.roof_share));
+    say(R, "\n\n");
+}
+
 
 /* The tightest roof other than the binding one (memory levels and compute). */
 static int runner_up(const struct gp_roof *ro, double *att)
@@ -1003,7 +1000,7 @@ static void write_variants(struct rep *R)
                 limiter_cells(R, i);
         }
         say(R, "\n");
-        write_advice(R, focus);
+        write_diagnosis(R, focus);
     }
     if (focus_of)
         write_ladder(R, focus_of);
@@ -1364,7 +1361,7 @@ static void write_fleet(struct rep *R)
 static int usage(const char *why)
 {
     fprintf(stderr, "gemmprof report: %s (usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots] "
-            "[--max-shape-charts N] [--ceilings-any-gpu] | gemmprof report DIR --summary [--ceilings-any-gpu])\n",
+            "[--max-shape-charts N] [--ceilings-any-gpu] | gemmprof report DIR --summary|--causes [--ceilings-any-gpu])\n",
             why);
     return 2;
 }
@@ -1387,6 +1384,8 @@ int report_main(int argc, char **argv)
                    "  --max-shape-charts N   hierarchical rooflines for the main shape and N others\n"
                    "  --summary        print README.md's summary block of DIR to stdout (table,\n"
                    "                   limiters, ceilings, machine) and write nothing\n"
+                   "  --causes         print each row's diagnosis to stdout, tab-separated: the top\n"
+                   "                   finding, the binding roof and every cause with its speedup\n"
                    "  --ceilings-any-gpu  use a ceilings.csv measured on another GPU than results.json\n"
                    "                   names (without it those ceilings are left out, with a warning)\n"
                    "Exit status: 0 written (or printed); 1 the data or the output could not be used, or a chart\n"
@@ -1401,6 +1400,8 @@ int report_main(int argc, char **argv)
             no_plots = 1;
         } else if (strcmp(argv[i], "--summary") == 0) {
             summary = 1;
+        } else if (strcmp(argv[i], "--causes") == 0) {
+            summary = 2;
         } else if (strcmp(argv[i], "--ceilings-any-gpu") == 0) {
             load_flags |= GP_LOAD_CEILINGS_ANY_GPU;
         } else if (strcmp(argv[i], "--measured-here") == 0) {
@@ -1423,9 +1424,9 @@ int report_main(int argc, char **argv)
     if (!dir)
         return usage("missing the results directory");
     if (summary && (out || no_plots || popt.max_shape_charts >= 0))
-        return usage("--summary prints to stdout and takes no option but --ceilings-any-gpu");
+        return usage("--summary and --causes print to stdout and take no option but --ceilings-any-gpu");
     if (summary)
-        return summary_main(dir, load_flags);
+        return summary_main(dir, load_flags, summary == 2);
 
     /* --out: a directory gets report.md inside: an existing one, one named with a trailing
      * '/', or a missing path that does not end in ".md" (created) */

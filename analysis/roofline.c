@@ -31,11 +31,14 @@ static double metric(const struct gp_result *r, enum gp_metric_id id)
     return r->metric[id];
 }
 
-/* Sum of terms; NaN if any is NaN, so a partly collected set never undercounts silently. */
+/* Sum of terms; NaN if any is NaN, so a partly collected set never undercounts silently.
+ * FP64 work counts where it was collected (a kernel that accumulates in double does its
+ * GEMM's FLOPs there); runs from before those counters have none. */
 static double counted_flops(const struct gp_result *r)
 {
+    double fp64 = 2.0 * metric(r, GP_M_dfma) + metric(r, GP_M_dadd) + metric(r, GP_M_dmul);
     return 2.0 * metric(r, GP_M_ffma) + metric(r, GP_M_fadd) + metric(r, GP_M_fmul) +
-           metric(r, GP_M_tensor_tf32);
+           metric(r, GP_M_tensor_tf32) + (isnan(fp64) ? 0 : fp64);
 }
 
 void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct gp_roof *out)

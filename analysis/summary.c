@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/claims.h"
+#include "analysis/diagnose.h"
 #include "analysis/findings.h"
 #include "analysis/markdown.h"
 #include "analysis/roofline.h"
@@ -409,7 +410,7 @@ int summary_write(const struct gp_dataset *ds, const char *dir, FILE *f, char *e
     return 0;
 }
 
-int summary_main(const char *dir, int load_flags)
+int summary_main(const char *dir, int load_flags, int causes)
 {
     struct gp_dataset *ds = malloc(sizeof *ds);
     char err[4096];
@@ -425,7 +426,7 @@ int summary_main(const char *dir, int load_flags)
     if (*ds->ceilings_foreign)
         fprintf(stderr, "gemmprof report: warning: %s%s\n", ds->ceilings_foreign,
                 ds->have_ceilings ? ": used anyway (--ceilings-any-gpu)" : ": left out (--ceilings-any-gpu uses them)");
-    int rc = summary_write(ds, dir, stdout, err, sizeof err) ? 1 : 0;
+    int rc = (causes ? diagnose_write(ds, stdout, err, sizeof err) : summary_write(ds, dir, stdout, err, sizeof err)) ? 1 : 0;
     if (rc)
         fprintf(stderr, "gemmprof report: %s\n", err);
     dataset_free(ds);

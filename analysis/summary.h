@@ -17,6 +17,6 @@ int summary_write(const struct gp_dataset *ds, const char *dir, FILE *f, char *e
 
 /* Loads dir (dataset_load_opts flags) and prints its block to stdout: the exit status (0,
  * or 1 with one line on stderr). A ceilings.csv of another GPU is warned about on stderr. */
-int summary_main(const char *dir, int load_flags);
+int summary_main(const char *dir, int load_flags, int causes);
 
 #endif

@@ -98,7 +98,7 @@ static void test_offline_pass_costs(void)
                                  GP_M_tensor_hmma, GP_M_l2_merged, GP_M_gld_bytes, GP_M_gst_bytes,
                                  GP_M_g_sectors, GP_M_gld_inst, GP_M_gst_inst, GP_M_l2_write_sectors,
                                  GP_M_local_ld_bytes, GP_M_local_st_bytes, GP_M_thread_inst, GP_M_dfma,
-                                 GP_M_dadd, GP_M_dmul, GP_M_stall_long_scoreboard, GP_M_stall_barrier};
+                                 GP_M_dadd, GP_M_dmul, GP_M_conversions, GP_M_stall_long_scoreboard, GP_M_stall_barrier};
     int before[GP_METRIC_COUNT], now[GP_METRIC_COUNT], stalls[GP_METRIC_COUNT];
     int nb = 0, nn = 0, ns = 0, nstall_other = 0;
     for (int i = 0; i < GP_METRIC_COUNT; i++) {

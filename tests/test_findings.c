@@ -11,6 +11,7 @@
 
 #include "analysis/claims.h"
 #include "analysis/dataset.h"
+#include "analysis/diagnose.h"
 #include "analysis/findings.h"
 #include "analysis/limits.h"
 #include "analysis/report.h"
@@ -35,6 +36,16 @@ static int derive(struct loaded *L)
         L->usable[i] = r->status == GP_STATUS_OK && r->time_median_s > 0;
     }
     return findings_build(&L->ds, L->roof, L->usable, &L->F);
+}
+
+/* The diagnosis engine's top finding for row i (analysis/diagnose.h), as report.c makes it. */
+static const char *top_of(const struct loaded *L, int i)
+{
+    static struct gp_diagnosis d;
+    struct gp_machine m;
+    findings_machine(&L->ds, &m);
+    diagnose_row(&L->ds.rows[i], &L->roof[i], &L->F.row[i].lim, &m, &d);
+    return diagnose_top_id(&d);
 }
 
 static int load(const char *dir, struct loaded *L)
@@ -129,8 +140,8 @@ static void test_crafted(void)
     CHECK_NEAR(f->lim.allows, 40e12 * 64 / 132, 1e-6, "one wave short: allows 40 TFLOP/s x 64/132");
     CHECK_NEAR(f->lim.share, 0.93, 1e-6, "one wave short: 93%% of what it allows");
     CHECK_NEAR(f->share_old, 0.93 * 64 / 132, 1e-6, "one wave short: 45%% of the roofs-only bound");
-    CHECK((f->anomalies & GP_ANOM_IDLE_SMS) && f->advice == GP_ADV_MORE_BLOCKS,
-          "one wave short: idle SMs flagged, advice smaller tiles / split-K");
+    CHECK((f->anomalies & GP_ANOM_IDLE_SMS) && strcmp(top_of(&L, a), "few_blocks") == 0,
+          "one wave short: idle SMs flagged, diagnosis few_blocks (%s)", top_of(&L, a));
 
     f = &L.F.row[b];
     CHECK(f->lim.limiter == GP_LIM_ISSUE && f->lim.roof == GP_LIM_ISSUE, "issue-bound: issue limits it");
@@ -138,8 +149,7 @@ static void test_crafted(void)
     CHECK_NEAR(f->lim.issue_roof, 20 * issue_peak, 1e-6, "issue-bound: roof = 20 x 4 x 132 x clock");
     CHECK_NEAR(f->lim.share, 0.9, 1e-6, "issue-bound: 90%% of the issue roof");
     CHECK_NEAR(f->lim.parallel, 1.0, 1e-12, "issue-bound: 4 full waves, nothing idle");
-    CHECK(f->advice == GP_ADV_MORE_WORK && fabs(f->advice_number - 20) < 1e-5,
-          "issue-bound: advice more work per thread, with its 20 FLOP per instruction");
+    CHECK(strcmp(top_of(&L, b), "bound_issue") == 0, "issue-bound: diagnosis bound_issue (%s)", top_of(&L, b));
 
     f = &L.F.row[c];
     double sum = 17.85 + 7.00 + 3.01 + 2.89 + 0.5 + 0.5 + 1.0 + 0.1 + 10 * 0.01;
@@ -152,13 +162,14 @@ static void test_crafted(void)
           "stall-dominated: top three mio_throttle, not_selected, long_scoreboard (ncu's order)");
     CHECK_NEAR(f->lim.stall[0].share, 17.85 / sum, 1e-9, "stall-dominated: mio_throttle's share");
     CHECK_NEAR(f->lim.stall[2].share, 3.01 / sum, 1e-9, "stall-dominated: long_scoreboard's share");
-    CHECK(f->advice == GP_ADV_FEWER_SMEM_INST, "stall-dominated: advice fewer shared-memory instructions");
+    CHECK(strcmp(top_of(&L, c), "bound_shared") == 0,
+          "stall-dominated on mio_throttle, which no rule reads: the roof comes first (%s)", top_of(&L, c));
 
     f = &L.F.row[d];
     CHECK(f->lim.limiter == GP_LIM_SHARED, "conflicted: shared memory limits it");
     CHECK_NEAR(f->conflict_ratio, 0.4, 1e-9, "conflicted: 40%% bank conflicts");
-    CHECK((f->anomalies & GP_ANOM_BANK_CONFLICTS) && f->advice == GP_ADV_PAD_SMEM,
-          "conflicted: anomaly flagged, advice padding or swizzling");
+    CHECK((f->anomalies & GP_ANOM_BANK_CONFLICTS) && strcmp(top_of(&L, d), "bank_conflicts") == 0,
+          "conflicted: anomaly flagged, diagnosis bank_conflicts (%s)", top_of(&L, d));
 
     CHECK(L.F.n_old == 4 && L.F.n_new == 4, "shares under both models for every row");
 
@@ -170,8 +181,9 @@ static void test_crafted(void)
     if (findings_build(&L.ds, L.roof, L.usable, &L.F) == 0) {
         f = &L.F.row[b];
         CHECK((f->anomalies & GP_ANOM_BANK_CONFLICTS) && f->lim.limiter == GP_LIM_ISSUE &&
-                  f->advice == GP_ADV_MORE_WORK,
-              "issue-bound with 40%% bank conflicts: flagged, advice still more work per thread");
+                  strcmp(top_of(&L, b), "bound_issue") == 0,
+              "issue-bound with 40%% bank conflicts: flagged, but shared memory does not bind: bound_issue (%s)",
+              top_of(&L, b));
     }
     L.ds.rows[b].metric[GP_M_smem_ld_confl] = 0;
 
@@ -181,8 +193,8 @@ static void test_crafted(void)
     if (findings_build(&L.ds, L.roof, L.usable, &L.F) == 0) {
         f = &L.F.row[a];
         CHECK((f->anomalies & GP_ANOM_IDLE_SMS) && (f->anomalies & GP_ANOM_BANK_CONFLICTS) &&
-                  f->advice == GP_ADV_MORE_BLOCKS,
-              "idle SMs and bank conflicts: both flagged, advice smaller tiles / split-K first");
+                  strcmp(top_of(&L, a), "few_blocks") == 0,
+              "idle SMs and bank conflicts: both flagged, few_blocks first (%s)", top_of(&L, a));
     }
     L.ds.rows[a].metric[GP_M_smem_ld_confl] = 0;
     findings_free(&L.F);
@@ -239,7 +251,7 @@ static void test_crafted(void)
 /* limits_derive on rows built here: the edges of the parallelism factor and of the verdicts. */
 static void test_limits_edges(void)
 {
-    struct gp_machine m = {132, 9, 1.8e9};
+    struct gp_machine m = {132, 9, 1.8e9, NAN};
     struct gp_result r;
     struct gp_roof ro;
     struct gp_limits li;
@@ -258,12 +270,17 @@ static void test_limits_edges(void)
     ro.ai[GP_LEVEL_SHARED] = 1.0;       /* 1 FLOP/B at 40 TB/s: 40 TFLOP/s */
     ro.roof_bw[GP_LEVEL_SHARED] = 40e12;
 
-    /* 1.5 waves: the last wave half full, tail 0.75 */
+    /* 2 blocks resident per SM, 396 blocks: 1.5 waves, but 3 blocks per SM, even work */
     r.blocks = 396;
     r.blocks_per_sm = 2;
     limits_derive(&r, &ro, &m, &li);
     CHECK_NEAR(li.waves, 1.5, 1e-12, "396 blocks, 2 per SM on 132 SMs: 1.5 waves");
-    CHECK_NEAR(li.tail, 0.75, 1e-12, "1.5 waves: tail 0.75");
+    CHECK_NEAR(li.tail, 1.0, 1e-12, "1.5 waves of 2 blocks an SM: 3 blocks on every SM, tail 1 (was 0.75 by waves)");
+    /* one block per SM, 198 blocks: 1.5 blocks per SM, the busiest SMs run 2: tail 0.75 */
+    r.blocks = 198;
+    r.blocks_per_sm = 1;
+    limits_derive(&r, &ro, &m, &li);
+    CHECK_NEAR(li.tail, 0.75, 1e-12, "1.5 blocks per SM: tail 0.75");
     CHECK(li.sm_busy == 1 && li.limiter == GP_LIM_PARALLELISM, "every SM busy, the tail limits (P 0.75 < 0.8)");
     CHECK_NEAR(li.allows, 30e12, 1e-12, "allows 40 x 0.75 TFLOP/s");
 

@@ -32,14 +32,17 @@ enum : unsigned {
     /* launch-side causes: the control's code, its own instance so profiles tell them apart */
     SMEM = 1u << 9, /* 180 KiB of unused dynamic shared memory: 1 block per SM */
     FEW = 1u << 10, /* 12 blocks in all */
-    TAIL = 1u << 11 /* ~1.08 waves of resident blocks */
+    TAIL = 1u << 11 /* 1.08 blocks per SM: 11 of 132 SMs get a second */
 };
 
 constexpr int BK = 8, TM = 4, TN = 4;
 constexpr int NKEEP = 176;                    /* REGS: values held live (tuned with -Xptxas -v) */
 constexpr int OCC_SMEM_BYTES = 180 * 1024;    /* SMEM: 2 blocks would need more than 228 KiB */
 constexpr int FEW_BLOCKS = 12;                /* FEW: 120 of 132 SMs idle */
-constexpr double TAIL_WAVES = 1.08;           /* TAIL: the last wave fills 8% of the slots */
+/* TAIL: 1.08 x SMs equal blocks, all resident at once (the SM could hold 5): the SMs that
+ * get a second block take twice as long as the rest, which idle: a partial wave of SM
+ * work, not of resident slots */
+constexpr double TAIL_WAVES = 1.08;
 
 /* The thread grid: 16x16, or one warp as 8 columns x 4 rows (a 16x32 tile) for BLOCK. */
 template <unsigned F> struct geo {
@@ -199,14 +202,12 @@ template <unsigned F> int launch_gemm(int m, int n, int k, const float *a, const
     if (F & FEW)
         blocks = FEW_BLOCKS;
     if (F & TAIL) {
-        int dev = 0, sms = 0, per_sm = 0;
+        int dev = 0, sms = 0;
         if (err == cudaSuccess)
             err = cudaGetDevice(&dev);
         if (err == cudaSuccess)
             err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (err == cudaSuccess)
-            err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bn_gemm<F>, G::NT, smem);
-        blocks = (long long)(TAIL_WAVES * sms * per_sm);
+        blocks = (long long)(TAIL_WAVES * sms);
     }
     if (err != cudaSuccess)
         return (int)err;
@@ -216,7 +217,7 @@ template <unsigned F> int launch_gemm(int m, int n, int k, const float *a, const
         blocks = INT_MAX;
     if (blocks < 1)
         blocks = 1;
-    /* rounded down for TAIL so that the grid is at least the asked waves, up otherwise */
+    /* rounded down for TAIL so that the grid is at least the asked blocks, up otherwise */
     long long per_block = (F & TAIL) ? ntiles / blocks : (ntiles + blocks - 1) / blocks;
     if (per_block < 1)
         per_block = 1;
@@ -298,7 +299,7 @@ BN_CASE(occ_smem, launch_gemm<SMEM>, "injected: 180 KiB unused dynamic shared me
 BN_CASE(occ_regs, launch_gemm<REGS>, "injected: ~200 extra live registers per thread, 1 block (8 warps) per SM")
 BN_CASE(occ_block, launch_gemm<BLOCK>, "injected: 32-thread blocks, the 32 blocks/SM limit caps 32 of 64 warps")
 BN_CASE(few_blocks, launch_gemm<FEW>, "injected: 12 blocks in all, each looping over many tiles")
-BN_CASE(tail_wave, launch_gemm<TAIL>, "injected: grid of ~1.08 waves of resident blocks, equal work per block")
+BN_CASE(tail_wave, launch_gemm<TAIL>, "injected: 1.08 equal blocks per SM, so 11 SMs run two and the rest idle half the time")
 BN_CASE(fp64, launch_gemm<FP64>, "injected: operands converted to double, FP64 FMA accumulation")
 BN_CASE(local_spill, launch_gemm<SPILL>, "injected: 64 partial sums in a run-time indexed local array")
 BN_CASE(divergence, launch_gemm<DIVERGE>, "injected: odd and even lanes take different paths for the same math")

@@ -23,6 +23,8 @@ enum gp_gain {
 enum gp_op { LT, GE };
 
 #define NCLAUSES 4
+struct rule_cond;
+static int holds(const struct gp_evidence *ev, const struct rule_cond *c);
 struct rule_cond {
     int gain;
     int q[NCLAUSES], op[NCLAUSES];
@@ -178,6 +180,11 @@ double diagnose_quantity(const struct gp_evidence *ev, int q)
     case Q_ROOF_SHARE: return ev->roof_share;
     default: return NAN;
     }
+}
+
+int diagnose_rule_holds(const struct gp_evidence *ev, int rule)
+{
+    return rule >= 0 && rule < GP_RULE_COUNT && holds(ev, &conds[rule]);
 }
 
 static int holds(const struct gp_evidence *ev, const struct rule_cond *c)

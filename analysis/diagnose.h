@@ -87,6 +87,8 @@ enum gp_quantity {
     Q_BAR_SHARE, Q_ISSUE, Q_OCC_BY_SMEM, Q_OCC_BY_REGS, Q_OCC_BY_BLOCKS, Q_WARPS_SIMT, Q_ROOF_SHARE, Q_COUNT
 };
 double diagnose_quantity(const struct gp_evidence *ev, int q);
+/* 1 when every clause of rule (enum gp_rule) holds on ev. */
+int diagnose_rule_holds(const struct gp_evidence *ev, int rule);
 
 void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, const struct gp_limits *li,
                        const struct gp_machine *m, struct gp_evidence *ev);

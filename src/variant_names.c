@@ -54,10 +54,10 @@ int index_list_add(int *list, int n, int max, int v)
 
 int registry_parse_list(const char *list, int *idx, int max, char *err, size_t errlen)
 {
-    char buf[1024];
+    char buf[16384];   /* plugin specs carry paths: 14 of them ran past 1 KiB */
     int n = 0;
     if (strlen(list) >= sizeof buf) {
-        snprintf(err, errlen, "variant list too long");
+        snprintf(err, errlen, "variant list too long (%zu bytes, at most %zu)", strlen(list), sizeof buf - 1);
         return -1;
     }
     strcpy(buf, list);

@@ -143,6 +143,17 @@ int main(void)
               "--seed takes the largest 64-bit value");
         CHECK(parse2("-r", "007", &o, err, sizeof err) == 0 && o.reps == 7, "leading zeros are decimal, not octal");
     }
+    {   /* long -k lists (plugin specs carry paths): 3 KiB parse, past 16 KiB is refused */
+        static char list[20000];
+        list[0] = '\0';
+        while (strlen(list) < 3000)
+            strcat(list, "naive,tiled,");
+        CHECK(parse2("-k", list, &o, err, sizeof err) == 0 && o.nvariants == 2, "a 3 KiB variant list parses: %s", err);
+        while (strlen(list) < 17000)
+            strcat(list, "naive,tiled,");
+        CHECK(parse2("-k", list, &o, err, sizeof err) == -1 && strstr(err, "at most"),
+              "a 17 KiB variant list is refused naming the limit: %s", err);
+    }
     CHECK(parse("--help", &o, err, sizeof err) == 0 && o.action == CLI_HELP, "--help");
     CHECK(parse("--list", &o, err, sizeof err) == 0 && o.action == CLI_LIST, "--list");
 

@@ -364,6 +364,10 @@ static void test_several_kernels(void)
     for (int i = 0; i < ds.nrows; i++)
         several += strchr(ds.rows[i].kernels, ';') != NULL;
     char *t = render(&ds, 1, "several");
+    CHECK(has(t, "Diagnosis at ") && !has(t, "Next change"),
+          "each variant gets the diagnosis engine's ranked findings, not the old single advice");
+    CHECK(has(t, "**bank conflicts") || has(t, "(bank_conflicts)"),
+          "the recorded ladder's bank conflicts are named with their rule id");
     CHECK(several > 0 && has(t, " over the call's 2 kernels"),
           "a rate of a two-kernel call is said to cover the call's 2 kernels (%d such rows)", several);
     for (int i = 0; i < ds.nrows; i++) {

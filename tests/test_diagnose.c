@@ -1,0 +1,149 @@
+/* The diagnosis rules (analysis/rules.def, analysis/diagnose.h): each rule's threshold on
+ * both sides, the GEMM guards of the occupancy rules, and the ranking on the recorded H200
+ * ladder, where no register-tiled kernel that keeps its issue slots busy may be told to
+ * raise its occupancy. */
+#include <math.h>
+#include <string.h>
+
+#include "analysis/dataset.h"
+#include "analysis/diagnose.h"
+#include "analysis/findings.h"
+#include "tests/test.h"
+
+/* A healthy row: every SM busy with even work, coalesced, conflict-free, no local memory,
+ * no FP64, full warps, few barrier stalls, 8 warps per scheduler, near its roof. */
+static struct gp_evidence healthy(void)
+{
+    struct gp_evidence ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sm_busy = 1;
+    ev.tail = 1;
+    ev.ld_eff = ev.st_eff = 1;
+    ev.conflict_ratio = 0;
+    ev.local_ratio = 0;
+    ev.fp64_share = 0;
+    ev.lanes = 1;
+    ev.barrier_share = 0.05;
+    ev.issue = 0.8;
+    ev.warps_simt = 8;
+    ev.roof_share = 0.8;
+    return ev;
+}
+
+static int fires(const struct gp_evidence *ev)
+{
+    int n = 0;
+    for (int k = 0; k < GP_RULE_COUNT; k++)
+        n += diagnose_rule_holds(ev, k);
+    return n;
+}
+
+/* One quantity just past its threshold and just short of it. */
+#define EDGE(rule, field, past, short_of)                                                          \
+    do {                                                                                           \
+        struct gp_evidence e = healthy();                                                          \
+        e.field = past;                                                                            \
+        int on = diagnose_rule_holds(&e, GP_RULE_##rule) && fires(&e) == 1;                        \
+        e.field = short_of;                                                                        \
+        int off = !diagnose_rule_holds(&e, GP_RULE_##rule);                                        \
+        e.field = NAN;                                                                             \
+        int unknown = !diagnose_rule_holds(&e, GP_RULE_##rule);                                    \
+        CHECK(on && off && unknown, #rule ": " #field " %g fires it (alone), %g does not, unmeasured does not", \
+              (double)(past), (double)(short_of));                                                 \
+    } while (0)
+
+static void test_thresholds(void)
+{
+    struct gp_evidence ev = healthy();
+    CHECK(fires(&ev) == 0, "a healthy row fires no rule");
+    EDGE(few_blocks, sm_busy, 0.74, 0.76);
+    EDGE(tail_wave, tail, 0.79, 0.81);
+    EDGE(uncoalesced_loads, ld_eff, 0.49, 0.51);
+    EDGE(uncoalesced_stores, st_eff, 0.49, 0.51);
+    EDGE(bank_conflicts, conflict_ratio, 0.11, 0.09);
+    EDGE(local_memory, local_ratio, 0.11, 0.09);
+    EDGE(fp64, fp64_share, 0.11, 0.09);
+    EDGE(divergence, lanes, 0.74, 0.76);
+    EDGE(barriers, barrier_share, 0.31, 0.29);
+
+    /* a partial wave and idle SMs are one cause at a time: with a quarter idle, the tail is not asked */
+    ev = healthy();
+    ev.sm_busy = 0.5;
+    ev.tail = 0.5;
+    CHECK(diagnose_rule_holds(&ev, GP_RULE_few_blocks) && !diagnose_rule_holds(&ev, GP_RULE_tail_wave),
+          "half the SMs idle: few_blocks, not tail_wave");
+}
+
+/* The occupancy rules: few warps, issue slots idle, far below the roof, the right limiter. */
+static void test_occupancy_guards(void)
+{
+    struct gp_evidence ev = healthy();
+    ev.warps_simt = 2;
+    ev.issue = 0.38;
+    ev.roof_share = 0.4;
+    ev.occ_by_smem = 1;
+    CHECK(diagnose_rule_holds(&ev, GP_RULE_occupancy_smem) && !diagnose_rule_holds(&ev, GP_RULE_occupancy_regs),
+          "2 warps per scheduler, slots 38%% busy, 40%% of the roof, shared memory binds: occupancy_smem only");
+    ev.issue = 0.84;   /* dbuf, simt_auto, cuBLAS on the H200: 12.5% occupancy, 84-90% of the slots */
+    CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "the same with the issue slots 84%% busy: no occupancy verdict");
+    ev.issue = 0.38;
+    ev.roof_share = 0.6;
+    CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "at 60%% of its roof: no occupancy verdict");
+    ev.roof_share = 0.4;
+    ev.warps_simt = 4;
+    CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "4 warps per scheduler: enough, no occupancy verdict");
+    ev.warps_simt = NAN;   /* a tensor-core kernel, or idle SMs */
+    CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "tensor-core kernel (or idle SMs): no occupancy verdict");
+    ev.warps_simt = 2;
+    ev.occ_by_smem = 0;
+    ev.occ_by_regs = 1;
+    CHECK(diagnose_rule_holds(&ev, GP_RULE_occupancy_regs) && !diagnose_rule_holds(&ev, GP_RULE_occupancy_smem),
+          "registers bind: occupancy_regs");
+}
+
+/* The recorded H200 run: its register-tiled kernels (200+ registers, 12.5% occupancy) keep
+ * their issue slots busy and are never told to raise occupancy; every top finding is a roof
+ * or a cause the launch shows (few blocks at 1024^3, bank conflicts). */
+static void test_ladder(void)
+{
+    struct gp_dataset ds;
+    char err[512];
+    if (dataset_load("results/h200", &ds, err, sizeof err)) {
+        CHECK(0, "results/h200 loads: %s", err);
+        return;
+    }
+    struct gp_roof *roof = calloc((size_t)ds.nrows, sizeof *roof);
+    unsigned char *usable = calloc((size_t)ds.nrows, 1);
+    roof_derive_rows(&ds, roof, usable, NULL, NULL);
+    struct gp_machine m;
+    findings_machine(&ds, &m);
+    int tiled = 0, occ = 0, rows = 0;
+    for (int i = 0; i < ds.nrows; i++) {
+        if (!usable[i])
+            continue;
+        struct gp_limits li;
+        struct gp_diagnosis d;
+        limits_derive(&ds.rows[i], &roof[i], &m, &li);
+        diagnose_row(&ds.rows[i], &roof[i], &li, &m, &d);
+        rows++;
+        int register_tiled = ds.rows[i].registers_per_thread >= 200 && li.issue_active_pct >= 60;
+        tiled += register_tiled;
+        for (int c = 0; c < d.ncauses; c++)
+            if (d.cause[c].rule == GP_RULE_occupancy_regs || d.cause[c].rule == GP_RULE_occupancy_smem ||
+                d.cause[c].rule == GP_RULE_occupancy_blocks)
+                occ++;
+    }
+    CHECK(rows > 40 && tiled >= 10 && occ == 0,
+          "recorded ladder: %d rows, %d register-tiled and issue-busy, %d occupancy verdicts (want 0)", rows, tiled, occ);
+    free(roof);
+    free(usable);
+    dataset_free(&ds);
+}
+
+int main(void)
+{
+    test_thresholds();
+    test_occupancy_guards();
+    test_ladder();
+    TEST_EXIT();
+}

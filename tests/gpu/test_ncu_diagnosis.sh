@@ -22,5 +22,6 @@ for f in "$TMP"/d/ncu_*.txt; do
 done
 python3 tests/diagnosis/check.py "$GEMMPROF" tests/diagnosis/cases.txt "$dirs" $args |
     sed 's/^\(ok\|FAIL\) - diagnosis of/\1 - diagnosis (ncu run) of/'
-cp "$TMP"/d/ncu_*.txt "${NCU_DIAG_KEEP:-/nonexistent}" 2>/dev/null
+# DIAG_KEEP=DIR keeps both tools' data (results directories, ncu's pages) for the record
+[ -n "${DIAG_KEEP:-}" ] && cp -r "$TMP/d" "$DIAG_KEEP"
 echo "  diagnosis against ncu: $(($(date +%s) - t0)) s"

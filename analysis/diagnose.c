@@ -54,23 +54,36 @@ static double metric(const struct gp_result *r, int id)
 
 static double ratio(double a, double b) { return b > 0 && isfinite(a) && isfinite(b) ? a / b : NAN; }
 
-/* Global sectors split into loads and stores. The SASS count holds both, per instruction;
- * the stores' waste shows in the SMs' L2 writes beyond their ideal sectors (and beyond
- * local memory's), which the L1 has already merged in part: the stores take up to 1.5x
- * that of the excess, the loads the rest. */
+/* Coalescing: the sectors the L1 looked up per request against the fewest the request
+ * could touch. With the bytes the threads asked for (SASS-instrumented, outside the default
+ * set) that is exact; without them, more than 16 sectors per request is more than any
+ * coalesced access of up to 16 bytes a lane touches, and 4-byte lanes are assumed (the
+ * SIMT GEMMs' scalar loads); at 16 or fewer the efficiency is not judged. */
+static void one_direction(double sectors, double requests, double bytes, double *eff, double *excess)
+{
+    *eff = *excess = NAN;
+    if (!(sectors > 0) || !(requests > 0))
+        return;
+    double ideal = NAN;
+    if (bytes > 0)
+        ideal = bytes / 32;
+    else if (sectors / requests > 16)
+        ideal = 4 * requests;
+    if (isnan(ideal)) {
+        *eff = 1;
+        *excess = 0;
+        return;
+    }
+    *eff = fmin(1, ideal / sectors);
+    *excess = fmax(0, sectors - ideal);
+}
+
 static void coalescing(const struct gp_result *r, struct gp_evidence *ev)
 {
-    double ldb = metric(r, GP_M_gld_bytes), stb = metric(r, GP_M_gst_bytes), sec = metric(r, GP_M_g_sectors);
-    double w2 = metric(r, GP_M_l2_write_sectors), lst = metric(r, GP_M_local_st_bytes);
-    ev->ld_eff = ev->st_eff = ev->ld_excess_sectors = ev->st_excess_sectors = NAN;
-    if (isnan(ldb) || isnan(stb) || !(sec > 0))
-        return;
-    double ideal_ld = ldb / 32, ideal_st = stb / 32, excess = fmax(0, sec - ideal_ld - ideal_st);
-    double st_l2 = isnan(w2) ? 0 : fmax(0, w2 - (isnan(lst) ? 0 : lst / 32));
-    ev->st_excess_sectors = fmin(excess, 1.5 * fmax(0, st_l2 - ideal_st));
-    ev->ld_excess_sectors = excess - ev->st_excess_sectors;
-    ev->ld_eff = ldb > 0 ? ideal_ld / (ideal_ld + ev->ld_excess_sectors) : NAN;
-    ev->st_eff = stb > 0 ? ideal_st / (ideal_st + ev->st_excess_sectors) : NAN;
+    one_direction(metric(r, GP_M_gld_sectors), metric(r, GP_M_gld_inst), metric(r, GP_M_gld_bytes), &ev->ld_eff,
+                  &ev->ld_excess_sectors);
+    one_direction(metric(r, GP_M_gst_sectors), metric(r, GP_M_gst_inst), metric(r, GP_M_gst_bytes), &ev->st_eff,
+                  &ev->st_excess_sectors);
 }
 
 /* Resident blocks per SM the block limits allow, and which of them bind. The driver picks
@@ -140,11 +153,12 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
     ev->barrier_share = ratio(metric(r, GP_M_stall_barrier), all);
     coalescing(r, ev);
     double local = metric(r, GP_M_local_ld_bytes) + metric(r, GP_M_local_st_bytes);
-    ev->local_ratio = ratio(local, metric(r, GP_M_gld_bytes) + metric(r, GP_M_gst_bytes));
-    /* what local memory costs the L2: its writes (the SMs' L2 writes beyond the global
-     * stores' sectors) and as many reads back */
-    double w2 = metric(r, GP_M_l2_write_sectors), stb = metric(r, GP_M_gst_bytes);
-    ev->local_hw_bytes = local > 0 ? 2 * 32 * fmax(0, w2 - stb / 32) : 0;
+    ev->local_ratio = ratio(local, 32 * (metric(r, GP_M_gld_sectors) + metric(r, GP_M_gst_sectors)));
+    /* what local memory costs the L1 (and the L2 behind it): the L1's bytes beyond the
+     * global sectors (the threads ask for far fewer bytes than move: a spilled value's
+     * line is fetched and written back whole) */
+    double gsec = metric(r, GP_M_gld_sectors) + metric(r, GP_M_gst_sectors);
+    ev->local_hw_bytes = local > 0 ? fmax(0, metric(r, GP_M_l1_bytes) - 32 * gsec) : 0;
     double dfma = metric(r, GP_M_dfma), dadd = metric(r, GP_M_dadd), dmul = metric(r, GP_M_dmul);
     double fp64 = 2 * dfma + dadd + dmul;
     ev->fp64_share = ratio(fp64, ro->flops_analytic);

@@ -52,9 +52,9 @@ struct gp_evidence {
     double warps_simt;                      /* warps_per_scheduler; NaN for tensor-core kernels
                                              * and where SMs sit idle */
     double lsb_share, barrier_share;        /* of the stalled time, from the two default reasons */
-    double ld_eff, st_eff;                  /* bytes asked for / 32 B per sector touched */
+    double ld_eff, st_eff;                  /* bytes asked for / 32 B per sector looked up */
     double ld_excess_sectors, st_excess_sectors;
-    double local_ratio;                     /* local bytes / global bytes asked for */
+    double local_ratio;                     /* local bytes asked for / global bytes moved */
     double local_hw_bytes;                  /* local traffic as the L2 sees it (estimate) */
     double fp64_share;                      /* FP64 flops / 2mnk */
     double fp64_time;                       /* seconds the FP64 pipe and conversions need */

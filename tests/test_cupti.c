@@ -13,6 +13,10 @@
 #include "src/device.h"
 #include "tests/test.h"
 
+/* Replay passes the default set may take on GH100: 4 hardware (the L1 data-path cycles,
+ * the L1 bytes and the L1's coalescing sectors cannot share one) and 1 SASS-instrumented. */
+#define GP_DEFAULT_PASS_BUDGET 5
+
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
@@ -87,7 +91,7 @@ static int run_passes(const int *ids, int n)
     return a < 0 || b < 0 ? -1 : a + b;
 }
 
-/* The pass budget: the default set fits 3 hardware passes plus 1 SASS pass on GH100, and
+/* The pass budget: the default set fits 4 hardware passes plus 1 SASS pass on GH100, and
  * the counters that joined it for the limits model and the diagnosis rules (occupancy,
  * issue slots, warp and thread instructions, tensor work, the L2 reads merged, coalescing,
  * local memory, FP64 work, two stall reasons) cost no pass over the set without them. The
@@ -95,9 +99,8 @@ static int run_passes(const int *ids, int n)
 static void test_offline_pass_costs(void)
 {
     static const int joined[] = {GP_M_warps_active, GP_M_issue_active, GP_M_inst_executed, GP_M_tensor_busy,
-                                 GP_M_tensor_hmma, GP_M_l2_merged, GP_M_gld_bytes, GP_M_gst_bytes,
-                                 GP_M_g_sectors, GP_M_gld_inst, GP_M_gst_inst, GP_M_l2_write_sectors,
-                                 GP_M_local_ld_bytes, GP_M_local_st_bytes, GP_M_thread_inst, GP_M_dfma,
+                                 GP_M_tensor_hmma, GP_M_l2_merged, GP_M_gld_sectors, GP_M_gst_sectors,
+                                 GP_M_gld_inst, GP_M_gst_inst, GP_M_local_ld_bytes, GP_M_local_st_bytes, GP_M_thread_inst, GP_M_dfma,
                                  GP_M_dadd, GP_M_dmul, GP_M_conversions, GP_M_stall_long_scoreboard, GP_M_stall_barrier};
     int before[GP_METRIC_COUNT], now[GP_METRIC_COUNT], stalls[GP_METRIC_COUNT];
     int nb = 0, nn = 0, ns = 0, nstall_other = 0;
@@ -120,9 +123,10 @@ static void test_offline_pass_costs(void)
     int pb = run_passes(before, nb), pn = run_passes(now, nn), ps = run_passes(stalls, ns);
     printf("  GH100 passes: %d metrics %d (without the joined ones), %d metrics %d (default), %d metrics %d (--stalls)\n",
            nb, pb, nn, pn, ns, ps);
-    CHECK(pn >= 1 && pn <= 4, "the default set (%d metrics) fits the budget of 4 passes (got %d)", nn, pn);
-    CHECK(nn == nb + (int)(sizeof joined / sizeof joined[0]) && pn == pb,
-          "the %d counters that joined the default set add no pass (%d -> %d)",
+    CHECK(pn >= 1 && pn <= GP_DEFAULT_PASS_BUDGET, "the default set (%d metrics) fits the budget of %d passes (got %d)",
+          nn, GP_DEFAULT_PASS_BUDGET, pn);
+    CHECK(nn == nb + (int)(sizeof joined / sizeof joined[0]) && pn <= pb + 1,
+          "the %d counters that joined the default set add at most one pass, the L1's coalescing sectors (%d -> %d)",
           (int)(sizeof joined / sizeof joined[0]), pb, pn);
     CHECK(nstall_other > 0 && ps > pn, "the other %d stall reasons cost passes (%d -> %d): behind --stalls",
           nstall_other, pn, ps);
@@ -150,7 +154,8 @@ static void test_offline_metrics(void)
 
     int p = prof_count_passes_offline("GH100", dflt, ndflt);
     printf("  default set: %d metrics, %d passes on GH100\n", ndflt, p);
-    CHECK(p >= 1 && p <= 4, "default metric set needs 1..4 replay passes on GH100 (got %d)", p);
+    CHECK(p >= 1 && p <= GP_DEFAULT_PASS_BUDGET, "default metric set needs 1..%d replay passes on GH100 (got %d)",
+          GP_DEFAULT_PASS_BUDGET, p);
     int pall = prof_count_passes_offline("GH100", all, GP_METRIC_COUNT);
     printf("  all metrics: %d passes on GH100\n", pall);
     CHECK(pall >= p, "the full table needs at least as many passes as the default set (%d >= %d)", pall, p);
@@ -548,7 +553,7 @@ static void test_gpu(void)
     const int had_session = s != NULL;
     if (s) {
         int passes = prof_num_passes(s);
-        CHECK(passes >= 1 && passes <= 4, "default set: %d passes on this GPU", passes);
+        CHECK(passes >= 1 && passes <= GP_DEFAULT_PASS_BUDGET, "default set: %d passes on this GPU", passes);
         double v1[GP_METRIC_COUNT], v2[GP_METRIC_COUNT];
         char k1[1024], k2[1024];
         int r1 = prof_measure(s, NULL, run_sgemm, &g, v1, k1, sizeof k1, why, sizeof why);

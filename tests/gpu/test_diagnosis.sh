@@ -11,7 +11,7 @@ t0=$(date +%s)
 NCU=0 sh tests/diagnosis/collect.sh "$BUILD" "$TMP/d" >"$TMP/collect.log" 2>&1
 NCU=0 sh tests/diagnosis/collect.sh "$BUILD" "$TMP/gen" 1920x2880x1344 >>"$TMP/collect.log" 2>&1
 sed 's/^/  /' "$TMP/collect.log"
-dirs=$(ls -d "$TMP"/d/g_* | paste -sd, -)
+dirs=$(ls -d "$TMP"/d/g_*/ | sed "s:/$::" | paste -sd, -)
 python3 tests/diagnosis/check.py "$GEMMPROF" tests/diagnosis/cases.txt "$dirs"
 grep ' 2048x2048x2048$' tests/diagnosis/cases.txt | grep -v ' none ' >"$TMP/cases_gen.txt"
 echo "  the 2048^3 cases at 1920x2880x1344:"

@@ -9,7 +9,7 @@ command -v ncu >/dev/null 2>&1 || { skip "diagnosis benchmark against ncu's rule
 t0=$(date +%s)
 sh tests/diagnosis/collect.sh "$BUILD" "$TMP/d" >"$TMP/collect.log" 2>&1
 sed 's/^/  /' "$TMP/collect.log"
-dirs=$(ls -d "$TMP"/d/g_* | paste -sd, -)
+dirs=$(ls -d "$TMP"/d/g_*/ | sed "s:/$::" | paste -sd, -)
 args=
 for f in "$TMP"/d/ncu_*.txt; do
     s=${f##*/ncu_}; s=${s%.txt}

@@ -88,7 +88,7 @@ static void step_finding(const struct gp_dataset *ds, const struct gp_roof *roof
     s->speedup = s->predicted = s->tolerance = s->binding_factor = s->moved_factor = NAN;
     s->limiter_from = fa->lim.limiter;
     s->limiter_to = fb->lim.limiter;
-    s->binding_level = s->moved = -1;
+    s->binding_level = s->binding_level_to = s->moved = -1;
     s->verdict = GP_STEP_UNKNOWN;
     if (!s->comparable)
         return;
@@ -101,8 +101,9 @@ static void step_finding(const struct gp_dataset *ds, const struct gp_roof *roof
     /* the traffic that matters is the binding level's, not the one that changed most */
     int la = ra->bound_level, lb = rb->bound_level;
     s->binding_level = la >= 0 && la < GP_LEVEL_COUNT ? la : lb >= 0 && lb < GP_LEVEL_COUNT ? lb : -1;
+    s->binding_level_to = lb >= 0 && lb < GP_LEVEL_COUNT ? lb : s->binding_level;
     if (s->binding_level >= 0)
-        s->binding_factor = per_fma(ra, &fa->lim, s->binding_level) / per_fma(rb, &fb->lim, s->binding_level);
+        s->binding_factor = per_fma(ra, &fa->lim, s->binding_level) / per_fma(rb, &fb->lim, s->binding_level_to);
     for (int c = 0; c < GP_SC_COUNT; c++) {
         double x = per_fma(ra, &fa->lim, c), y = per_fma(rb, &fb->lim, c);
         if (!(x > 0) || !(y > 0) || !isfinite(x / y))

@@ -55,7 +55,11 @@ struct gp_step_finding {
     int verdict;                /* enum gp_step_verdict */
     int limiter_from, limiter_to;
     int binding_level;          /* the memory level that binds `from` (else `to`); -1 neither */
-    double binding_factor;      /* bytes per FMA at binding_level, from / to (> 1: cut) */
+    int binding_level_to;       /* the one that binds `to` (else binding_level): a step that
+                                 * moves the traffic to another level (naive's L1 to tiled's
+                                 * shared memory) compares each side's own binding bytes */
+    double binding_factor;      /* bytes per FMA, from's at binding_level over to's at
+                                 * binding_level_to (> 1: cut) */
     int moved;                  /* the counter per FMA that changed most (gp_step_counter), -1 */
     double moved_factor;        /* its from / to */
 };

@@ -905,10 +905,13 @@ static void step_row(struct rep *R, int i)
     say(R, " | ");
     /* the binding level's traffic: the change that can move the limit */
     const struct gp_roof *a = &R->roof[i], *b = &R->roof[j];
-    int L = st->binding_level;
+    int L = st->binding_level, L2 = st->binding_level_to;
     if (L >= 0 && isfinite(st->binding_factor)) {
         double f = st->binding_factor;
-        if (fabs(log(f)) < UNCHANGED)
+        if (L2 != L)   /* the binding traffic moved to another level: each side's own */
+            say(R, "%s %s B -> %s %s B (%s %sx)", level_label[L], num(bytes_per_fma(a, L)), level_label[L2],
+                num(bytes_per_fma(b, L2)), f >= 1 ? "cuts" : "raises", num(f >= 1 ? f : 1.0 / f));
+        else if (fabs(log(f)) < UNCHANGED)
             say(R, "%s %s B, unchanged", level_label[L], num(bytes_per_fma(b, L)));
         else
             say(R, "%s %s -> %s B (%s %sx)", level_label[L], num(bytes_per_fma(a, L)),

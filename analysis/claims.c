@@ -111,5 +111,18 @@ void claims_check(const struct gp_dataset *ds, const struct gp_roof *roofs, cons
             continue;
         if (c->nbase++ < GP_CLAIM_ROWS)
             check_bandwidth(ds, roofs, usable, spec, i, &c->bw[c->nbw++]);
+        const struct gp_result *a = &ds->rows[i];
+        if (a->m != a->n || a->n != a->k || !usable[i] || c->nsweep == GP_CLAIM_SWEEP)
+            continue;
+        int j = find_square(ds, spec->improved, a->n);
+        if (j < 0 || !usable[j] || !(ds->rows[j].time_median_s > 0))
+            continue;
+        int at = c->nsweep++;   /* insertion by size */
+        while (at > 0 && c->sweep[at - 1].n > a->n) {
+            c->sweep[at] = c->sweep[at - 1];
+            at--;
+        }
+        c->sweep[at].n = a->n;
+        c->sweep[at].ratio = a->time_median_s / ds->rows[j].time_median_s;
     }
 }

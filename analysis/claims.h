@@ -55,12 +55,18 @@ struct gp_bandwidth_check {
     int peak_outcome;             /* GP_CLAIM_HOLDS or GP_CLAIM_FAILS; NOT_MEASURED w/o ceiling */
 };
 
+#define GP_CLAIM_SWEEP 16
+
 struct gp_claims {
     const struct gp_claim_spec *spec;
     struct gp_speedup_check speedup[GP_CLAIM_SIZES];
     int gap_known;                /* both of the first two sizes measured */
     double gap_growth;            /* ratio at sizes[1] / ratio at sizes[0] */
     int gap_outcome;              /* HOLDS (widens by > 5%) or FAILS */
+    /* the ratio at every square size of the run where both variants were measured,
+     * smallest first: the claim names two sizes, the sweep may say otherwise */
+    int nsweep;
+    struct { long n; double ratio; } sweep[GP_CLAIM_SWEEP];
     int nbase;                    /* base-variant rows in the data */
     int nbw;                      /* of them, checked below (at most GP_CLAIM_ROWS) */
     struct gp_bandwidth_check bw[GP_CLAIM_ROWS];

@@ -1091,6 +1091,14 @@ static void write_claims(struct rep *R)
             g > 1.05 ? "widens, as claimed" : g < 1 / 1.05 ? "narrows, against the claim"
                                                           : "stays the same within 5%, against the claim");
     }
+    if (c->nsweep > 2) {   /* the two sizes of the claim need not be the whole story */
+        say(R, "- Over the whole sweep: ");
+        for (int k = 0; k < c->nsweep; k++)
+            say(R, "%s%sx at %ld", k ? ", " : "", num(c->sweep[k].ratio), c->sweep[k].n);
+        double g = c->sweep[c->nsweep - 1].ratio / c->sweep[0].ratio;
+        say(R, ": from %ld to %ld the gap %s (%sx).\n", c->sweep[0].n, c->sweep[c->nsweep - 1].n,
+            g > 1.05 ? "widens" : g < 1 / 1.05 ? "narrows" : "stays within 5%", num(g));
+    }
     say(R, "\n");
 
     say(R, "**\"%s is bandwidth-bound\" and \"~%g%% of peak\".**\n\n", mdt(sp->base), 100 * sp->peak_share);

@@ -371,6 +371,9 @@ static void test_several_kernels(void)
     CHECK(has(t, "**bank conflicts") || has(t, "(bank_conflicts)"),
           "the recorded ladder's bank conflicts are named with their rule id");
     /* wrong claims the report once made on this data */
+    CHECK(has(t, "- Over the whole sweep: 1.38x at 1024, 1.39x at 2048, 1.49x at 4096, 1.61x at 8192: from 1024 to "
+                 "8192 the gap widens (1.17x)."),
+          "the seed's gap over the whole sweep, not only at its two sizes (where it stays within 5%%)");
     char *x3 = section(t, "### `tf32x3_wgmma`");
     CHECK(has(x3, "Diagnosis at ") && !has(x3, "the tensor cores (TF32)"),
           "tf32x3_wgmma runs on the tensor cores: it is not told to move to them");

@@ -93,8 +93,10 @@ int plausible_check(struct gp_dataset *ds, char *err, size_t errlen)
             check_ceiling(ds, i, &clean.c[i]);
     }
     roof_clean_ceilings(&ds->ceilings, &roofs, &bad);
-    for (int i = 0; i < GP_CEIL_COUNT; i++)   /* fmax keeps the one that is there */
+    for (int i = 0; i < GP_CEIL_COUNT; i++) {   /* fmax keeps the one that is there */
         roofs.c[i].measured = fmax(roofs.c[i].measured, roofs.c[i].theoretical);
+        roofs.c[i].sm_clock_hz = NAN;   /* theory is at the highest clock: not rescaled per row */
+    }
     /* again after rows were changed in memory: the earlier verdicts go */
     for (int i = 0; ds->row_why && i < ds->row_why_n; i++)
         free(ds->row_why[i]);

@@ -31,6 +31,16 @@ static double metric(const struct gp_result *r, enum gp_metric_id id)
     return r->metric[id];
 }
 
+/* A ceiling of the SMs' own (L1, shared memory, the FP32 and tensor pipes) at the row's
+ * clock: it was measured at one SM clock and the row may have run at another (the H200's
+ * wgmma ceiling at 1.77 GHz, its rows at 1.65-1.96), and these roofs scale with it, as the
+ * issue roof does. DRAM and L2 are not scaled. Either clock unknown: as measured. */
+static double at_row_clock(const struct gp_ceiling *c, const struct gp_result *r)
+{
+    double f = r->sm_clock_hz / c->sm_clock_hz;
+    return isfinite(f) && f > 0 ? c->measured * f : c->measured;
+}
+
 /* Sum of terms; NaN if any is NaN, so a partly collected set never undercounts silently.
  * FP64 work counts where it was collected (a kernel that accumulates in double does its
  * GEMM's FLOPs there); runs from before those counters have none. */
@@ -81,9 +91,10 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
         out->roof_bw[GP_LEVEL_DRAM] =
             fmax(cs->c[GP_CEIL_dram_copy].measured, cs->c[GP_CEIL_dram_read].measured);
         out->roof_bw[GP_LEVEL_L2] = cs->c[GP_CEIL_l2].measured;
-        out->roof_bw[GP_LEVEL_L1] = cs->c[GP_CEIL_l1].measured;
-        out->roof_bw[GP_LEVEL_SHARED] = cs->c[GP_CEIL_shared].measured;
-        const double tc = cs->c[roof_tf32_ceiling(cs)].measured, fc = cs->c[GP_CEIL_fp32_fma].measured;
+        out->roof_bw[GP_LEVEL_L1] = at_row_clock(&cs->c[GP_CEIL_l1], r);
+        out->roof_bw[GP_LEVEL_SHARED] = at_row_clock(&cs->c[GP_CEIL_shared], r);
+        const double tc = at_row_clock(&cs->c[roof_tf32_ceiling(cs)], r);
+        const double fc = at_row_clock(&cs->c[GP_CEIL_fp32_fma], r);
         if (tensor > 0 && W > 0) {
             /* tensor and FP32 pipes run side by side: the roof is the slower of the two */
             const double simt = 2.0 * metric(r, GP_M_ffma) + metric(r, GP_M_fadd) + metric(r, GP_M_fmul);

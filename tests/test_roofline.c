@@ -423,8 +423,34 @@ static void test_l1_level(void)
     CHECK_NEAR(ro.bytes[GP_LEVEL_L1], 1.28e9, 1e-12, "without bytes requested: data-path bytes");
 }
 
+/* The SMs' own roofs at the row's clock: a ceiling measured at 1.5 GHz serves a row that
+ * ran at 1.8 GHz with 1.2x its value (L1, shared memory, FP32); DRAM and L2 as measured. */
+static void test_row_clock(void)
+{
+    struct gp_ceilings cs;
+    struct gp_result r;
+    struct gp_roof a, b;
+    hand_ceilings(&cs);
+    hand_row(&r);
+    r.sm_clock_hz = NAN;
+    roof_derive(&r, &cs, &a);
+    for (int i = 0; i < GP_CEIL_COUNT; i++)
+        cs.c[i].sm_clock_hz = 1.5e9;
+    r.sm_clock_hz = 1.8e9;
+    roof_derive(&r, &cs, &b);
+    CHECK_NEAR(b.roof_bw[GP_LEVEL_L1], 1.2 * a.roof_bw[GP_LEVEL_L1], 1e-12, "L1 roof scaled by 1.8 / 1.5 GHz");
+    CHECK_NEAR(b.roof_bw[GP_LEVEL_SHARED], 1.2 * a.roof_bw[GP_LEVEL_SHARED], 1e-12, "shared roof scaled");
+    CHECK_NEAR(b.peak_compute, 1.2 * a.peak_compute, 1e-12, "FP32 roof scaled");
+    CHECK(b.roof_bw[GP_LEVEL_DRAM] == a.roof_bw[GP_LEVEL_DRAM] && b.roof_bw[GP_LEVEL_L2] == a.roof_bw[GP_LEVEL_L2],
+          "DRAM and L2 roofs as measured");
+    r.sm_clock_hz = NAN;
+    roof_derive(&r, &cs, &b);
+    CHECK(b.peak_compute == a.peak_compute, "the row's clock unknown: as measured");
+}
+
 int main(void)
 {
+    test_row_clock();
     test_l1_level();
     test_memory_bound();
     test_compute_bound();

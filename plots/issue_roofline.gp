@@ -59,6 +59,16 @@ set samples 400
 # two close ceilings (the tensor ceiling at two clocks, 478 and 453 TFLOP/s) do not print
 # one label over the other; every ridge keeps its marker and every roof its legend entry.
 CPL = ""
+# Roofs drawn: one per cluster within 5% (the highest): each row's SM-side roofs are scaled
+# by its own clock, so one ceiling arrives as many values a few percent apart.
+CPD = ""
+if (HAVE_CP) {
+    do for [i = 1:words(CPS)] {
+        CP_C = word(CPS, i) + 0; CP_KEEP = 1
+        do for [j = 1:words(CPS)] { CP_D = word(CPS, j) + 0; if (CP_D > CP_C && CP_D < CP_C * 1.05) { CP_KEEP = 0 } }
+        if (CP_KEEP) { CPD = CPD . cp_key(CP_C) }
+    }
+}
 if (HAVE_CP) {
     do for [i = 1:words(CPS)] {
         CP_C = word(CPS, i) + 0; CP_KEEP = 1
@@ -71,12 +81,12 @@ do for [FMT in FORMATS] {
     eval set_term(FMT)
     set output OUT.".".FMT
     eval 'plot ' . \
-      (HAVE_CP ? 'for [i = 1:words(CPS)] roof(x, word(CPS, i) + 0) with lines lw 2 dt i lc rgb ROOF_COLOR ' . \
-                 'title sprintf("roof (%sFLOP/s)", si(word(CPS, i) + 0)), ' \
+      (HAVE_CP ? 'for [i = 1:words(CPD)] roof(x, word(CPD, i) + 0) with lines lw 2 dt i lc rgb ROOF_COLOR ' . \
+                 'title sprintf("roof (%sFLOP/s)", si(word(CPD, i) + 0)), ' \
                : 'roof(x, 0) with lines lw 2 lc rgb ROOF_COLOR title "issue roof", ') . \
       'P using (column("flop_per_inst")):(column("flop_per_s") / T):(vpt(column("variant_index"))):(vrgb(column("variant_index"))) ' . \
       'with points pt variable ps 1.8 lw VARIANT_LW lc rgb variable notitle' . \
-      (HAVE_CP ? ', for [c in CPS] ' . \
+      (HAVE_CP ? ', for [c in CPD] ' . \
       'P every ::0::0 using ((c + 0) / IP):((c + 0) / T) with points pt 6 ps 1.6 lw 1.5 lc rgb "black" notitle' . \
       ', for [c in CPL] ' . \
       'P every ::0::0 using ((c + 0) / IP):((c + 0) / T):(sprintf("ridge, issue and %sFLOP/s roofs: %.3g FLOP/inst", si(c + 0), (c + 0) / IP)) ' . \

@@ -738,6 +738,9 @@ static void write_diagnosis(struct rep *R, int i)
     }
     if (!d.top_is_roof && d.roof >= 0)
         say(R, " Then the %s roof (the row reaches %s of it).", lim_label(d.roof), pct(d.roof_share));
+    if (d.top_is_roof && d.roof_share < GP_LATENCY_BELOW && !R->F.row[i].lim.have_stalls)
+        say(R, " Far below that roof and no cause explains it: `--stalls` (every warp-stall reason, "
+               "5 more replay passes) would show where the warps wait.");
     say(R, "\n\n");
 }
 

@@ -382,6 +382,16 @@ static void test_several_kernels(void)
     free(x3);
     CHECK(several > 0 && has(t, " over the call's 2 kernels"),
           "a rate of a two-kernel call is said to cover the call's 2 kernels (%d such rows)", several);
+    /* far below its roof with no cause named and no stall breakdown: --stalls is suggested */
+    CHECK(!has(t, "would show where the warps wait"), "every focus row near its roof or explained: no --stalls hint");
+    for (int i = 0; i < ds.nrows; i++)
+        if (strcmp(ds.rows[i].variant, "tf32_mma") == 0)
+            ds.rows[i].time_median_s *= 3;
+    char *slow = render(&ds, 1, "slow_tf32_mma");
+    char *mma = section(slow, "### `tf32_mma`");
+    CHECK(has(mma, "`--stalls` (every warp-stall reason"), "tf32_mma slowed 3x, far under its issue roof: --stalls is suggested");
+    free(mma);
+    free(slow);
     for (int i = 0; i < ds.nrows; i++) {
         char *semi = strchr(ds.rows[i].kernels, ';');
         if (semi)

@@ -1160,6 +1160,7 @@ static void dir_of(char *out, size_t len, const char *path)
  * where it must be positive), made NaN: what roof_derive and the sentences then see as
  * missing. Returns how many values were dropped. */
 static void write_fleet(struct rep *R);   /* below, beside the fleet analysis */
+static void write_summary(struct rep *R); /* below */
 
 int report_write(const struct gp_dataset *ds, const char *out_path, int recorded_elsewhere,
                  const struct plots_outcome *charts, char *err, size_t errlen)
@@ -1203,6 +1204,7 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
     if (!R.f)
         goto out;
     write_header(&R, recorded_elsewhere);
+    write_summary(&R);
     write_data_notes(&R);
     write_machine(&R);
     write_ceilings(&R);
@@ -1222,6 +1224,153 @@ out:
     row_groups_free(&R.shapes);
     row_groups_free(&R.vars);
     return rc;
+}
+
+/* ---- the summary: the first screen ---- */
+
+/* The shape the summary speaks of: the largest square one with a cuBLAS SGEMM row, else
+ * the one with the most usable rows. -1 without usable rows. */
+static int summary_shape(const struct rep *R)
+{
+    int best = -1, best_rows = 0;
+    double best_w = -1;
+    for (int g = 0; g < R->shapes.ngroups; g++) {
+        int cnt, rows = 0;
+        const int *idx = row_group(&R->shapes, g, &cnt);
+        for (int j = 0; j < cnt; j++)
+            rows += row_ok(R, idx[j]);
+        if (!rows)
+            continue;
+        const struct gp_result *r = &R->ds->rows[idx[0]];
+        int square_cublas = r->m == r->n && r->n == r->k && R->cublas_at[g] >= 0;
+        double w = square_cublas ? (double)r->m * r->n * r->k : -1;
+        if (best < 0 || w > best_w || (w == best_w && rows > best_rows)) {
+            best = g;
+            best_w = w;
+            best_rows = rows;
+        }
+    }
+    return best;
+}
+
+/* Row i's top finding in words, short: a cause with its estimated speedup, or the roof. */
+static const char *top_words(struct rep *R, int i, struct gp_diagnosis *d)
+{
+    struct gp_machine m;
+    findings_machine(R->ds, &m);
+    diagnose_row(&R->ds->rows[i], &R->roof[i], &R->F.row[i].lim, &m, d);
+    char *b = fmt_slot();
+    if (!d->top_is_roof)
+        snprintf(b, 64, "%s (about %sx)", gp_rules[d->cause[0].rule].id, num(d->cause[0].speedup));
+    else if (d->roof >= 0)
+        snprintf(b, 64, "%s roof, at %s", lim_label(d->roof), pct(d->roof_share));
+    else
+        snprintf(b, 64, "no counters");
+    return b;
+}
+
+/* The first screen answers the three questions a reader comes with: the seed's (why tiled
+ * is only a little faster than naive here), the ladder, and what limits the best kernels
+ * and what to change next; every number from this run (tests/host/test_summary_facts.sh
+ * recomputes them from results.csv). */
+static void write_summary(struct rep *R)
+{
+    int g = summary_shape(R);
+    if (g < 0)
+        return;
+    const struct gp_dataset *ds = R->ds;
+    int cnt;
+    const int *idx = row_group(&R->shapes, g, &cnt);
+    say(R, "## Summary\n\n");
+    /* the seed's question, at the largest size the claim was checked at */
+    const struct gp_claims *c = &R->claims;
+    for (int k = c->spec->nsizes - 1; k >= 0; k--) {
+        const struct gp_speedup_check *sc = &c->speedup[k];
+        if (!(sc->ratio > 0) || sc->base_row < 0 || sc->improved_row < 0)
+            continue;
+        const struct gp_roof *a = &R->roof[sc->base_row], *b = &R->roof[sc->improved_row];
+        int la = a->bound_level, lb = b->bound_level;
+        say(R, "**Why %s is only %sx faster than %s at %ld^3** (the seed says %g-%gx): ", c->spec->improved,
+            num(sc->ratio), c->spec->base, sc->n, c->spec->speedup_lo, c->spec->speedup_hi);
+        if (la >= 0 && la < GP_LEVEL_COUNT && lb >= 0 && lb < GP_LEVEL_COUNT) {
+            say(R, "%s is bound by %s (%s B per FMA at %s, %s of that roof); %s is bound by %s (%s B per FMA "
+                   "at %s, %s of it). ",
+                c->spec->base, level_label[la], num(bytes_per_fma(a, la)), bw_str(a->roof_bw[la]), pct(a->bound_share),
+                c->spec->improved, level_label[lb], num(bytes_per_fma(b, lb)), bw_str(b->roof_bw[lb]),
+                pct(b->bound_share));
+            double bw = b->roof_bw[lb] / a->roof_bw[la];
+            if (la != lb && bw > 0.8 && bw < 1.25)
+                say(R, "Tiling moved the traffic from %s to %s, which this GPU serves at nearly the same "
+                       "bandwidth (%sx), and cut it only %sx per FMA: the bounds differ by %sx. What pays is "
+                       "register tiling: each value a thread loads feeds several FMAs.",
+                    level_label[la], level_label[lb], num(bw), num(bytes_per_fma(a, la) / bytes_per_fma(b, lb)),
+                    num(b->bound_attainable / a->bound_attainable));
+            else
+                say(R, "The bounds differ by %sx.", num(b->bound_attainable / a->bound_attainable));
+        }
+        say(R, "\n\n");
+        break;
+    }
+    /* the ladder at one shape */
+    const struct gp_result *r0 = &ds->rows[idx[0]];
+    say(R, "**The ladder at %s** (%% of cuBLAS: of cuBLAS SGEMM for FP32 rows, of cuBLAS TF32 for TF32 "
+           "ones; the top finding is the diagnosis, [What limits each variant](#what-limits-each-variant)):\n\n"
+           "| variant | precision | TFLOP/s | %% of cuBLAS | x the row above | top finding |\n|---|---|---|---|---|---|\n",
+        shape_str(r0));
+    double prev = NAN;
+    int best_fp32 = -1, best_tf32 = -1;
+    struct gp_diagnosis d;
+    struct { int row; double speedup; int rule; } next[3] = {{-1, 0, -1}, {-1, 0, -1}, {-1, 0, -1}};
+    for (int j = 0; j < cnt; j++) {
+        int i = idx[j];
+        if (!row_ok(R, i))
+            continue;
+        const struct gp_result *r = &ds->rows[i];
+        /* by precision: 3xTF32 runs on the tensor cores but is FP32 by accuracy */
+        int tensor = strcmp(r->precision, "tf32") == 0;
+        int cb = cublas_at(R, i, tensor);
+        double ach = R->roof[i].achieved;
+        const char *top = top_words(R, i, &d);
+        say(R, "| `%s` | %s | %s | %s | %s | %s |\n", mdt(r->variant), mdt(r->precision), tf(ach),
+            cb >= 0 && cb != i ? pct(ach / R->roof[cb].achieved) : "-", isfinite(prev) ? num(ach / prev) : "-", top);
+        prev = ach;
+        int is_lib = strncmp(r->variant, "cublas", 6) == 0;
+        int *best = R->roof[i].compute_path == GP_PATH_TENSOR ? &best_tf32 : &best_fp32;
+        if (!is_lib && (*best < 0 || ach > R->roof[*best].achieved))
+            *best = i;
+        for (int k = 0; k < d.ncauses; k++) {   /* the three largest gains at this shape */
+            int at = 3;
+            while (at > 0 && d.cause[k].speedup > next[at - 1].speedup)
+                at--;
+            if (at < 3) {
+                memmove(&next[at + 1], &next[at], (size_t)(2 - at) * sizeof next[0]);
+                next[at].row = i;
+                next[at].speedup = d.cause[k].speedup;
+                next[at].rule = d.cause[k].rule;
+            }
+        }
+    }
+    say(R, "\n**What limits the best hand-written kernels:** ");
+    int any = 0;
+    for (int t = 0; t < 2; t++) {
+        int i = t ? best_tf32 : best_fp32;
+        if (i < 0)
+            continue;
+        top_words(R, i, &d);
+        say(R, "%s`%s` (%s TFLOP/s) is ", any++ ? "; " : "", mdt(ds->rows[i].variant), tf(R->roof[i].achieved));
+        if (d.top_is_roof)
+            say(R, "bound by %s at %s of that roof", lim_label(d.roof), pct(d.roof_share));
+        else
+            say(R, "held back by %s (about %sx to gain)", gp_rules[d.cause[0].rule].id, num(d.cause[0].speedup));
+    }
+    say(R, "%s.\n\n**The most valuable next changes at %s:** ", any ? "" : "none measured", shape_str(r0));
+    if (next[0].row < 0)
+        say(R, "no cause the counters show would buy 5%% or more; every row is at its roof's mercy.");
+    for (int k = 0; k < 3 && next[k].row >= 0; k++)
+        say(R, "%s%d. `%s`: %s, about %sx (%s)", k ? "; " : "", k + 1, mdt(ds->rows[next[k].row].variant),
+            gp_rules[next[k].rule].fix, num(next[k].speedup), gp_rules[next[k].rule].id);
+    say(R, "%s\n\nBelow: the machine, the ceilings, the seed's claims in full, every shape, the charts, "
+           "each variant's diagnosis and the ladder's steps.\n\n", next[0].row >= 0 ? "." : "");
 }
 
 /* ---- the fleet check (a merged --fleet run, analysis/fleet.h) ---- */

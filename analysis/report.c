@@ -64,6 +64,7 @@ struct rep {
     const struct plots_outcome *charts;   /* what this run rendered; NULL: no charts */
     struct gp_findings F;             /* every conclusion, as structs (analysis/findings.h) */
     struct gp_claims claims;          /* the seed's claims (analysis/claims.h) */
+    const char *detail_name;          /* the detail file's name, for links */
 };
 
 /* ---- number formatting: 3 significant digits, results kept in a small ring ---- */
@@ -1199,10 +1200,27 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
         goto out;
     }
     claims_check(ds, R.roof, R.usable, &gp_seed_claims, &R.claims);
-    struct atomic_file out;
+    /* the per-shape tables and the share histogram go to a second file beside the report
+     * (report.md -> report-detail.md), so that report.md reads in minutes */
+    char detail_path[4096];
+    size_t ol = strlen(out_path);
+    int md = ol > 3 && strcmp(out_path + ol - 3, ".md") == 0;
+    if (snprintf(detail_path, sizeof detail_path, "%.*s-detail.md", (int)(md ? ol - 3 : ol), out_path) >=
+        (int)sizeof detail_path) {
+        snprintf(err, errlen, "%s: path too long for its detail file", out_path);
+        goto out;
+    }
+    const char *slash = strrchr(detail_path, '/');
+    R.detail_name = slash ? slash + 1 : detail_path;
+    struct atomic_file out, detail;
     R.f = atomic_open(&out, out_path, err, errlen);
     if (!R.f)
         goto out;
+    FILE *main_f = R.f, *detail_f = atomic_open(&detail, detail_path, err, errlen);
+    if (!detail_f) {
+        atomic_abort(&out);
+        goto out;
+    }
     write_header(&R, recorded_elsewhere);
     write_summary(&R);
     write_data_notes(&R);
@@ -1210,10 +1228,19 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
     write_ceilings(&R);
     write_fleet(&R);
     write_claims(&R);
-    write_shape_tables(&R);
     write_charts(&R);
-    write_limits(&R);
     write_variants(&R);
+    R.f = detail_f;
+    const char *main_slash = strrchr(out_path, '/'), *main_name = main_slash ? main_slash + 1 : out_path;
+    say(&R, "# gemmprof report: the detail\n\nEvery shape's table and the limits model's share "
+            "distribution for %s; the report itself is [%s](%s).\n\n", mdc(ds->dir), main_name, main_name);
+    write_shape_tables(&R);
+    write_limits(&R);
+    R.f = main_f;
+    if (atomic_commit(&detail, err, errlen)) {
+        atomic_abort(&out);
+        goto out;
+    }
     rc = atomic_commit(&out, err, errlen);
 out:
     findings_free(&R.F);
@@ -1369,8 +1396,9 @@ static void write_summary(struct rep *R)
     for (int k = 0; k < 3 && next[k].row >= 0; k++)
         say(R, "%s%d. `%s`: %s, about %sx (%s)", k ? "; " : "", k + 1, mdt(ds->rows[next[k].row].variant),
             gp_rules[next[k].rule].fix, num(next[k].speedup), gp_rules[next[k].rule].id);
-    say(R, "%s\n\nBelow: the machine, the ceilings, the seed's claims in full, every shape, the charts, "
-           "each variant's diagnosis and the ladder's steps.\n\n", next[0].row >= 0 ? "." : "");
+    say(R, "%s\n\nBelow: the machine, the ceilings, the seed's claims in full, the charts, each variant's "
+           "diagnosis and the ladder's steps; every shape's table and the limits model's share distribution "
+           "are in [%s](%s).\n\n", next[0].row >= 0 ? "." : "", R->detail_name, R->detail_name);
 }
 
 /* ---- the fleet check (a merged --fleet run, analysis/fleet.h) ---- */

@@ -157,7 +157,22 @@ static char *render(const struct gp_dataset *ds, int elsewhere, const char *name
         printf("report_write(%s): %s\n", name, err);
         return NULL;
     }
-    return read_text(path);
+    /* the report and its detail file (the per-shape tables), as one text */
+    char detail[300];
+    snprintf(detail, sizeof detail, "%s/%s-detail.md", tmpdir, name);
+    char *a = read_text(path), *b = read_text(detail);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        printf("report_write(%s): %s missing\n", name, a ? detail : path);
+        return NULL;
+    }
+    char *both = malloc(strlen(a) + strlen(b) + 2);
+    if (both)
+        sprintf(both, "%s\n%s", a, b);
+    free(a);
+    free(b);
+    return both;
 }
 
 /* A copy of the part of `text` from `heading` to the next heading of level 2 or 3. */
@@ -366,6 +381,13 @@ static void test_several_kernels(void)
     for (int i = 0; i < ds.nrows; i++)
         several += strchr(ds.rows[i].kernels, ';') != NULL;
     char *t = render(&ds, 1, "several");
+    char mainp[300];
+    snprintf(mainp, sizeof mainp, "%s/several.md", tmpdir);
+    char *main_only = read_text(mainp);
+    CHECK(main_only && has(main_only, "## Summary") && !has(main_only, "## Results by shape") &&
+              has(main_only, "[several-detail.md](several-detail.md)") && has(t, "## Results by shape"),
+          "report.md opens with the summary and links its detail file, which holds the per-shape tables");
+    free(main_only);
     CHECK(has(t, "Diagnosis at ") && !has(t, "Next change"),
           "each variant gets the diagnosis engine's ranked findings, not the old single advice");
     CHECK(has(t, "**bank conflicts") || has(t, "(bank_conflicts)"),

@@ -597,7 +597,8 @@ static void evidence(struct rep *R, int i)
             num(li->waves), pct(1 - li->sm_busy));
         sep = "; ";
     } else if (li->have_launch && li->tail < 1) {
-        say(R, "%s waves: the waves are %s full on average", num(li->waves), pct(li->tail));
+        say(R, "%s blocks per SM: the SMs' mean work is %s of the busiest's", num(li->blocks / li->sms),
+            pct(li->tail));
         sep = "; ";
     }
     if (li->roof == GP_LIM_ISSUE || li->limiter == GP_LIM_ISSUE) {
@@ -728,8 +729,9 @@ static void write_diagnosis(struct rep *R, int i)
     findings_machine(R->ds, &m);
     diagnose_row(r, ro, &R->F.row[i].lim, &m, &d);
     say(R, "Diagnosis at %s: ", shape_str(r));
+    const double share = R->F.row[i].lim.share;   /* as the table below prints it */
     if (d.top_is_roof)
-        say(R, "**bound by %s** at %s of it; next: %s.", lim_label(d.roof), pct(d.roof_share),
+        say(R, "**bound by %s** at %s of its limit; next: %s.", lim_label(d.roof), pct(share),
             roof_next(r, ro, d.roof));
     for (int c = 0; c < d.ncauses; c++) {
         const struct gp_rule_info *ru = &gp_rules[d.cause[c].rule];
@@ -738,8 +740,8 @@ static void write_diagnosis(struct rep *R, int i)
             c + 1, ru->cause, ru->id, ev, ru->fix, num(d.cause[c].speedup));
     }
     if (!d.top_is_roof && d.roof >= 0)
-        say(R, " Then the %s roof (the row reaches %s of it).", lim_label(d.roof), pct(d.roof_share));
-    if (d.top_is_roof && d.roof_share < GP_LATENCY_BELOW && !R->F.row[i].lim.have_stalls)
+        say(R, " Then the %s roof (the row reaches %s of its limit).", lim_label(d.roof), pct(share));
+    if (d.top_is_roof && share < GP_LATENCY_BELOW && !R->F.row[i].lim.have_stalls)
         say(R, " Far below that roof and no cause explains it: `--stalls` (every warp-stall reason, "
                "5 more replay passes) would show where the warps wait.");
     say(R, "\n\n");
@@ -986,8 +988,8 @@ static void write_variants(struct rep *R)
             say(R, "No verified row: nothing to say about its performance.\n\n");
             continue;
         }
-        say(R, "At %s: ", shape_str(&ds->rows[focus]));
-        explain_row(R, focus);
+        /* the verdict first, then the shapes, then the physics behind the verdict */
+        write_diagnosis(R, focus);
         say(R, "| shape | TFLOP/s | limiter | allows | share | evidence |\n"
                "|---|---|---|---|---|---|\n");
         int listed = 0;
@@ -1006,8 +1008,8 @@ static void write_variants(struct rep *R)
             else
                 limiter_cells(R, i);
         }
-        say(R, "\n");
-        write_diagnosis(R, focus);
+        say(R, "\nWhy, at %s: ", shape_str(&ds->rows[focus]));
+        explain_row(R, focus);
     }
     if (focus_of)
         write_ladder(R, focus_of);

@@ -347,7 +347,7 @@ static void test_failed_verification(void)
     CHECK(has(t, "| `naive` -> `tiled` | 2048x2048x2048 | no comparison: `tiled` failed verification |"),
           "excluded from the step comparison");
     char *tiled = section(t, "### `tiled`");
-    CHECK(has(tiled, "At 1024x1024x1024:"), "tiled explained at its verified shape");
+    CHECK(has(tiled, "Why, at 1024x1024x1024:"), "tiled explained at its verified shape");
     CHECK(has(tiled, "| 2048x2048x2048 | **verification failed** |"), "tiled's failed shape marked");
     free(tiled);
     free(t);
@@ -868,7 +868,7 @@ static void test_many_rows(void)
           "every tiled row is 25%% of cuBLAS at its own shape (%d of %d rows)", tiled_right, tiled_rows);
     char *tiled = section(t, "### `tiled`");
     CHECK(has(tiled, "| ... 2480 more (see the results by shape) |"), "a variant's other shapes are capped at 20");
-    CHECK(has(tiled, "At 40048x40048x40048:"), "the focus is the largest shape");
+    CHECK(has(tiled, "Why, at 40048x40048x40048:"), "the focus is the largest shape");
     free(tiled);
     free(t);
     free(ds.rows);

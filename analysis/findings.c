@@ -104,7 +104,15 @@ static void step_finding(const struct gp_dataset *ds, const struct gp_roof *roof
     s->binding_level_to = lb >= 0 && lb < GP_LEVEL_COUNT ? lb : s->binding_level;
     if (s->binding_level >= 0)
         s->binding_factor = per_fma(ra, &fa->lim, s->binding_level) / per_fma(rb, &fb->lim, s->binding_level_to);
+    /* the counter that moved most among those that can bind either side: the binding
+     * levels' traffic, and warp instructions where issue limits (DRAM bytes that moved 10x
+     * on a step whose DRAM roof is 20x away said nothing) */
     for (int c = 0; c < GP_SC_COUNT; c++) {
+        int relevant = c == s->binding_level || c == s->binding_level_to ||
+                       (c == GP_SC_INST && (fa->lim.limiter == GP_LIM_ISSUE || fb->lim.limiter == GP_LIM_ISSUE ||
+                                            fa->lim.roof == GP_LIM_ISSUE || fb->lim.roof == GP_LIM_ISSUE));
+        if (!relevant)
+            continue;
         double x = per_fma(ra, &fa->lim, c), y = per_fma(rb, &fb->lim, c);
         if (!(x > 0) || !(y > 0) || !isfinite(x / y))
             continue;

@@ -60,7 +60,8 @@ struct gp_step_finding {
                                  * shared memory) compares each side's own binding bytes */
     double binding_factor;      /* bytes per FMA, from's at binding_level over to's at
                                  * binding_level_to (> 1: cut) */
-    int moved;                  /* the counter per FMA that changed most (gp_step_counter), -1 */
+    int moved;                  /* the counter per FMA that changed most among those that can
+                                 * bind either side (gp_step_counter), -1 */
     double moved_factor;        /* its from / to */
 };
 

@@ -236,6 +236,23 @@ static const char *limiter_cell(const struct sum *S, int i)
     return b;
 }
 
+/* "bank_conflicts 1.15x, few_blocks 2.06x": row i's causes (analysis/diagnose.h), heaviest
+ * first, with the speedup the model gives removing each; "-" for none. */
+static const char *causes_cell(const struct sum *S, int i)
+{
+    static char b[256];
+    struct gp_machine m;
+    struct gp_diagnosis d;
+    findings_machine(S->ds, &m);
+    diagnose_row(&S->ds->rows[i], &S->roof[i], &S->F.row[i].lim, &m, &d);
+    size_t n = 0;
+    b[0] = '\0';
+    for (int c = 0; c < d.ncauses && n < sizeof b - 48; c++)
+        n += (size_t)snprintf(b + n, sizeof b - n, "%s%s %sx", c ? ", " : "", gp_rules[d.cause[c].rule].id,
+                              sig3(d.cause[c].speedup));
+    return d.ncauses ? b : "-";
+}
+
 static void table(const struct sum *S, long pct_n, long lim_n, FILE *f)
 {
     const struct gp_dataset *ds = S->ds;
@@ -245,10 +262,10 @@ static void table(const struct sum *S, long pct_n, long lim_n, FILE *f)
     fprintf(f, "| variant |");
     for (int j = 0; j < S->nsizes; j++)
         fprintf(f, " N=%ld |", S->size[j]);
-    fprintf(f, " %% of cuBLAS at %ld | limiter at %ld (share) |\n|---|", pct_n, lim_n);
+    fprintf(f, " %% of cuBLAS at %ld | limiter at %ld (share) | causes at %ld |\n|---|", pct_n, lim_n, lim_n);
     for (int j = 0; j < S->nsizes; j++)
         fprintf(f, "---:|");
-    fprintf(f, "---:|---|\n");
+    fprintf(f, "---:|---|---|\n");
     int cb = row_at(S, "cublas", pct_n);
     for (int v = 0; v < vars.ngroups; v++) {
         int cnt;
@@ -266,7 +283,7 @@ static void table(const struct sum *S, long pct_n, long lim_n, FILE *f)
             fprintf(f, " %.1f%% |", 100 * S->roof[i].achieved / S->roof[cb].achieved); /* 94.7, not 95 */
         else
             fprintf(f, " n/a |");
-        fprintf(f, " %s |\n", k >= 0 ? limiter_cell(S, k) : "n/a");
+        fprintf(f, " %s | %s |\n", k >= 0 ? limiter_cell(S, k) : "n/a", k >= 0 ? causes_cell(S, k) : "n/a");
     }
     fputc('\n', f);
     row_groups_free(&vars);
@@ -279,10 +296,9 @@ static void launch_words(const struct sum *S, int i, struct para *p)
     const char *name = mdc(S->ds->rows[i].variant);
     if (li->sm_busy < 1)
         add(p, "%s launches %.0f blocks on %.0f SMs (%.0f idle)", name, li->blocks, li->sms, li->sms - li->blocks);
-    else   /* a whole number of waves: the last one is full */
-        add(p, "%s launches %.0f blocks, %.0f resident per SM: %s waves, the last %s full (%s on average)", name,
-            li->blocks, li->blocks_per_sm, sig3(li->waves),
-            pct3(li->waves > floor(li->waves) ? li->waves - floor(li->waves) : 1), pct3(li->tail));
+    else   /* every SM busy: how evenly the blocks fall on them */
+        add(p, "%s launches %.0f blocks, %s per SM: the busiest SMs run %.0f, and the SMs' mean work is %s of "
+               "theirs", name, li->blocks, sig3(li->blocks / li->sms), ceil(li->blocks / li->sms), pct3(li->tail));
 }
 
 static void busy_sentence(const struct sum *S, long lim_n, struct para *p)
@@ -391,7 +407,8 @@ int summary_write(const struct gp_dataset *ds, const char *dir, FILE *f, char *e
     machine_line(&S, dir, &p);
     flush_para(&p, f);
     add(&p, "TFLOP/s (2·M·N·K / median time, L2 %s between repetitions; %d of %d rows verified, with a "
-            "valid time), and the limiter the report names at %ld^3 (share = measured / what it allows):",
+            "valid time), the limiter the report names at %ld^3 (share = measured / what it allows) and the "
+            "causes the diagnosis finds there, each with the speedup removing it would buy:",
         !ds->have_meta ? "flush unknown" : ds->meta.l2_flush ? "flushed" : "not flushed", S.F.n_usable,
         ds->nrows, lim_n);
     if (ds->n_implausible_rows || ds->n_implausible_ceilings)

@@ -1,5 +1,5 @@
 /* The one version string: --version, results.json's tool_version and the report all print
- * it, "0.1.0 (f8ccb81)": the release and the git revision the binary was built from. */
+ * it, "0.1.0 (<short revision>)": the release and the git revision the binary was built from. */
 #ifndef GEMMPROF_ANALYSIS_VERSION_H
 #define GEMMPROF_ANALYSIS_VERSION_H
 

@@ -8,8 +8,8 @@
  * No FP32-emulation baseline: cuBLAS 13.0 has CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (FP32 on
  * BF16 tensor cores), but on the H200 a cublasGemmEx with it (emulation strategy EAGER)
  * ran cublasSgemm's own SIMT kernel (sm80_xmma_gemm_f32f32_..._ffma, 51.29 TFLOP/s at
- * 8192^3 as cublas, the same error to the last digit; results/h200/logs/
- * kernel_probe-f62ef6e-tf32.log): no emulation on sm_90, so no row of its own.
+ * 8192^3 as cublas, the same error to the last digit; results/h200/NOTES.md, "Kernel
+ * notes", cublas): no emulation on sm_90, so no row of its own.
  *       ./build/gemmprof -k cublas,cublas_tf32
  */
 #include <cublas_v2.h>

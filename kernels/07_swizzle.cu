@@ -22,8 +22,7 @@
  * scalar stores. Copies outside A/B zero-fill, stores are guarded.
  * Expected bound: instruction issue, as warptile, with ~12 fewer copy instructions and
  * their address arithmetic per 2048 FFMAs of a thread.
- * Measured (H200, the recorded run at df9662d, results/h200/): 42.59 TFLOP/s at 4096^3
- * (82.9% of cuBLAS SGEMM) and 42.76 at 8192^3 (83.4%); below warptile (46.17, 47.24): with A
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", swizzle. Below warptile there: with A
  * k-major a lane holds 4 k of each of its rows, which leaves no registers to load ahead
  * (kernels/14_dbuf.cu).
  *       ./build/gemmprof -k warptile,swizzle

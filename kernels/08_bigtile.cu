@@ -20,8 +20,7 @@
  * the pointers are 16-byte aligned). Fewer, larger tiles: 64 blocks at 1024^3 for 132
  * SMs, so this is a large-shape kernel; simt_auto chooses per shape.
  * Expected bound: instruction issue; target >= 95% of cuBLAS SGEMM at 4096^3 and 8192^3.
- * Measured (H200, the recorded run at df9662d, results/h200/): 44.54 TFLOP/s at 4096^3
- * (86.8% of cuBLAS SGEMM) and 44.88 at 8192^3 (87.5%).
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", bigtile.
  *       ./build/gemmprof -k warptile,swizzle,bigtile,cublas -s 4096,8192
  */
 #include "kernels/gemm.h"

@@ -17,8 +17,7 @@
  * ("128x256x16 w64x64 t16x8 s4 split1"), and `gemmprof --tune MxNxK` times them all.
  * Shapes: any m, n, k >= 1 (each configuration as bigtile; the reduction is vectorised
  * when n % 4 == 0 and C is 16-byte aligned).
- * Measured (H200, the recorded run at df9662d, results/h200/): 48.58 TFLOP/s at 4096^3
- * (94.6% of cuBLAS SGEMM) and 49.46 at 8192^3 (96.4%); other shapes in the README.
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", simt_auto.
  *       ./build/gemmprof -k simt_auto,bigtile,cublas -s 1024,1000x1500x700,8192x64x4096
  */
 #include <stdio.h>

@@ -23,8 +23,7 @@
  * Expected bound: the tensor pipe at mma.sync's rate (on Hopper mma.sync reaches well under
  * wgmma's peak: the Hopper microbenchmark literature puts it near two thirds), with shared
  * memory close behind (~85% busy by the count above); target >= 250 TFLOP/s at 4096.
- * Measured (H200, the recorded run at df9662d, results/h200/): 146.15 TFLOP/s at 4096^3
- * (37.0% of cuBLAS TF32) and 149.96 at 8192^3 (37.0%).
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", tf32_mma.
  *       ./build/gemmprof -k tf32_mma,cublas_tf32
  */
 #include "kernels/mma_tf32.cuh"

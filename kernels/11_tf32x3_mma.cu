@@ -22,8 +22,7 @@
  * issue close (mma + splits + folds ~60% of the issue slots): a third of tf32_mma's rate
  * at best; the target, 2x cuBLAS SGEMM (>= 102 TFLOP/s at 4096), needs tf32_mma's mma rate
  * at >= 306 TFLOP/s, which is about mma.sync's ceiling on Hopper.
- * Measured (H200, the recorded run at df9662d, results/h200/): 47.11 TFLOP/s at 4096^3
- * (91.8% of cuBLAS SGEMM) and 47.43 at 8192^3 (92.5%); the 2x target is missed.
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", tf32x3_mma. The 2x target is missed.
  *       ./build/gemmprof -k tf32x3_mma,cublas
  */
 #include "kernels/mma_tf32.cuh"

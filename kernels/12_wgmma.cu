@@ -33,8 +33,7 @@
  * Built for sm_90a only (Makefile SM90A_SRC); elsewhere the launcher returns
  * cudaErrorNotSupported. Expected: well above mma.sync, below cuBLAS TF32 (no producer
  * specialisation, one k-tile in flight per warpgroup, 128 x 128 tiles).
- * Measured (H200, the recorded run at df9662d, results/h200/): 190.11 TFLOP/s at 4096^3
- * (48.1% of cuBLAS TF32) and 187.53 at 8192^3 (46.3%).
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", wgmma.
  *       ./build/gemmprof -k wgmma,cublas_tf32
  */
 #include <stdint.h>

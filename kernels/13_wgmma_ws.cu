@@ -20,12 +20,12 @@
  * - Fragment schedule (correctness): the first build loaded k-tile t+1's fragments while
  *   k-tiles t-1 and t were in flight (wait_group 1, three register sets). It was correct at
  *   1000x1500x700 and at small shapes but wrong at 2048^3-8192^3 (relative error ~0.1,
- *   results/h200/logs/kernel_probe-4843d78.log) at 275-282 TFLOP/s: a fault that appears
+ *   at 275-282 TFLOP/s; logs in results/h200/NOTES.md, "Kernel notes"): a fault that appears
  *   only when the tensor pipe is saturated. The mbarrier ring, parities and arrival
  *   counts check out on paper; the one timing-dependent interaction left is a register
  *   write (the fragment LDS) while this warpgroup's wgmmas, which read register operands,
  *   are still queued; that relies on ptxas keeping in-flight A registers apart. Both
- *   schedules ran side by side on the H200 (results/h200/logs/kernel_probe-aadc451-wgmma.log):
+ *   schedules ran side by side on the H200 (results/h200/NOTES.md, "Kernel notes"):
  *   the overlapped one wrong at 2048^3 and 4096^3 (relative error 0.057, 0.115) and at
  *   512^3, with elements explained by B or A from a neighbouring k-tile, missing or doubled
  *   k-tiles (fragments overwritten in flight); the one below correct everywhere, at 269 and
@@ -43,11 +43,9 @@
  * timed with the kernel.
  * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
  * Target: 90% of cuBLAS TF32 at 4096^3 and 8192^3.
- * Measured (H200, the recorded run at df9662d, results/h200/): 279.57 TFLOP/s at 4096^3
- * (70.7% of cuBLAS TF32) and 276.60 at 8192^3 (68.3%); the target is missed. Most of the
- * gap was the tensor maps' 256-byte L2 promotion on this kernel's 32-byte B rows (DRAM
- * traffic tripled): without it (3913a3c, results/h200/run-3913a3c/) 333.59 at 4096^3 (84.4%)
- * and 339.88 at 8192^3 (84.2%).
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", wgmma_ws. Most of the gap to the
+ * target was the tensor maps' 256-byte L2 promotion on this kernel's 32-byte B rows (DRAM
+ * traffic tripled); no map is promoted now (kernels/sm90_tf32.cuh).
  *       ./build/gemmprof -k wgmma,wgmma_ws,cublas_tf32
  */
 #include <stdint.h>

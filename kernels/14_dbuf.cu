@@ -5,7 +5,7 @@
  * lane must hold 4 k of each of its 16 rows (64 registers of A fragments besides 128
  * accumulators): every 16x8 configuration of that kernel used all 255 registers, with no
  * room to load ahead, and at warptile's own tiles it ran at 83% of cuBLAS against
- * warptile's 90% (H200, results/h200/logs/kernel_probe-4843d78.log). Transposed, a lane
+ * warptile's 90% (H200; results/h200/NOTES.md, "Kernel notes", dbuf). Transposed, a lane
  * holds only the 16 + 8 floats of one k-step, so the fragments of step k+1 can be loaded
  * (6 LDS.128) while step k's 128 FFMAs issue, and the first fragments of the next slice
  * right after its barrier, before the last FFMAs of this one: the FFMAs never wait for a
@@ -19,26 +19,22 @@
  * Tiles: the row t128x256k32s4 of kernels/simt_configs.def (BM=128, BN=256, BK=32, warp
  * tile 64x64, 16x8 per thread, 256 threads, STAGES=4: 4 x (32 x 132 + 32 x 256) x 4 =
  * 198,656 B of dynamic shared memory, __launch_bounds__(256, 1)), the winner of `gemmprof
- * --tune` at 4096^3 and 8192^3 on the H200 at f962951 (8192^3: 49.49 TFLOP/s; 49.36 with 3
- * stages, 47.15 with BK=16 and 4 stages, results/h200/tune-df9662d/): a 32-deep slice halves the
+ * --tune` at 4096^3 and 8192^3 on the H200 (figures: results/h200/NOTES.md, "Kernel notes",
+ * dbuf): a 32-deep slice halves the
  * barriers and the pipeline's bookkeeping per FFMA. Pointing dbuf_cfg at another row of the
  * table is a one-word edit.
  * Shapes: any m, n, k >= 1 (16-byte B copies and float4 stores when n % 4 == 0 and b, c
  * are 16-byte aligned; A is always copied in 4-byte pieces, so k is free).
  * Expected bound: instruction issue (FFMA ~95% of issued instructions); target >= 95% of
  * cuBLAS SGEMM at 4096^3 and 8192^3.
- * Measured (H200, share of cuBLAS SGEMM): in the recorded default run at a62df6c
- * (results/h200/) 50.26 TFLOP/s at 4096^3 (97.9%) and 51.55 at 8192^3 (100.6%). Before
- * 3707045 it was 94.5-95.2% at 4096^3 (15 measurements on 2026-11-30) and 96.5% at 8192^3.
- * ncu's source counters found the gap: the next slice's copies, each with its own address,
- * fallback and predicate, took 10.5% of the warp samples (logs/sass_stalls-abe156f.txt).
- * Interior threads now copy a slice inside K without predicates (kernels/simt_gemm.cuh,
- * load_inside).
- * Tried and dropped (H200): the slice as a loop of 4-16-step blocks to cut the code size
- * (4.6-11% slower: fewer no_instruction stalls, more dispatch stalls; logs/tune-21c315b-*,
- * logs/ku_probe-5f5df97.txt), the last partial wave's tiles cut in K (no gain,
- * logs/tailsplit-e20f6fb-probe.txt), and a persistent stream-K grid for the partial last wave
- * (three forms, 7-34% slower, logs/streamk-v*; README, issue 12).
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", dbuf. ncu's source counters found
+ * the last gap to cuBLAS: the next slice's copies, each with its own address, fallback and
+ * predicate, took a tenth of the warp samples. Interior threads now copy a slice inside K
+ * without predicates (kernels/simt_gemm.cuh, load_inside).
+ * Tried and dropped (H200; docs/ladders.md): the slice as a loop of 4-16-step blocks to cut
+ * the code size (4.6-11% slower: fewer no_instruction stalls, more dispatch stalls), the last
+ * partial wave's tiles cut in K (no gain), and a persistent stream-K grid for the partial
+ * last wave (three forms, 7-34% slower; issue 12).
  */
 #include "kernels/gemm.h"
 #include "kernels/simt_gemm.cuh"

@@ -76,10 +76,7 @@
  * 128 x 128 x 32 k-tile is 32 KB of TMA per 1 Mflop of GEMM (3 of tensor work): 3.2 TB/s at
  * 102 TFLOP/s, where wgmma (same tile, one product) drew 5.9 TB/s at its 190 TFLOP/s.
  * Target: >= 2x cuBLAS SGEMM at 4096^3 (~102 TFLOP/s), error within 2x of SGEMM's.
- * Measured (H200, de4f2d3, results/h200/tf32x3/, counters on, one invocation with cuBLAS):
- * 114.73 TFLOP/s at 4096^3, 2.23x cuBLAS SGEMM's 51.41; 109.06 at 2048^3, 105.05 at 8192^3
- * (the SM clock fell to 1.68 GHz there); relative error 2.38e-7 at 4096^3 (0.21x cuBLAS
- * SGEMM's), 1.93e-7 at 2048^3 (0.24x), 1.52e-7 at 1000x1500x700 (0.32x).
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", tf32x3_wgmma.
  *       ./build/gemmprof -k tf32x3_wgmma,tf32x3_mma,cublas
  */
 #include <stdint.h>

@@ -71,16 +71,11 @@
  * asynchronous TMA and wgmma completions (tests/wgmma_ss_protocol.py): no deadlock, no
  * stale or overwritten operand in 1,500 schedules, and the model catches a missing
  * src_empty wait or a release of the current instead of the previous stage.
- * Measured (H200, 0f09174, one invocation with counters, results/h200/logs/wgmma_ss-0f09174-sweep.log):
- * 339.34 TFLOP/s at 4096^3 (83.9% of cuBLAS TF32's 404.46), 344.30 at 8192^3 (82.5% of
- * 417.41), 301.78 at 2048^3; wgmma_ws in the same run 274.79 / 279.09. The 90% target is
- * missed. ncu at 4096^3 (logs/ncu-wgmma_ss-0f09174.txt): L1/shared throughput 81% of peak,
- * the tensor pipe 72.8% of elapsed cycles, 10% of shared wavefronts excessive. One
- * mbarrier arrival per transposer warp instead of one per thread (1a3f78c) ran 4-6%
- * slower (logs/wgmma_ss-1a3f78c-arrive-per-warp.log) and was reverted.
- * Since 3913a3c the tensor maps ask for no L2 promotion, which lifts wgmma_ws to this
- * kernel's speed (run-3913a3c: 333.59 against 331.67 at 4096^3): the transpose's gain over
- * wgmma_ws was the promotion's loss there; wgmma_rs is the step that goes further.
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", wgmma_ss. The 90% target is missed;
+ * one mbarrier arrival per transposer warp instead of one per thread ran slower and was
+ * reverted. Without the tensor maps' L2 promotion (none now) wgmma_ws runs at this kernel's
+ * speed: the transpose's gain over wgmma_ws was the promotion's loss there; wgmma_rs is the
+ * step that goes further.
  *       ./build/gemmprof -k wgmma_ws,wgmma_ss,cublas_tf32
  */
 #include <stdint.h>

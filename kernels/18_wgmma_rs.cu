@@ -9,12 +9,12 @@
  *   L1/shared 81% busy, tensor pipe 72%). In RS mode the 64-row operand (B^T) comes from
  *   registers, loaded once per k-tile by LDS.32, and there is no transpose pass.
  * - Why wgmma_ws, also RS, ran at 270-280 TFLOP/s: its B arrives as 16 unswizzled TMA
- *   boxes of [32 k][8 n] per stage, rows of 32 bytes. Measured on the H200 (edc9ca7, this
- *   kernel built with those boxes as well, results/h200/logs/wgmma_rs-edc9ca7-probe.txt):
- *   281.54 TFLOP/s at 4096^3 and 9.90 GB of DRAM traffic at 8192^3, against 389.87 and
- *   3.69 GB with the 32-wide boxes. (The cause was the tensor maps' 256-byte L2 promotion,
- *   which 32-byte rows waste; since 3913a3c no map is promoted and wgmma_ws itself reaches
- *   84% of cuBLAS TF32: README, "The TMA maps' L2 promotion".) So B lands here as 4 boxes
+ *   boxes of [32 k][8 n] per stage, rows of 32 bytes. Measured on the H200 with this
+ *   kernel built with those boxes as well (results/h200/NOTES.md, "Kernel notes",
+ *   wgmma_rs): about 72% of the speed and 2.7x the DRAM traffic of the 32-wide boxes.
+ *   (The cause was the tensor maps' 256-byte L2 promotion, which 32-byte rows waste; no
+ *   map is promoted now and wgmma_ws itself reaches 84% of cuBLAS TF32: docs/ladders.md,
+ *   "The TMA maps' L2 promotion".) So B lands here as 4 boxes
  *   of [32 k][32 n], 128-byte rows, with TMA's 128B swizzle: element (n, k) of a box sits
  *   in row k, 16-byte chunk ((n % 32) / 4) XOR (k % 8). A warp's fragment load reads 8
  *   consecutive n in 4 k rows: 2 chunks per row, XORed by the row: at most 2-way bank
@@ -25,9 +25,9 @@
  *   t is in the tensor pipe. No register is written while a wgmma that reads it may be in
  *   flight; each set is pinned live up to the wait that retires it (an empty asm reading
  *   and writing the registers). With three sets and the same order the results were wrong
- *   at 2048^3-8192^3 (results/h200/logs/wgmma_rs-2c19cf4-probe.txt), as wgmma_ws's first
- *   schedule was: two sets it is. The overlap alone, with the 8-wide boxes, gained
- *   nothing (2c19cf4: 282.44 TFLOP/s at 4096^3).
+ *   at 2048^3-8192^3 (results/h200/NOTES.md, "Kernel notes", wgmma_rs), as wgmma_ws's
+ *   first schedule was: two sets it is. The overlap alone, with the 8-wide boxes, gained
+ *   nothing.
  * Unchanged from wgmma_ws: C^T = B^T A^T (A^T by 128B-swizzled TMA boxes and descriptors),
  * tile 256 (m) x 128 (n, 2 consumer warpgroups x 64) x 32 (k), 4 stages x 48 KB, one
  * producer thread, persistent blocks in the L2-grouped order, accumulators stored
@@ -36,13 +36,7 @@
  * Shapes: any m, n, k >= 1, as wgmma_ws (TMA zero-fill, guarded stores, pitch-padded
  * copies for k % 4 or n % 4 != 0, timed with the kernel).
  * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
- * Measured (H200, edc9ca7, one invocation with counters beside wgmma_ss and cuBLAS TF32,
- * results/h200/tf32_rs/): 389.87 TFLOP/s at 4096^3 (99.1% of cuBLAS TF32's 393.51),
- * 386.04 at 8192^3 (95.5% of 404.32), 358.87 at 2048^3, 97.22 at 1000x1500x700; wgmma_ss
- * 331.41 / 334.83 beside it. ncu at 4096^3: tensor pipe 90.4% of elapsed cycles (wgmma_ss
- * 71.8%), L1/TEX 74.8%. memcheck and racecheck clean at 300x200x100 and 67x45x33.
- * At 3913a3c (no L2 promotion), the default run: 389.44 / 389.60 TFLOP/s at 4096^3 / 8192^3,
- * 98.6% / 96.5% of cuBLAS TF32 (results/h200/run-3913a3c/).
+ * Measured on the H200: results/h200/NOTES.md, "Kernel notes", wgmma_rs.
  *       ./build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32
  */
 #include <stdint.h>
@@ -191,7 +185,7 @@ static cudaError_t wgmma_rs_run(int m, int n, int k, const float *a, const float
 
 /* C = A * B (row-major) on `stream`; any m, n, k >= 1. Returns cudaErrorNotSupported
  * unless built for sm_90a and run on compute capability 9.0. Never synchronizes. (The
- * template's BW 8, wgmma_ws's panels, was the comparison at edc9ca7; only 32 is built.) */
+ * template's BW 8, wgmma_ws's panels, was the comparison on the H200; only 32 is built.) */
 extern "C" cudaError_t gemm_wgmma_rs_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                             const float *b, float *c, cudaStream_t stream)
 {

@@ -27,9 +27,9 @@
  * every thread's copies of slice t visible, and proves that every thread has finished
  * computing slice t-1, whose stage the copies issued right after it overwrite.
  * Each body keeps its own B-copy loop and slice dispatch: sharing them through one helper
- * (5ad4610) left the k-major kernels' code unchanged but gave the transposed ones other
- * register allocations, and dbuf ran 1.6% (4096^3) and 2.2% (8192^3) slower on the H200
- * (results/h200/logs/run1-5ad4610.log). */
+ * left the k-major kernels' code unchanged but gave the transposed ones other register
+ * allocations, and dbuf ran 1.6% (4096^3) and 2.2% (8192^3) slower on the H200
+ * (results/h200/NOTES.md, "Kernel notes", simt_gemm.cuh). */
 #ifndef GEMMPROF_KERNELS_SIMT_GEMM_CUH
 #define GEMMPROF_KERNELS_SIMT_GEMM_CUH
 
@@ -361,7 +361,7 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
      * pointer per pass plus a constant offset. The general load_slice spent about 240
      * instructions per slice on per-copy addresses and fallbacks, and its register reuse
      * stalled the copies' successors (long_scoreboard); ncu's source counters put 10.5% of
-     * dbuf's warp samples there (results/h200/logs/sass_stalls-abe156f.txt). */
+     * dbuf's warp samples there (results/h200/NOTES.md, "Kernel notes", dbuf). */
     const bool copies_inside = (A_PASSES - 1) * A_RP < a_rows_left && b_col_ok;
     auto load_inside = [&](int stage, int k0) {
         float *const as_s = as + stage * A_STAGE + a_dst;

@@ -69,12 +69,12 @@ static inline sm90_encode_tiled_fn sm90_encoder(void)
 }
 
 /* The L2 promotion of every TMA map: none. Promoting to 256-byte L2 fetches (what these
- * maps asked for up to aaff6ea) fetched far more than the boxes use: on the H200 at
- * aaff6ea (results/h200/logs/l2promo-{none,256}-aaff6ea.log, one call, cuBLAS TF32 within
- * 1% between the two sweeps) wgmma_ws ran 311/334/351 TFLOP/s at 2048/4096/8192^3 without
+ * maps asked for before) fetched far more than the boxes use: on the H200 (one call, cuBLAS
+ * TF32 within 1% between the two sweeps; logs: results/h200/NOTES.md, "Kernel notes",
+ * sm90_tf32.cuh) wgmma_ws ran 311/334/351 TFLOP/s at 2048/4096/8192^3 without
  * it against 276/286/272 with it (DRAM at 8192^3: 2.66 GB against 8.29), wgmma 207/222/220
  * against 180/186/187, and wgmma_ss and wgmma_rs within 1% either way. Promoting only the
- * 128-byte rows (a49cd61) still left wgmma_ws 4.41 GB of DRAM traffic at 8192^3.
+ * 128-byte rows still left wgmma_ws 4.41 GB of DRAM traffic at 8192^3.
  * GEMMPROF_TMA_L2_PROMOTION=64|128|256 promotes every map again (a diagnostic). */
 static inline CUtensorMapL2promotion sm90_l2_promotion(void)
 {

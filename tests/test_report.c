@@ -614,6 +614,10 @@ static int mutant(enum mutation mu, const char *name, int flags, char **report, 
         summary_write(&ds, dir, f, err, sizeof err);
         fclose(f);
     }
+    /* the summary's paragraphs are wrapped at 100 columns: sentences are matched unwrapped */
+    for (char *c = *summary; c && *c; c++)
+        if (*c == '\n' && c[1] && c[1] != '\n' && c[1] != '|' && c > *summary && c[-1] != '\n' && c[-1] != '|')
+            *c = ' ';
     dataset_free(&ds);
     return *report && *summary ? 0 : -1;
 }

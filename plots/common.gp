@@ -156,7 +156,7 @@ argv(n) = exists(sprintf("ARG%d", n)) ? value(sprintf("ARG%d", n)) : ""
 # Where each level's bandwidth-roof label sits: how far along the line from its start
 # (factor on x) and on which side (1 above, -1 below), so nearly equal roofs such as
 # L1 and shared memory get their labels on opposite sides.
-LEVEL_LABEL_ALONG = "1.5 1.5 1.5 5"
+LEVEL_LABEL_ALONG = "1.5 1.15 1.5 5"
 LEVEL_LABEL_SIDE = "-1 1 -1 1"
 label_along(l) = level_index(l) > 0 ? word(LEVEL_LABEL_ALONG, level_index(l)) + 0 : 1.5
 label_side(l) = level_index(l) > 0 ? word(LEVEL_LABEL_SIDE, level_index(l)) + 0 : 1

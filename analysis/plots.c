@@ -198,18 +198,88 @@ static int rank_shapes(const struct gp_dataset *ds, const struct gp_ceilings *cs
 
 static const char *const level_label[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "shared"};
 
+/* ---- variant families: the legends group each family's variants ---- */
+
+enum vfamily { FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32, FAM_CUBLAS, FAM_COUNT };
+/* the CSVs' family column; plots/common.gp gives each family its marker fill */
+static const char *const family_name[FAM_COUNT] = {"FP32 SIMT", "TF32 tensor", "3xTF32", "cuBLAS"};
+
+/* A row's family: cuBLAS by name (it is the reference whatever its pipe), else the pipe
+ * that did the work (3xTF32 by its tensor ops per FLOP, or by name without counters). */
+static int row_family(const struct gp_result *r, const struct gp_ceilings *cs)
+{
+    if (strncmp(r->variant, "cublas", 6) == 0)
+        return FAM_CUBLAS;
+    struct gp_roof ro;
+    roof_derive(r, cs, &ro);
+    if (strstr(r->variant, "tf32x3") || (ro.compute_path == GP_PATH_TENSOR && ro.tensor_per_flop > 1.05))
+        return FAM_3XTF32;
+    return ro.compute_path == GP_PATH_TENSOR ? FAM_TF32 : FAM_FP32_SIMT;
+}
+
+/* Renumbers the variant groups family by family (first appearance within each), so a
+ * variant_index run is one family and a legend lists families together; fam[g] gets
+ * group g's family (from its first row). 0, or -1 when out of memory. */
+static int group_by_family(const struct gp_dataset *ds, const struct gp_ceilings *cs, struct row_groups *vars,
+                           int *fam)
+{
+    int ng = vars->ngroups, nrows = ds->nrows;
+    int *was = malloc(((size_t)ng + 1) * sizeof *was), *order = malloc(((size_t)ng + 1) * sizeof *order);
+    int *newid = malloc(((size_t)ng + 1) * sizeof *newid), *start = malloc(((size_t)ng + 1) * sizeof *start);
+    int *rows = malloc(((size_t)nrows + 1) * sizeof *rows);
+    int ok = was && order && newid && start && rows;
+    if (ok) {
+        for (int g = 0; g < ng; g++)
+            was[g] = row_family(&ds->rows[vars->rows[vars->start[g]]], cs);
+        int p = 0, used = 0;
+        for (int f = 0; f < FAM_COUNT; f++)
+            for (int g = 0; g < ng; g++)
+                if (was[g] == f)
+                    order[p++] = g;
+        for (p = 0; p < ng; p++) {
+            int cnt;
+            const int *idx = row_group(vars, order[p], &cnt);
+            newid[order[p]] = p;
+            fam[p] = was[order[p]];
+            start[p] = used;
+            memcpy(rows + used, idx, (size_t)cnt * sizeof *rows);
+            used += cnt;
+        }
+        start[ng] = used;
+        memcpy(vars->start, start, ((size_t)ng + 1) * sizeof *start);
+        memcpy(vars->rows, rows, (size_t)used * sizeof *rows);
+        for (int i = 0; i < nrows; i++)
+            vars->group_of[i] = newid[vars->group_of[i]];
+    }
+    free(was);
+    free(order);
+    free(newid);
+    free(start);
+    free(rows);
+    return ok ? 0 : -1;
+}
+
+/* ",variant_index,family," for row i, between the variant and the next column */
+static void write_variant_cols(FILE *f, const struct row_groups *vars, const int *fam, int i)
+{
+    fprintf(f, ",%d,", vars->group_of[i] + 1);
+    csv_write_field(f, family_name[fam[vars->group_of[i]]]);
+    fputc(',', f);
+}
+
+
 /* The points of the rows sel[0..nsel) (every row when sel is NULL) into path, at every
  * level (dram_only: DRAM alone); the number of points at DRAM level in *n_dram. Returns
  * the number of points, or -1. */
 static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
-                        const struct row_groups *vars, const int *sel, int nsel, int dram_only,
+                        const struct row_groups *vars, const int *fam, const int *sel, int nsel, int dram_only,
                         const char *path, int *n_dram, unsigned char *mark, char *err, size_t errlen)
 {
     struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
     if (!f)
         return -1;
-    fputs("variant,variant_index,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,"
+    fputs("variant,variant_index,family,precision,m,n,k,shape,level,bytes,ai_flop_per_byte,flop_per_s,"
           "attainable_flop_per_s,bound\n", f);
     int n = 0;
     *n_dram = 0;
@@ -227,7 +297,7 @@ static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *c
             if (isnan(roof.ai[l]) || isnan(roof.achieved))
                 continue;
             csv_write_field(f, r->variant);
-            fprintf(f, ",%d,", vars->group_of[i] + 1);
+            write_variant_cols(f, vars, fam, i);
             csv_write_field(f, r->precision);
             fprintf(f, ",%ld,%ld,%ld,", r->m, r->n, r->k);
             csv_write_field(f, shape);
@@ -348,7 +418,7 @@ static int sweep_cmp(const void *a, const void *b)
 
 /* sweep.csv, each variant's rows together and in size order: the scripts join
  * consecutive rows of one variant, so a row of another in between would break the line. */
-static int write_sweep(const struct gp_dataset *ds, const struct row_groups *vars, const char *path,
+static int write_sweep(const struct gp_dataset *ds, const struct row_groups *vars, const int *fam, const char *path,
                        unsigned char *mark, char *err, size_t errlen)
 {
     struct sweep_key *keys = malloc(((size_t)ds->nrows + 1) * sizeof *keys);
@@ -375,7 +445,7 @@ static int write_sweep(const struct gp_dataset *ds, const struct row_groups *var
         free(keys);
         return -1;
     }
-    fputs("variant,variant_index,precision,m,n,k,shape,size,flop_per_s,time_min_s,time_max_s,"
+    fputs("variant,variant_index,family,precision,m,n,k,shape,size,flop_per_s,time_min_s,time_max_s,"
           "time_median_s\n", f);
     int n = 0;
     for (int i = 0; i < nk; i++) {
@@ -387,7 +457,7 @@ static int write_sweep(const struct gp_dataset *ds, const struct row_groups *var
         double size = (r->m == r->n && r->n == r->k) ? (double)r->m
                                                      : cbrt((double)r->m * (double)r->n * (double)r->k);
         csv_write_field(f, r->variant);
-        fprintf(f, ",%d,", keys[i].variant + 1);
+        write_variant_cols(f, vars, fam, keys[i].row);
         csv_write_field(f, r->precision);
         fprintf(f, ",%ld,%ld,%ld,", r->m, r->n, r->k);
         csv_write_field(f, shape);
@@ -513,11 +583,12 @@ static int write_stalls(const struct gp_dataset *ds, const struct row_groups *va
 /* ---- issue_points.csv: the instruction roofline ---- */
 
 /* issue_points.csv: one line per verified row with a warp-instruction count and a known
- * issue peak: variant,variant_index,precision,shape,flop_per_inst,flop_per_s,
- * issue_peak_inst_per_s,compute_peak_flop_per_s (0 when no ceiling). Returns the lines
+ * issue peak: variant,variant_index,family,precision,shape,flop_per_inst,flop_per_s,
+ * issue_peak_inst_per_s,compute_peak_flop_per_s (0 when no ceiling),compute_roof (that
+ * ceiling's name for the legend, roof_compute_name; "none" without one). Returns the lines
  * written, or -1. The file is written only when there is a line to write. */
 static int write_issue_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
-                              const struct row_groups *vars, const char *path, unsigned char *mark,
+                              const struct row_groups *vars, const int *fam, const char *path, unsigned char *mark,
                               char *err, size_t errlen)
 {
     struct gp_machine m;
@@ -538,18 +609,22 @@ static int write_issue_points(const struct gp_dataset *ds, const struct gp_ceili
         if (!f) {
             if (!(f = atomic_open(&t, path, err, errlen)))
                 return -1;
-            fputs("variant,variant_index,precision,shape,flop_per_inst,flop_per_s,issue_peak_inst_per_s,"
-                  "compute_peak_flop_per_s\n", f);
+            fputs("variant,variant_index,family,precision,shape,flop_per_inst,flop_per_s,issue_peak_inst_per_s,"
+                  "compute_peak_flop_per_s,compute_roof\n", f);
         }
         char shape[96];
         shape_of(r, shape, sizeof shape);
+        char roof_name[64];
+        roof_compute_name(&ro, roof_name, sizeof roof_name);
         csv_write_field(f, r->variant);
-        fprintf(f, ",%d,", vars->group_of[i] + 1);
+        write_variant_cols(f, vars, fam, i);
         csv_write_field(f, r->precision);
         fputc(',', f);
         csv_write_field(f, shape);
-        fprintf(f, ",%.9g,%.9g,%.9g,%.9g\n", li.flop_per_inst, ro.achieved, li.issue_peak,
+        fprintf(f, ",%.9g,%.9g,%.9g,%.9g,", li.flop_per_inst, ro.achieved, li.issue_peak,
                 ro.peak_compute > 0 ? ro.peak_compute : 0.0);
+        csv_write_field(f, ro.peak_compute > 0 ? roof_name : "none");   /* never an empty last cell */
+        fputc('\n', f);
         n++;
         mark[i] = 1;
     }
@@ -851,7 +926,7 @@ static void append_note(char *buf, size_t len, const char *note)
  * (a repeated measurement would stack its markers on the first one). stamp[variant] ==
  * token marks a variant taken; each call passes a token not used before. */
 static int write_shape_points(const struct gp_dataset *ds, const struct gp_ceilings *cs,
-                              const struct row_groups *shapes, const struct row_groups *vars,
+                              const struct row_groups *shapes, const struct row_groups *vars, const int *fam,
                               int *stamp, int token, int g, const char *path, char *err, size_t errlen)
 {
     int cnt, nsel = 0, n_dram;
@@ -868,7 +943,7 @@ static int write_shape_points(const struct gp_dataset *ds, const struct gp_ceili
             sel[nsel++] = idx[i];
         }
     }
-    int n = write_points(ds, cs, vars, sel, nsel, 0, path, &n_dram, NULL, err, errlen);
+    int n = write_points(ds, cs, vars, fam, sel, nsel, 0, path, &n_dram, NULL, err, errlen);
     free(sel);
     return n;
 }
@@ -876,7 +951,7 @@ static int write_shape_points(const struct gp_dataset *ds, const struct gp_ceili
 /* The chart of shape group g, from a points file of that shape alone, so gnuplot never
  * scans every row per chart. */
 static void render_shape(struct render_ctx *cx, const struct gp_dataset *ds, const struct gp_ceilings *cs,
-                         const struct row_groups *shapes, const struct row_groups *vars, int *stamp,
+                         const struct row_groups *shapes, const struct row_groups *vars, const int *fam, int *stamp,
                          int g, const char *roofs_arg, const char *title)
 {
     const char *chart = plots_charts[cx->def].name;
@@ -889,7 +964,7 @@ static void render_shape(struct render_ctx *cx, const struct gp_dataset *ds, con
     snprintf(script, sizeof script, "%s.gp", chart);
     int named = fit(pts, sizeof pts, err, sizeof err, "%s/points_%s.csv", cx->tmpdir, shape) == 0;
     int ok = named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
-             write_shape_points(ds, cs, shapes, vars, stamp, ++cx->token, g, pts, err, sizeof err) > 0;
+             write_shape_points(ds, cs, shapes, vars, fam, stamp, ++cx->token, g, pts, err, sizeof err) > 0;
     if (ok) {
         const char *args[] = {gp_pts, roofs_arg, NULL, title, PLOT_FORMATS, shape};
         render_chart(cx, script, name, shape, args, 6);
@@ -1073,17 +1148,19 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         return -1;
 
     struct row_groups shapes, vars;
-    int *stamp = NULL, *seen = NULL;
+    int *stamp = NULL, *seen = NULL, *fam = NULL;
     unsigned char *mark = NULL;   /* per data kind, the rows its file holds: for the titles */
     struct shape_rank *ranks = NULL;
     if (row_groups_build(ds->rows, ds->nrows, ROW_KEY_SHAPE, &shapes) ||
         row_groups_build(ds->rows, ds->nrows, ROW_KEY_VARIANT, &vars) ||
         !(stamp = calloc((size_t)vars.ngroups + 1, sizeof *stamp)) ||
+        !(fam = calloc((size_t)vars.ngroups + 1, sizeof *fam)) || group_by_family(ds, cs, &vars, fam) ||
         !(seen = calloc((size_t)shapes.ngroups + 1, sizeof *seen)) ||
         !(mark = calloc((size_t)PLOTS_DATA_FLEET + 1, (size_t)ds->nrows + 1))) {
         snprintf(err, errlen, "%s: out of memory indexing %d rows", outdir, ds->nrows);
         free(stamp);
         free(seen);
+        free(fam);
         row_groups_free(&shapes);
         row_groups_free(&vars);
         return -1;
@@ -1093,11 +1170,11 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         marks[d] = mark + (size_t)d * ((size_t)ds->nrows + 1);
     int rc = -1, n_dram = 0, nranks = 0, tmp_slot = -1;
     char tmpdir[4096], gp_tmpdir[4200];
-    int n_points = write_points(ds, cs, &vars, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
+    int n_points = write_points(ds, cs, &vars, fam, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
     int n_roofs = n_points < 0 ? -1 : write_roofs(cs, roofs, err, errlen);
-    int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
+    int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, fam, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
     int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, marks[PLOTS_DATA_STALLS], err, errlen);
-    int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, issue, marks[PLOTS_DATA_ISSUE], err, errlen);
+    int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, fam, issue, marks[PLOTS_DATA_ISSUE], err, errlen);
     int n_fleet = n_issue < 0 ? -1 : write_fleet(ds, &vars, fleet, marks[PLOTS_DATA_FLEET], err, errlen);
     char why[512];
     if (n_fleet < 0)
@@ -1167,7 +1244,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
             snprintf(title, sizeof title, "%s  |  %s  |  %.*s%s", gpu, what,
                      date[0] >= '0' && date[0] <= '9' ? 10 : 64, date,   /* ISO dates cut to the day */
                      cs ? "" : "  (no ceilings.csv: roofs not drawn)");
-            render_shape(&cx, ds, cs, &shapes, &vars, stamp, ranks[r].group, roofs_arg, title);
+            render_shape(&cx, ds, cs, &shapes, &vars, fam, stamp, ranks[r].group, roofs_arg, title);
         }
         if (nshape)
             continue;
@@ -1183,7 +1260,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         char dram[4200], gp_dram[4200], derr[1024] = "";
         int nd, named = fit(dram, sizeof dram, derr, sizeof derr, "%s/points_dram.csv", tmpdir) == 0;
         if (!named || gp_path(gp_dram, sizeof gp_dram, dram, derr, sizeof derr) ||
-            write_points(ds, cs, &vars, NULL, 0, 1, dram, &nd, NULL, derr, sizeof derr) < 0) {
+            write_points(ds, cs, &vars, fam, NULL, 0, 1, dram, &nd, NULL, derr, sizeof derr) < 0) {
             note_chart(&cx, d->name, NULL, 0, derr);
         } else {
             const char *args[] = {gp_dram, roofs_arg, NULL, title, PLOT_FORMATS};
@@ -1199,6 +1276,7 @@ out:
     free(ranks);
     free(stamp);
     free(seen);
+    free(fam);
     free(mark);
     row_groups_free(&shapes);
     row_groups_free(&vars);

@@ -188,6 +188,16 @@ static void fmt_double(char *buf, size_t len, double v)
         snprintf(buf, len, "%.9g", v);
 }
 
+void roof_compute_name(const struct gp_roof *roof, char *buf, size_t len)
+{
+    if (roof->compute_path != GP_PATH_TENSOR)
+        snprintf(buf, len, "FP32 FMA");
+    else if (!(roof->tensor_per_flop > 1.05))   /* NaN (no counter) too: plain TF32 */
+        snprintf(buf, len, "TF32 tensor");
+    else
+        snprintf(buf, len, "3xTF32: TF32 / %.2g", roof->tensor_per_flop);
+}
+
 void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len)
 {
     if (len == 0)

@@ -67,6 +67,9 @@ int roof_column_is_text(int i);
 /* The TF32 compute roof: our own wgmma loop (tf32_wgmma) where it was measured, else
  * cuBLAS TF32 at 8192^3 (tf32), which would make cuBLAS's own share 100% by construction. */
 enum gp_ceiling_id roof_tf32_ceiling(const struct gp_ceilings *cs);
+/* The compute roof's name, for chart legends: "FP32 FMA", "TF32 tensor", or for 3xTF32
+ * "3xTF32: TF32 / 3" (the tensor ceiling over the tensor ops counted per FLOP). */
+void roof_compute_name(const struct gp_roof *roof, char *buf, size_t len);
 /* Writes column i's value for `roof` into buf ("" when NaN). */
 void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len);
 

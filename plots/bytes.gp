@@ -1,6 +1,9 @@
 # Bytes per FMA at each memory level, per variant, at one shape: the bytes a level moved
-# divided by the M x N x K fused multiply-adds of the GEMM. Clustered bars on a log scale,
-# each labelled with its value; each variant's colour and marker under its name.
+# divided by the M x N x K fused multiply-adds of the GEMM. Clustered bars on a log scale
+# (no value labels: 76 of them ran into each other; the values are in roofline_points.csv
+# and the report), each variant's colour and marker under its name. The axis starts at
+# the decade below the median over BYTES_FLOOR: a lone 2e-5 B (cuBLAS TF32's L1) had stretched it over
+# four empty decades; a bar below it is named in the legend with its value.
 #   gnuplot -c plots/bytes.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE]
 # POINTS   roofline_points.csv (variant,variant_index,m,n,k,shape,level,bytes); one group
 #          of bars per variant_index present at SHAPE
@@ -37,7 +40,14 @@ YMIN = 1e300; YMAX = 0
 per_fma(x) = column("bytes") / (column("m") * column("n") * column("k"))
 stats P using (strcol("shape") eq SHAPE && level_index(strcol("level")) > 0 ? ( \
         py = per_fma(0), YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
-YLO = dec_floor(YMIN / 3.0); YHI = dec_ceil(YMAX * 4.0)
+stats P using (strcol("shape") eq SHAPE && level_index(strcol("level")) > 0 ? per_fma(0) : 1/0) nooutput
+BYTES_FLOOR = 300
+FLOOR = dec_floor(STATS_median / BYTES_FLOOR)
+YLO = YMIN / 3.0 > FLOOR ? dec_floor(YMIN / 3.0) : FLOOR; YHI = dec_ceil(YMAX * 4.0)
+BELOW = ""
+stats P using (strcol("shape") eq SHAPE && level_index(strcol("level")) > 0 && per_fma(0) < YLO ? \
+    BELOW = BELOW . sprintf("%s%s %s %.2g B", strlen(BELOW) ? ", " : "", strcol("variant"), \
+        level_name(strcol("level")), per_fma(0)) : 0, 0) nooutput
 
 LEVEL_COLORS = "#4D4D4D #1B9E77 #D95F02 #7570B3"
 lcolor(j) = word(LEVEL_COLORS, j)
@@ -52,8 +62,6 @@ set xtics () scale 0
 do for [i = 1:NV] { if (SLOT[i] > 0) { set xtics add (VN[i] SLOT[i]) } }
 set grid noxtics nomxtics ytics mytics
 set format y "%g B"
-# room above the tallest bar for its rotated label
-set offsets 0, 0, graph 0.12, 0
 set ylabel "bytes per FMA  (bytes moved at the level / M N K, log scale)"
 set xlabel "variant      (shared = 128 B x shared-memory wavefronts: an upper bound)"
 set style fill solid 0.85 border lc rgb "#333333"
@@ -73,8 +81,7 @@ do for [FMT in FORMATS] {
       for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(per_fma(0)): \
           (bar_x(strcol("level")) - BAR / 2):(bar_x(strcol("level")) + BAR / 2):(YLO):(per_fma(0)) \
           with boxxyerror lc rgb lcolor(j) title word(LEVEL_NAMES, j), \
-      for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(per_fma(0)): \
-          (sprintf("%.3g B", per_fma(0))) \
-          with labels left rotate by 90 offset 0,0.5 font ",8" notitle
+      for [u = 1:(strlen(BELOW) > 0)] keyentry with points lc rgb "white" title "below the axis:", \
+      for [u = 1:(strlen(BELOW) > 0)] keyentry with points lc rgb "white" title BELOW
     unset output
 }

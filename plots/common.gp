@@ -8,38 +8,76 @@ set datafile columnheaders
 
 # Each variant's colour and marker, keyed by variant_index, the same in every chart.
 # Colours: Okabe-Ito without its yellow (unreadable on white), then Paul Tol's wine;
-# distinguishable with the common colour-vision deficiencies. Markers: eight filled
-# shapes (circle, square, triangle, inverted triangle, diamond, pentagon, plus, cross),
-# then, when the eight colours come round again, the same shapes open (and a star and a
-# plus), and on the third round filled shapes each colour has not had yet: 24 distinct
-# colour and marker pairs (the default run has 18 variants; tests/host/test_plot_styles.sh).
+# distinguishable with the common colour-vision deficiencies.
 VARIANT_COLORS = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000 #882255"
 vcolor(i) = word(VARIANT_COLORS, (int(i) - 1) % words(VARIANT_COLORS) + 1)
 # The same colours as numbers, for "lc rgb variable": every variant in one pass over the
 # file, so a chart's cost does not grow with the number of variants.
 array VARIANT_RGB[8] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000, 0x882255]
 vrgb(i) = VARIANT_RGB[(int(i) - 1) % 8 + 1]
+# Markers: the family (the CSV's family column, gemmprof numbers variants family by
+# family) sets the fill, so a family reads as one group at a glance: filled for an
+# FP32-accurate result (FP32 SIMT, 3xTF32), open for TF32 accuracy (TF32 tensor), strokes
+# for the cuBLAS references (never the open circle: that is the rings and level keys).
+# Within a class the shape steps with variant_index (6, 5 or 3
+# shapes) and the colour with it (8): no two of the first 24 variants drawn alike
+# (tests/host/test_plot_styles.sh). Without a family column (class 0): the older list,
+# eight filled shapes, then open, then filled again.
+FAMILY_NAMES = "FP32_SIMT TF32_tensor 3xTF32 cuBLAS"
+FAMILY_CLASS = "1 2 1 3"
+CLASS_PTS1 = "7 5 9 11 13 15"
+CLASS_PTS2 = "4 8 10 12 14"
+CLASS_PTS3 = "1 2 3"
 VARIANT_PTS = "7 5 9 11 13 15 1 2 6 4 8 10 12 14 3 1 9 11 13 15 7 5 2 3"
-vpt(i) = word(VARIANT_PTS, (int(i) - 1) % words(VARIANT_PTS) + 1) + 0
+pts_of(list, i) = word(list, (int(i) - 1) % words(list) + 1) + 0
+# a family name as FAMILY_NAMES spells it (its space an underscore), or 0 when unknown
+family_pos(f) = strstrt(f, " ") > 0 ? word_pos(FAMILY_NAMES, f[1:strstrt(f, " ") - 1] . "_" . f[strstrt(f, " ") + 1:]) \
+                                   : word_pos(FAMILY_NAMES, f)
+family_class(f) = family_pos(f) > 0 ? word(FAMILY_CLASS, family_pos(f)) + 0 : 0
+# VCLASS[i]: variant i's marker class, set by load_variants; class 0 until then
+array VCLASS[1] = [0]
+vclass(i) = int(i) >= 1 && int(i) <= |VCLASS| ? VCLASS[int(i)] : 0
+vpt_class(c, i) = c == 1 ? pts_of(CLASS_PTS1, i) : c == 2 ? pts_of(CLASS_PTS2, i) : \
+                  c == 3 ? pts_of(CLASS_PTS3, i) : pts_of(VARIANT_PTS, i)
+vpt(i) = vpt_class(vclass(i), i)
 # A marker's line width: the plus and the cross are strokes, drawn thicker.
 VARIANT_LW = 2
 
 # Variants are keyed by the variant_index column (1, 2, ... in order of first
-# appearance), never by splitting a list of names: a name may hold spaces.
+# appearance, family by family), never by splitting a list of names: a name may hold spaces.
 #   eval load_variants("P", "FILTER")   fills NV, VN[1..NV] ("" for a variant absent from
-# the rows FILTER accepts) and NKEY, how many are present. P names the variable holding
-# the file; FILTER is an expression over a row, e.g. 'strcol("level") eq "dram"'.
+# the rows FILTER accepts), NKEY, how many are present, and from the optional family column
+# (its header is scanned first: reading an absent column is an error) VF[i] (the family), VCLASS[i] (the marker class) and VHEAD[i] (the family's name on its
+# first variant in the legend, else ""). P names the variable holding the file; FILTER is
+# an expression over a row, e.g. 'strcol("level") eq "dram"'.
 load_variants(fvar, filter) = sprintf('stats %s using (column("variant_index")) nooutput; ' . \
-    'NV = int(STATS_max); array VN[NV]; array VKEY[NV]; do for [vn_i = 1:NV] { VN[vn_i] = "" }; ' . \
+    'NV = int(STATS_max); array VN[NV]; array VKEY[NV]; array VF[NV]; array VCLASS[NV]; array VHEAD[NV]; ' . \
+    'do for [vn_i = 1:NV] { VN[vn_i] = ""; VF[vn_i] = ""; VCLASS[vn_i] = 0; VHEAD[vn_i] = "" }; ' . \
     'stats %s using ((%s) ? VN[int(column("variant_index"))] = strcol("variant") : "", 0) nooutput; ' . \
-    'NKEY = 0; do for [vn_i = 1:NV] { NKEY = NKEY + (strlen(VN[vn_i]) > 0); ' . \
-    'VKEY[vn_i] = strlen(VN[vn_i]) > 0 && NKEY <= KEY_MAX }', fvar, fvar, filter)
+    has_column(fvar, "family", "VF_HAS") . '; if (VF_HAS) { stats %s using (VF[int(column("variant_index"))] = strcol("family"), 0) nooutput }; ' . \
+    'NKEY = 0; VH_LAST = ""; do for [vn_i = 1:NV] { NKEY = NKEY + (strlen(VN[vn_i]) > 0); ' . \
+    'VKEY[vn_i] = strlen(VN[vn_i]) > 0 && NKEY <= KEY_MAX; VCLASS[vn_i] = family_class(VF[vn_i]); ' . \
+    'if (VKEY[vn_i] && strlen(VF[vn_i]) > 0 && VF[vn_i] ne VH_LAST) { VHEAD[vn_i] = VF[vn_i]; VH_LAST = VF[vn_i] } }; ' . \
+    'array KROW[2 * NV]; NKROW = 0; do for [vn_i = 1:NV] { ' . \
+    'if (strlen(VHEAD[vn_i]) > 0) { NKROW = NKROW + 1; KROW[NKROW] = -vn_i }; ' . \
+    'if (VKEY[vn_i]) { NKROW = NKROW + 1; KROW[NKROW] = vn_i } }', \
+    fvar, fvar, filter, fvar)
+# eval has_column("P", "NAME", "VAR"): VAR = 1 when the header of the file in P names column
+# NAME (an optional column: reading an absent one is an error), else 0.
+has_column(fvar, col, var) = sprintf('%s = 0; do for [hc_i = 1:200] { HC_H = ""; ' . \
+    'stats %s every ::0::0 using (HC_H = columnhead(hc_i), 0) nooutput; ' . \
+    'if (strlen(HC_H) == 0 || HC_H eq "%s") { %s = HC_H eq "%s"; break } }', var, fvar, col, var, col)
 # How many variants the legend names; the others are drawn and summed up in one entry.
 KEY_MAX = 24
 # The legend entries, for the end of a plot command: eval 'plot ... ' . variant_keys(STYLE),
-# STYLE e.g. "points ps 1.8 lw 2" (the marker shape is the variant's, added here).
-variant_keys(style) = sprintf(', for [vk_i = 1:NV] keyentry with %s pt vpt(vk_i) lc rgb vcolor(vk_i) ' . \
-    'title (VKEY[vk_i] ? VN[vk_i] : ""), for [vk_u = 1:(NKEY > KEY_MAX)] keyentry with %s ' . \
+# STYLE e.g. "points ps 1.8 lw 2" (the marker shape is the variant's, added here). The
+# rows, KROW[1..NKROW] from load_variants: i for variant i, -i for the name of the family
+# variant i opens (no sample: drawn in white). Only rows that show: gnuplot counts an
+# entry with an empty title against the legend's height all the same.
+vk_v(j) = KROW[j] > 0 ? KROW[j] : -KROW[j]
+variant_keys(style) = sprintf(', for [vk_j = 1:NKROW] keyentry with %s pt vpt(vk_v(vk_j)) ' . \
+    'lc rgb (KROW[vk_j] < 0 ? "white" : vcolor(vk_v(vk_j))) title (KROW[vk_j] < 0 ? VHEAD[vk_v(vk_j)] : VN[vk_v(vk_j)]), ' . \
+    'for [vk_u = 1:(NKEY > KEY_MAX)] keyentry with %s ' . \
     'lc rgb "#999999" title sprintf("(%%d more variants)", NKEY - KEY_MAX)', style, style)
 
 # Joins consecutive rows of one series into segments, in one pass: returns the previous
@@ -100,7 +138,11 @@ set lmargin at screen AREA_L
 set rmargin at screen AREA_R
 set bmargin at screen AREA_B
 set tmargin at screen AREA_T
-set key at screen AREA_R + 0.015, AREA_T left top Left reverse samplen 3 spacing 1.3 noautotitle
+# spacing 1.0: gnuplot splits a legend taller than the plot into columns, and a second
+# column would fall off the canvas (19 variants, their families and the hierarchical
+# roofline's key make about 35 rows). KEY_PS scales the key's marker-size samples.
+set key at screen AREA_R + 0.015, AREA_T left top Left reverse samplen 3 spacing 1.0 font ",11" noautotitle
+KEY_PS = 0.6
 # Angle in degrees of a line y = b x on log-log axes spanning [xlo:xhi] x [ylo:yhi].
 slope_angle(xlo, xhi, ylo, yhi) = 180 / pi * \
     atan2((AREA_T - AREA_B) * CANVAS_H / log10(yhi / ylo), (AREA_R - AREA_L) * CANVAS_W / log10(xhi / xlo))
@@ -114,7 +156,7 @@ argv(n) = exists(sprintf("ARG%d", n)) ? value(sprintf("ARG%d", n)) : ""
 # Where each level's bandwidth-roof label sits: how far along the line from its start
 # (factor on x) and on which side (1 above, -1 below), so nearly equal roofs such as
 # L1 and shared memory get their labels on opposite sides.
-LEVEL_LABEL_ALONG = "1.5 1.5 1.5 5"
+LEVEL_LABEL_ALONG = "1.5 1.15 1.5 5"
 LEVEL_LABEL_SIDE = "-1 1 -1 1"
 label_along(l) = level_index(l) > 0 ? word(LEVEL_LABEL_ALONG, level_index(l)) + 0 : 1.5
 label_side(l) = level_index(l) > 0 ? word(LEVEL_LABEL_SIDE, level_index(l)) + 0 : 1

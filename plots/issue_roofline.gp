@@ -3,7 +3,8 @@
 # cycle: 4 x SMs x clock), capped by each compute ceiling of the rows.
 #   gnuplot -c plots/issue_roofline.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS]
 # POINTS   issue_points.csv (variant,variant_index,shape,flop_per_inst,flop_per_s,
-#          issue_peak_inst_per_s,compute_peak_flop_per_s; a compute peak of 0 is unknown)
+#          issue_peak_inst_per_s,compute_peak_flop_per_s; a compute peak of 0 is unknown;
+#          optional compute_roof, the ceiling's name, e.g. "3xTF32: TF32 / 3", for the legend)
 # ROOFS    not read (every chart script takes the same arguments)
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg; TITLE: GPU and date; FORMATS default "png svg"
 
@@ -28,12 +29,17 @@ eval load_variants("P", "1")
 # distinct compute ceiling the rows are held to (FP32 FMA, TF32 tensor, and the tensor
 # ceiling over 3 for 3xTF32): CPS lists them, lowest and highest kept for the ranges.
 IP = 0; CPLO = 1e300; CPHI = 0; CPS = ""
+# CPN[j]: the name of the j-th roof in CPS ("" without a compute_roof column)
+eval has_column("P", "compute_roof", "HAVE_CPN")
+stats P using 0 nooutput
+array CPN[STATS_records + 1]
+cp_name(x) = HAVE_CPN ? strcol("compute_roof") : ""
 cp_key(cp) = sprintf(" %.4e", cp)
 XMIN = 1e300; XMAX = 0; YMIN = 1e300; YMAX = 0
 stats P using (px = column("flop_per_inst"), py = column("flop_per_s"), ip = column("issue_peak_inst_per_s"), \
         cp = column("compute_peak_flop_per_s"), IP = ip > IP ? ip : IP, \
         CPLO = cp > 0 && cp < CPLO ? cp : CPLO, CPHI = cp > CPHI ? cp : CPHI, \
-        CPS = cp > 0 && strstrt(CPS, cp_key(cp)) == 0 ? CPS . cp_key(cp) : CPS, \
+        cp > 0 && strstrt(CPS, cp_key(cp)) == 0 ? (CPS = CPS . cp_key(cp), CPN[words(CPS)] = cp_name(0)) : 0, \
         XMIN = px < XMIN ? px : XMIN, XMAX = px > XMAX ? px : XMAX, \
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX, 0) nooutput
 HAVE_CP = CPHI > 0
@@ -61,12 +67,17 @@ set samples 400
 CPL = ""
 # Roofs drawn: one per cluster within 5% (the highest): each row's SM-side roofs are scaled
 # by its own clock, so one ceiling arrives as many values a few percent apart.
+# CPDN[k]: the k-th drawn roof's legend entry, "3xTF32: TF32 / 3  176 TFLOP/s".
 CPD = ""
+array CPDN[words(CPS) + 1]
 if (HAVE_CP) {
     do for [i = 1:words(CPS)] {
         CP_C = word(CPS, i) + 0; CP_KEEP = 1
         do for [j = 1:words(CPS)] { CP_D = word(CPS, j) + 0; if (CP_D > CP_C && CP_D < CP_C * 1.05) { CP_KEEP = 0 } }
-        if (CP_KEEP) { CPD = CPD . cp_key(CP_C) }
+        if (CP_KEEP) {
+            CPD = CPD . cp_key(CP_C)
+            CPDN[words(CPD)] = sprintf("%s %.3g TFLOP/s", strlen(CPN[i]) > 0 ? CPN[i] : "roof", CP_C / 1e12)
+        }
     }
 }
 if (HAVE_CP) {
@@ -82,7 +93,7 @@ do for [FMT in FORMATS] {
     set output OUT.".".FMT
     eval 'plot ' . \
       (HAVE_CP ? 'for [i = 1:words(CPD)] roof(x, word(CPD, i) + 0) with lines lw 2 dt i lc rgb ROOF_COLOR ' . \
-                 'title sprintf("roof (%sFLOP/s)", si(word(CPD, i) + 0)), ' \
+                 'title CPDN[i], ' \
                : 'roof(x, 0) with lines lw 2 lc rgb ROOF_COLOR title "issue roof", ') . \
       'P using (column("flop_per_inst")):(column("flop_per_s") / T):(vpt(column("variant_index"))):(vrgb(column("variant_index"))) ' . \
       'with points pt variable ps 1.8 lw VARIANT_LW lc rgb variable notitle' . \

@@ -93,6 +93,14 @@ mem_x1(b, s) = peak_of(s) > 0 ? peak_of(s) / b : XHI
 comp_x0(p, s) = bw_of(s) > 0 ? p / bw_of(s) : XLO
 # A compute roof's label starts just right of its ridge, or further left where the text
 # would run past the right edge (about 1.4 decades of the axis).
+# Each compute roof's ridge with DRAM, told in that roof's label, above the roof where no
+# kernel can be (beside its circle it was drawn over the kernels just under the roof).
+RIDGES = ""
+if (N_RIDGE > 0) {
+    stats R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? RIDGES = RIDGES . " " . \
+        strcol("roof")[strstrt(strcol("roof"), "/") + 1:] . sprintf(" %.6e", column("ridge_ai_flop_per_byte")) : 0, 0) nooutput
+}
+ridge_text(r) = word_pos(RIDGES, r) > 0 ? sprintf(", ridge %.3g FLOP/B", word(RIDGES, word_pos(RIDGES, r) + 1) + 0) : ""
 peak_label_x(x) = x * 1.3 < XHI / 25.0 ? x * 1.3 : XHI / 25.0
 is_row(kind, src) = strcol("kind") eq kind && strcol("source") eq src && \
                     (kind eq "compute" || strcol("level") eq "dram")
@@ -137,15 +145,11 @@ ROOF_ELEMS = ' \
           with labels left rotate by ANGLE offset 0,1.4 tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) ? \
           peak_label_x(comp_x0(column("value"), strcol("source"))) : 1/0): \
-          (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
+          (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label")) . ridge_text(strcol("roof"))) \
           with labels left offset 0,0.7 font ",10" tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? \
           column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T) \
           with points pt 6 ps 1.8 lw 2 lc rgb "black" notitle, \
-      for [u = 1:(N_RIDGE > 0)] R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? \
-          column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T): \
-          (sprintf("ridge %s: %.3g FLOP/B", strcol("label"), column("ridge_ai_flop_per_byte"))) \
-          with labels left offset 1.2,-1.0 font ",10" notitle, \
 '
 DATA_ELEMS = ' \
       P using (strcol("level") eq "dram" ? clip_x(column("ai_flop_per_byte")) : 1/0):(column("flop_per_s") / T): \

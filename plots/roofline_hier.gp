@@ -3,7 +3,9 @@
 # FP32 FMA and TF32 compute roofs (measured solid, datasheet dashed), each ridge labelled
 # with its memory roof (it lies on the compute roof it meets). A variant is one colour
 # and marker shape; the marker's size says the level (DRAM largest, shared smallest).
-# A point far right of the last ridge is drawn at the right edge, marked clipped.
+# A point far right of the last ridge is drawn at the right edge, its true intensity in
+# the legend. Ridge intensities are in the legend too: no label sits inside the plot but
+# the roofs' own (tests/host/test_plot_labels.sh).
 # All of a kernel's markers share its height (its achieved FLOP/s); how far each sits
 # from its own roof shows which level limits it. The binding level is ringed.
 #   gnuplot -c plots/roofline_hier.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE]
@@ -78,9 +80,16 @@ if (PEAK > 0 && BWMAX > 0) {
 }
 # Points far right of the last ridge are clipped; the axis fits the others.
 if (RIDGE_MAX > 0) { CLIP_X = RIDGE_MAX * CLIP_FACTOR }
-XIN = RIDGE_MAX; N_CLIP = 0
+XIN = RIDGE_MAX; N_CLIP = 0; CLIP_LO = 1e300; CLIP_HI = 0; CLIP_LV = ""
 stats P using (strcol("shape") eq SHAPE ? (px = column("ai_flop_per_byte"), \
-        clipped(px) ? N_CLIP = N_CLIP + 1 : (XIN = px > XIN ? px : XIN)) : 0, 0) nooutput
+        clipped(px) ? (N_CLIP = N_CLIP + 1, CLIP_LO = px < CLIP_LO ? px : CLIP_LO, CLIP_HI = px > CLIP_HI ? px : CLIP_HI, \
+            CLIP_LV = strstrt(CLIP_LV, level_name(strcol("level"))) ? CLIP_LV : CLIP_LV . " " . level_name(strcol("level"))) \
+        : (XIN = px > XIN ? px : XIN)) : 0, 0) nooutput
+# The clipped points' true intensities, in the legend (one label per point stacked them).
+# (Each legend entry is one line: a title with a newline makes gnuplot wrap the legend early.)
+sci(v) = sprintf("%.2ge%d", v / 10 ** floor(log10(v)), floor(log10(v)))
+CLIP_KEY = sprintf("clipped: %s %s%s FLOP/B", CLIP_LV[2:], sci(CLIP_LO), \
+    CLIP_HI > CLIP_LO * 1.01 ? "-" . sci(CLIP_HI) : "")
 XLO = XMIN / 4; XHI = XIN * (N_CLIP > 0 ? 8 : 3)
 # room right of the last ridge for the compute roofs' labels (about 1.7 decades of text),
 # clear of the ridge labels above the roof
@@ -97,8 +106,30 @@ is_comp(src) = strcol("kind") eq "compute" && strcol("source") eq src && is_peak
 is_ridge(side) = strcol("kind") eq "ridge" && label_side(strcol("level")) == side && \
                  is_peak(substr(strcol("roof"), strstrt(strcol("roof"), "/") + 1, 99))
 lab_x(b, l) = mem_x0(b) * label_along(l)
-# A ridge's memory roof, from its label "L1 / FP32 FMA".
-ridge_level(s) = strstrt(s, " / ") > 1 ? s[1:strstrt(s, " / ") - 1] : s
+# Each compute roof's ridges, in the legend ("TF32 tensor:\nshared 14.6  L1 15.1 ..."):
+# beside their circles they crossed the kernels' lines just under the roof.
+RIDGE_ROOFS = ""; RIDGE_TXT = ""
+if (N_RIDGE > 0) {
+    stats R using (strcol("kind") eq "ridge" && (is_ridge(1) || is_ridge(-1)) ? ( \
+        rr = strcol("label")[strstrt(strcol("label"), " / ") + 3:], \
+        RIDGE_ROOFS = strstrt(RIDGE_ROOFS, "|" . rr . "|") ? RIDGE_ROOFS : RIDGE_ROOFS . "|" . rr . "|") : 0, 0) nooutput
+}
+array RIDGE_KEY[6]
+do for [rk_j = 1:6] { RIDGE_KEY[rk_j] = "" }
+do for [rk_j = 1:2] {
+    if (strlen(RIDGE_ROOFS) > 0) {
+        RR = RIDGE_ROOFS[2:strstrt(RIDGE_ROOFS[2:], "|")]
+        RIDGE_ROOFS = RIDGE_ROOFS[strlen(RR) + 3:]
+        RT1 = ""; RT2 = ""; RN = 0
+        stats R using (is_ridge(1) || is_ridge(-1) ? ( \
+            strcol("label")[strstrt(strcol("label"), " / ") + 3:] eq RR ? (RN = RN + 1, \
+            RX = sprintf("  %s %.3g", level_name(strcol("level")), column("ridge_ai_flop_per_byte")), \
+            RN <= 2 ? RT1 = RT1 . RX : (RT2 = RT2 . RX)) : 0) : 0, 0) nooutput
+        # two levels a row: four in one ran off the canvas
+        RIDGE_KEY[3 * rk_j - 2] = sprintf("%s ridges, FLOP/B:", RR)
+        RIDGE_KEY[3 * rk_j - 1] = RT1[3:]; RIDGE_KEY[3 * rk_j] = RT2[3:]
+    }
+}
 # A label above its roof goes above the datasheet line too, which may lie just above.
 label_bw(b, side) = side > 0 && peak_t(strcol("level")) > b ? peak_t(strcol("level")) : b
 in_shape(x) = strcol("shape") eq SHAPE ? x : (SEG_KEY = "", 1/0)
@@ -141,13 +172,9 @@ ROOF_ELEMS = ' \
           with labels left rotate by ANGLE offset 0, side * 0.9 - 0.2 tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) && is_peak(strcol("roof")) ? XHI / 1.15 : 1/0): \
           (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
-          with labels right offset 0,0.75 font ",10" tc rgb ROOF_COLOR notitle, \
+          with labels right offset 0,1.1 font ",10" tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (is_ridge(1) || is_ridge(-1) ? column("ridge_ai_flop_per_byte") : 1/0): \
           (column("value") / T) with points pt 6 ps 1.4 lw 1.5 lc rgb "black" notitle, \
-      for [side in "1 -1"] for [u = 1:(N_RIDGE > 0)] R using \
-          (is_ridge(side) ? column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T): \
-          (sprintf("%s %.3g", ridge_level(strcol("label")), column("ridge_ai_flop_per_byte"))) \
-          with labels center offset 0, side * 1.0 font ",9" notitle, \
 '
 DATA_ELEMS = ' \
       P using (in_shape(column("bound") == 1 ? clip_x(column("ai_flop_per_byte")) : 1/0)):(column("flop_per_s") / T): \
@@ -159,22 +186,19 @@ DATA_ELEMS = ' \
           (vpt(column("variant_index"))):(vrgb(column("variant_index"))) \
           with points ps variable pt variable lw VARIANT_LW lc rgb variable notitle, \
       for [u = 1:(N_CLIP > 0)] P using (in_shape(clipped(column("ai_flop_per_byte")) ? XCLIP : 1/0)): \
-          (column("flop_per_s") / T):(sprintf("%s " . CLIP_TEXT, level_name(strcol("level")), column("ai_flop_per_byte"))) \
-          with labels right offset -2.2,-1.1 font ",9" tc rgb "#333333" notitle, \
-      for [u = 1:(N_CLIP > 0)] P using (in_shape(clipped(column("ai_flop_per_byte")) ? XCLIP : 1/0)): \
           (column("flop_per_s") / T):(XHI - XCLIP):(0) \
           with vectors head filled size screen 0.008,25 lc rgb "#333333" notitle' \
     . variant_keys("linespoints ps 1.8 lw 2") . ', \
-      keyentry with points pt 6 ps level_ps("dram") lc rgb "black" title "DRAM", \
-      keyentry with points pt 6 ps level_ps("l2") lc rgb "black" title "L2", \
-      keyentry with points pt 6 ps level_ps("l1") lc rgb "black" title "L1", \
-      keyentry with points pt 6 ps level_ps("shared") lc rgb "black" title "shared", \
-      for [u = 1:(N_CLIP > 0)] keyentry with vectors head filled lc rgb "#333333" title "clipped at the right edge"'
+      keyentry with points pt 6 ps KEY_PS * level_ps("dram") lc rgb "black" title "marker size: DRAM", \
+      keyentry with points pt 6 ps KEY_PS * level_ps("l2") lc rgb "black" title "L2", \
+      keyentry with points pt 6 ps KEY_PS * level_ps("l1") lc rgb "black" title "L1", \
+      keyentry with points pt 6 ps KEY_PS * level_ps("shared") lc rgb "black" title "shared (smallest)", \
+      keyentry with points pt 6 ps KEY_PS * 3.6 lw 2 lc rgb "black" title "ring: the level that binds", \
+      for [u = 1:(N_CLIP > 0)] keyentry with vectors head filled lc rgb "#333333" title CLIP_KEY'
 ROOF_KEYS = ', \
-      keyentry with points pt 6 ps 3.6 lw 2 lc rgb "black" title "binding level", \
       keyentry with lines lw 2.5 lc rgb ROOF_COLOR title "measured ceiling", \
       keyentry with lines lw 1.5 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \
-      keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb "black" title "ridge: roof, FLOP/B"'
+      for [rk_j = 1:6] keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb (rk_j % 3 == 1 ? "black" : "white") title RIDGE_KEY[rk_j]'
 
 do for [FMT in FORMATS] {
     eval set_term(FMT)

@@ -213,8 +213,10 @@ static void machine_line(const struct sum *S, const char *dir, struct para *p)
         add(p, "L2 size unknown), ");
     else
         add(p, "L2 %s MB: %s bytes), ", sig3(m->l2_bytes / 1e6), grouped(m->l2_bytes));
-    add(p, "driver %s, CUDA runtime %s, cuBLAS %s; recorded %s at commit %s by %s.", mdt(or_q(m->driver_version)),
-        mdt(or_q(m->runtime_version)), mdt(or_q(m->cublas_version)), mdt(or_q(m->date)), mdt(or_q(m->git_rev)),
+    /* no revision here: the block is pasted into README.md, which names no commit (the
+     * revision is in DIR's results.json and in report.md) */
+    add(p, "driver %s, CUDA runtime %s, cuBLAS %s; recorded %s by %s.", mdt(or_q(m->driver_version)),
+        mdt(or_q(m->runtime_version)), mdt(or_q(m->cublas_version)), mdt(or_q(m->date)),
         *m->command ? mdc(m->command) : "an unrecorded command");
 }
 

@@ -27,7 +27,7 @@ struct workload {
 /* How the L2 is flushed before each counter pass. The default, a read of 2x the L2 and
  * then a discard of the flush buffer's own (clean) lines, leaves the L2 nearly empty, as
  * ncu's cache control does; on the H200 it matched ncu's DRAM writes best
- * (tests/gpu/diag_dram_write.sh): 21-32 KB at 1000x1500x700 where ncu sees 0 and reading
+ * (tools/lab/diag_dram_write.sh): 21-32 KB at 1000x1500x700 where ncu sees 0 and reading
  * alone left 40-75 KB of the last pass's dirty lines; at 2048^3 naive 9.06-9.57 MB over
  * 6 runs against ncu's 9.24-9.60, where reading twice gave 2-3% fewer. The others stay
  * for that comparison, chosen with GEMMPROF_COUNTER_FLUSH. */

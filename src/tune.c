@@ -148,7 +148,7 @@ int tune_run(struct run *r)
     const struct simt_plan pick = simt_plan_pick(&mc, s.m, s.n, s.k);
     int nplans = simt_plan_candidates(&mc, s.m, s.n, s.k, plans, (int)(sizeof plans / sizeof plans[0]));
     /* GEMMPROF_TUNE_ONLY=PREFIX: only the configurations whose name starts with PREFIX, and
-     * no reference variants (the sanitizer runs of tests/gpu/simt_probe.sh) */
+     * no reference variants (the sanitizer runs of tools/lab/simt_probe.sh) */
     const char *only = getenv("GEMMPROF_TUNE_ONLY");
     if (only && *only) {
         int kept = 0;

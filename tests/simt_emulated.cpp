@@ -5,7 +5,7 @@
  * global addresses and alignment, shared memory poisoned with NaN before each block. What
  * it cannot see: timing (the copies land at once), bank conflicts, real races between
  * asynchronous copies and reads (compute-sanitizer racecheck on a GPU:
- * tests/gpu/simt_probe.sh). Every configuration of kernels/simt_configs.def (k-major and
+ * tools/lab/simt_probe.sh). Every configuration of kernels/simt_configs.def (k-major and
  * transposed A) and swizzle's, 4-byte and 16-byte paths, with and without split-K, at ragged shapes. */
 #include <algorithm>
 #include <atomic>

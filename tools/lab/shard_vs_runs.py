@@ -2,7 +2,7 @@
 a --shard run measured, the range of the median times the other runs on that GPU measured,
 widened by 1% each side; prints the rows outside and a count. The GPU of a run is its
 rank directory's name (HOST-GPU_UUID).
-  python3 tests/gpu/shard_vs_runs.py SHARD_RANKS_DIR RUN_DIR_OR_RANKS_DIR...
+  python3 tools/lab/shard_vs_runs.py SHARD_RANKS_DIR RUN_DIR_OR_RANKS_DIR...
 A RUN_DIR holding results.csv directly counts for the GPU named by --gpu-of-plain
 (default: the shard's rank 0 directory name), as a single run on `-d 0` does."""
 import csv

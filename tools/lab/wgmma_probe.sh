@@ -2,11 +2,11 @@
 # First-light probe of the sm_90a TF32 variants (wgmma, wgmma_ws) and the tf32_wgmma
 # ceiling on an H200, in under two minutes. Not part of `make test`: run it by hand from
 # the repository root after `make` (SM=90):
-#     tests/gpu/wgmma_probe.sh [BUILD] [OUTDIR]
+#     tools/lab/wgmma_probe.sh [BUILD] [OUTDIR]
 # Prints, compactly: per variant x shape the verification status, relative error against
 # its tolerance, TFLOP/s and share of cuBLAS TF32; the measured tensor ceiling with its SM
 # clock and share of theory;
-# an element-level diagnosis (tests/gpu/npy_diag.py) at shapes that separate M, N and K
+# an element-level diagnosis (tools/lab/npy_diag.py) at shapes that separate M, N and K
 # dependence (which tiles, warps, and which k-tile explains a wrong element); and
 # compute-sanitizer memcheck/racecheck. Every step carries on when one fails.
 BUILD=${1:-build}

@@ -2,7 +2,7 @@
 # Everything one GPU session needs, in one call: build, GPU tests, the main job (twice,
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
 # results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
-#   tests/gpu/h200_session.sh [steps...]
+#   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin simt tensor l2promo mmaprobe dbufstalls tune trace sass
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
@@ -10,7 +10,7 @@
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
 # it), TESTS3_TIMEOUT bounds each against a hang (default 300 s). simt: the SIMT variants and
 # cuBLAS at 1024^3, 1000x1500x700 and 8192x64x4096; tune: the tuner at TUNE_SHAPES (default 2048^3,
-# 1000x1500x700, 8192^3); mmaprobe: mma.sync's TF32 throughput (tests/gpu/probe_mma_sync.cu);
+# 1000x1500x700, 8192^3); mmaprobe: mma.sync's TF32 throughput (tools/lab/probe_mma_sync.cu);
 # dbufstalls: dbuf and cuBLAS at 4096^3 with the stall reasons; tensor: the TF32 and 3xTF32
 # kernels beside cuBLAS TF32 and SGEMM at 2048^3-8192^3 and 1000x1500x700, and stalls at 4096^3.
 # insight (issue 10, about 4 minutes): the default sweep with the stall metrics into
@@ -111,7 +111,7 @@ if has ncu; then
 fi
 if has diag; then
     stamp "diagnostic: DRAM writes under each flush mode and ncu replay/cache mode"
-    timeout 400 tests/gpu/diag_dram_write.sh build 2>&1 | tee "$W/logs/diag_dram_write.txt"
+    timeout 400 tools/lab/diag_dram_write.sh build 2>&1 | tee "$W/logs/diag_dram_write.txt"
 fi
 if has plugin; then
     # issue 11: the example plugin beside the built-in variants, recorded with counters
@@ -158,10 +158,10 @@ if has l2promo; then
     done
 fi
 if has mmaprobe; then
-    # issues 10 and 13: mma.sync's own TF32 throughput (tests/gpu/probe_mma_sync.cu), the
+    # issues 10 and 13: mma.sync's own TF32 throughput (tools/lab/probe_mma_sync.cu), the
     # ceiling tf32_mma and tf32x3_mma run against, beside the wgmma loop's
     stamp "mma.sync TF32 probe"
-    nvcc -O3 -gencode arch=compute_90,code=sm_90 tests/gpu/probe_mma_sync.cu -o "$W/probe_mma_sync" \
+    nvcc -O3 -gencode arch=compute_90,code=sm_90 tools/lab/probe_mma_sync.cu -o "$W/probe_mma_sync" \
         >"$W/logs/probe_mma_sync.log" 2>&1 && timeout 60 "$W/probe_mma_sync" >>"$W/logs/probe_mma_sync.log" 2>&1
     echo "exit $?" >>"$W/logs/probe_mma_sync.log"
     cat "$W/logs/probe_mma_sync.log"
@@ -193,7 +193,7 @@ if has tune; then
 fi
 if has diagl2; then
     stamp "diagnostic: cuBLAS L2 bytes in the batch against alone and ncu (diag_l2_batch.sh)"
-    timeout 300 tests/gpu/diag_l2_batch.sh build 2>&1 | tee "$W/logs/diag_l2_batch.txt"
+    timeout 300 tools/lab/diag_l2_batch.sh build 2>&1 | tee "$W/logs/diag_l2_batch.txt"
     cp "$W/logs/diag_l2_batch.txt" "$OUT/" 2>/dev/null
 fi
 if has trace; then

@@ -5,7 +5,7 @@
 # below ncu's (tf32_mma 2048^3: 242.9 MB against 266.1-269.8 MB). This prints, per kernel
 # and shape, gemmprof's value and ncu's under --cache-control all (ncu's default: caches
 # flushed before each kernel) and none, to see whether the cache state explains it.
-#   tests/gpu/diag_l2_tensor.sh [build]
+#   tools/lab/diag_l2_tensor.sh [build]
 . tests/gpu/lib.sh
 need_gpu "L2 bytes of the tensor kernels against ncu" || exit 0
 M=lts__t_bytes.sum,dram__bytes_read.sum

@@ -2,7 +2,7 @@
 # Diagnostic (not a test): where gemmprof's dram__bytes_write differs from ncu's.
 # Measures the same kernels with gemmprof under each counter-pass flush mode and with
 # ncu under different replay modes and cache controls, then prints one table.
-#   tests/gpu/diag_dram_write.sh [BUILD [REPEATS [MODES]]] > table
+#   tools/lab/diag_dram_write.sh [BUILD [REPEATS [MODES]]] > table
 # With REPEATS, only gemmprof runs: REPEATS times per flush mode in MODES, on more kernels.
 BUILD=${1:-build}
 REPEATS=${2:-1}
@@ -10,7 +10,7 @@ MODES=${3:-read read-discard read2 write-read none}
 G=$BUILD/gemmprof
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-GEMM_KERNELS=$(sh -c '. "$(dirname "$0")/lib.sh"; printf %s "$GEMM_KERNELS"' "$0")
+GEMM_KERNELS=$(sh -c '. tests/gpu/lib.sh; printf %s "$GEMM_KERNELS"' x)
 M=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum
 cases="naive:2048 cublas:2048 naive:1000x1500x700"
 
@@ -37,7 +37,7 @@ ncu_case() {
     ncu --nvtx --nvtx-include "gemmprof@$v $shape/" --kernel-name regex:"$GEMM_KERNELS" --clock-control none \
         --csv --page raw --print-units base --metrics $M --log-file "$T/n.csv" "$@" \
         $G -k "$v" -s "$s" -r 2 -w 1 --no-ceilings --no-report --no-counters -o "$T/n" >"$T/n.log" 2>&1
-    (cd "$(dirname "$0")" && python3 - "$T/n.csv" "$label" "$v $shape") <<'PY'
+    (cd tests/gpu && python3 - "$T/n.csv" "$label" "$v $shape") <<'PY'
 import sys
 from ncu_csv import kernels, number
 ks = kernels(sys.argv[1])

@@ -4,8 +4,8 @@
  * HMMA path is exercised: each warp keeps CHAINS independent accumulator tiles and issues
  * their mma.syncs back to back. Prints TFLOP/s and the SM clock (clock64 over the kernel's
  * wall time) for 4 and 8 warps per SM sub-partition's worth of blocks.
- * Not part of `make`: tests/gpu/h200_session.sh step mmaprobe builds and runs it:
- *   nvcc -O3 -gencode arch=compute_90,code=sm_90 tests/gpu/probe_mma_sync.cu -o probe && ./probe */
+ * Not part of `make`: tools/h200_session.sh step mmaprobe builds and runs it:
+ *   nvcc -O3 -gencode arch=compute_90,code=sm_90 tools/lab/probe_mma_sync.cu -o probe && ./probe */
 #include <cstdio>
 #include <cuda_runtime.h>
 

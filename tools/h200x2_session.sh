@@ -2,7 +2,7 @@
 # Issue 14 on two H200s (device kind nvidia-h200-x2), in one call of about 5 minutes, under
 # a real launcher (well inside the 10 minutes of one device command): Open MPI's mpirun from the Debian prefix .mpi/ (tests/gpu/mpi_prefix.sh
 # makes it here; the call carries it: carry [".gitrev", ".mpi"]).
-#   tests/gpu/h200x2_session.sh [steps...]
+#   tools/h200x2_session.sh [steps...]
 # steps (default all, in this order):
 #   build   make -j32 (GIT_REV from .gitrev, as h200_session.sh)
 #   env     nvidia-smi -L and topo, the OS and glibc, mpirun -np 2 printing the ranks

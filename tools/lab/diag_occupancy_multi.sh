@@ -3,7 +3,7 @@
 # their operand copies at k % 4 != 0, simt_auto's split-K) against ncu, kernel by kernel:
 # the raw sums (warps active, active cycles, issue-active cycles) under gemmprof's one
 # range and under ncu with and without its cache flush between kernels.
-#   tests/gpu/diag_occupancy_multi.sh BUILD OUTDIR
+#   tools/lab/diag_occupancy_multi.sh BUILD OUTDIR
 . tests/gpu/lib.sh
 O=${2:-/tmp/diag_occ}
 mkdir -p "$O"

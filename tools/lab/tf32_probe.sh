@@ -3,7 +3,7 @@
 # verification, error and TFLOP/s beside cuBLAS, then compute-sanitizer memcheck and
 # racecheck on the new kernels at ragged shapes. Not part of `make test`; run by hand
 # (well under 100 s):
-#   tests/gpu/tf32_probe.sh [BUILD] [OUTDIR]
+#   tools/lab/tf32_probe.sh [BUILD] [OUTDIR]
 # Carries on after a failure; prints one line per row and one per sanitizer run. Each step
 # has a timeout (50 + 22 + 22 s), so the whole probe ends within 100 s; exit 124 names one.
 BUILD=${1:-build}

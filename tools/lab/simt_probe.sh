@@ -1,7 +1,7 @@
 #!/bin/sh
 # The SIMT ladder on a GPU in about two minutes, for a person to read (not a make-test
 # script: tests/run.sh runs tests/gpu/test_*.sh only).
-#   tests/gpu/simt_probe.sh [BUILD] [DIR]      (DIR default: $OUT/simt_probe or a temp dir)
+#   tools/lab/simt_probe.sh [BUILD] [DIR]      (DIR default: $OUT/simt_probe or a temp dir)
 # 1. swizzle, bigtile, dbuf, simt_auto, warptile and cuBLAS at the shapes: TFLOP/s
 #    and % of cuBLAS per shape, and the plan simt_auto ran;
 # 2. the tuner at 4096^3 and 8192^3 (-r 3: the candidates for the 95% goal; each row's

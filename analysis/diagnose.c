@@ -23,8 +23,6 @@ enum gp_gain {
 enum gp_op { LT, GE };
 
 #define NCLAUSES 4
-struct rule_cond;
-static int holds(const struct gp_evidence *ev, const struct rule_cond *c);
 struct rule_cond {
     int gain;
     int q[NCLAUSES], op[NCLAUSES];
@@ -124,8 +122,7 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
     ev->sms = li->sms;
     ev->sm_busy = li->sm_busy;
     ev->waves = li->waves;
-    double per_sm = li->blocks / li->sms;
-    ev->tail = per_sm >= 1 ? per_sm / ceil(per_sm) : NAN;
+    ev->tail = li->blocks >= li->sms ? li->tail : NAN;   /* below: few_blocks' matter */
     ev->roof_share = ratio(ro->achieved, li->roof_allows);
     ev->blocks_per_sm = li->blocks_per_sm;
     ev->occ_theoretical = li->occupancy_pct;
@@ -149,7 +146,6 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
     /* with every reason collected (--stalls) their sum is exact; the default set has two,
      * and the warps per issue stand in for the sum */
     double all = li->have_stalls ? li->stall_sum : ev->stalls_per_issue;
-    ev->lsb_share = ratio(metric(r, GP_M_stall_long_scoreboard), all);
     ev->barrier_share = ratio(metric(r, GP_M_stall_barrier), all);
     coalescing(r, ev);
     double local = metric(r, GP_M_local_ld_bytes) + metric(r, GP_M_local_st_bytes);
@@ -196,11 +192,6 @@ double diagnose_quantity(const struct gp_evidence *ev, int q)
     }
 }
 
-int diagnose_rule_holds(const struct gp_evidence *ev, int rule)
-{
-    return rule >= 0 && rule < GP_RULE_COUNT && holds(ev, &conds[rule]);
-}
-
 static int holds(const struct gp_evidence *ev, const struct rule_cond *c)
 {
     for (int i = 0; i < NCLAUSES; i++) {
@@ -211,6 +202,11 @@ static int holds(const struct gp_evidence *ev, const struct rule_cond *c)
             return 0;
     }
     return 1;
+}
+
+int diagnose_rule_holds(const struct gp_evidence *ev, int rule)
+{
+    return rule >= 0 && rule < GP_RULE_COUNT && holds(ev, &conds[rule]);
 }
 
 /* Time that would go: the speedup of removing `saved` seconds of `time`. */
@@ -360,6 +356,14 @@ void diagnose_row(const struct gp_result *r, const struct gp_roof *ro, const str
     d->roof = li->roof;
     d->roof_share = cleaned_roof_share(d, ro, li);
     d->top_is_roof = d->ncauses == 0 || d->cause[0].weight < GP_DIAG_CAUSE_MIN;
+}
+
+void diagnose_dataset_row(const struct gp_dataset *ds, int i, const struct gp_roof *ro, const struct gp_limits *li,
+                          struct gp_diagnosis *d)
+{
+    struct gp_machine m;
+    findings_machine(ds, &m);
+    diagnose_row(&ds->rows[i], ro, li, &m, d);
 }
 
 const char *diagnose_top_id(const struct gp_diagnosis *d)

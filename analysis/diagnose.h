@@ -15,6 +15,8 @@
 #ifndef GEMMPROF_ANALYSIS_DIAGNOSE_H
 #define GEMMPROF_ANALYSIS_DIAGNOSE_H
 
+#include <stdio.h>
+
 #include "analysis/limits.h"
 #include "analysis/results.h"
 #include "analysis/roofline.h"
@@ -51,7 +53,7 @@ struct gp_evidence {
     double warps_per_scheduler, stalls_per_issue;   /* resident warps, and all of them per issue */
     double warps_simt;                      /* warps_per_scheduler; NaN for tensor-core kernels
                                              * and where SMs sit idle */
-    double lsb_share, barrier_share;        /* of the stalled time, from the two default reasons */
+    double barrier_share;                   /* of the stalled time */
     double ld_eff, st_eff;                  /* bytes asked for / 32 B per sector looked up */
     double ld_excess_sectors, st_excess_sectors;
     double local_ratio;                     /* local bytes asked for / global bytes moved */
@@ -94,6 +96,10 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
                        const struct gp_machine *m, struct gp_evidence *ev);
 void diagnose_row(const struct gp_result *r, const struct gp_roof *ro, const struct gp_limits *li,
                   const struct gp_machine *m, struct gp_diagnosis *d);
+/* diagnose_row for row i of ds, with the machine facts of its results.json. */
+struct gp_dataset;
+void diagnose_dataset_row(const struct gp_dataset *ds, int i, const struct gp_roof *ro, const struct gp_limits *li,
+                          struct gp_diagnosis *d);
 
 /* The top finding's id: a rule's id, or "bound_<limiter>" ("bound_dram", ...) when the
  * roof comes first; "none" without data. */
@@ -106,8 +112,6 @@ void diagnose_evidence_text(const struct gp_diagnosis *d, int i, const struct gp
 /* One line per usable row of ds: variant, shape, the top finding's id, the binding roof
  * and the row's share of it, and every cause as id:speedup(evidence); tab-separated, with
  * a header. 0, or -1 with the reason in err. */
-#include <stdio.h>
-struct gp_dataset;
 int diagnose_write(const struct gp_dataset *ds, FILE *f, char *err, size_t errlen);
 
 #endif

@@ -723,11 +723,9 @@ static void write_diagnosis(struct rep *R, int i)
 {
     const struct gp_result *r = &R->ds->rows[i];
     const struct gp_roof *ro = &R->roof[i];
-    struct gp_machine m;
     struct gp_diagnosis d;
     char ev[256];
-    findings_machine(R->ds, &m);
-    diagnose_row(r, ro, &R->F.row[i].lim, &m, &d);
+    diagnose_dataset_row(R->ds, i, ro, &R->F.row[i].lim, &d);
     say(R, "Diagnosis at %s: ", shape_str(r));
     const double share = R->F.row[i].lim.share;   /* as the table below prints it */
     if (d.top_is_roof)
@@ -1285,9 +1283,7 @@ static int summary_shape(const struct rep *R)
 /* Row i's top finding in words, short: a cause with its estimated speedup, or the roof. */
 static const char *top_words(struct rep *R, int i, struct gp_diagnosis *d)
 {
-    struct gp_machine m;
-    findings_machine(R->ds, &m);
-    diagnose_row(&R->ds->rows[i], &R->roof[i], &R->F.row[i].lim, &m, d);
+    diagnose_dataset_row(R->ds, i, &R->roof[i], &R->F.row[i].lim, d);
     char *b = fmt_slot();
     if (!d->top_is_roof)
         snprintf(b, 64, "%s (about %sx)", gp_rules[d->cause[0].rule].id, num(d->cause[0].speedup));

@@ -243,10 +243,8 @@ static const char *limiter_cell(const struct sum *S, int i)
 static const char *causes_cell(const struct sum *S, int i)
 {
     static char b[256];
-    struct gp_machine m;
     struct gp_diagnosis d;
-    findings_machine(S->ds, &m);
-    diagnose_row(&S->ds->rows[i], &S->roof[i], &S->F.row[i].lim, &m, &d);
+    diagnose_dataset_row(S->ds, i, &S->roof[i], &S->F.row[i].lim, &d);
     size_t n = 0;
     b[0] = '\0';
     for (int c = 0; c < d.ncauses && n < sizeof b - 48; c++)

@@ -42,9 +42,7 @@ static int derive(struct loaded *L)
 static const char *top_of(const struct loaded *L, int i)
 {
     static struct gp_diagnosis d;
-    struct gp_machine m;
-    findings_machine(&L->ds, &m);
-    diagnose_row(&L->ds.rows[i], &L->roof[i], &L->F.row[i].lim, &m, &d);
+    diagnose_dataset_row(&L->ds, i, &L->roof[i], &L->F.row[i].lim, &d);
     return diagnose_top_id(&d);
 }
 

@@ -11,7 +11,7 @@
 #include "analysis/findings.h"
 
 const struct gp_rule_info gp_rules[GP_RULE_COUNT] = {
-#define RULE(id, cause, fix, gain, q1, o1, t1, q2, o2, t2, q3, o3, t3, q4, o4, t4) {#id, cause, fix},
+#define RULE(id, cause, fix, gain, q1, o1, t1, q2, o2, t2, q3, o3, t3, q4, o4, t4, q5, o5, t5) {#id, cause, fix},
 #include "analysis/rules.def"
 #undef RULE
 };
@@ -22,15 +22,15 @@ enum gp_gain {
 };
 enum gp_op { LT, GE };
 
-#define NCLAUSES 4
+#define NCLAUSES 5
 struct rule_cond {
     int gain;
     int q[NCLAUSES], op[NCLAUSES];
     double t[NCLAUSES];
 };
 static const struct rule_cond conds[GP_RULE_COUNT] = {
-#define RULE(id, cause, fix, gain, q1, o1, t1, q2, o2, t2, q3, o3, t3, q4, o4, t4) \
-    {gain, {q1, q2, q3, q4}, {o1, o2, o3, o4}, {t1, t2, t3, t4}},
+#define RULE(id, cause, fix, gain, q1, o1, t1, q2, o2, t2, q3, o3, t3, q4, o4, t4, q5, o5, t5) \
+    {gain, {q1, q2, q3, q4, q5}, {o1, o2, o3, o4, o5}, {t1, t2, t3, t4, t5}},
 #include "analysis/rules.def"
 #undef RULE
 };
@@ -147,6 +147,9 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
      * and the warps per issue stand in for the sum */
     double all = li->have_stalls ? li->stall_sum : ev->stalls_per_issue;
     ev->barrier_share = ratio(metric(r, GP_M_stall_barrier), all);
+    /* waiting on global or local memory: the latency more warps would cover (as
+     * warps_simt, not asked of tensor-core kernels or where SMs sit idle) */
+    ev->latency_simt = isnan(ev->warps_simt) ? NAN : ratio(metric(r, GP_M_stall_long_scoreboard), all);
     coalescing(r, ev);
     double local = metric(r, GP_M_local_ld_bytes) + metric(r, GP_M_local_st_bytes);
     ev->local_ratio = ratio(local, 32 * (metric(r, GP_M_gld_sectors) + metric(r, GP_M_gst_sectors)));
@@ -187,6 +190,7 @@ double diagnose_quantity(const struct gp_evidence *ev, int q)
     case Q_OCC_BY_REGS: return ev->occ_by_regs;
     case Q_OCC_BY_BLOCKS: return ev->occ_by_blocks;
     case Q_WARPS_SIMT: return ev->warps_simt;
+    case Q_LATENCY: return ev->latency_simt;
     case Q_ROOF_SHARE: return ev->roof_share;
     default: return NAN;
     }
@@ -453,9 +457,11 @@ void diagnose_evidence_text(const struct gp_diagnosis *d, int i, const struct gp
         snprintf(buf, len, "%s of the stalled warps wait at a barrier", pct_text(ev->barrier_share, p, sizeof p));
         break;
     default: {   /* the occupancy rules */
-        char q[32];
-        snprintf(buf, len, "%.1f warps per scheduler (theoretical occupancy %s), issue slots %s busy",
-                 ev->warps_per_scheduler, pct_text(ev->occ_theoretical / 100, p, sizeof p), pct_text(ev->issue, q, sizeof q));
+        char q[32], w[32];
+        snprintf(buf, len, "%.1f warps per scheduler (theoretical occupancy %s), issue slots %s busy, "
+                 "warps waiting on memory %s of the time",
+                 ev->warps_per_scheduler, pct_text(ev->occ_theoretical / 100, p, sizeof p),
+                 pct_text(ev->issue, q, sizeof q), pct_text(ev->latency_simt, w, sizeof w));
         break;
     }
     }

@@ -198,10 +198,11 @@ static const char *peak_label(const struct gp_roof *ro)
 {
     if (ro->compute_path != GP_PATH_TENSOR)
         return "FP32 FMA";
+    const char *path = ro->tensor_ceiling == GP_CEIL_tf32_mma ? "TF32 tensor (mma.sync)" : "TF32 tensor";
     if (!(ro->tensor_per_flop > 1.05))
-        return "TF32 tensor";
+        return path;
     char *b = fmt_slot();
-    snprintf(b, 64, "TF32 tensor / %s (tensor ops per FLOP)", num(ro->tensor_per_flop));
+    snprintf(b, 64, "%s / %s (tensor ops per FLOP)", path, num(ro->tensor_per_flop));
     return b;
 }
 

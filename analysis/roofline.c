@@ -84,6 +84,7 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
     const double tensor = metric(r, GP_M_tensor_tf32), W = out->flops_analytic;
     out->tensor_per_flop = tensor / W;
     out->compute_path = tensor > 0 || strcmp(r->precision, "tf32") == 0 ? GP_PATH_TENSOR : GP_PATH_FP32;
+    out->tensor_ceiling = -1;
     if (cs) {
         /* fmax ignores a NaN operand: either DRAM measurement alone is enough. A copy
          * counts read + write bytes, and GEMM traffic is mostly reads, so the larger of
@@ -93,7 +94,8 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
         out->roof_bw[GP_LEVEL_L2] = cs->c[GP_CEIL_l2].measured;
         out->roof_bw[GP_LEVEL_L1] = at_row_clock(&cs->c[GP_CEIL_l1], r);
         out->roof_bw[GP_LEVEL_SHARED] = at_row_clock(&cs->c[GP_CEIL_shared], r);
-        const double tc = at_row_clock(&cs->c[roof_tf32_ceiling(cs)], r);
+        out->tensor_ceiling = roof_tensor_ceiling(cs, r);
+        const double tc = at_row_clock(&cs->c[out->tensor_ceiling], r);
         const double fc = at_row_clock(&cs->c[GP_CEIL_fp32_fma], r);
         if (tensor > 0 && W > 0) {
             /* tensor and FP32 pipes run side by side: the roof is the slower of the two */
@@ -175,6 +177,16 @@ enum gp_ceiling_id roof_tf32_ceiling(const struct gp_ceilings *cs)
     return cs && cs->c[GP_CEIL_tf32_wgmma].measured > 0 ? GP_CEIL_tf32_wgmma : GP_CEIL_tf32;
 }
 
+enum gp_ceiling_id roof_tensor_ceiling(const struct gp_ceilings *cs, const struct gp_result *r)
+{
+    /* on Hopper mma.sync peaks well below wgmma: a kernel that did most of its tensor
+     * work through it is held to that path's own ceiling */
+    const double all = metric(r, GP_M_tensor_tf32), hmma = metric(r, GP_M_tensor_hmma);
+    if (cs && cs->c[GP_CEIL_tf32_mma].measured > 0 && all > 0 && hmma > 0.5 * all)
+        return GP_CEIL_tf32_mma;
+    return roof_tf32_ceiling(cs);
+}
+
 int roof_column_is_text(int i)
 {
     return i == RC_BOUND_LEVEL;
@@ -190,12 +202,13 @@ static void fmt_double(char *buf, size_t len, double v)
 
 void roof_compute_name(const struct gp_roof *roof, char *buf, size_t len)
 {
+    const int mma_sync = roof->tensor_ceiling == GP_CEIL_tf32_mma;
     if (roof->compute_path != GP_PATH_TENSOR)
         snprintf(buf, len, "FP32 FMA");
     else if (!(roof->tensor_per_flop > 1.05))   /* NaN (no counter) too: plain TF32 */
-        snprintf(buf, len, "TF32 tensor");
+        snprintf(buf, len, "TF32 tensor%s", mma_sync ? " (mma.sync)" : "");
     else
-        snprintf(buf, len, "3xTF32: TF32 / %.2g", roof->tensor_per_flop);
+        snprintf(buf, len, "3xTF32: TF32%s / %.2g", mma_sync ? " (mma.sync)" : "", roof->tensor_per_flop);
 }
 
 void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len)

@@ -30,6 +30,8 @@ struct gp_roof {
                                    * counters, the row's precision is tf32), else GP_PATH_FP32 */
     double tensor_per_flop;       /* tensor ops counted / flops_analytic (3 for 3xTF32); NaN
                                    * without the tensor counter */
+    int tensor_ceiling;           /* enum gp_ceiling_id of the tensor roof (roof_tensor_ceiling);
+                                   * -1 without ceilings */
     double achieved;              /* flops_analytic / median time, flop/s */
     int bound_level;              /* lowest attainable level, GP_BOUND_COMPUTE, or -1 with no data */
     double bound_attainable;      /* attainable at bound_level, flop/s */
@@ -67,6 +69,10 @@ int roof_column_is_text(int i);
 /* The TF32 compute roof: our own wgmma loop (tf32_wgmma) where it was measured, else
  * cuBLAS TF32 at 8192^3 (tf32), which would make cuBLAS's own share 100% by construction. */
 enum gp_ceiling_id roof_tf32_ceiling(const struct gp_ceilings *cs);
+/* The tensor roof of row r: the mma.sync loop (tf32_mma) where the counters show that
+ * most of its tensor work went through mma.sync and that ceiling was measured, else
+ * roof_tf32_ceiling. */
+enum gp_ceiling_id roof_tensor_ceiling(const struct gp_ceilings *cs, const struct gp_result *r);
 /* The compute roof's name, for chart legends: "FP32 FMA", "TF32 tensor", or for 3xTF32
  * "3xTF32: TF32 / 3" (the tensor ceiling over the tensor ops counted per FLOP). */
 void roof_compute_name(const struct gp_roof *roof, char *buf, size_t len);

@@ -26,6 +26,10 @@
 #define CEIL_PROBE_WORDS 4          /* unsigned long long per probe record */
 #define CEIL_L1_BLOCK_FLOAT4 1024   /* per-block working set of the L1 and shared kernels: 16 KiB */
 #define CEIL_FLOP_PER_ITER 256      /* flop per thread per iteration, FMA and no-FMA kernels */
+#define CEIL_MMA_CHAINS 8          /* independent mma.sync accumulators per warp */
+/* flop per thread per iteration of the mma.sync benchmark: CEIL_MMA_CHAINS m16n8k8 per
+ * warp, 2 x 16 x 8 x 8 flop each, shared by 32 lanes */
+#define CEIL_MMA_FLOP_PER_ITER (CEIL_MMA_CHAINS * 2 * 16 * 8 * 8 / 32)
 #define CEIL_TENSOR_BLOCK 384       /* threads per block of the tensor benchmark: 3 warpgroups */
 /* flop per block per iteration of the tensor benchmark: 3 warpgroups x 4 wgmma 64x256x8 */
 #define CEIL_TENSOR_FLOP_PER_ITER (3.0 * 4.0 * 2.0 * 64.0 * 256.0 * 8.0)
@@ -36,7 +40,7 @@ extern "C" {
 
 enum ceil_kernel {
     CEIL_K_FILL, CEIL_K_DRAM_COPY, CEIL_K_DRAM_READ, CEIL_K_L2, CEIL_K_L1, CEIL_K_SHARED,
-    CEIL_K_FMA, CEIL_K_NOFMA, CEIL_K_COUNT
+    CEIL_K_FMA, CEIL_K_NOFMA, CEIL_K_MMA, CEIL_K_COUNT
 };
 
 /* Sets the L1/shared carveout of the L1 kernel to the largest L1 (it uses no shared
@@ -86,6 +90,13 @@ cudaError_t ceil_fma_launch(int iters, float mul, float add, float *sink, float 
  * grid * CEIL_BLOCK * iters * CEIL_FLOP_PER_ITER flop. */
 cudaError_t ceil_nofma_launch(int iters, float mul, float add, float *sink, float never, int grid,
                               unsigned long long *probe, cudaStream_t stream);
+
+/* Warp-level TF32 tensor work: every warp issues `iters` x CEIL_MMA_CHAINS independent
+ * mma.sync.m16n8k8 with operands in registers (the HMMA path that mma.sync kernels use,
+ * which on Hopper does not reach the wgmma rate): grid * CEIL_BLOCK * iters *
+ * CEIL_MMA_FLOP_PER_ITER flop. Needs cc >= 8.0 (elsewhere the kernel does nothing). */
+cudaError_t ceil_mma_launch(int iters, float *sink, float never, int grid, unsigned long long *probe,
+                            cudaStream_t stream);
 
 /* The TF32 tensor-core benchmark (kernels/ceil_tensor.cu, sm_90a only). Supported: 1 when
  * this build holds it (built with SM=90) and `device` is compute capability 9.0. */

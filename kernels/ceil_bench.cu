@@ -13,6 +13,7 @@
 
 #include "kernels/ceil.h"
 #include "kernels/ceil_probe.cuh"
+#include "kernels/mma_sync_ops.cuh"
 
 static __device__ __forceinline__ float4 add4(float4 a, float4 b)
 {
@@ -191,6 +192,42 @@ ceil_fp32_kernel(int iters, float mul, float add, float *sink, float never, unsi
     probe_end(probe, ps);
 }
 
+/* ---- TF32 mma.sync ------------------------------------------------------------------ */
+
+/* CEIL_MMA_CHAINS independent accumulator tiles per warp, mma.sync back to back, operands
+ * in registers: only the HMMA path is exercised. The operands are hashed values rounded
+ * to TF32 (random bits: the tensor cores' power, and so the clock, depend on how many
+ * bits toggle). */
+static __global__ void __launch_bounds__(CEIL_BLOCK)
+ceil_mma_kernel(int iters, float *sink, float never, unsigned long long *probe)
+{
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    const unsigned salt = ceil_hash(blockIdx.x * CEIL_BLOCK + threadIdx.x + 1u);
+    uint32_t a[4], b[2];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        a[i] = mt_tf32(ceil_unit(ceil_hash(salt + i)));
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+        b[i] = mt_tf32(ceil_unit(ceil_hash(salt + 4u + i)));
+    const ceil_probe_start ps = probe_begin(probe);
+    float acc[CEIL_MMA_CHAINS][4] = {};
+    for (int it = 0; it < iters; it++) {
+#pragma unroll
+        for (int c = 0; c < CEIL_MMA_CHAINS; c++)
+            mt_mma(acc[c], a, b);
+    }
+    float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+    for (int c = 0; c < CEIL_MMA_CHAINS; c++)
+        v = add4(v, make_float4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
+    sink_if(sink, v, never);
+    probe_end(probe, ps);
+#else
+    (void)iters, (void)sink, (void)never, (void)probe;
+#endif
+}
+
 /* ---- launchers ------------------------------------------------------------------- */
 
 extern "C" cudaError_t ceil_prepare(void)
@@ -211,6 +248,7 @@ extern "C" cudaError_t ceil_blocks_per_sm(enum ceil_kernel k, int *blocks)
     case CEIL_K_SHARED: fn = (const void *)ceil_shared_read_kernel; break;
     case CEIL_K_FMA: fn = (const void *)ceil_fp32_kernel<true>; break;
     case CEIL_K_NOFMA: fn = (const void *)ceil_fp32_kernel<false>; break;
+    case CEIL_K_MMA: fn = (const void *)ceil_mma_kernel; break;
     case CEIL_K_COUNT: break;
     }
     if (fn == NULL)
@@ -276,5 +314,12 @@ extern "C" cudaError_t ceil_nofma_launch(int iters, float mul, float add, float 
                                          unsigned long long *probe, cudaStream_t stream)
 {
     ceil_fp32_kernel<false><<<grid, CEIL_BLOCK, 0, stream>>>(iters, mul, add, sink, never, probe);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t ceil_mma_launch(int iters, float *sink, float never, int grid, unsigned long long *probe,
+                                       cudaStream_t stream)
+{
+    ceil_mma_kernel<<<grid, CEIL_BLOCK, 0, stream>>>(iters, sink, never, probe);
     return cudaGetLastError();
 }

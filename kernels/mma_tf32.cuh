@@ -41,6 +41,7 @@
 
 #include "kernels/gemm.h"
 #include "kernels/pipeline.cuh"
+#include "kernels/mma_sync_ops.cuh"
 
 /* Block tile BM x BN x 32, warp tile WM x WN (WM/16 x WN/8 mma tiles), STAGES-deep
  * pipeline; SPLIT3 selects the 3xTF32 k-step. */
@@ -72,23 +73,6 @@ template <int BYTES> static __device__ __forceinline__ void mt_cp_async(float *d
         cp_async16(dst, src, ok);
     else
         cp_async4(dst, src, ok);
-}
-
-/* d += A (16x8, tf32) * B (8x8, tf32), FP32 accumulate. */
-static __device__ __forceinline__ void mt_mma(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
-{
-    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-/* x rounded to TF32 (to nearest, ties away), as the bits mma reads. */
-static __device__ __forceinline__ uint32_t mt_tf32(float x)
-{
-    uint32_t r;
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-    return r;
 }
 
 /* x = big + small + O(2^-22 |x|): big = tf32(x), small = tf32(x - big) (exact in FP32). */

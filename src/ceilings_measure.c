@@ -202,6 +202,15 @@ static double amount_nofma(const struct cm *m, long work)
     return (double)grid_of(m, CEIL_K_NOFMA) * CEIL_BLOCK * (double)work * CEIL_FLOP_PER_ITER;
 }
 
+static cudaError_t launch_mma(struct cm *m, long work, unsigned long long *probe)
+{
+    return ceil_mma_launch((int)work, m->sink, CEIL_NEVER, grid_of(m, CEIL_K_MMA), probe, m->stream);
+}
+static double amount_mma(const struct cm *m, long work)
+{
+    return (double)grid_of(m, CEIL_K_MMA) * CEIL_BLOCK * (double)work * CEIL_MMA_FLOP_PER_ITER;
+}
+
 /* Row-major C = A B as column-major C^T = B^T A^T; A and B sit in buf_a, C in buf_b. */
 static cudaError_t launch_tf32(struct cm *m, long work, unsigned long long *probe)
 {
@@ -417,7 +426,7 @@ int ceilings_theoretical(int device, struct gp_ceilings *out)
     }
     const double tf32 = cc_lookup(tf32_dense, sizeof tf32_dense / sizeof tf32_dense[0], major, minor);
     /* both TF32 ceilings are held to the same peak: the tensor cores at the maximum clock */
-    static const enum gp_ceiling_id tf32_ids[] = {GP_CEIL_tf32, GP_CEIL_tf32_wgmma};
+    static const enum gp_ceiling_id tf32_ids[] = {GP_CEIL_tf32, GP_CEIL_tf32_wgmma, GP_CEIL_tf32_mma};
     for (size_t i = 0; i < sizeof tf32_ids / sizeof tf32_ids[0]; i++) {
         if (isnan(tf32))
             set_theory(out, tf32_ids[i], NAN, "no datasheet constant for cc %d.%d", major, minor);
@@ -597,6 +606,28 @@ static int measure_tf32(struct cm *m, struct gp_ceilings *out)
     return 1;
 }
 
+/* TF32 through mma.sync (the HMMA path of the warp-level kernels), one wave of blocks;
+ * cc >= 8.0 only. */
+static int measure_mma(struct cm *m, struct gp_ceilings *out)
+{
+    static const struct bench mma = {GP_CEIL_tf32_mma, launch_mma, amount_mma, 64, 1, 0, CEIL_K_MMA};
+    if (m->cc_major < 8) {
+        if (m->log)
+            fprintf(m->log, "ceilings: tf32_mma   skipped: cc %d.%d has no TF32 mma.sync\n", m->cc_major,
+                    m->cc_minor);
+        return 1;
+    }
+    struct bench_result r;
+    if (!run_bench(m, &mma, &r))
+        return 0;
+    char detail[96];
+    snprintf(detail, sizeof detail, "mma.sync m16n8k8, %d x %d blocks of %d, %d chains per warp, work %ld", m->sms,
+             m->blocks[CEIL_K_MMA], CEIL_BLOCK, CEIL_MMA_CHAINS, r.work);
+    log_result(m, GP_CEIL_tf32_mma, &r, detail);
+    store(out, GP_CEIL_tf32_mma, &r);
+    return 1;
+}
+
 /* TF32 on the tensor cores alone: our wgmma loop (kernels/ceil_tensor.cu), one wave of
  * blocks. Skipped (left unmeasured) where the build or the device cannot run it. */
 static int measure_tensor(struct cm *m, int device, struct gp_ceilings *out)
@@ -667,6 +698,8 @@ int ceilings_measure(int device, struct gp_ceilings *out, FILE *log, char *err, 
         store(out, b->id, &r);
     }
     if (ok)
+        ok = measure_mma(&m, out);
+    if (ok)
         ok = measure_tensor(&m, device, out);
     if (ok)
         ok = measure_tf32(&m, out);
@@ -730,7 +763,7 @@ static int cache_complete(const struct gp_ceilings *cs, const char *gpu, int cc_
         return 0;
     }
     for (int i = 0; i < GP_CEIL_COUNT; i++) {
-        if ((i == GP_CEIL_tf32 && cc_major < 8) || (i == GP_CEIL_tf32_wgmma && !tensor_ok))
+        if (((i == GP_CEIL_tf32 || i == GP_CEIL_tf32_mma) && cc_major < 8) || (i == GP_CEIL_tf32_wgmma && !tensor_ok))
             continue;
         if (!isfinite(cs->c[i].measured) || cs->c[i].measured <= 0) {
             *why = "a measured value is missing";

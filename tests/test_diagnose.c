@@ -26,6 +26,7 @@ static struct gp_evidence healthy(void)
     ev.barrier_share = 0.05;
     ev.issue = 0.8;
     ev.warps_simt = 8;
+    ev.latency_simt = 0.4;
     ev.roof_share = 0.8;
     return ev;
 }
@@ -79,6 +80,7 @@ static void test_occupancy_guards(void)
 {
     struct gp_evidence ev = healthy();
     ev.warps_simt = 2;
+    ev.latency_simt = 0.8;
     ev.issue = 0.38;
     ev.roof_share = 0.4;
     ev.occ_by_smem = 1;
@@ -90,8 +92,16 @@ static void test_occupancy_guards(void)
     ev.roof_share = 0.6;
     CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "at 60%% of its roof: no occupancy verdict");
     ev.roof_share = 0.4;
-    ev.warps_simt = 4;
-    CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "4 warps per scheduler: enough, no occupancy verdict");
+    ev.warps_simt = 10;
+    CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "10 warps per scheduler: over half the slots, no occupancy verdict");
+    ev.warps_simt = 2;
+    ev.latency_simt = 0.24;   /* the FP64 case: its warps wait on the FP64 pipe, not on memory */
+    CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "warps waiting on memory 24%% of their time: no occupancy verdict");
+    ev.latency_simt = 0.26;
+    CHECK(diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "26%%: occupancy_smem");
+    ev.latency_simt = NAN;   /* no long-scoreboard counter */
+    CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "latency share unmeasured: no occupancy verdict");
+    ev.latency_simt = 0.8;
     ev.warps_simt = NAN;   /* a tensor-core kernel, or idle SMs */
     CHECK(!diagnose_rule_holds(&ev, GP_RULE_occupancy_smem), "tensor-core kernel (or idle SMs): no occupancy verdict");
     ev.warps_simt = 2;
@@ -99,6 +109,15 @@ static void test_occupancy_guards(void)
     ev.occ_by_regs = 1;
     CHECK(diagnose_rule_holds(&ev, GP_RULE_occupancy_regs) && !diagnose_rule_holds(&ev, GP_RULE_occupancy_smem),
           "registers bind: occupancy_regs");
+    /* the blocks-per-SM limit caps a warp-sized block at half of Hopper's warps: 8 per
+     * scheduler, which a kernel waiting on memory cannot use to hide its latency */
+    ev.occ_by_regs = 0;
+    ev.occ_by_blocks = 1;
+    ev.warps_simt = 8;
+    ev.latency_simt = 0.9;
+    ev.issue = 0.1;
+    CHECK(diagnose_rule_holds(&ev, GP_RULE_occupancy_blocks) && fires(&ev) == 1,
+          "8 warps per scheduler, 90%% of stalls on memory, blocks bind: occupancy_blocks alone");
 }
 
 /* The recorded H200 run: its register-tiled kernels (200+ registers, 12.5% occupancy) keep

@@ -160,6 +160,48 @@ static void test_tensor_path(void)
     CHECK(o.compute_path == GP_PATH_FP32 && o.peak_compute == 60e12, "fp32 without the tensor counter: FP32 FMA");
 }
 
+/* A kernel whose tensor work went through mma.sync is held to the mma.sync loop's ceiling,
+ * not to wgmma's (Hopper's mma.sync peaks well below wgmma); wgmma work, or no mma.sync
+ * ceiling, keeps the wgmma roof. */
+static void test_mma_sync_path(void)
+{
+    struct gp_ceilings cs;
+    struct gp_result r;
+    struct gp_roof o;
+    char name[64];
+    hand_ceilings(&cs);
+    cs.c[GP_CEIL_tf32_wgmma].measured = 470e12;
+    cs.c[GP_CEIL_tf32_mma].measured = 310e12;
+    hand_row(&r);
+    const double W = 2147483648.0;
+    strcpy(r.precision, "tf32");
+    r.metric[GP_M_ffma] = 0;
+    r.metric[GP_M_fadd] = 0;
+    r.metric[GP_M_fmul] = 0;
+    r.metric[GP_M_tensor_tf32] = W;
+    r.metric[GP_M_tensor_hmma] = W;
+    roof_derive(&r, &cs, &o);
+    roof_compute_name(&o, name, sizeof name);
+    CHECK(o.tensor_ceiling == GP_CEIL_tf32_mma && o.peak_compute == 310e12 && strstr(name, "mma.sync"),
+          "mma.sync work: the mma.sync ceiling (got %g, '%s')", o.peak_compute, name);
+    r.metric[GP_M_tensor_tf32] = 3 * W;   /* 3xTF32 on mma.sync */
+    r.metric[GP_M_tensor_hmma] = 3 * W;
+    strcpy(r.precision, "fp32");
+    roof_derive(&r, &cs, &o);
+    CHECK_NEAR(o.peak_compute, 310e12 / 3, 1e-12, "3xTF32 on mma.sync: its ceiling / 3 (got %g)", o.peak_compute);
+    r.metric[GP_M_tensor_hmma] = 0;       /* the same work through wgmma */
+    roof_derive(&r, &cs, &o);
+    CHECK_NEAR(o.peak_compute, 470e12 / 3, 1e-12, "wgmma work: the wgmma ceiling / 3 (got %g)", o.peak_compute);
+    r.metric[GP_M_tensor_hmma] = 3 * W;   /* an older ceilings.csv without the mma.sync row */
+    cs.c[GP_CEIL_tf32_mma].measured = NAN;
+    roof_derive(&r, &cs, &o);
+    CHECK_NEAR(o.peak_compute, 470e12 / 3, 1e-12, "no mma.sync ceiling: the wgmma one (got %g)", o.peak_compute);
+    r.metric[GP_M_tensor_hmma] = NAN;     /* a run without the path counter */
+    cs.c[GP_CEIL_tf32_mma].measured = 310e12;
+    roof_derive(&r, &cs, &o);
+    CHECK(o.tensor_ceiling == GP_CEIL_tf32_wgmma, "no path counter: the wgmma ceiling");
+}
+
 static void test_no_counters(void)
 {
     struct gp_ceilings cs;
@@ -305,7 +347,7 @@ static void test_ceilings_io(void)
         CHECK(0, "mkdtemp");
         return;
     }
-    CHECK(GP_CEIL_COUNT == 9 && strcmp(gp_ceiling_info[GP_CEIL_tf32].id, "tf32") == 0 &&
+    CHECK(GP_CEIL_COUNT == 10 && strcmp(gp_ceiling_info[GP_CEIL_tf32].id, "tf32") == 0 &&
               gp_ceiling_info[GP_CEIL_l2].kind == GP_CEIL_BANDWIDTH &&
               strcmp(gp_ceiling_info[GP_CEIL_fp32_fma].unit, "flop/s") == 0,
           "ceiling table from ceilings.def");
@@ -455,6 +497,7 @@ int main(void)
     test_memory_bound();
     test_compute_bound();
     test_tensor_path();
+    test_mma_sync_path();
     test_no_counters();
     test_partial_data();
     test_columns();

@@ -4,7 +4,7 @@
  * cases, their shapes and the counter evidence each should produce are in
  * tests/diagnosis/README.md and cases.txt.
  *
- * All but the DRAM case share one kernel, bn_gemm<F>: 64x64 block tiles, BK = 8, 256 threads
+ * All but the DRAM and block-size cases share one kernel, bn_gemm<F>: 64x64 block tiles, BK = 8, 256 threads
  * as a 16x16 grid, each thread 4x4 outputs strided by the grid (rows tr + 16i, columns
  * tc + 16j), so the inner loop's shared reads are broadcasts (A) or 16 consecutive words (B)
  * and the C stores are coalesced. F holds at most one cause bit; each `F & CAUSE` below is the
@@ -28,7 +28,6 @@ enum : unsigned {
     DIVERGE = 1u << 5,   /* odd and even lanes run the k steps in opposite orders */
     BARRIERS = 1u << 6,  /* __syncthreads() after every FMA */
     FP64 = 1u << 7,      /* double operands and accumulators */
-    BLOCK = 1u << 8,     /* 32-thread blocks: the 32 blocks/SM limit binds */
     /* launch-side causes: the control's code, its own instance so profiles tell them apart */
     SMEM = 1u << 9, /* 180 KiB of unused dynamic shared memory: 1 block per SM */
     FEW = 1u << 10, /* 12 blocks in all */
@@ -44,14 +43,11 @@ constexpr int FEW_BLOCKS = 12;                /* FEW: 120 of 132 SMs idle */
  * work, not of resident slots */
 constexpr double TAIL_WAVES = 1.08;
 
-/* The thread grid: 16x16, or one warp as 8 columns x 4 rows (a 16x32 tile) for BLOCK. */
+/* The thread grid: 16x16. */
 template <unsigned F> struct geo {
-    static constexpr int TX = (F & BLOCK) ? 8 : 16, TY = (F & BLOCK) ? 4 : 16;
+    static constexpr int TX = 16, TY = 16;
     static constexpr int NT = TX * TY, BM = TY * TM, BN = TX * TN;
     static constexpr int APAD = 4; /* the transposed A store: lanes 8 columns x 4 rows land on 32 banks */
-    /* BLOCK: at most 64 registers, so that registers too allow the 32 blocks per SM (below 64
-     * it spills); 0 elsewhere: no hint, the compiler's own choice */
-    static constexpr int MIN_BLOCKS = (F & BLOCK) ? 32 : 0;
 };
 
 /* Where B element (kk, col) lives in shared memory. The control pads rows by one word (the
@@ -66,7 +62,7 @@ template <unsigned F> __device__ __forceinline__ int bs_index(int kk, int col)
 }
 
 template <unsigned F>
-__global__ void __launch_bounds__(geo<F>::NT, geo<F>::MIN_BLOCKS)
+__global__ void __launch_bounds__(geo<F>::NT)
 bn_gemm(int m, int n, int k, const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c,
         int tiles_n, long long ntiles, long long per_block)
 {
@@ -226,6 +222,41 @@ template <unsigned F> int launch_gemm(int m, int n, int k, const float *a, const
     return (int)cudaGetLastError();
 }
 
+/* occ_block: a kernel that needs many warps, in blocks too small to have them. Each warp
+ * computes 32 consecutive outputs of one row, one per lane, streaming A's row and B's
+ * columns from L2 (ld.global.cg: no reuse through L1 or shared memory) one k at a time,
+ * so a warp has one pair of loads in flight and only more warps cover the L2 latency.
+ * In 32-thread blocks the 32-blocks-per-SM limit leaves the SM 32 of its 64 warps;
+ * stream_control is the same kernel in 256-thread blocks, the fix. */
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+stream_gemm(int m, int n, int k, const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c)
+{
+    const int lane = threadIdx.x % 32, warps_per_row = (n + 31) / 32;
+    const long long w = (long long)blockIdx.x * (THREADS / 32) + threadIdx.x / 32;
+    const int row = (int)(w / warps_per_row), col = (int)(w % warps_per_row) * 32 + lane;
+    if (row >= m) /* whole warps leave; there is no block barrier */
+        return;
+    const bool in = col < n;
+    const float *ar = a + (size_t)row * k, *bc = b + (in ? col : 0);
+    float acc = 0.0f;
+#pragma unroll 1
+    for (int kk = 0; kk < k; kk++)
+        acc = fmaf(__ldcg(ar + kk), in ? __ldcg(bc + (size_t)kk * n) : 0.0f, acc);
+    if (in)
+        c[(size_t)row * n + col] = acc;
+}
+
+template <int THREADS> int launch_stream(int m, int n, int k, const float *a, const float *b, float *c, void *stream)
+{
+    const long long warps = (long long)m * ((n + 31) / 32), per_block = THREADS / 32;
+    const long long grid = (warps + per_block - 1) / per_block;
+    if (grid > INT_MAX)
+        return (int)cudaErrorInvalidConfiguration;
+    stream_gemm<THREADS><<<(unsigned)grid, THREADS, 0, (cudaStream_t)stream>>>(m, n, k, a, b, c);
+    return (int)cudaGetLastError();
+}
+
 /* dram_bound: a skinny-n kernel that reads A once. Each warp owns SK_R rows; per step its
  * lanes read 128 consecutive k of each row (4 loads of 128 bytes per row, all issued before
  * the FMAs: 32 loads in flight per lane), B's 128 x SK_NC values once for all SK_R rows (L1
@@ -297,7 +328,8 @@ BN_CASE(uncoalesced_st, launch_gemm<UNCOAL_ST>, "injected: C stores write one ro
 BN_CASE(bank_conflicts, launch_gemm<BANKS>, "injected: B tile layout makes inner-loop shared loads 16-way conflicted")
 BN_CASE(occ_smem, launch_gemm<SMEM>, "injected: 180 KiB unused dynamic shared memory, 1 block (8 warps) per SM")
 BN_CASE(occ_regs, launch_gemm<REGS>, "injected: ~200 extra live registers per thread, 1 block (8 warps) per SM")
-BN_CASE(occ_block, launch_gemm<BLOCK>, "injected: 32-thread blocks, the 32 blocks/SM limit caps 32 of 64 warps")
+BN_CASE(occ_block, launch_stream<32>, "injected: a latency-bound streaming kernel in 32-thread blocks: the 32 blocks/SM limit caps 32 of 64 warps")
+BN_CASE(stream_control, launch_stream<256>, "control for occ_block: the same streaming kernel in 256-thread blocks (64 warps per SM)")
 BN_CASE(few_blocks, launch_gemm<FEW>, "injected: 12 blocks in all, each looping over many tiles")
 BN_CASE(tail_wave, launch_gemm<TAIL>, "injected: 1.08 equal blocks per SM, so 11 SMs run two and the rest idle half the time")
 BN_CASE(fp64, launch_gemm<FP64>, "injected: operands converted to double, FP64 FMA accumulation")

@@ -28,8 +28,13 @@ pkgs="openmpi-bin openmpi-common libopenmpi3 libevent-core-2.1-7 libevent-pthrea
 mkdir -p "$tmp/debs" "$tmp/old/debs" "$tmp/old/lists/partial" "$tmp/old/cache/archives/partial"
 (cd "$tmp/debs" && apt-get download $pkgs)
 
-# libevent from bullseye, through a package list of its own (the system's is untouched)
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bullseye main" \
+# libevent from bullseye, through a package list of its own (the system's is untouched),
+# from the mirror the system's own apt configuration uses for its main archive (the one
+# serving a suite without "-security"/"-updates"); no host is named here
+mirror=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
+    awk '$2 !~ /-/ {print $1; exit}')
+[ -n "$mirror" ] || { echo "mpi_prefix: no Debian archive in this machine's apt configuration" >&2; exit 1; }
+echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bullseye main" \
     >"$tmp/old/sources.list"
 o="-oDir::Etc::SourceList=$tmp/old/sources.list -oDir::Etc::SourceParts=/nonexistent
    -oDir::State::Lists=$tmp/old/lists -oDir::Cache=$tmp/old/cache"

@@ -447,9 +447,7 @@ static int write_ceilings(const char *out, const struct rank_dir *rd, int nrd, i
     return 0;
 }
 
-/* ---- the verb ---- */
-
-#define MERGE_USAGE "gemmprof merge OUT DIR... [--allow-mixed] [--force]"
+/* ---- the merge ---- */
 
 static int usage(const char *why)
 {
@@ -506,10 +504,9 @@ static int same_build(const struct rank_dir *a, const struct rank_dir *b)
     return strcmp(a->meta.tool_version, b->meta.tool_version) == 0 && strcmp(a->meta.git_rev, b->meta.git_rev) == 0;
 }
 
-int merge_main(int argc, char **argv)
+int merge_run(const char *out, const char *const *dirs, int ndirs, int allow_mixed, int force)
 {
-    const char *out = NULL;
-    int allow_mixed = 0, force = 0, nrd = 0, rc = MERGE_EXIT_FAILED;
+    int nrd = 0, rc = MERGE_EXIT_FAILED;
     char err[8192];
     struct rank_dir *rd = calloc(MAX_RANK_DIRS, sizeof *rd);
     struct tagged *t = NULL;
@@ -518,30 +515,11 @@ int merge_main(int argc, char **argv)
         gp_message("merge: out of memory");
         return MERGE_EXIT_FAILED;
     }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--allow-mixed") == 0)
-            allow_mixed = 1;
-        else if (strcmp(argv[i], "--force") == 0)
-            force = 1;
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: " MERGE_USAGE "\n");
-            free(rd);
-            return MERGE_EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            free(rd);
-            snprintf(err, sizeof err, "unknown option '%s'", argv[i]);
-            return usage(err);
-        } else if (!out)
-            out = argv[i];
-        else if (add_dirs(argv[i], &rd, &nrd)) {
+    for (int i = 0; i < ndirs; i++)
+        if (add_dirs(dirs[i], &rd, &nrd)) {
             free(rd);
             return usage("too many rank directories");
         }
-    }
-    if (!out || nrd == 0) {
-        free(rd);
-        return usage(out ? "no rank directory given" : "no output directory given");
-    }
     int first = -1, nrows = 0, world = -1;
     char mode[16] = "";
     if (check_out(out, rd, nrd, force)) {

@@ -788,21 +788,13 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
                 o->out_dir, r->rows_written ? "; 'gemmprof report DIR' renders them" : " (none: the directory is as it was)");
         rc = 128 + sig;
     } else if (o->report && r->rows_written) {
-        /* the main job ends with the report of what it just measured, under the lock */
-        char *rargv[] = {"report", (char *)o->out_dir, "--measured-here", NULL};
-        /* report_main says what failed (a chart, the file) itself; the sweep's status
-         * stands. Its lines are progress, so they go to stderr with the rest: stdout
-         * holds the results table alone. */
+        /* the main job ends with the report of what it just measured, under the lock.
+         * report_render says what failed (a chart, the file) itself; the sweep's status
+         * stands. Its lines are progress, so they go to stderr with the rest (the table
+         * flushed first, to come before them): stdout holds the results table alone. */
+        const struct report_options ropt = {NULL, 0, -1, 0, 1, stderr};
         fflush(stdout);
-        int saved_stdout = dup(STDOUT_FILENO);
-        if (saved_stdout >= 0)
-            dup2(STDERR_FILENO, STDOUT_FILENO);
-        report_main(3, rargv);
-        fflush(stdout);
-        if (saved_stdout >= 0) {
-            dup2(saved_stdout, STDOUT_FILENO);
-            close(saved_stdout);
-        }
+        report_render(o->out_dir, &ropt);
     }
     goto done;
 fail:

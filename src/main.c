@@ -7,15 +7,11 @@
 #include <string.h>
 
 #include "analysis/message.h"
-#include "analysis/compare.h"
-#include "analysis/dataset.h"
-#include "analysis/merge.h"
 #include "analysis/metrics.h"
-#include "analysis/plots.h"
-#include "analysis/report.h"
 #include "analysis/version.h"
 #include "cupti/trace.h"
 #include "src/cli.h"
+#include "src/cmd.h"
 #include "src/harness.h"
 #include "src/registry.h"
 

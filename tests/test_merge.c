@@ -18,6 +18,7 @@
 #include "analysis/plots.h"
 #include "analysis/report.h"
 #include "analysis/results.h"
+#include "src/cmd.h"
 #include "tests/test.h"
 
 #define H200 "tests/data/h200_da80385"   /* a frozen recorded run: results/h200 is replaced by each new recording */

@@ -15,6 +15,7 @@
 #include "analysis/plausible.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
+#include "src/cmd.h"
 #include "tests/test.h"
 
 static char tmpdir[256];

@@ -16,6 +16,7 @@
 #include "analysis/report.h"
 #include "analysis/roofline.h"
 #include "analysis/summary.h"
+#include "src/cmd.h"
 #include "tests/test.h"
 
 #define DATA "tests/data/"

@@ -263,25 +263,19 @@ static int load_rank(struct rank_dir *r, char *err, size_t errlen)
 
 /* ---- merged row order ---- */
 
-static const char *const known_variants[] = {
-#define GEMM_VARIANT(name, prec, tol, desc) #name,
-#include "kernels/variants.def"
-#undef GEMM_VARIANT
-};
-#define NKNOWN ((int)(sizeof known_variants / sizeof known_variants[0]))
-
 struct tagged { struct gp_result *r; int src; int order; int seq; };
 
-static int variant_order(const char *name)
+/* A variant's place in the ranks' "variants" lists (their union, rank by rank): the
+ * order the sweep ran them in. Names no list holds (a results.json written before the
+ * lists were recorded) come after, in input order. */
+static int variant_order(const struct gp_meta_variants *all, const char *name)
 {
-    for (int i = 0; i < NKNOWN; i++)
-        if (strcmp(known_variants[i], name) == 0)
-            return i;
-    return NKNOWN;   /* plugins and unknown names after the built-in ones */
+    const struct gp_meta_variant *v = meta_variant_find(all, name);
+    return v ? (int)(v - all->v) : all->n;
 }
 
 /* Shard mode: as one sweep writes them, shape by shape (by size), variants in the
- * built-in order; ties keep the input order (seq). */
+ * sweep's order; ties keep the input order (seq). */
 static int shard_cmp(const void *a, const void *b)
 {
     const struct tagged *x = a, *y = b;
@@ -355,11 +349,13 @@ static int write_rows(const char *out, struct rank_dir *rd, const struct tagged 
 /* results.json: the first rank's metadata, then a "merge" object naming the mode, the
  * world size, and the ranks merged and missing. */
 static int write_json(const char *out, const struct rank_dir *rd, int nrd, int first, const char *mode,
-                      int world, const unsigned char *seen, char *err, size_t errlen)
+                      int world, const unsigned char *seen, const struct gp_meta_variants *all, char *err,
+                      size_t errlen)
 {
     char p[PATH_MAX + 64];
     snprintf(p, sizeof p, "%s/results.json", out);
     struct gp_meta m = rd[first].meta;
+    m.variants = *all;   /* every rank's, so the merged run is described as measured */
     int planned = 0;
     for (int i = 0; i < nrd && planned >= 0; i++)
         planned = rd[i].have_meta && rd[i].meta.planned_rows >= 0 ? planned + rd[i].meta.planned_rows : -1;
@@ -511,6 +507,7 @@ int merge_run(const char *out, const char *const *dirs, int ndirs, int allow_mix
     struct rank_dir *rd = calloc(MAX_RANK_DIRS, sizeof *rd);
     struct tagged *t = NULL;
     unsigned char *seen = NULL;
+    struct gp_meta_variants all = {0};   /* the ranks' variant lists, united in rank order */
     if (!rd) {
         gp_message("merge: out of memory");
         return MERGE_EXIT_FAILED;
@@ -560,6 +557,8 @@ int merge_run(const char *out, const char *const *dirs, int ndirs, int allow_mix
         gp_message("merge: none of the %d rank directories holds results (first: %s: %s)", nrd, rd[0].dir, rd[0].missing);
         goto done;
     }
+    for (int i = 0; i < nrd; i++)
+        meta_variants_add(&all, &rd[i].meta.variants);   /* meta_init'd where a rank has none */
     t = calloc((size_t)nrows + 1, sizeof *t);
     if (!t) {
         gp_message("merge: out of memory for %d rows", nrows);
@@ -568,7 +567,7 @@ int merge_run(const char *out, const char *const *dirs, int ndirs, int allow_mix
     int nt = 0, two_gpus = 0;
     for (int i = 0; i < nrd; i++)
         for (int j = 0; j < rd[i].nrows; j++, nt++)
-            t[nt] = (struct tagged){&rd[i].rows[j], i, variant_order(rd[i].rows[j].variant), nt};
+            t[nt] = (struct tagged){&rd[i].rows[j], i, variant_order(&all, rd[i].rows[j].variant), nt};
     /* duplicates, and cells two GPUs measured: neighbours once sorted by cell */
     qsort(t, (size_t)nt, sizeof *t, cell_cmp);
     int dup = -1;   /* the duplicate met first in input order */
@@ -606,7 +605,7 @@ int merge_run(const char *out, const char *const *dirs, int ndirs, int allow_mix
         goto done;
     }
     if (write_rows(out, rd, t, nt, err, sizeof err) || write_ceilings(out, rd, nrd, first, err, sizeof err) ||
-        write_json(out, rd, nrd, first, mode, world, seen, err, sizeof err)) {
+        write_json(out, rd, nrd, first, mode, world, seen, &all, err, sizeof err)) {
         gp_message("merge: %s", err);
         goto done;
     }

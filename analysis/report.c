@@ -44,14 +44,6 @@ static const char *const level_label[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", 
 static const char *const level_adj[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared-memory",
                                                           "compute"};   /* "<adj>-bound" */
 
-/* The variants' one-line descriptions, from the registry's data file. */
-struct variant_desc { const char *name, *desc; };
-static const struct variant_desc variant_descs[] = {
-#define GEMM_VARIANT(name, prec, tol, desc) {#name, desc},
-#include "kernels/variants.def"
-#undef GEMM_VARIANT
-};
-
 struct rep {
     FILE *f;
     const struct gp_dataset *ds;
@@ -177,12 +169,12 @@ static const char *shape_str(const struct gp_result *r)
     return b;
 }
 
-static const char *variant_desc(const char *name)
+/* A variant's one-line description, as the build that measured it gave it in
+ * results.json; NULL when it gave none (written before results.json recorded them). */
+static const char *variant_desc(const struct gp_dataset *ds, const char *name)
 {
-    for (size_t i = 0; i < sizeof variant_descs / sizeof variant_descs[0]; i++)
-        if (strcmp(variant_descs[i].name, name) == 0)
-            return variant_descs[i].desc;
-    return NULL;
+    const struct gp_meta_variant *v = meta_variant_find(&ds->meta.variants, name);
+    return v && v->description[0] ? v->description : NULL;
 }
 
 /* Index of the first verified cublas (tf32: cublas_tf32) row at row i's shape, or -1. */
@@ -963,10 +955,10 @@ static void write_variants(struct rep *R)
     for (int v = 0; v < R->vars.ngroups; v++) {
         int cnt;
         const int *idx = row_group(&R->vars, v, &cnt);
-        const char *name = ds->rows[idx[0]].variant, *d = variant_desc(name);
+        const char *name = ds->rows[idx[0]].variant, *d = variant_desc(ds, name);
         say(R, "### %s\n\n", mdc(name));
         if (d)
-            say(R, "%s.\n\n", d);
+            say(R, "%s.\n\n", mdt(d));
         /* focus: the largest verified shape with counters and a bound, else the largest verified */
         int focus = -1, fbound = 0;
         for (int j = 0; j < cnt; j++) {

@@ -3,7 +3,7 @@
  * calling the driver (cuBLAS), passes one of them, and their parameters carry the
  * CUfunction, grid, block and dynamic shared memory. After the call, the function's
  * attributes and the occupancy API give registers, static shared memory and resident
- * blocks; src/launch_facts.c does the arithmetic.
+ * blocks; analysis/launch_facts.c does the arithmetic.
  *
  * The shared-memory configuration the driver picked for the launch is in no attribute
  * and follows no documented rule; CUPTI's kernel activity record carries it
@@ -26,10 +26,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/launch_facts.h"
 #include "analysis/results.h"
 #include "cupti/activity.h"
 #include "cupti/cupti_internal.h"
-#include "src/launch_facts.h"
 
 /* The launches of the current capture, the first LF_LAUNCHES kept. The call's main
  * kernel is chosen once their kernel records have arrived: the one that ran longest. A

@@ -15,8 +15,6 @@
 extern "C" {
 #endif
 
-#include "analysis/precision.h"
-
 struct gemm_context;  /* opaque: the cuBLAS handle and anything else a launcher needs */
 
 /* Creates the shared context (cuBLAS handle bound to `stream`). Returns NULL and fills

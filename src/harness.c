@@ -349,6 +349,16 @@ static void fill_run_meta(struct run *r, int argc, char **argv)
     m->reps = r->o->reps;
     m->warmups = r->o->warmups;
     m->seed = r->o->seed;
+    /* each variant as this build describes it, so that the report of these results
+     * describes what was measured, whichever build renders it */
+    _Static_assert(CLI_MAX_VARIANTS <= GP_META_VARIANTS, "results.json holds every variant a run selects");
+    for (int i = 0; i < r->o->nvariants; i++) {
+        const struct gemm_variant *v = registry_variant(r->o->variants[i]);
+        struct gp_meta_variant *e = &m->variants.v[m->variants.n++];
+        snprintf(e->name, sizeof e->name, "%s", v->name);
+        snprintf(e->precision, sizeof e->precision, "%s", gp_precision_name(v->precision));
+        snprintf(e->description, sizeof e->description, "%s", v->desc ? v->desc : "");
+    }
 }
 
 static void write_meta(struct run *r)

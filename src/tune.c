@@ -16,7 +16,7 @@
 #include "analysis/atomic_file.h"
 #include "analysis/csv.h"
 #include "analysis/message.h"
-#include "analysis/simt_plan.h"
+#include "kernels/simt_plan.h"
 #include "kernels/simt.h"
 #include "src/harness.h"
 #include "src/interrupt.h"

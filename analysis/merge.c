@@ -19,7 +19,7 @@
 #include "analysis/infile.h"
 #include "analysis/message.h"
 #include "analysis/meta.h"
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 
 #define MAX_RANK_DIRS 1024
 

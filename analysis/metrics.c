@@ -5,7 +5,7 @@
 
 const struct gp_metric_info gp_metrics[GP_METRIC_COUNT] = {
 #define METRIC(id, name, label, unit, agg, dflt, desc) {name, label, unit, agg, dflt, desc},
-#include "cupti/metrics.def"
+#include "analysis/metrics.def"
 #undef METRIC
 };
 

@@ -2,6 +2,8 @@
  * variant of the shape has been timed, so it can never slow a timed launch. Each pass
  * starts from the L2 state chosen by GEMMPROF_COUNTER_FLUSH; all variants of the shape
  * are measured in one batch, one range each. */
+#include "src/counter_phase.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +16,11 @@
 #include "cupti/prof.h"
 #include "kernels/l2_flush.h"
 #include "src/interrupt.h"
+#include "src/measure.h"
 #include "src/nvtx.h"
 #include "src/registry.h"
 #include "src/run.h"
+#include "src/shape.h"
 
 struct workload {
     const struct gemm_variant *v;

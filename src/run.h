@@ -1,5 +1,7 @@
 /* The state of one sweep, shared by the harness (src/harness.c), the shape setup
- * (src/shape.c) and the counter phase (src/counter_phase.c). Internal to the sweep. */
+ * (src/shape.c), the measurement of a variant (src/measure.c), the counter phase
+ * (src/counter_phase.c) and the tuner (src/tune.c). Internal to the sweep: types only,
+ * each of those declares its functions in its own header. */
 #ifndef GEMMPROF_SRC_RUN_H
 #define GEMMPROF_SRC_RUN_H
 
@@ -69,41 +71,5 @@ struct run {
     double clocks[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
     int nclocks;
 };
-
-/* The inputs and reference of one shape, shared by every variant. */
-struct shape_data {
-    long m, n, k;
-    float *h_a, *h_b, *h_c, *h_cublas;   /* h_cublas: whole-matrix comparison, sampled mode */
-    float *d_a, *d_b, *d_c;
-    void *d_pad;                         /* GEMMPROF_TEST_PAD_MB's allocation, or NULL */
-    double *ref;                         /* m*n (full) or nsamples entries */
-    long *idx;                           /* NULL in full mode */
-    long nidx;
-    char label[64];                      /* "2048x2048x2048" */
-};
-
-/* src/shape.c: inputs, device buffers and the reference of shape `shape_index`; 0, or
- * -1 with the reason. shape_free releases them. */
-int shape_prepare(struct run *r, struct shape_data *s, int shape_index, char *err, size_t errlen);
-void shape_free(struct shape_data *s);
-/* Before any GPU work: every shape's host and device memory against what the machine
- * has. 0, or -1 with "size MxNxK needs X GiB of host memory, Y available". */
-int shapes_check_memory(const struct run *r, char *err, size_t errlen);
-
-/* src/counter_phase.c: GEMMPROF_COUNTER_FLUSH, read once before GPU work (0, or -1
- * naming the choices); the counter phase of one shape, filling the rows' counters. */
-int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen);
-void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows);
-
-/* src/harness.c helpers the other parts use. measure_variant: a fresh row for variant v
- * at shape s, verified and timed as in the sweep (counters not collected); nvtx_id
- * colours its NVTX range (-1: none). */
-struct gemm_variant;
-void measure_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v, int nvtx_id,
-                     struct gp_result *row);
-cudaError_t run_flush_l2(struct run *r);
-/* src/tune.c: --tune, in place of the sweep; returns the exit code. */
-int tune_run(struct run *r);
-double now_s(void);
 
 #endif

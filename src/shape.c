@@ -2,6 +2,8 @@
  * reference (whole, or sampled beyond VERIFY_FULL_MAX_FMAS) and, where the CPU only
  * samples, cuBLAS's whole output as a second opinion. Also the up-front check that every
  * shape fits the host's and the device's memory. */
+#include "src/shape.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 #include "analysis/launch_facts.h"
 #include "tests/test.h"
 

@@ -17,7 +17,7 @@
 #include "analysis/meta.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 #include "src/cmd.h"
 #include "tests/test.h"
 

@@ -14,6 +14,7 @@
 #include "analysis/atomic_file.h"
 #include "analysis/dataset.h"
 #include "analysis/report.h"
+#include "analysis/results_csv.h"
 #include "analysis/roofline.h"
 #include "analysis/summary.h"
 #include "src/cmd.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 #include "kernels/simt_plan.h"
 #include "tests/test.h"
 

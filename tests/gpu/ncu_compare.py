@@ -85,7 +85,7 @@ def split_calls(ks, ncalls):
 
 def combine(name, call):
     """ncu's value for a call of several kernels, combined as gemmprof combines them
-    (cupti/metrics.def): peaks the largest, rates and clocks averaged by duration, the
+    (analysis/metrics.def): peaks the largest, rates and clocks averaged by duration, the
     rest (counts, bytes, durations) summed."""
     xs = [number(x[name]) for x in call]
     if name.endswith("peak_sustained"):

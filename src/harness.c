@@ -116,10 +116,10 @@ static void fill_run_meta(struct run *r, int argc, char **argv)
 static void write_meta(struct run *r)
 {
     char path[1100], err[256];
-    if (r->nclocks) {
-        double tmp[sizeof r->clocks / sizeof r->clocks[0]];
-        memcpy(tmp, r->clocks, (size_t)r->nclocks * sizeof *tmp);
-        r->meta.sm_clock_measured_hz = measure_median(tmp, r->nclocks);
+    if (r->measure.nclocks) {
+        double tmp[sizeof r->measure.clocks / sizeof r->measure.clocks[0]];
+        memcpy(tmp, r->measure.clocks, (size_t)r->measure.nclocks * sizeof *tmp);
+        r->meta.sm_clock_measured_hz = measure_median(tmp, r->measure.nclocks);
     }
     snprintf(path, sizeof path, "%s/results.json", r->o->out_dir);
     if (meta_write_json(path, &r->meta, err, sizeof err))
@@ -192,21 +192,21 @@ static int slowdown_from_env(struct run *r, char *err, size_t errlen)
 {
     const char *spec = getenv("GEMMPROF_TEST_SLOWDOWN");
     char name[64];
-    r->slow_variant = -1;
+    r->hooks.slow_variant = -1;
     if (!spec || !*spec)
         return 0;
     const char *colon = strchr(spec, ':');
     if (colon && (size_t)(colon - spec) < sizeof name) {
         memcpy(name, spec, (size_t)(colon - spec));
         name[colon - spec] = '\0';
-        r->slow_variant = strcmp(name, "all") == 0 ? SLOW_ALL : registry_find(name);
-        if (r->slow_variant != -1 && parse_ull(colon + 1, 1000000000ULL, &r->slow_ns) == 0) {
+        r->hooks.slow_variant = strcmp(name, "all") == 0 ? SLOW_ALL : registry_find(name);
+        if (r->hooks.slow_variant != -1 && parse_ull(colon + 1, 1000000000ULL, &r->hooks.slow_ns) == 0) {
             gp_message("warning: GEMMPROF_TEST_SLOWDOWN: %s's timed launches get %llu ns more (a test hook)",
-                       r->slow_variant == SLOW_ALL ? "every variant" : name, r->slow_ns);
+                       r->hooks.slow_variant == SLOW_ALL ? "every variant" : name, r->hooks.slow_ns);
             return 0;
         }
     }
-    r->slow_variant = -1;
+    r->hooks.slow_variant = -1;
     snprintf(err, errlen, "GEMMPROF_TEST_SLOWDOWN=%.100s: expected VARIANT:NANOSECONDS (a known variant or 'all', at most 1e9 ns)",
              spec);
     return -1;
@@ -217,14 +217,14 @@ static int pad_from_env(struct run *r, char *err, size_t errlen)
 {
     const char *spec = getenv("GEMMPROF_TEST_PAD_MB");
     unsigned long long mb;
-    r->pad_bytes = 0;
+    r->hooks.pad_bytes = 0;
     if (!spec || !*spec)
         return 0;
     if (parse_ull(spec, 65536, &mb)) {
         snprintf(err, errlen, "GEMMPROF_TEST_PAD_MB=%.100s: expected a whole number of MiB, 0 to 65536", spec);
         return -1;
     }
-    r->pad_bytes = (size_t)mb << 20;
+    r->hooks.pad_bytes = (size_t)mb << 20;
     if (mb)
         gp_message("warning: GEMMPROF_TEST_PAD_MB: %llu MiB of device memory before each shape's matrices "
                    "(a test hook)", mb);
@@ -235,26 +235,26 @@ static int pad_from_env(struct run *r, char *err, size_t errlen)
 static int setup_gpu(struct run *r, char *err, size_t errlen)
 {
     const struct cli_options *o = r->o;
-    CUDA_TRY(cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking), "stream", err, errlen, fail);
-    CUDA_TRY(cudaMalloc((void **)&r->d_probe, 2 * PROBE_BLOCKS * sizeof(unsigned long long)),
+    CUDA_TRY(cudaStreamCreateWithFlags(&r->gpu.stream, cudaStreamNonBlocking), "stream", err, errlen, fail);
+    CUDA_TRY(cudaMalloc((void **)&r->gpu.d_probe, 2 * PROBE_BLOCKS * sizeof(unsigned long long)),
              "clock probe buffer", err, errlen, fail);
-    if (!(r->ctx = gemm_context_create(r->stream, err, errlen)))
+    if (!(r->gpu.ctx = gemm_context_create(r->gpu.stream, err, errlen)))
         return -1;
-    r->ev_start = calloc((size_t)o->reps, sizeof *r->ev_start);
-    r->ev_stop = calloc((size_t)o->reps, sizeof *r->ev_stop);
-    if (!r->ev_start || !r->ev_stop) {
+    r->gpu.ev_start = calloc((size_t)o->reps, sizeof *r->gpu.ev_start);
+    r->gpu.ev_stop = calloc((size_t)o->reps, sizeof *r->gpu.ev_stop);
+    if (!r->gpu.ev_start || !r->gpu.ev_stop) {
         snprintf(err, errlen, "out of host memory for %d timing events", o->reps);
         return -1;
     }
     for (int i = 0; i < o->reps; i++) {
-        CUDA_TRY(cudaEventCreate(&r->ev_start[i]), "timing events", err, errlen, fail);
-        CUDA_TRY(cudaEventCreate(&r->ev_stop[i]), "timing events", err, errlen, fail);
+        CUDA_TRY(cudaEventCreate(&r->gpu.ev_start[i]), "timing events", err, errlen, fail);
+        CUDA_TRY(cudaEventCreate(&r->gpu.ev_stop[i]), "timing events", err, errlen, fail);
     }
     if (o->l2_flush) {
-        r->flush_bytes = (size_t)(2 * r->meta.l2_bytes) & ~(size_t)15;
-        CUDA_TRY(cudaMalloc(&r->d_flush, r->flush_bytes), "L2 flush buffer", err, errlen, fail);
+        r->gpu.flush_bytes = (size_t)(2 * r->meta.l2_bytes) & ~(size_t)15;
+        CUDA_TRY(cudaMalloc(&r->gpu.d_flush, r->gpu.flush_bytes), "L2 flush buffer", err, errlen, fail);
         /* filled once so the flush reads defined data */
-        CUDA_TRY(cudaMemset(r->d_flush, 0, r->flush_bytes), "L2 flush buffer", err, errlen, fail);
+        CUDA_TRY(cudaMemset(r->gpu.d_flush, 0, r->gpu.flush_bytes), "L2 flush buffer", err, errlen, fail);
     }
     return 0;
 fail:
@@ -263,19 +263,19 @@ fail:
 
 static void teardown_gpu(struct run *r)
 {
-    for (int i = 0; r->ev_start && i < r->o->reps; i++)
-        if (r->ev_start[i])
-            cudaEventDestroy(r->ev_start[i]);
-    for (int i = 0; r->ev_stop && i < r->o->reps; i++)
-        if (r->ev_stop[i])
-            cudaEventDestroy(r->ev_stop[i]);
-    free(r->ev_start);
-    free(r->ev_stop);
-    gemm_context_destroy(r->ctx);
-    cudaFree(r->d_flush);
-    cudaFree(r->d_probe);
-    if (r->stream)
-        cudaStreamDestroy(r->stream);
+    for (int i = 0; r->gpu.ev_start && i < r->o->reps; i++)
+        if (r->gpu.ev_start[i])
+            cudaEventDestroy(r->gpu.ev_start[i]);
+    for (int i = 0; r->gpu.ev_stop && i < r->o->reps; i++)
+        if (r->gpu.ev_stop[i])
+            cudaEventDestroy(r->gpu.ev_stop[i]);
+    free(r->gpu.ev_start);
+    free(r->gpu.ev_stop);
+    gemm_context_destroy(r->gpu.ctx);
+    cudaFree(r->gpu.d_flush);
+    cudaFree(r->gpu.d_probe);
+    if (r->gpu.stream)
+        cudaStreamDestroy(r->gpu.stream);
 }
 
 /* One line on stderr once a variant is verified and timed. */
@@ -297,7 +297,7 @@ static void sweep(struct run *r)
     for (int si = 0; si < o->nshapes && !r->context_lost && !interrupt_pending(); si++) {
         int mine = 0;
         for (int vi = 0; vi < o->nvariants; vi++)
-            mine += !r->not_mine[si * o->nvariants + vi];
+            mine += !r->share.not_mine[si * o->nvariants + vi];
         if (!mine)
             continue;   /* --shard: no setup for a shape whose rows are all other ranks' */
         struct shape_data s;
@@ -310,9 +310,9 @@ static void sweep(struct run *r)
         int nrows = 0;
         /* Without counters a row is complete once timed, and is written at once; with
          * counters it waits for its shape's counter phase (one batch for all variants). */
-        const int counting = o->counters && !o->trace && !r->counters_off;
+        const int counting = o->counters && !o->trace && !r->counters.off;
         for (int vi = 0; vi < o->nvariants && !r->context_lost && !interrupt_pending(); vi++) {
-            if (r->not_mine[si * o->nvariants + vi])
+            if (r->share.not_mine[si * o->nvariants + vi])
                 continue;
             run_variant(r, &s, o->variants[vi], &rows[nrows]);
             if (!counting)
@@ -345,14 +345,14 @@ static void finish_trace(struct run *r, struct trace *trace)
 
 static void print_summary(const struct run *r)
 {
-    if (r->counter_measures)
+    if (r->counters.measures)
         fprintf(stderr, "counter phase: %.2f s wall for %d variant x shape measurements (%.1f ms each; "
                "opening and closing sessions %.2f s, warm-up measures %.2f s)\n",
-               r->counter_wall_s, r->counter_measures, 1e3 * r->counter_wall_s / r->counter_measures,
-               r->counter_open_s, r->counter_warmup_s);
-    if (r->launch_facts_rows)
+               r->counters.wall_s, r->counters.measures, 1e3 * r->counters.wall_s / r->counters.measures,
+               r->counters.open_s, r->counters.warmup_s);
+    if (r->measure.launch_facts_rows)
         fprintf(stderr, "launch facts: %d row%s, %.1f ms of capture and queries around the verify launches\n",
-               r->launch_facts_rows, r->launch_facts_rows == 1 ? "" : "s", 1e3 * r->launch_facts_s);
+               r->measure.launch_facts_rows, r->measure.launch_facts_rows == 1 ? "" : "s", 1e3 * r->measure.launch_facts_s);
     fprintf(stderr, "%s/results.csv: %d row%s, %d failure%s\n", r->o->out_dir, r->rows_written,
            r->rows_written == 1 ? "" : "s", r->failures, r->failures == 1 ? "" : "s");
 }
@@ -362,9 +362,9 @@ static void print_summary(const struct run *r)
 static int setup_ranks(struct run *r, char *err, size_t errlen)
 {
     struct cli_options *o = &r->opts;
-    if (ranks_from_env(&r->ranks, err, errlen))
+    if (ranks_from_env(&r->share.ranks, err, errlen))
         return -1;
-    const struct rank_info *ri = &r->ranks;
+    const struct rank_info *ri = &r->share.ranks;
     r->meta.rank = ri->rank;
     r->meta.world_size = ri->world_size;
     r->meta.local_rank = ri->local_rank;
@@ -396,9 +396,9 @@ static int plan_shard_costs(struct run *r, char *err, size_t errlen)
             const char *name = registry_name(o->variants[vi]);
             items[si * o->nvariants + vi] = (struct shard_item){name ? name : "", sh->m, sh->n, sh->k};
         }
-    r->shard_timed = 0;
+    r->share.shard_timed = 0;
     if (!o->shard_costs)
-        return ranks_costs(items, n, NULL, 0, r->shard_cost) < 0 ? -1 : 0;
+        return ranks_costs(items, n, NULL, 0, r->share.shard_cost) < 0 ? -1 : 0;
     struct gp_result *rows = NULL;
     int nrows = 0;
     char why[600];
@@ -406,9 +406,9 @@ static int plan_shard_costs(struct run *r, char *err, size_t errlen)
         snprintf(err, errlen, "--shard-costs: %s", why);
         return -1;
     }
-    r->shard_timed = ranks_costs_from_rows(items, n, rows, nrows, r->shard_cost);
+    r->share.shard_timed = ranks_costs_from_rows(items, n, rows, nrows, r->share.shard_cost);
     free(rows);
-    if (r->shard_timed < 0) {
+    if (r->share.shard_timed < 0) {
         snprintf(err, errlen, "--shard-costs: out of host memory");
         return -1;
     }
@@ -421,32 +421,32 @@ static int setup_shard(struct run *r, char *err, size_t errlen)
 {
     const struct cli_options *o = r->o;
     int n = o->nshapes * o->nvariants;
-    if (r->ranks.world_size == 1 || o->mode != RANK_SHARD)
+    if (r->share.ranks.world_size == 1 || o->mode != RANK_SHARD)
         return 0;
     static int owner[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
-    const double *cost = r->shard_cost;   /* plan_shard_costs */
+    const double *cost = r->share.shard_cost;   /* plan_shard_costs */
     double total = 0, load = 0;
     for (int i = 0; i < n; i++)
         total += cost[i];
-    if (ranks_shard(cost, n, r->ranks.world_size, owner, NULL)) {
-        snprintf(err, errlen, "--shard: cannot split %d rows over %d ranks (out of memory)", n, r->ranks.world_size);
+    if (ranks_shard(cost, n, r->share.ranks.world_size, owner, NULL)) {
+        snprintf(err, errlen, "--shard: cannot split %d rows over %d ranks (out of memory)", n, r->share.ranks.world_size);
         return -1;
     }
     int mine = 0;
     for (int i = 0; i < n; i++) {
-        r->not_mine[i] = owner[i] != r->ranks.rank;
-        if (!r->not_mine[i]) {
+        r->share.not_mine[i] = owner[i] != r->share.ranks.rank;
+        if (!r->share.not_mine[i]) {
             mine++;
             load += cost[i];
         }
     }
     if (o->shard_costs)
         fprintf(stderr, "rank %d of %d (%s): %d of %d rows, %.1f%% of the sweep's expected GPU time "
-                        "(%d of %d rows timed in %s)\n", r->ranks.rank, r->ranks.world_size, r->ranks.source, mine,
-                n, total > 0 ? 100 * load / total : 0.0, r->shard_timed, n, o->shard_costs);
+                        "(%d of %d rows timed in %s)\n", r->share.ranks.rank, r->share.ranks.world_size, r->share.ranks.source, mine,
+                n, total > 0 ? 100 * load / total : 0.0, r->share.shard_timed, n, o->shard_costs);
     else
-        fprintf(stderr, "rank %d of %d (%s): %d of %d rows, %.1f%% of the sweep's FLOPs\n", r->ranks.rank,
-                r->ranks.world_size, r->ranks.source, mine, n, total > 0 ? 100 * load / total : 0.0);
+        fprintf(stderr, "rank %d of %d (%s): %d of %d rows, %.1f%% of the sweep's FLOPs\n", r->share.ranks.rank,
+                r->share.ranks.world_size, r->share.ranks.source, mine, n, total > 0 ? 100 * load / total : 0.0);
     return 0;
 }
 
@@ -463,7 +463,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     r->opts = *caller_opts;
     r->o = &r->opts;
     const struct cli_options *o = r->o;
-    r->launch_facts_off = !o->launch_facts;
+    r->measure.launch_facts_off = !o->launch_facts;
     r->out.lock_fd = -1;
     meta_init(&r->meta);
     ceilings_init(&r->ceilings);
@@ -472,7 +472,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
 
     /* bad input first, before anything is created or the GPU is touched */
     rc = EXIT_USAGE;
-    if (counter_flush_from_env(&r->counter_flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
+    if (counter_flush_from_env(&r->counters.flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
         pad_from_env(r, err, sizeof err) || setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err) ||
         plan_shard_costs(r, err, sizeof err))
         goto fail;
@@ -484,18 +484,18 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     }
     if (check_extra_metrics(o, err, sizeof err))
         goto fail;   /* EXIT_USAGE */
-    if (r->ranks.world_size > 1) {
+    if (r->share.ranks.world_size > 1) {
         /* each rank its own directory, named once the GPU's UUID is known */
-        if (ranks_dir_name(o->out_dir, r->meta.hostname, r->meta.gpu_uuid, r->ranks.rank, r->rank_dir,
-                           sizeof r->rank_dir)) {
+        if (ranks_dir_name(o->out_dir, r->meta.hostname, r->meta.gpu_uuid, r->share.ranks.rank, r->share.rank_dir,
+                           sizeof r->share.rank_dir)) {
             snprintf(err, sizeof err, "--out '%.900s': too long for the per-rank directories under it", o->out_dir);
             goto fail;
         }
-        r->opts.out_dir = r->rank_dir;
+        r->opts.out_dir = r->share.rank_dir;
         if (outdir_check(o->out_dir, err, sizeof err))
             goto fail;
-        fprintf(stderr, "rank %d of %d (%s, local rank %d), --%s: device %d -> %s/\n", r->ranks.rank,
-                r->ranks.world_size, r->ranks.source, r->ranks.local_rank, r->meta.mode, o->device, o->out_dir);
+        fprintf(stderr, "rank %d of %d (%s, local rank %d), --%s: device %d -> %s/\n", r->share.ranks.rank,
+                r->share.ranks.world_size, r->share.ranks.source, r->share.ranks.local_rank, r->meta.mode, o->device, o->out_dir);
     }
     if (setup_shard(r, err, sizeof err))
         goto fail;
@@ -520,7 +520,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     setup_counters(r);
     r->meta.planned_rows = 0;
     for (int i = 0; i < o->nshapes * o->nvariants; i++)
-        r->meta.planned_rows += !r->not_mine[i];
+        r->meta.planned_rows += !r->share.not_mine[i];
     if (o->tune) {   /* the tuner's own table and tune.csv; results.csv stays as it was */
         rc = tune_run(r);
         if (interrupt_pending())
@@ -560,8 +560,8 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     }
     goto done;
 fail:
-    if (r->ranks.world_size > 1 && strcmp(r->meta.mode, "single") != 0)   /* name the rank that failed */
-        gp_message("rank %d of %d: %s", r->ranks.rank, r->ranks.world_size, err);
+    if (r->share.ranks.world_size > 1 && strcmp(r->meta.mode, "single") != 0)   /* name the rank that failed */
+        gp_message("rank %d of %d: %s", r->share.ranks.rank, r->share.ranks.world_size, err);
     else
         gp_message("%s", err);
 done:

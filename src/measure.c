@@ -48,9 +48,9 @@ static double probe_sm_clock(struct run *r)
 {
     unsigned long long h[2 * PROBE_BLOCKS];
     double hz[PROBE_BLOCKS];
-    if (clock_probe_launch(PROBE_BLOCKS, 200000ULL, r->d_probe, r->stream) != cudaSuccess ||
-        cudaMemcpyAsync(h, r->d_probe, sizeof h, cudaMemcpyDeviceToHost, r->stream) != cudaSuccess ||
-        cudaStreamSynchronize(r->stream) != cudaSuccess)
+    if (clock_probe_launch(PROBE_BLOCKS, 200000ULL, r->gpu.d_probe, r->gpu.stream) != cudaSuccess ||
+        cudaMemcpyAsync(h, r->gpu.d_probe, sizeof h, cudaMemcpyDeviceToHost, r->gpu.stream) != cudaSuccess ||
+        cudaStreamSynchronize(r->gpu.stream) != cudaSuccess)
         return NAN;
     for (int i = 0; i < PROBE_BLOCKS; i++)
         hz[i] = h[2 * i + 1] ? (double)h[2 * i] / ((double)h[2 * i + 1] * 1e-9) : NAN;
@@ -59,7 +59,7 @@ static double probe_sm_clock(struct run *r)
 
 cudaError_t run_flush_l2(struct run *r)
 {
-    return l2_flush_launch(r->d_flush, r->flush_bytes, (float *)r->d_probe, r->meta.sm_count, r->stream);
+    return l2_flush_launch(r->gpu.d_flush, r->gpu.flush_bytes, (float *)r->gpu.d_probe, r->meta.sm_count, r->gpu.stream);
 }
 
 /* Records a CUDA failure in the row. Clears the error; if the context is broken for
@@ -93,15 +93,15 @@ static void cuda_failure(struct run *r, struct gp_result *row, const char *phase
 static int launch_facts_start(struct run *r)
 {
     char why[512];
-    if (r->launch_facts_off)
+    if (r->measure.launch_facts_off)
         return 0;
     const double t0 = now_s();
     int ok = launch_capture_begin(why, sizeof why) == 0;
-    r->launch_facts_s += now_s() - t0;
+    r->measure.launch_facts_s += now_s() - t0;
     if (ok)
         return 1;
     gp_message("warning: no launch facts (grid, block, registers, occupancy, waves): %s", why);
-    r->launch_facts_off = 1;
+    r->measure.launch_facts_off = 1;
     return 0;
 }
 
@@ -110,9 +110,9 @@ static void launch_facts_finish(struct run *r, struct gp_result *row, int quiet)
     char why[512];
     const double t0 = now_s();
     int rc = launch_capture_end(row, why, sizeof why);
-    r->launch_facts_s += now_s() - t0;
+    r->measure.launch_facts_s += now_s() - t0;
     if (rc >= 0 && !quiet)
-        r->launch_facts_rows++;
+        r->measure.launch_facts_rows++;
     if (rc != 0 && !quiet)
         gp_message("%s %ldx%ldx%ld: %s", row->variant, row->m, row->n, row->k, why);
 }
@@ -126,10 +126,10 @@ static void verify_variant(struct run *r, struct shape_data *s, const struct gem
 
     gp_nvtx_push("verify", -1);
     /* 0xFF bytes are NaN floats: an element the kernel never writes cannot pass */
-    TRY("poison", cudaMemsetAsync(s->d_c, 0xFF, (size_t)count * sizeof(float), r->stream));
+    TRY("poison", cudaMemsetAsync(s->d_c, 0xFF, (size_t)count * sizeof(float), r->gpu.stream));
     capturing = launch_facts_start(r);
-    TRY("launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
-    TRY("run", cudaStreamSynchronize(r->stream));
+    TRY("launch", gemm_variant_launch(v, r->gpu.ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->gpu.stream));
+    TRY("run", cudaStreamSynchronize(r->gpu.stream));
     if (capturing)
         launch_facts_finish(r, row, 0);
     capturing = 0;
@@ -194,8 +194,8 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
     gp_nvtx_push("warmup", -1);
     const double t_warm = now_s();
     for (int i = 0; i < o->warmups; i++)
-        TRY("warm-up launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
-    TRY("warm-up", cudaStreamSynchronize(r->stream));
+        TRY("warm-up launch", gemm_variant_launch(v, r->gpu.ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->gpu.stream));
+    TRY("warm-up", cudaStreamSynchronize(r->gpu.stream));
     gp_nvtx_pop();
     if (!o->reps_given && o->warmups > 0) {
         const double per_launch = (now_s() - t_warm) / o->warmups;
@@ -205,32 +205,32 @@ static void time_variant(struct run *r, struct shape_data *s, const struct gemm_
     }
 
     /* decided before the events: nothing but launches between a start and a stop event */
-    const int slowed = r->slow_variant == SLOW_ALL ||
-                       (r->slow_variant >= 0 && v == registry_variant(r->slow_variant));
+    const int slowed = r->hooks.slow_variant == SLOW_ALL ||
+                       (r->hooks.slow_variant >= 0 && v == registry_variant(r->hooks.slow_variant));
     gp_nvtx_push("timed", -1);
     for (int i = 0; i < reps; i++) {
         /* reading 2x the L2 evicts A, B and C, so each repetition starts cold;
          * the flush sits outside the event pair */
-        if (r->d_flush)
+        if (r->gpu.d_flush)
             TRY("L2 flush", run_flush_l2(r));
-        TRY("event", cudaEventRecord(r->ev_start[i], r->stream));
-        TRY("timed launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
+        TRY("event", cudaEventRecord(r->gpu.ev_start[i], r->gpu.stream));
+        TRY("timed launch", gemm_variant_launch(v, r->gpu.ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->gpu.stream));
         if (slowed)
-            TRY("test slowdown", clock_probe_launch(1, r->slow_ns, r->d_probe, r->stream));
-        TRY("event", cudaEventRecord(r->ev_stop[i], r->stream));
+            TRY("test slowdown", clock_probe_launch(1, r->hooks.slow_ns, r->gpu.d_probe, r->gpu.stream));
+        TRY("event", cudaEventRecord(r->gpu.ev_stop[i], r->gpu.stream));
     }
-    TRY("timed run", cudaStreamSynchronize(r->stream));
+    TRY("timed run", cudaStreamSynchronize(r->gpu.stream));
     gp_nvtx_pop();
     open = 0;
 
     for (int i = 0; i < reps; i++) {
         float t;
-        TRY("event time", cudaEventElapsedTime(&t, r->ev_start[i], r->ev_stop[i]));
+        TRY("event time", cudaEventElapsedTime(&t, r->gpu.ev_start[i], r->gpu.ev_stop[i]));
         ms[i] = t;
     }
     row->reps = reps;
     row->warmups = o->warmups;
-    row->l2_flush = r->d_flush != NULL;
+    row->l2_flush = r->gpu.d_flush != NULL;
     row->time_median_s = measure_median(ms, reps) * 1e-3;   /* sorts ms */
     row->time_min_s = ms[0] * 1e-3;
     row->time_max_s = ms[reps - 1] * 1e-3;
@@ -267,7 +267,8 @@ void measure_variant(struct run *r, struct shape_data *s, const struct gemm_vari
      * selects only its own kernels; the GPU is still at its working clock */
     if (row->status != GP_STATUS_CUDA_ERROR) {
         row->sm_clock_hz = probe_sm_clock(r);
-        if (!isnan(row->sm_clock_hz) && r->nclocks < (int)(sizeof r->clocks / sizeof r->clocks[0]))
-            r->clocks[r->nclocks++] = row->sm_clock_hz;
+        struct run_measure *ms = &r->measure;
+        if (!isnan(row->sm_clock_hz) && ms->nclocks < (int)(sizeof ms->clocks / sizeof ms->clocks[0]))
+            ms->clocks[ms->nclocks++] = row->sm_clock_hz;
     }
 }

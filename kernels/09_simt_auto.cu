@@ -184,6 +184,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
 /* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this
  * device; any m, n, k >= 1. Returns the first error; never synchronizes (except the
  * workspace's first allocation or growth). */
+GEMM_LAUNCHER(simt_auto);
 extern "C" cudaError_t gemm_simt_auto_launch(struct gemm_context *ctx, int m, int n, int k,
                                              const float *a, const float *b, float *c,
                                              cudaStream_t stream)

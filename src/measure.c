@@ -18,6 +18,7 @@
 #include "cupti/launch.h"
 #include "kernels/clock_probe.h"
 #include "kernels/l2_flush.h"
+#include "src/cuda_try.h"
 #include "src/npy.h"
 #include "src/nvtx.h"
 #include "src/registry.h"
@@ -77,14 +78,9 @@ static void cuda_failure(struct run *r, struct gp_result *row, const char *phase
     }
 }
 
-#define TRY(phase, call)                                                                  \
-    do {                                                                                  \
-        cudaError_t e_ = (call);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            cuda_failure(r, row, phase, e_);                                              \
-            goto done;                                                                    \
-        }                                                                                 \
-    } while (0)
+/* A failed call of a variant's phase is the row's error (cuda_failure), by the phase's
+ * name: the row says which step of the measurement failed. */
+#define TRY(phase, call) CUDA_TRY_ELSE(call, cuda_failure(r, row, (phase), cuda_try_e_), done)
 
 /* The launch facts come from the verify launch, never a timed one: a CUPTI callback
  * subscription and kernel activity records held only around it (cupti/launch.h). 1 when

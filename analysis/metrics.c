@@ -9,6 +9,11 @@ const struct gp_metric_info gp_metrics[GP_METRIC_COUNT] = {
 #undef METRIC
 };
 
+const char *gp_aggregate_name(enum gp_aggregate a)
+{
+    return a == GP_AGG_WAVG ? "wavg" : a == GP_AGG_MAX ? "max" : "sum";
+}
+
 int gp_metric_find(const char *name)
 {
     for (int i = 0; i < GP_METRIC_COUNT; i++)

@@ -8,6 +8,9 @@ extern "C" {   /* cupti/prof.cpp uses the metric ids */
 #endif
 
 enum gp_aggregate { GP_AGG_SUM, GP_AGG_WAVG, GP_AGG_MAX };
+/* "sum", "wavg" or "max": the aggregate column as `gemmprof --list-metrics` prints it for
+ * the comparison with ncu (tests/gpu/ncu_compare.py --combine). */
+const char *gp_aggregate_name(enum gp_aggregate a);
 
 enum gp_metric_id {
 #define METRIC(id, name, label, unit, agg, dflt, desc) GP_M_##id,

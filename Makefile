@@ -38,11 +38,13 @@ ANALYSIS_SRC := $(wildcard analysis/*.c)
 SRC_SRC      := $(filter-out src/main.c,$(wildcard src/*.c))
 CUPTI_SRC    := $(wildcard cupti/*.c) $(wildcard cupti/*.cpp)
 KERNEL_SRC   := $(wildcard kernels/*.cu)
+# the kernels' host code (simt_auto's plan rule), which the host tests link too
+KERNEL_HOST_SRC := $(wildcard kernels/*.c)
 TEST_SRC     := $(wildcard tests/test_*.c)
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 ANALYSIS_OBJ := $(call obj,$(ANALYSIS_SRC))
-CORE_OBJ     := $(call obj,$(SRC_SRC) $(CUPTI_SRC) $(KERNEL_SRC))
+CORE_OBJ     := $(call obj,$(SRC_SRC) $(CUPTI_SRC) $(KERNEL_SRC) $(KERNEL_HOST_SRC))
 MAIN_OBJ     := $(call obj,src/main.c)
 TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 GEMMPROF     := $(BUILD)/gemmprof
@@ -50,7 +52,8 @@ GEMMPROF     := $(BUILD)/gemmprof
 # Host tests link the analysis objects and the src/ files that need no CUDA library,
 # through an archive so each test pulls in only what it uses; only GPU tests (those that
 # drive CUPTI or CUDA) link the full set with cuBLAS, CUPTI and the CUDA runtime.
-HOST_SRC      := src/cli.c src/variant_names.c src/plugin.c src/print.c src/outdir.c src/launch_facts.c src/ranks.c
+HOST_SRC      := src/cli.c src/variant_names.c src/plugin.c src/print.c src/outdir.c src/ranks.c \
+                 $(wildcard src/cmd_*.c) $(KERNEL_HOST_SRC)
 HOST_LIB      := $(BUILD)/libgemmprof_host.a
 EXAMPLE_PLUGIN := $(BUILD)/examples/libgemmprof_example.so
 BAD_PLUGINS    := $(BUILD)/tests/plugins/libbad_plugins.so

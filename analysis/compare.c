@@ -8,7 +8,6 @@
 #include "analysis/atomic_file.h"
 #include "analysis/markdown.h"
 #include "analysis/message.h"
-#include "analysis/numparse.h"
 
 /* A counter must move by more than this to be listed: below it is the counters' own
  * run-to-run wobble (DRAM writes aside, they agree with ncu within 0.5%). */
@@ -267,53 +266,10 @@ void compare_write_markdown(FILE *f, const struct gp_dataset *base, const struct
     }
 }
 
-static int usage(const char *why)
+int compare_dirs(const char *base, const char *fresh, double threshold, const char *out)
 {
-    gp_message("compare: %s (usage: gemmprof compare BASE NEW [--out FILE] [--threshold PCT])", why);
-    return 2;
-}
-
-int compare_main(int argc, char **argv)
-{
-    const char *dirs[2] = {NULL, NULL}, *out = NULL;
-    double threshold = COMPARE_THRESHOLD_DEFAULT_PCT;
+    const char *dirs[2] = {base, fresh};
     char err[1200];
-    int ndirs = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0) {
-            if (++i >= argc)
-                return usage("--out needs a file");
-            out = argv[i];
-        } else if (strcmp(argv[i], "--threshold") == 0) {
-            if (++i >= argc)
-                return usage("--threshold needs a percentage");
-            if (parse_real(argv[i], 0, 1000, &threshold)) {
-                char why[160];
-                snprintf(why, sizeof why, "--threshold: '%.40s' is not a percentage from 0 to 1000", argv[i]);
-                return usage(why);
-            }
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: gemmprof compare BASE NEW [--out FILE] [--threshold PCT]\n"
-                   "  Compares two results directories row by row (variant x shape): time ratio,\n"
-                   "  TFLOP/s, a verdict judged against the runs' own min-max spread, and the\n"
-                   "  counters that moved most. Markdown to stdout (and to FILE with --out).\n"
-                   "  --threshold PCT   a slower or faster verdict also needs the median to move by\n"
-                   "                    more than PCT percent (default %.1f)\n"
-                   "Exit status: 0 no row slower, 1 a row slower beyond the noise, 2 bad arguments\n"
-                   "or an unreadable results directory.\n", COMPARE_THRESHOLD_DEFAULT_PCT);
-            return 0;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            snprintf(err, sizeof err, "unknown option '%.100s'", argv[i]);
-            return usage(err);
-        } else if (ndirs < 2) {
-            dirs[ndirs++] = argv[i];
-        } else {
-            return usage("two results directories expected, got a third");
-        }
-    }
-    if (ndirs < 2)
-        return usage("two results directories expected");
-
     struct gp_dataset ds[2];
     for (int i = 0; i < 2; i++)
         if (dataset_load(dirs[i], &ds[i], err, sizeof err)) {

@@ -54,10 +54,11 @@ void compare_free(struct compare_result *c);
 void compare_write_markdown(FILE *f, const struct gp_dataset *base, const struct gp_dataset *fresh,
                             double threshold_pct, const struct compare_result *c);
 
-/* The CLI verb: argv[0] "compare", then BASE NEW [--out FILE] [--threshold PCT].
- * Prints the Markdown to stdout (and writes it to FILE with --out). Exit status: 0 no row
- * slower, 1 at least one row slower beyond the noise, 2 bad arguments or an unreadable
- * results directory. */
-int compare_main(int argc, char **argv);
+/* Loads the results directories base and fresh, compares them (threshold_pct as in
+ * compare_runs) and prints the Markdown to stdout, and to the file out unless it is NULL
+ * (written atomically). Returns the exit status of `gemmprof compare` (src/cmd_compare.c):
+ * 0 no row slower, 1 at least one row slower beyond the noise, 2 an unreadable results
+ * directory or output; what failed is one line on stderr. */
+int compare_dirs(const char *base, const char *fresh, double threshold_pct, const char *out);
 
 #endif

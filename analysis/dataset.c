@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "analysis/plausible.h"
+#include "analysis/results_csv.h"
 
 /* Appends one line to ds->warnings, cutting it (with "...") when the buffer is full. */
 static void warn(struct gp_dataset *ds, const char *fmt, ...)

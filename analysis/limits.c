@@ -11,7 +11,7 @@ const char *const gp_limiter_name[GP_LIM_COUNT] = {"dram", "l2", "l1", "shared",
                                                    "issue", "parallelism", "latency"};
 
 /* The stall reasons are the metrics named STALL_PREFIX<reason>STALL_SUFFIX in
- * cupti/metrics.def, found by name, so a reason added to or dropped from that file (some
+ * analysis/metrics.def, found by name, so a reason added to or dropped from that file (some
  * do not exist on every GPU) needs no change here. */
 #define STALL_PREFIX "smsp__average_warps_issue_stalled_"
 #define STALL_SUFFIX "_per_issue_active.ratio"

@@ -19,7 +19,7 @@
 #include "analysis/infile.h"
 #include "analysis/message.h"
 #include "analysis/meta.h"
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 
 #define MAX_RANK_DIRS 1024
 
@@ -263,25 +263,19 @@ static int load_rank(struct rank_dir *r, char *err, size_t errlen)
 
 /* ---- merged row order ---- */
 
-static const char *const known_variants[] = {
-#define GEMM_VARIANT(name, prec, tol, desc) #name,
-#include "kernels/variants.def"
-#undef GEMM_VARIANT
-};
-#define NKNOWN ((int)(sizeof known_variants / sizeof known_variants[0]))
-
 struct tagged { struct gp_result *r; int src; int order; int seq; };
 
-static int variant_order(const char *name)
+/* A variant's place in the ranks' "variants" lists (their union, rank by rank): the
+ * order the sweep ran them in. Names no list holds (a results.json written before the
+ * lists were recorded) come after, in input order. */
+static int variant_order(const struct gp_meta_variants *all, const char *name)
 {
-    for (int i = 0; i < NKNOWN; i++)
-        if (strcmp(known_variants[i], name) == 0)
-            return i;
-    return NKNOWN;   /* plugins and unknown names after the built-in ones */
+    const struct gp_meta_variant *v = meta_variant_find(all, name);
+    return v ? (int)(v - all->v) : all->n;
 }
 
 /* Shard mode: as one sweep writes them, shape by shape (by size), variants in the
- * built-in order; ties keep the input order (seq). */
+ * sweep's order; ties keep the input order (seq). */
 static int shard_cmp(const void *a, const void *b)
 {
     const struct tagged *x = a, *y = b;
@@ -355,11 +349,13 @@ static int write_rows(const char *out, struct rank_dir *rd, const struct tagged 
 /* results.json: the first rank's metadata, then a "merge" object naming the mode, the
  * world size, and the ranks merged and missing. */
 static int write_json(const char *out, const struct rank_dir *rd, int nrd, int first, const char *mode,
-                      int world, const unsigned char *seen, char *err, size_t errlen)
+                      int world, const unsigned char *seen, const struct gp_meta_variants *all, char *err,
+                      size_t errlen)
 {
     char p[PATH_MAX + 64];
     snprintf(p, sizeof p, "%s/results.json", out);
     struct gp_meta m = rd[first].meta;
+    m.variants = *all;   /* every rank's, so the merged run is described as measured */
     int planned = 0;
     for (int i = 0; i < nrd && planned >= 0; i++)
         planned = rd[i].have_meta && rd[i].meta.planned_rows >= 0 ? planned + rd[i].meta.planned_rows : -1;
@@ -447,9 +443,7 @@ static int write_ceilings(const char *out, const struct rank_dir *rd, int nrd, i
     return 0;
 }
 
-/* ---- the verb ---- */
-
-#define MERGE_USAGE "gemmprof merge OUT DIR... [--allow-mixed] [--force]"
+/* ---- the merge ---- */
 
 static int usage(const char *why)
 {
@@ -506,42 +500,23 @@ static int same_build(const struct rank_dir *a, const struct rank_dir *b)
     return strcmp(a->meta.tool_version, b->meta.tool_version) == 0 && strcmp(a->meta.git_rev, b->meta.git_rev) == 0;
 }
 
-int merge_main(int argc, char **argv)
+int merge_run(const char *out, const char *const *dirs, int ndirs, int allow_mixed, int force)
 {
-    const char *out = NULL;
-    int allow_mixed = 0, force = 0, nrd = 0, rc = MERGE_EXIT_FAILED;
+    int nrd = 0, rc = MERGE_EXIT_FAILED;
     char err[8192];
     struct rank_dir *rd = calloc(MAX_RANK_DIRS, sizeof *rd);
     struct tagged *t = NULL;
     unsigned char *seen = NULL;
+    struct gp_meta_variants all = {0};   /* the ranks' variant lists, united in rank order */
     if (!rd) {
         gp_message("merge: out of memory");
         return MERGE_EXIT_FAILED;
     }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--allow-mixed") == 0)
-            allow_mixed = 1;
-        else if (strcmp(argv[i], "--force") == 0)
-            force = 1;
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: " MERGE_USAGE "\n");
-            free(rd);
-            return MERGE_EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            free(rd);
-            snprintf(err, sizeof err, "unknown option '%s'", argv[i]);
-            return usage(err);
-        } else if (!out)
-            out = argv[i];
-        else if (add_dirs(argv[i], &rd, &nrd)) {
+    for (int i = 0; i < ndirs; i++)
+        if (add_dirs(dirs[i], &rd, &nrd)) {
             free(rd);
             return usage("too many rank directories");
         }
-    }
-    if (!out || nrd == 0) {
-        free(rd);
-        return usage(out ? "no rank directory given" : "no output directory given");
-    }
     int first = -1, nrows = 0, world = -1;
     char mode[16] = "";
     if (check_out(out, rd, nrd, force)) {
@@ -582,6 +557,8 @@ int merge_main(int argc, char **argv)
         gp_message("merge: none of the %d rank directories holds results (first: %s: %s)", nrd, rd[0].dir, rd[0].missing);
         goto done;
     }
+    for (int i = 0; i < nrd; i++)
+        meta_variants_add(&all, &rd[i].meta.variants);   /* meta_init'd where a rank has none */
     t = calloc((size_t)nrows + 1, sizeof *t);
     if (!t) {
         gp_message("merge: out of memory for %d rows", nrows);
@@ -590,7 +567,7 @@ int merge_main(int argc, char **argv)
     int nt = 0, two_gpus = 0;
     for (int i = 0; i < nrd; i++)
         for (int j = 0; j < rd[i].nrows; j++, nt++)
-            t[nt] = (struct tagged){&rd[i].rows[j], i, variant_order(rd[i].rows[j].variant), nt};
+            t[nt] = (struct tagged){&rd[i].rows[j], i, variant_order(&all, rd[i].rows[j].variant), nt};
     /* duplicates, and cells two GPUs measured: neighbours once sorted by cell */
     qsort(t, (size_t)nt, sizeof *t, cell_cmp);
     int dup = -1;   /* the duplicate met first in input order */
@@ -628,7 +605,7 @@ int merge_main(int argc, char **argv)
         goto done;
     }
     if (write_rows(out, rd, t, nt, err, sizeof err) || write_ceilings(out, rd, nrd, first, err, sizeof err) ||
-        write_json(out, rd, nrd, first, mode, world, seen, err, sizeof err)) {
+        write_json(out, rd, nrd, first, mode, world, seen, &all, err, sizeof err)) {
         gp_message("merge: %s", err);
         goto done;
     }

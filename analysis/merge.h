@@ -40,8 +40,13 @@ int merge_read_rank_keys(const char *json_path, struct merge_rank_keys *k);
 /* A file-name-safe form of s ([A-Za-z0-9._-] kept, anything else '_'), "unknown" if empty. */
 void merge_safe_name(char *out, size_t len, const char *s);
 
-/* The verb: argv[0] is "merge". Returns a MERGE_EXIT_* status; errors are one line on
- * stderr, and the merged directory's path and what was merged on stdout. */
-int merge_main(int argc, char **argv);
+#define MERGE_USAGE "gemmprof merge OUT DIR... [--allow-mixed] [--force]"
+
+/* Merges the rank directories dirs[0..ndirs) (each one a rank, or the parent of ranks as
+ * above) into out; allow_mixed takes ranks of different gemmprof builds, force replaces
+ * results out already holds. Returns a MERGE_EXIT_* status (`gemmprof merge`,
+ * src/cmd_merge.c); errors are one line on stderr, and the merged directory's path and
+ * what was merged on stdout. */
+int merge_run(const char *out, const char *const *dirs, int ndirs, int allow_mixed, int force);
 
 #endif

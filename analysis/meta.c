@@ -1,8 +1,9 @@
 /* results.json, the sidecar that says where and how a results.csv was measured: the GPU,
  * the software stack and the run's settings, nested as
- *   {"schema": N, "gpu": {...}, "software": {...}, "run": {...}}.
+ *   {"schema": N, "gpu": {...}, "software": {...}, "run": {...},
+ *    "variants": [{"name": ..., "precision": ..., "description": ...}, ...]}.
  * One field table drives both the writer and the reader, so a new gp_meta field is one
- * line here. The reader is a small strict JSON parser (RFC 8259 values; arrays and
+ * line here. The reader is a small strict JSON parser (RFC 8259 values; other arrays and
  * unknown keys are parsed and skipped) that reports errors as file:line:column. */
 #include "analysis/meta.h"
 
@@ -149,8 +150,41 @@ int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t
         }
         fputs("\n  }", f);
     }
-    fputs("\n}\n", f);
+    fputs(",\n  \"variants\": [", f);
+    for (int i = 0; i < m->variants.n; i++) {
+        const struct gp_meta_variant *v = &m->variants.v[i];
+        fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+        json_write_string(f, v->name);
+        fputs(", \"precision\": ", f);
+        json_write_string(f, v->precision);
+        fputs(", \"description\": ", f);
+        json_write_string(f, v->description);
+        fputc('}', f);
+    }
+    fputs(m->variants.n ? "\n  ]\n}\n" : "]\n}\n", f);
     return atomic_commit(&t, err, errlen);
+}
+
+const struct gp_meta_variant *meta_variant_find(const struct gp_meta_variants *vs, const char *name)
+{
+    for (int i = 0; i < vs->n; i++)
+        if (strcmp(vs->v[i].name, name) == 0)
+            return &vs->v[i];
+    return NULL;
+}
+
+int meta_variants_add(struct gp_meta_variants *into, const struct gp_meta_variants *from)
+{
+    int left_out = 0;
+    for (int i = 0; i < from->n; i++) {
+        if (meta_variant_find(into, from->v[i].name))
+            continue;
+        if (into->n < GP_META_VARIANTS)
+            into->v[into->n++] = from->v[i];
+        else
+            left_out++;
+    }
+    return left_out;
 }
 
 /* ---- reading ---- */
@@ -669,9 +703,33 @@ static int parse_file(const char *path, struct jparser *p)
     return rc;
 }
 
+/* The "variants" array's strings, into m->variants: entries past GP_META_VARIANTS and
+ * keys other than the three are skipped; an entry without a name is found by no lookup. */
+static void read_variant(void *ctx, const struct json_at *v)
+{
+    struct gp_meta *m = ctx;
+    if (v->depth != 3 || v->kind != JSON_STRING || strcmp(v->path[0], "variants") != 0)
+        return;
+    char *end;
+    long i = strtol(v->path[1], &end, 10);
+    if (*end || i < 0 || i >= GP_META_VARIANTS)
+        return;
+    struct gp_meta_variant *e = &m->variants.v[i];
+    if (strcmp(v->path[2], "name") == 0)
+        store_string(e->name, sizeof e->name, v->text);
+    else if (strcmp(v->path[2], "precision") == 0)
+        store_string(e->precision, sizeof e->precision, v->text);
+    else if (strcmp(v->path[2], "description") == 0)
+        store_string(e->description, sizeof e->description, v->text);
+    else
+        return;
+    if (m->variants.n <= i)
+        m->variants.n = (int)i + 1;
+}
+
 int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen)
 {
-    struct jparser p = {.err = err, .errlen = errlen, .m = m};
+    struct jparser p = {.err = err, .errlen = errlen, .m = m, .visit = read_variant, .ctx = m};
     m->schema = 0;   /* a file without "schema" predates versioning */
     return parse_file(path, &p) ? -1 : check_ranks(path, m, err, errlen);
 }

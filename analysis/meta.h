@@ -4,6 +4,18 @@
 
 #include <stddef.h>
 
+/* One variant as the build that measured it described it. */
+#define GP_META_VARIANTS 64            /* the most one run measures (src/cli.h's list) */
+struct gp_meta_variant {
+    char name[32];                     /* as in results.csv's variant column */
+    char precision[8];                 /* "fp32" or "tf32" */
+    char description[256];
+};
+struct gp_meta_variants {
+    int n;
+    struct gp_meta_variant v[GP_META_VARIANTS];
+};
+
 struct gp_meta {
     int schema;                   /* GP_SCHEMA_VERSION of the writer */
     char tool_version[32];
@@ -32,6 +44,9 @@ struct gp_meta {
     /* which process of a multi-GPU run wrote this (src/ranks.h); 0 of 1 and "single" alone */
     int rank, world_size, local_rank;
     char mode[8];                 /* "single", "shard" (a share of the sweep) or "fleet" (all of it) */
+    /* "variants": what the run measured, in its order, so that a recorded run is described
+     * from its own data; none in a results.json written before they were recorded */
+    struct gp_meta_variants variants;
 };
 
 /* Strings empty, numbers NaN, integers 0, schema = GP_SCHEMA_VERSION, planned_rows = -1,
@@ -46,6 +61,12 @@ int meta_write_json(const char *path, const struct gp_meta *m, char *err, size_t
  * counts >= 0; "mode" single, shard or fleet; rank and local_rank below world_size). 0 or -1 with a one-line reason naming the file, line and column
  * ("out/results.json:3:14: expected ':' after an object key"). */
 int meta_read_json(const char *path, struct gp_meta *m, char *err, size_t errlen);
+
+/* The entry of variant `name` in vs, or NULL. */
+const struct gp_meta_variant *meta_variant_find(const struct gp_meta_variants *vs, const char *name);
+/* Appends to `into` the entries of `from` whose names it lacks, as long as it has room;
+ * returns how many did not fit. */
+int meta_variants_add(struct gp_meta_variants *into, const struct gp_meta_variants *from);
 
 /* The same reader for any results.json key, for callers that need more than gp_meta (the
  * "merge" object of a merged directory). Every value is handed to the visitor as the

@@ -5,9 +5,14 @@
 
 const struct gp_metric_info gp_metrics[GP_METRIC_COUNT] = {
 #define METRIC(id, name, label, unit, agg, dflt, desc) {name, label, unit, agg, dflt, desc},
-#include "cupti/metrics.def"
+#include "analysis/metrics.def"
 #undef METRIC
 };
+
+const char *gp_aggregate_name(enum gp_aggregate a)
+{
+    return a == GP_AGG_WAVG ? "wavg" : a == GP_AGG_MAX ? "max" : "sum";
+}
 
 int gp_metric_find(const char *name)
 {

@@ -1,4 +1,4 @@
-/* The metric table, built from cupti/metrics.def. Host-only: the collector (cupti/),
+/* The metric table, built from analysis/metrics.def. Host-only: the collector (cupti/),
  * the CSV writer and reader and the roofline all index the same array. */
 #ifndef GEMMPROF_ANALYSIS_METRICS_H
 #define GEMMPROF_ANALYSIS_METRICS_H
@@ -8,10 +8,13 @@ extern "C" {   /* cupti/prof.cpp uses the metric ids */
 #endif
 
 enum gp_aggregate { GP_AGG_SUM, GP_AGG_WAVG, GP_AGG_MAX };
+/* "sum", "wavg" or "max": the aggregate column as `gemmprof --list-metrics` prints it for
+ * the comparison with ncu (tests/gpu/ncu_compare.py --combine). */
+const char *gp_aggregate_name(enum gp_aggregate a);
 
 enum gp_metric_id {
 #define METRIC(id, name, label, unit, agg, dflt, desc) GP_M_##id,
-#include "cupti/metrics.def"
+#include "analysis/metrics.def"
 #undef METRIC
     GP_METRIC_COUNT
 };

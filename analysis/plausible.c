@@ -7,15 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/dataset.h"
+#include "analysis/dataset_types.h"
 #include "analysis/roofline.h"
 
 static const char *const level_words[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "shared-memory"};
-
-int plausible_row(const struct gp_dataset *ds, int i)
-{
-    return !ds->row_why || i < 0 || i >= ds->row_why_n || !ds->row_why[i];
-}
 
 /* One ceiling against its theory: both are positive here, or the check is skipped. */
 static void check_ceiling(struct gp_dataset *ds, int i, const struct gp_ceiling *c)

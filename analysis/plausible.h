@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include "analysis/dataset_types.h"   /* plausible_row, for the callers of plausible_check */
+
 /* A rate 20% past a roof is no noise: ceilings are measured within a few percent of
  * theory and the recorded H200 run's rows reach at most 77% of any level. */
 #define GP_PLAUS_OVER 1.2
@@ -29,13 +31,8 @@
  * A and B come from DRAM at least once (the H200 rows: 1.00x and up). */
 #define GP_PLAUS_BYTES_UNDER 0.5
 
-struct gp_dataset;
-
 /* Marks ds's implausible ceilings and rows (allocating ds->row_why, freed by
  * dataset_free); may run again after rows change. 0, or -1 with a one-line reason when out of memory. */
 int plausible_check(struct gp_dataset *ds, char *err, size_t errlen);
-
-/* 1 unless row i was marked implausible (any row of a dataset never checked is plausible). */
-int plausible_row(const struct gp_dataset *ds, int i);
 
 #endif

@@ -117,11 +117,6 @@ struct plots_outcome {
 int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struct plots_options *opt,
                     struct plots_outcome *po, char *err, size_t errlen);
 
-/* The CLI verb: argv[0] is "plots", then DIR [--max-shape-charts N]. Prints what was
- * rendered, what failed and which shapes were left out; returns 0, 1 when a chart
- * failed or the data could not be read, 2 for a usage error. */
-int plots_cli(int argc, char **argv);
-
 /* Parses the value of --max-shape-charts: 0 with *out set, or -1 with the reason in why. */
 int plots_parse_max_shape_charts(const char *s, int *out, char *why, size_t whylen);
 

@@ -1,5 +1,5 @@
 /* Arithmetic precision of a GEMM variant. Host-only so analysis/ and tests can use it
- * without CUDA; kernels/gemm.h includes it for the registry. */
+ * without CUDA; src/registry.h includes it for the variant table. */
 #ifndef GEMMPROF_ANALYSIS_PRECISION_H
 #define GEMMPROF_ANALYSIS_PRECISION_H
 

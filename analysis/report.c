@@ -4,7 +4,7 @@
  * prints is a CSV value or a ratio of CSV values (via roof_derive), so the text reads
  * differently for different data. Rows that failed verification are listed up front
  * and never enter a performance statement; rows without counters get time-only text.
- *   gemmprof report DIR [--out FILE_OR_DIR] [--no-plots]      (report_main) */
+ * `gemmprof report` (src/cmd_report.c) and the sweep render through report_render. */
 #include "analysis/report.h"
 
 #include <ctype.h>
@@ -43,14 +43,6 @@ static const char *const level_label[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", 
                                                             "compute"};
 static const char *const level_adj[GP_LEVEL_COUNT + 1] = {"DRAM", "L2", "L1", "shared-memory",
                                                           "compute"};   /* "<adj>-bound" */
-
-/* The variants' one-line descriptions, from the registry's data file. */
-struct variant_desc { const char *name, *desc; };
-static const struct variant_desc variant_descs[] = {
-#define GEMM_VARIANT(name, prec, tol, desc) {#name, desc},
-#include "kernels/variants.def"
-#undef GEMM_VARIANT
-};
 
 struct rep {
     FILE *f;
@@ -177,12 +169,12 @@ static const char *shape_str(const struct gp_result *r)
     return b;
 }
 
-static const char *variant_desc(const char *name)
+/* A variant's one-line description, as the build that measured it gave it in
+ * results.json; NULL when it gave none (written before results.json recorded them). */
+static const char *variant_desc(const struct gp_dataset *ds, const char *name)
 {
-    for (size_t i = 0; i < sizeof variant_descs / sizeof variant_descs[0]; i++)
-        if (strcmp(variant_descs[i].name, name) == 0)
-            return variant_descs[i].desc;
-    return NULL;
+    const struct gp_meta_variant *v = meta_variant_find(&ds->meta.variants, name);
+    return v && v->description[0] ? v->description : NULL;
 }
 
 /* Index of the first verified cublas (tf32: cublas_tf32) row at row i's shape, or -1. */
@@ -964,10 +956,10 @@ static void write_variants(struct rep *R)
     for (int v = 0; v < R->vars.ngroups; v++) {
         int cnt;
         const int *idx = row_group(&R->vars, v, &cnt);
-        const char *name = ds->rows[idx[0]].variant, *d = variant_desc(name);
+        const char *name = ds->rows[idx[0]].variant, *d = variant_desc(ds, name);
         say(R, "### %s\n\n", mdc(name));
         if (d)
-            say(R, "%s.\n\n", d);
+            say(R, "%s.\n\n", mdt(d));
         /* focus: the largest verified shape with counters and a bound, else the largest verified */
         int focus = -1, fbound = 0;
         for (int j = 0; j < cnt; j++) {
@@ -1546,77 +1538,13 @@ static void write_fleet(struct rep *R)
     fleet_free(&fl);
 }
 
-/* ---- the CLI verb ---- */
+/* ---- rendering a results directory ---- */
 
-static int usage(const char *why)
+int report_render(const char *dir, const struct report_options *opt)
 {
-    fprintf(stderr, "gemmprof report: %s (usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots] "
-            "[--max-shape-charts N] [--ceilings-any-gpu] | gemmprof report DIR --summary|--causes [--ceilings-any-gpu])\n",
-            why);
-    return 2;
-}
-
-int report_main(int argc, char **argv)
-{
-    const char *dir = NULL, *out = NULL;
-    int no_plots = 0, measured_here = 0, summary = 0, load_flags = 0;
-    struct plots_options popt = {NULL, -1};
-    char why[256];
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: gemmprof report DIR [--out FILE_OR_DIR] [--no-plots] [--max-shape-charts N]\n"
-                   "                              [--ceilings-any-gpu]\n"
-                   "       gemmprof report DIR --summary [--ceilings-any-gpu]\n"
-                   "  Writes report.md (and the charts) from the results directory DIR; no GPU needed.\n"
-                   "  --out F          a file (a name ending in .md) or a directory (existing, named\n"
-                   "                   with a trailing '/', or any other missing path: created)\n"
-                   "  --no-plots       no charts, none linked\n"
-                   "  --max-shape-charts N   hierarchical rooflines for the main shape and N others\n"
-                   "  --summary        print README.md's summary block of DIR to stdout (table,\n"
-                   "                   limiters, ceilings, machine) and write nothing\n"
-                   "  --causes         print each row's diagnosis to stdout, tab-separated: the top\n"
-                   "                   finding, the binding roof and every cause with its speedup\n"
-                   "  --ceilings-any-gpu  use a ceilings.csv measured on another GPU than results.json\n"
-                   "                   names (without it those ceilings are left out, with a warning)\n"
-                   "Exit status: 0 written (or printed); 1 the data or the output could not be used, or a chart\n"
-                   "failed (the report is still written and names it); 2 bad arguments.\n");
-            return 0;
-        }
-        if (strcmp(argv[i], "--out") == 0) {
-            if (++i >= argc)
-                return usage("--out needs a file or directory");
-            out = argv[i];
-        } else if (strcmp(argv[i], "--no-plots") == 0) {
-            no_plots = 1;
-        } else if (strcmp(argv[i], "--summary") == 0) {
-            summary = 1;
-        } else if (strcmp(argv[i], "--causes") == 0) {
-            summary = 2;
-        } else if (strcmp(argv[i], "--ceilings-any-gpu") == 0) {
-            load_flags |= GP_LOAD_CEILINGS_ANY_GPU;
-        } else if (strcmp(argv[i], "--measured-here") == 0) {
-            measured_here = 1;
-        } else if (strcmp(argv[i], "--max-shape-charts") == 0) {
-            if (++i >= argc)
-                return usage("--max-shape-charts needs a number");
-            if (plots_parse_max_shape_charts(argv[i], &popt.max_shape_charts, why, sizeof why))
-                return usage(why);
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            snprintf(why, sizeof why, "unknown option '%.60s'", argv[i]);
-            return usage(why);
-        } else if (!dir) {
-            dir = argv[i];
-        } else {
-            snprintf(why, sizeof why, "one results directory expected, got also '%.60s'", argv[i]);
-            return usage(why);
-        }
-    }
-    if (!dir)
-        return usage("missing the results directory");
-    if (summary && (out || no_plots || popt.max_shape_charts >= 0))
-        return usage("--summary and --causes print to stdout and take no option but --ceilings-any-gpu");
-    if (summary)
-        return summary_main(dir, load_flags, summary == 2);
+    const char *out = opt->out;
+    const int no_plots = opt->no_plots;
+    struct plots_options popt = {NULL, opt->max_shape_charts};
 
     /* --out: a directory gets report.md inside: an existing one, one named with a trailing
      * '/', or a missing path that does not end in ".md" (created) */
@@ -1661,7 +1589,7 @@ int report_main(int argc, char **argv)
         free(po);
         return 1;
     }
-    if (dataset_load_opts(dir, load_flags, ds, err, sizeof err)) {
+    if (dataset_load_opts(dir, opt->load_flags, ds, err, sizeof err)) {
         fprintf(stderr, "gemmprof report: %s\n", err);
         free(ds);
         free(po);
@@ -1703,11 +1631,11 @@ int report_main(int argc, char **argv)
         if (po->notes[0])
             fprintf(stderr, "gemmprof report: charts: %s\n", po->notes);
     }
-    if (report_write(ds, out_path, !measured_here, po, err, sizeof err)) {
+    if (report_write(ds, out_path, !opt->measured_here, po, err, sizeof err)) {
         fprintf(stderr, "gemmprof report: %s\n", err);
         goto out;
     }
-    printf("%s\n", out_path);
+    fprintf(opt->path_to, "%s\n", out_path);
     if (po->failed)
         fprintf(stderr, "gemmprof report: %d chart%s failed; the report says which and links only "
                 "the charts rendered now\n", po->failed, po->failed == 1 ? "" : "s");

@@ -1,11 +1,12 @@
 /* The performance report (report.md): machine, ceilings, per-shape tables, charts and a
  * per-variant explanation generated from the numbers of a loaded results directory,
- * plus the seed's claims checked against them. Host-only: renders without a GPU.
- *   gemmprof report DIR [--out FILE_OR_DIR] [--no-plots]     (report_main) */
+ * plus the seed's claims checked against them. Host-only: renders without a GPU. The
+ * command, `gemmprof report DIR`, is src/cmd_report.c. */
 #ifndef GEMMPROF_ANALYSIS_REPORT_H
 #define GEMMPROF_ANALYSIS_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/dataset.h"
 #include "analysis/plots.h"
@@ -21,17 +22,24 @@
 int report_write(const struct gp_dataset *ds, const char *out_path, int recorded_elsewhere,
                  const struct plots_outcome *charts, char *err, size_t errlen);
 
-/* The CLI verb: argv[0] is "report", then DIR [--out FILE_OR_DIR] [--no-plots]
- * [--max-shape-charts N] [--measured-here]. Loads DIR, renders the charts next to the
- * report (skipped with a note when gnuplot is missing or --no-plots), writes report.md
- * (default DIR/report.md; --out DIR2 writes DIR2/report.md) and prints its path.
- * --max-shape-charts bounds the per-shape hierarchical rooflines (default
- * PLOTS_SHAPE_CHARTS_DEFAULT). --measured-here (used by the main command right after it
- * measured) drops the "recorded elsewhere" note. An --out that exists and is not a
- * regular file or directory (device, FIFO, symlink, ...) is refused, as is one longer
- * than the path limit.
- * Returns the exit status: 0; 1 for a data or output error, or when a chart failed (the
- * report is still written, naming it); 2 for a usage error. Errors are one line on stderr. */
-int report_main(int argc, char **argv);
+/* How report_render renders one results directory. */
+struct report_options {
+    const char *out;         /* a file (a name ending in .md) or a directory; NULL: DIR/report.md */
+    int no_plots;            /* no charts, none linked */
+    int max_shape_charts;    /* per-shape hierarchical rooflines; -1: PLOTS_SHAPE_CHARTS_DEFAULT */
+    int load_flags;          /* dataset_load_opts flags (GP_LOAD_CEILINGS_ANY_GPU) */
+    int measured_here;       /* measured on this machine just now: no "recorded elsewhere" note */
+    FILE *path_to;           /* gets the written report's path: stdout for `gemmprof report`, stderr
+                              * for the sweep, whose stdout holds the results table alone */
+};
+
+/* Loads dir, renders the charts next to the report (skipped with a note when gnuplot is
+ * missing or no_plots), writes report.md (default DIR/report.md; an `out` directory gets
+ * OUT/report.md, created when missing) and prints its path to opt->path_to. An `out` that
+ * exists and is not a regular file or directory (device, FIFO, symlink, ...) is refused,
+ * as is one longer than the path limit. Returns 0, or 1 for a data or output error or
+ * when a chart failed (the report is still written, naming it); what failed is one line
+ * on stderr ("gemmprof report: ..."). */
+int report_render(const char *dir, const struct report_options *opt);
 
 #endif

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/plausible.h"
 
 const char *const gp_level_name[GP_LEVEL_COUNT + 1] = {"dram", "l2", "l1", "shared", "compute"};
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/ceilings.h"
-#include "analysis/dataset.h"
+#include "analysis/dataset_types.h"
 #include "analysis/results.h"
 
 enum gp_compute_path { GP_PATH_FP32, GP_PATH_TENSOR };

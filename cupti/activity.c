@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cupti/cupti_internal.h"
+#include "cupti/common.h"
 
 /* CUPTI's guide recommends 1-10 MB activity buffers. */
 #define ACT_BUFFER_BYTES (8u << 20)

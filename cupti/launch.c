@@ -3,7 +3,7 @@
  * calling the driver (cuBLAS), passes one of them, and their parameters carry the
  * CUfunction, grid, block and dynamic shared memory. After the call, the function's
  * attributes and the occupancy API give registers, static shared memory and resident
- * blocks; src/launch_facts.c does the arithmetic.
+ * blocks; analysis/launch_facts.c does the arithmetic.
  *
  * The shared-memory configuration the driver picked for the launch is in no attribute
  * and follows no documented rule; CUPTI's kernel activity record carries it
@@ -26,10 +26,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/launch_facts.h"
 #include "analysis/results.h"
 #include "cupti/activity.h"
-#include "cupti/cupti_internal.h"
-#include "src/launch_facts.h"
+#include "cupti/common.h"
 
 /* The launches of the current capture, the first LF_LAUNCHES kept. The call's main
  * kernel is chosen once their kernel records have arrived: the one that ran longest. A
@@ -231,22 +231,6 @@ static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpt
         break;
     }
 }
-
-/* Every driver entry point that launches a kernel (prof.cpp names kernels through the
- * same list); the legacy cuLaunch and cuLaunchGrid* carry no block size, so on_launch
- * leaves them out. */
-const unsigned cupti_launch_cbids[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-};
-const size_t cupti_launch_cbid_count = sizeof cupti_launch_cbids / sizeof cupti_launch_cbids[0];
 
 int launch_capture_begin(char *why, size_t why_len)
 {

@@ -1,6 +1,6 @@
 /* Launch facts of the kernels a call launches (grid, block, registers, shared memory,
  * occupancy, waves), captured by a CUPTI callback on the driver's launch APIs around
- * one (untimed) call and worked out by src/launch_facts.c.
+ * one (untimed) call and worked out by analysis/launch_facts.c.
  *
  *   if (launch_capture_begin(why, sizeof why) == 0) {
  *       launch the call once;

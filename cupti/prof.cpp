@@ -4,7 +4,7 @@
  * Why C++: cupti_profiler_host.h has `#include <string>`, so no C compiler accepts it.
  * Rather than shadowing a standard header with an empty file on the include path
  * (fragile, surprising), this one translation unit is C++17 and exports only the
- * extern "C" functions of prof.h and cupti_internal.h; no exception crosses them.
+ * extern "C" functions of prof.h; no exception crosses them.
  *
  * Mode: user range + user replay. prof_measure runs the caller's workload once per
  * pass inside one pushed range, each pass preceded by the caller's `prepare` (an L2
@@ -29,7 +29,7 @@
 #include "cupti/prof.h"
 
 #include "analysis/metrics.h"
-#include "cupti/cupti_internal.h"
+#include "cupti/common.h"
 
 #include <cuda.h>
 #include <cupti_callbacks.h>
@@ -72,14 +72,6 @@ const size_t max_ranges = 64;
 const size_t max_passes = 64;
 
 #define say cupti_say
-
-const char *cupti_code_name(CUptiResult r)
-{
-    const char *s = nullptr;
-    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
-        return "unknown CUPTI result";
-    return s;
-}
 
 /* The driver entry points we need, looked up by their versioned symbol names (cuda.h
  * maps e.g. cuDevicePrimaryCtxRelease to cuDevicePrimaryCtxRelease_v2). */
@@ -240,7 +232,7 @@ int host_build(host_config *h, const char *chip, const std::vector<uint8_t> &ava
         if (r != CUPTI_SUCCESS) {
             say(why, len, "metric '%s' is not known to %s's counter library (%s): %s", h->names[i], chip,
                 cupti_code_name(r),
-                ids[i] < GP_METRIC_COUNT ? "fix cupti/metrics.def" : "check the name against ncu --query-metrics");
+                ids[i] < GP_METRIC_COUNT ? "fix analysis/metrics.def" : "check the name against ncu --query-metrics");
             return -1;
         }
     }
@@ -275,27 +267,6 @@ int host_build(host_config *h, const char *chip, const std::vector<uint8_t> &ava
     return 0;
 }
 
-/* Strips a demangled name to "scope::name<templates>": drops the trailing parameter
- * list and a leading "void " (templated functions demangle with their return type). */
-std::string short_kernel_name(std::string s)
-{
-    if (!s.empty() && s.back() == ')') {
-        int depth = 0;
-        for (size_t i = s.size(); i-- > 0;) {
-            if (s[i] == ')')
-                depth++;
-            else if (s[i] == '(' && --depth == 0) {
-                if (i > 0)
-                    s.erase(i);
-                break;
-            }
-        }
-    }
-    if (s.compare(0, 5, "void ") == 0)
-        s.erase(0, 5);
-    return s;
-}
-
 } /* namespace */
 
 /* ---- the session ---- */
@@ -317,93 +288,6 @@ struct prof_session {
 };
 
 extern "C" {
-
-void cupti_say(char *why, size_t len, const char *fmt, ...)
-{
-    if (!why || len == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-}
-
-
-int cupti_check(int code, const char *call_text, char *why, size_t len)
-{
-    if (code != CUPTI_SUCCESS)
-        cupti_describe_error(call_text, code, why, len);
-    return code;
-}
-
-void cupti_describe_error(const char *call, int code, char *why, size_t len)
-{
-    CUptiResult r = (CUptiResult)code;
-    const char *what;
-    switch (r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        what = "GPU performance counters are restricted to admin users: load the nvidia module with "
-               "NVreg_RestrictProfilingToAdminUsers=0 or run as root, or pass --no-counters";
-        break;
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-    case CUPTI_ERROR_HARDWARE_BUSY:
-    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-        what = "counters are held by another tool (ncu, nsys, compute-sanitizer, DCGM): run gemmprof "
-               "outside it, or pass --no-counters";
-        break;
-    case CUPTI_ERROR_NOT_SUPPORTED:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_INVALID_CHIP_NAME:
-    case CUPTI_ERROR_INVALID_DEVICE:
-        what = "this device does not support hardware counters (virtualized GPU, MIG slice, "
-               "confidential computing, SLI, WSL or an unknown chip): pass --no-counters";
-        break;
-    case CUPTI_ERROR_UNKNOWN:
-    case CUPTI_ERROR_NOT_INITIALIZED:
-    case CUPTI_ERROR_NOT_COMPATIBLE:
-        what = "CUPTI could not initialise: no usable CUDA driver, a driver older than CUPTI 13, or "
-               "libnvperf_host/libnvperf_target not loadable";
-        break;
-    case CUPTI_ERROR_OUT_OF_MEMORY:
-        what = "out of memory for the counter images";
-        break;
-    default:
-        what = "unexpected CUPTI failure";
-        break;
-    }
-    const char *inj = getenv("CUDA_INJECTION64_PATH");
-    char note[160] = "";
-    if (inj && *inj)
-        snprintf(note, sizeof note, "; note: CUDA_INJECTION64_PATH=%.100s, another tool is injected", inj);
-    /* the call's name only: CUPTI_TRY passes the whole expression text */
-    int call_len = call ? (int)strcspn(call, "(") : 5;
-    say(why, len, "%s (%.*s: %s, %d)%s", what, call_len, call ? call : "CUPTI", cupti_code_name(r), code, note);
-}
-
-void cupti_kernel_name(const char *mangled, char *out, size_t len)
-{
-    if (!out || len == 0)
-        return;
-    if (!mangled || !*mangled) {
-        snprintf(out, len, "?");
-        return;
-    }
-    int status = -1;
-    char *dem = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
-    try {
-        std::string s = (status == 0 && dem) ? short_kernel_name(dem) : std::string(mangled);
-        snprintf(out, len, "%s", s.c_str());
-    } catch (...) {
-        snprintf(out, len, "%s", mangled);
-    }
-    free(dem);
-}
 
 void prof_close(struct prof_session *s)
 {

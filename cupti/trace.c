@@ -18,7 +18,7 @@
 #include "analysis/atomic_file.h"
 #include "analysis/meta.h"
 #include "cupti/activity.h"
-#include "cupti/cupti_internal.h"
+#include "cupti/common.h"
 #include "cupti/trace_internal.h"
 
 #include <cupti_activity.h>

@@ -68,6 +68,7 @@ static cudaError_t blas_result(cublasStatus_t st)
     }
 }
 
+GEMM_LAUNCHER(cublas);
 extern "C" cudaError_t gemm_cublas_launch(struct gemm_context *ctx, int m, int n, int k,
                                           const float *a, const float *b, float *c,
                                           cudaStream_t stream)
@@ -78,6 +79,7 @@ extern "C" cudaError_t gemm_cublas_launch(struct gemm_context *ctx, int m, int n
                                    k, &beta, c, n));
 }
 
+GEMM_LAUNCHER(cublas_tf32);
 extern "C" cudaError_t gemm_cublas_tf32_launch(struct gemm_context *ctx, int m, int n, int k,
                                                const float *a, const float *b, float *c,
                                                cudaStream_t stream)

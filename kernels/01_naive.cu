@@ -21,6 +21,7 @@ static __global__ void gemm_naive_kernel(const float *a, const float *b, float *
     c[(size_t)row * n + col] = acc;
 }
 
+GEMM_LAUNCHER(naive);
 extern "C" cudaError_t gemm_naive_launch(struct gemm_context *ctx, int m, int n, int k,
                                          const float *a, const float *b, float *c,
                                          cudaStream_t stream)

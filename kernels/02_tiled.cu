@@ -37,6 +37,7 @@ static __global__ void gemm_tiled_kernel(const float *a, const float *b, float *
         c[(size_t)row * n + col] = acc;
 }
 
+GEMM_LAUNCHER(tiled);
 extern "C" cudaError_t gemm_tiled_launch(struct gemm_context *ctx, int m, int n, int k,
                                          const float *a, const float *b, float *c,
                                          cudaStream_t stream)

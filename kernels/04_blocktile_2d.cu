@@ -114,6 +114,7 @@ blocktile_2d_kernel(int m, int n, int k, const float *__restrict__ a,
 
 /* C = A * B (row-major) with the 2D block-tiled kernel on `stream`; any m, n, k >= 1.
  * Returns cudaGetLastError() after the launch; never synchronizes. */
+GEMM_LAUNCHER(blocktile_2d);
 extern "C" cudaError_t gemm_blocktile_2d_launch(struct gemm_context *ctx, int m, int n, int k,
                                                 const float *a, const float *b, float *c,
                                                 cudaStream_t stream)

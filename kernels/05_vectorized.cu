@@ -146,6 +146,7 @@ static int aligned16(const void *p)
 /* C = A * B (row-major) with the vectorized 2D block-tiled kernel on `stream`; any
  * m, n, k >= 1 (float4 path when k and n are multiples of 4 and a, b, c are 16-byte
  * aligned, scalar path otherwise). Returns cudaGetLastError(); never synchronizes. */
+GEMM_LAUNCHER(vectorized);
 extern "C" cudaError_t gemm_vectorized_launch(struct gemm_context *ctx, int m, int n, int k,
                                               const float *a, const float *b, float *c,
                                               cudaStream_t stream)

@@ -258,6 +258,7 @@ static cudaError_t warptile_run(int m, int n, int k, const float *a, const float
 /* C = A * B (row-major) with the warp-tiled, cp.async-pipelined kernel on `stream`; any
  * m, n, k >= 1 (16-byte B copies and float4 stores when n is a multiple of 4 and b, c are
  * 16-byte aligned). Returns the launch's error; never synchronizes. */
+GEMM_LAUNCHER(warptile);
 extern "C" cudaError_t gemm_warptile_launch(struct gemm_context *ctx, int m, int n, int k,
                                             const float *a, const float *b, float *c,
                                             cudaStream_t stream)

@@ -34,6 +34,7 @@
 using swizzle_cfg = simt_tile<128, 128, 16, 64, 64, 4, 3, 2, true>; /* A k-major, swizzled */
 
 /* C = A * B (row-major) on `stream`, any m, n, k >= 1. Returns the launch's error. */
+GEMM_LAUNCHER(swizzle);
 extern "C" cudaError_t gemm_swizzle_launch(struct gemm_context *ctx, int m, int n, int k,
                                            const float *a, const float *b, float *c,
                                            cudaStream_t stream)

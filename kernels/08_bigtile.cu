@@ -29,6 +29,7 @@
 using bigtile_cfg = simt_cfg_b128x256;
 
 /* C = A * B (row-major) on `stream`, any m, n, k >= 1. Returns the launch's error. */
+GEMM_LAUNCHER(bigtile);
 extern "C" cudaError_t gemm_bigtile_launch(struct gemm_context *ctx, int m, int n, int k,
                                            const float *a, const float *b, float *c,
                                            cudaStream_t stream)

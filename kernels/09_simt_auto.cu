@@ -3,7 +3,7 @@
  * Idea: one fixed tile cannot fit every shape. At 1024^3 a 128x128 tile makes 64 blocks
  * for 132 SMs, and at 8192x64x4096 it makes 64 blocks that each walk all of K. The
  * configurations of kernels/simt_configs.def (128x256 down to 64x64 block tiles) are all
- * instantiated from kernels/simt_gemm.cuh; per launch the rule of analysis/simt_plan.h
+ * instantiated from kernels/simt_gemm.cuh; per launch the rule of kernels/simt_plan.h
  * estimates each configuration and split from the wave count and the last wave's fill on
  * this device (SM count and blocks per SM from the runtime, cached) and runs the fastest.
  * Split-K is a serial reduction in a second pass: slice z of K writes its partial product
@@ -47,7 +47,7 @@ template <class P> static cudaError_t simt_occupancy(int *blocks, int *regs)
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_simt_kernel<P, true>, P::NT, P::SMEM);
 }
 
-/* per row of the table, in its order (the host table analysis/simt_plan.c has the same) */
+/* per row of the table, in its order (the host table kernels/simt_plan.c has the same) */
 static const simt_run_fn simt_runs[] = {
 #define SIMT_CONFIG(name, ...) simt_gemm_run_any<simt_cfg_##name>,
 #include "kernels/simt_configs.def"
@@ -184,6 +184,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
 /* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this
  * device; any m, n, k >= 1. Returns the first error; never synchronizes (except the
  * workspace's first allocation or growth). */
+GEMM_LAUNCHER(simt_auto);
 extern "C" cudaError_t gemm_simt_auto_launch(struct gemm_context *ctx, int m, int n, int k,
                                              const float *a, const float *b, float *c,
                                              cudaStream_t stream)

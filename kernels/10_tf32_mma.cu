@@ -32,6 +32,7 @@ typedef mma_tf32_cfg<128, 256, 64, 64, 4, false> tf32_mma_cfg;
 
 /* C = A * B (row-major) with TF32 tensor cores on `stream`; any m, n, k >= 1. Returns the
  * launch's error; never synchronizes. */
+GEMM_LAUNCHER(tf32_mma);
 extern "C" cudaError_t gemm_tf32_mma_launch(struct gemm_context *ctx, int m, int n, int k,
                                             const float *a, const float *b, float *c,
                                             cudaStream_t stream)

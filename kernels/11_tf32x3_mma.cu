@@ -31,6 +31,7 @@ typedef mma_tf32_cfg<128, 128, 64, 32, 4, true> tf32x3_mma_cfg;
 
 /* C = A * B (row-major) with 3xTF32 tensor-core products on `stream`; any m, n, k >= 1.
  * Returns the launch's error; never synchronizes. */
+GEMM_LAUNCHER(tf32x3_mma);
 extern "C" cudaError_t gemm_tf32x3_mma_launch(struct gemm_context *ctx, int m, int n, int k,
                                               const float *a, const float *b, float *c,
                                               cudaStream_t stream)

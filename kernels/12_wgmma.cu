@@ -156,6 +156,7 @@ gemm_wgmma_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a
 /* C = A * B (row-major) with the TMA + wgmma kernel on `stream`; any m, n, k >= 1 (see the
  * file comment for the padded copies). Returns cudaErrorNotSupported unless this object
  * was built for sm_90a and the device is compute capability 9.0. Never synchronizes. */
+GEMM_LAUNCHER(wgmma);
 extern "C" cudaError_t gemm_wgmma_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                          const float *b, float *c, cudaStream_t stream)
 {

@@ -149,6 +149,7 @@ gemm_wgmma_ws_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
 /* C = A * B (row-major) with the warp-specialised persistent kernel on `stream`; any m, n,
  * k >= 1. Returns cudaErrorNotSupported unless built for sm_90a and run on compute
  * capability 9.0. Never synchronizes. */
+GEMM_LAUNCHER(wgmma_ws);
 extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                             const float *b, float *c, cudaStream_t stream)
 {

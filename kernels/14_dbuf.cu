@@ -42,6 +42,7 @@
 using dbuf_cfg = simt_cfg_t128x256k32s4;
 
 /* C = A * B (row-major) on `stream`, any m, n, k >= 1. Returns the launch's error. */
+GEMM_LAUNCHER(dbuf);
 extern "C" cudaError_t gemm_dbuf_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                         const float *b, float *c, cudaStream_t stream)
 {

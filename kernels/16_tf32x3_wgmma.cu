@@ -279,6 +279,7 @@ gemm_tf32x3_wgmma_kernel(int m, int n, int k, const __grid_constant__ CUtensorMa
 /* C = A * B (row-major) with 3xTF32 wgmma products on `stream`; any m, n, k >= 1. Returns
  * cudaErrorNotSupported unless built for sm_90a and run on compute capability 9.0. Never
  * synchronizes. */
+GEMM_LAUNCHER(tf32x3_wgmma);
 extern "C" cudaError_t gemm_tf32x3_wgmma_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                                 const float *b, float *c, cudaStream_t stream)
 {

@@ -186,6 +186,7 @@ static cudaError_t wgmma_rs_run(int m, int n, int k, const float *a, const float
 /* C = A * B (row-major) on `stream`; any m, n, k >= 1. Returns cudaErrorNotSupported
  * unless built for sm_90a and run on compute capability 9.0. Never synchronizes. (The
  * template's BW 8, wgmma_ws's panels, was the comparison on the H200; only 32 is built.) */
+GEMM_LAUNCHER(wgmma_rs);
 extern "C" cudaError_t gemm_wgmma_rs_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                             const float *b, float *c, cudaStream_t stream)
 {

@@ -1,5 +1,5 @@
 /* The narrow boundary between host C and device code: every variant is one launcher
- * with this signature, declared from kernels/variants.def.
+ * with this signature (GEMM_LAUNCHER below), listed in kernels/variants.def.
  *
  * C = A * B, row-major, A is m x k, B is k x n, C is m x n, any m, n, k >= 1.
  * The launcher enqueues the work on `stream` and returns cudaGetLastError() (or the
@@ -14,8 +14,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#include "analysis/precision.h"
 
 struct gemm_context;  /* opaque: the cuBLAS handle and anything else a launcher needs */
 
@@ -35,12 +33,20 @@ typedef cudaError_t (*gemm_launch_fn)(struct gemm_context *ctx, int m, int n, in
  * reference, and a variant without one leaves the column empty. */
 typedef void (*gemm_config_fn)(int m, int n, int k, char *buf, unsigned long len);
 
-#define GEMM_VARIANT(name, prec, tol, desc)                                               \
-    cudaError_t gemm_##name##_launch(struct gemm_context *ctx, int m, int n, int k,        \
-                                     const float *a, const float *b, float *c,             \
-                                     cudaStream_t stream);
-#include "kernels/variants.def"
-#undef GEMM_VARIANT
+/* Variant `name`'s launcher, in the one signature above. Each kernels/NN_name.cu declares
+ * its own, `GEMM_LAUNCHER(name);`, so the compiler holds its definition to the signature,
+ * and src/registry.c declares the list of them from kernels/variants.def. gemm.h itself
+ * does not include that list: a line added there recompiles the registry, not every
+ * kernel. */
+#ifdef __cplusplus
+#define GEMM_LAUNCHER_LINKAGE extern "C"
+#else
+#define GEMM_LAUNCHER_LINKAGE extern
+#endif
+#define GEMM_LAUNCHER(name)                                                                  \
+    GEMM_LAUNCHER_LINKAGE cudaError_t gemm_##name##_launch(struct gemm_context *ctx, int m, int n, int k, \
+                                                           const float *a, const float *b, float *c,     \
+                                                           cudaStream_t stream)
 
 #ifdef __cplusplus
 }

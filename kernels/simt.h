@@ -1,12 +1,12 @@
 /* simt_auto's device side, for the tuner (src/tune.c): the device as the selection rule
- * sees it, and a launch of any plan (analysis/simt_plan.h). Defined in
+ * sees it, and a launch of any plan (kernels/simt_plan.h). Defined in
  * kernels/09_simt_auto.cu. */
 #ifndef GEMMPROF_KERNELS_SIMT_H
 #define GEMMPROF_KERNELS_SIMT_H
 
 #include <cuda_runtime.h>
 
-#include "analysis/simt_plan.h"
+#include "kernels/simt_plan.h"
 
 #ifdef __cplusplus
 extern "C" {

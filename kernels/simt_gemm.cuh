@@ -37,7 +37,7 @@
 #include <stdint.h>
 #include <type_traits>
 
-#include "analysis/simt_plan.h"
+#include "kernels/simt_plan.h"
 #include "kernels/pipeline.cuh"
 
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int WMITER_, int STAGES_, int MIN_BLOCKS_, bool A_KMAJOR_>

@@ -11,6 +11,9 @@
 #define CLI_MAX_METRICS 128
 #define CLI_MAX_MATRIX_ELEMS 2147483647L   /* per matrix: kernels index with int */
 
+/* gemmprof's exit statuses (the verbs of src/cmd.h have their own). */
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3 };
+
 struct shape { long m, n, k; };
 
 enum cli_action { CLI_RUN, CLI_HELP, CLI_VERSION, CLI_LIST, CLI_LIST_METRICS };

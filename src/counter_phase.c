@@ -2,6 +2,8 @@
  * variant of the shape has been timed, so it can never slow a timed launch. Each pass
  * starts from the L2 state chosen by GEMMPROF_COUNTER_FLUSH; all variants of the shape
  * are measured in one batch, one range each. */
+#include "src/counter_phase.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +16,11 @@
 #include "cupti/prof.h"
 #include "kernels/l2_flush.h"
 #include "src/interrupt.h"
+#include "src/measure.h"
 #include "src/nvtx.h"
 #include "src/registry.h"
 #include "src/run.h"
+#include "src/shape.h"
 
 struct workload {
     const struct gemm_variant *v;
@@ -67,18 +71,18 @@ static void flush_before_pass(void *arg)
 {
     struct workload *w = arg;
     struct run *r = w->run;
-    const struct counter_flush *how = &r->counter_flush;
+    const struct counter_flush *how = &r->counters.flush;
     if (how->settle)
         launch_once(w);
-    if (r->d_flush) {
+    if (r->gpu.d_flush) {
         if (how->dirty_first)
-            cudaMemsetAsync(r->d_flush, 0, r->flush_bytes / 2, r->stream);
+            cudaMemsetAsync(r->gpu.d_flush, 0, r->gpu.flush_bytes / 2, r->gpu.stream);
         for (int i = 0; i < how->reads; i++)
             run_flush_l2(r);
         if (how->discard)
-            l2_discard_launch(r->d_flush, r->flush_bytes, r->meta.sm_count, r->stream);
+            l2_discard_launch(r->gpu.d_flush, r->gpu.flush_bytes, r->meta.sm_count, r->gpu.stream);
     }
-    cudaStreamSynchronize(r->stream);
+    cudaStreamSynchronize(r->gpu.stream);
     if (how->pause_ms) {
         struct timespec pause = {0, how->pause_ms * 1000000L};
         nanosleep(&pause, NULL);
@@ -88,8 +92,8 @@ static void flush_before_pass(void *arg)
 static int launch_once(void *arg)
 {
     struct workload *w = arg;
-    return gemm_variant_launch(w->v, w->run->ctx, (int)w->s->m, (int)w->s->n, (int)w->s->k, w->s->d_a,
-                        w->s->d_b, w->s->d_c, w->run->stream) == cudaSuccess ? 0 : -1;
+    return gemm_variant_launch(w->v, w->run->gpu.ctx, (int)w->s->m, (int)w->s->n, (int)w->s->k, w->s->d_a,
+                        w->s->d_b, w->s->d_c, w->run->gpu.stream) == cudaSuccess ? 0 : -1;
 }
 
 /* Stores one measure's values of the group `ids` into the row, and its kernel names if
@@ -108,9 +112,9 @@ static void keep_counts(struct gp_result *row, const int *ids, int nids, const d
 static int tiny_workload(void *arg)
 {
     struct run *r = arg;
-    return l2_flush_launch(r->d_flush ? r->d_flush : (void *)r->d_probe,
-                           r->d_flush ? 65536 : 2 * PROBE_BLOCKS * sizeof(unsigned long long),
-                           (float *)r->d_probe, 1, r->stream) == cudaSuccess ? 0 : -1;
+    return l2_flush_launch(r->gpu.d_flush ? r->gpu.d_flush : (void *)r->gpu.d_probe,
+                           r->gpu.d_flush ? 65536 : 2 * PROBE_BLOCKS * sizeof(unsigned long long),
+                           (float *)r->gpu.d_probe, 1, r->gpu.stream) == cudaSuccess ? 0 : -1;
 }
 
 /* One profiler session over a group of metrics, measuring every row of the shape. */
@@ -120,12 +124,12 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
     char why[512], range[128];
     double t_open = now_s();
     struct prof_session *prof = prof_open(r->o->device, ids, nids, why, sizeof why);
-    r->counter_open_s += now_s() - t_open;
+    r->counters.open_s += now_s() - t_open;
     if (!prof) {
         gp_message("warning: no hardware counters: %s", why);
         gp_message("carrying on with timing only");
         snprintf(r->meta.counters, sizeof r->meta.counters, "not collected: %.200s", why);
-        r->counters_off = 1;   /* one warning, not one per shape */
+        r->counters.off = 1;   /* one warning, not one per shape */
         return -1;
     }
     *passes += prof_num_passes(prof);
@@ -141,7 +145,7 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
         gp_nvtx_push("counters warm-up", -1);
         prof_measure(prof, NULL, tiny_workload, r, values, kernels, sizeof kernels, why, sizeof why);
         gp_nvtx_pop();
-        r->counter_warmup_s += now_s() - t0;
+        r->counters.warmup_s += now_s() - t0;
     }
     /* every variant of the shape in one batch: one pass sequence, one range each */
     struct workload work[CLI_MAX_VARIANTS];
@@ -188,7 +192,7 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
     }
     t_open = now_s();
     prof_close(prof);
-    r->counter_open_s += now_s() - t_open;
+    r->counters.open_s += now_s() - t_open;
     return 0;
 }
 
@@ -198,7 +202,7 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
  * number of passes in total), so instrumentation traffic never pollutes the bytes. */
 void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows)
 {
-    if (!r->o->counters || r->o->trace || r->counters_off)
+    if (!r->o->counters || r->o->trace || r->counters.off)
         return;
     const double t0 = now_s();
     int hw[CLI_MAX_METRICS], sass[CLI_MAX_METRICS], nhw = 0, nsass = 0, passes = 0;
@@ -222,15 +226,15 @@ void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, in
     for (int i = 0; i < nrows; i++)
         if (rows[i].status != GP_STATUS_CUDA_ERROR)
             rows[i].counter_passes = passes;
-    if (!r->counters_announced) {
+    if (!r->counters.announced) {
         /* the passes cover the extra metrics (--metrics outside the table) too */
         fprintf(stderr, "counters: %d metrics (%d outside the table) in %d replay pass%s per kernel (%d hardware, "
                 "%d SASS-instrumented)\n", r->o->nmetrics, gp_extra_count(), passes, passes == 1 ? "" : "es", nhw, nsass);
         snprintf(r->meta.counters, sizeof r->meta.counters, "collected: %d metrics, %d passes",
                  r->o->nmetrics, passes);
-        r->counters_announced = 1;
+        r->counters.announced = 1;
     }
-    r->counter_wall_s += now_s() - t0;
-    r->counter_measures += nrows;
+    r->counters.wall_s += now_s() - t0;
+    r->counters.measures += nrows;
 }
 

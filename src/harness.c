@@ -4,8 +4,8 @@
  *   probe -> hardware counters (CUPTI range profiler, a separate phase so counters
  *   never distort times) -> the row, written and flushed at once.
  * Each phase sits in an NVTX range nested in "<variant> MxNxK". The shape setup is in
- * src/shape.c, the counter phase in src/counter_phase.c, the results directory in
- * src/outdir.c. */
+ * src/shape.c, a variant's verify, timing and clock probe in src/measure.c, the counter
+ * phase in src/counter_phase.c, the results directory in src/outdir.c. */
 #include "analysis/message.h"
 #include "src/harness.h"
 
@@ -24,277 +24,29 @@
 #include "analysis/meta.h"
 #include "analysis/numparse.h"
 #include "analysis/report.h"
-#include "analysis/results.h"
-#include "analysis/verify.h"
+#include "analysis/results_csv.h"
 #include "analysis/version.h"
-#include "cupti/launch.h"
 #include "cupti/prof.h"
 #include "cupti/trace.h"
-#include "kernels/clock_probe.h"
 #include "kernels/l2_flush.h"
 #include "src/ceilings_measure.h"
 #include "src/cuda_try.h"
 #include "src/device.h"
 #include "src/interrupt.h"
-#include "src/npy.h"
+#include "src/counter_phase.h"
+#include "src/measure.h"
 #include "src/nvtx.h"
 #include "analysis/paths.h"
 #include "src/print.h"
 #include "src/registry.h"
 #include "src/run.h"
-
-double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Runs the clock probe and returns the median SM clock of its blocks, NaN on failure. */
-static double probe_sm_clock(struct run *r)
-{
-    unsigned long long h[2 * PROBE_BLOCKS];
-    double hz[PROBE_BLOCKS];
-    if (clock_probe_launch(PROBE_BLOCKS, 200000ULL, r->d_probe, r->stream) != cudaSuccess ||
-        cudaMemcpyAsync(h, r->d_probe, sizeof h, cudaMemcpyDeviceToHost, r->stream) != cudaSuccess ||
-        cudaStreamSynchronize(r->stream) != cudaSuccess)
-        return NAN;
-    for (int i = 0; i < PROBE_BLOCKS; i++)
-        hz[i] = h[2 * i + 1] ? (double)h[2 * i] / ((double)h[2 * i + 1] * 1e-9) : NAN;
-    return median(hz, PROBE_BLOCKS);
-}
-
-cudaError_t run_flush_l2(struct run *r)
-{
-    return l2_flush_launch(r->d_flush, r->flush_bytes, (float *)r->d_probe, r->meta.sm_count, r->stream);
-}
-
-/* Records a CUDA failure in the row. Clears the error; if the context is broken for
- * good (a sticky error such as an illegal address), later variants cannot run. */
-static void cuda_failure(struct run *r, struct gp_result *row, const char *phase, cudaError_t e)
-{
-    row->status = GP_STATUS_CUDA_ERROR;
-    snprintf(row->error, sizeof row->error, "%s %ldx%ldx%ld: %s: %s", row->variant, row->m,
-             row->n, row->k, phase, cudaGetErrorString(e));
-    cudaGetLastError();
-    if (cudaDeviceSynchronize() != cudaSuccess) {
-        r->context_lost = 1;
-        gp_message("the CUDA context is lost after %s; stopping the sweep",
-                row->variant);
-    }
-}
-
-#define TRY(phase, call)                                                                  \
-    do {                                                                                  \
-        cudaError_t e_ = (call);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            cuda_failure(r, row, phase, e_);                                              \
-            goto done;                                                                    \
-        }                                                                                 \
-    } while (0)
-
-/* The launch facts come from the verify launch, never a timed one: a CUPTI callback
- * subscription and kernel activity records held only around it (cupti/launch.h). 1 when
- * capturing. When CUPTI is held by another tool (ncu, compute-sanitizer) that is said
- * once and the columns stay empty. */
-static int launch_facts_start(struct run *r)
-{
-    char why[512];
-    if (r->launch_facts_off)
-        return 0;
-    const double t0 = now_s();
-    int ok = launch_capture_begin(why, sizeof why) == 0;
-    r->launch_facts_s += now_s() - t0;
-    if (ok)
-        return 1;
-    gp_message("warning: no launch facts (grid, block, registers, occupancy, waves): %s", why);
-    r->launch_facts_off = 1;
-    return 0;
-}
-
-static void launch_facts_finish(struct run *r, struct gp_result *row, int quiet)
-{
-    char why[512];
-    const double t0 = now_s();
-    int rc = launch_capture_end(row, why, sizeof why);
-    r->launch_facts_s += now_s() - t0;
-    if (rc >= 0 && !quiet)
-        r->launch_facts_rows++;
-    if (rc != 0 && !quiet)
-        gp_message("%s %ldx%ldx%ld: %s", row->variant, row->m, row->n, row->k, why);
-}
-
-static void verify_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v,
-                           struct gp_result *row)
-{
-    const long count = s->m * s->n;
-    struct verify_stats st;
-    int capturing = 0;
-
-    gp_nvtx_push("verify", -1);
-    /* 0xFF bytes are NaN floats: an element the kernel never writes cannot pass */
-    TRY("poison", cudaMemsetAsync(s->d_c, 0xFF, (size_t)count * sizeof(float), r->stream));
-    capturing = launch_facts_start(r);
-    TRY("launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
-    TRY("run", cudaStreamSynchronize(r->stream));
-    if (capturing)
-        launch_facts_finish(r, row, 0);
-    capturing = 0;
-    TRY("copy back", cudaMemcpy(s->h_c, s->d_c, (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
-
-    row->tolerance = verify_tolerance(v->precision, v->tol_factor, s->k);
-    verify_compare(s->h_c, count, s->ref, s->idx, s->nidx, &st);
-    /* unwritten (poisoned) elements anywhere in C; a full comparison already counted them */
-    long nonfinite = s->idx ? verify_count_nonfinite(s->h_c, count) : st.n_nonfinite;
-    row->rel_err = st.rel_err;
-    row->max_abs_err = st.max_abs_err;
-    snprintf(row->verify_method, sizeof row->verify_method, "%s",
-             s->idx ? "cpu_fp64_sampled" : "cpu_fp64_full");
-    int ok = nonfinite == 0 && st.rel_err <= row->tolerance;
-    if (s->h_cublas && strcmp(v->name, "cublas") != 0) {
-        /* the sample misses most elements: compare the whole matrix with cuBLAS too,
-         * allowing both sides' error */
-        row->rel_err_vs_cublas = verify_rel_diff(s->h_c, s->h_cublas, count);
-        double tol = row->tolerance + verify_tolerance(GP_FP32, 4.0, s->k);
-        ok = ok && row->rel_err_vs_cublas <= tol;
-    }
-    if (!ok) {
-        row->status = GP_STATUS_VERIFY_FAILED;
-        if (nonfinite)
-            snprintf(row->error, sizeof row->error, "%ld of %ld elements NaN/Inf (unwritten or overflow)",
-                     nonfinite, count);
-        else
-            snprintf(row->error, sizeof row->error,
-                     "relative error %.3g (vs cuBLAS %.3g) above tolerance %.3g", row->rel_err,
-                     row->rel_err_vs_cublas, row->tolerance);
-    }
-    if (r->o->dump_npy) {
-        char path[1100], err[256];
-        snprintf(path, sizeof path, "%s/npy/%s_%s_C.npy", r->o->out_dir, v->name, s->label);
-        if (npy_write_f32(path, s->h_c, s->m, s->n, err, sizeof err))
-            gp_message("%s", err);
-    }
-done:
-    if (capturing)   /* the launch failed: end the subscription, the row has its error */
-        launch_facts_finish(r, row, 1);
-    gp_nvtx_pop();
-}
-
-/* Without -r, a row's timed launches stop at about this much kernel time: the slow
- * kernels at 8192^3 (naive 0.2 s a launch) would otherwise take most of a default run,
- * and their spread is 0.0-0.1%, so 3 launches tell as much as 10. */
-#define ROW_TIME_BUDGET_S 0.5
-#define MIN_BUDGET_REPS 3
-
-static void time_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v,
-                         struct gp_result *row)
-{
-    const struct cli_options *o = r->o;
-    int reps = o->reps;
-    double *ms = calloc((size_t)o->reps, sizeof *ms);
-    if (!ms) {
-        snprintf(row->error, sizeof row->error, "out of host memory");
-        row->status = GP_STATUS_CUDA_ERROR;
-        return;
-    }
-    int open = 1;   /* a phase range is open: a failure must close it */
-    gp_nvtx_push("warmup", -1);
-    const double t_warm = now_s();
-    for (int i = 0; i < o->warmups; i++)
-        TRY("warm-up launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
-    TRY("warm-up", cudaStreamSynchronize(r->stream));
-    gp_nvtx_pop();
-    if (!o->reps_given && o->warmups > 0) {
-        const double per_launch = (now_s() - t_warm) / o->warmups;
-        const double fit = ROW_TIME_BUDGET_S / per_launch;
-        if (fit < reps)
-            reps = fit < MIN_BUDGET_REPS ? (reps < MIN_BUDGET_REPS ? reps : MIN_BUDGET_REPS) : (int)fit;
-    }
-
-    /* decided before the events: nothing but launches between a start and a stop event */
-    const int slowed = r->slow_variant == SLOW_ALL ||
-                       (r->slow_variant >= 0 && v == registry_variant(r->slow_variant));
-    gp_nvtx_push("timed", -1);
-    for (int i = 0; i < reps; i++) {
-        /* reading 2x the L2 evicts A, B and C, so each repetition starts cold;
-         * the flush sits outside the event pair */
-        if (r->d_flush)
-            TRY("L2 flush", run_flush_l2(r));
-        TRY("event", cudaEventRecord(r->ev_start[i], r->stream));
-        TRY("timed launch", gemm_variant_launch(v, r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b, s->d_c, r->stream));
-        if (slowed)
-            TRY("test slowdown", clock_probe_launch(1, r->slow_ns, r->d_probe, r->stream));
-        TRY("event", cudaEventRecord(r->ev_stop[i], r->stream));
-    }
-    TRY("timed run", cudaStreamSynchronize(r->stream));
-    gp_nvtx_pop();
-    open = 0;
-
-    for (int i = 0; i < reps; i++) {
-        float t;
-        TRY("event time", cudaEventElapsedTime(&t, r->ev_start[i], r->ev_stop[i]));
-        ms[i] = t;
-    }
-    row->reps = reps;
-    row->warmups = o->warmups;
-    row->l2_flush = r->d_flush != NULL;
-    row->time_median_s = median(ms, reps) * 1e-3;   /* sorts ms */
-    row->time_min_s = ms[0] * 1e-3;
-    row->time_max_s = ms[reps - 1] * 1e-3;
-    row->time_spread = (row->time_max_s - row->time_min_s) / row->time_median_s;
-    row->flop_per_s = gp_flops_analytic(row) / row->time_median_s;
-    free(ms);
-    return;
-done:
-    if (open)
-        gp_nvtx_pop();
-    free(ms);
-}
+#include "src/shape.h"
+#include "src/tune.h"
 
 /* Verify and time one variant; the row is completed by the counter phase. */
 static void run_variant(struct run *r, struct shape_data *s, int vi, struct gp_result *row)
 {
     measure_variant(r, s, registry_variant(vi), vi, row);
-}
-
-void measure_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v, int nvtx_id,
-                     struct gp_result *row)
-{
-    char range[128];
-
-    gp_result_init(row);
-    snprintf(row->variant, sizeof row->variant, "%s", v->name);
-    snprintf(row->precision, sizeof row->precision, "%s", gp_precision_name(v->precision));
-    row->m = s->m;
-    row->n = s->n;
-    row->k = s->k;
-    if (v->config)
-        v->config((int)s->m, (int)s->n, (int)s->k, row->config, sizeof row->config);
-    snprintf(range, sizeof range, "%s %s", v->name, s->label);
-    gp_nvtx_push(range, nvtx_id);
-    verify_variant(r, s, v, row);
-    if (row->status != GP_STATUS_CUDA_ERROR)
-        time_variant(r, s, v, row);
-    gp_nvtx_pop();
-    /* the probe runs outside the variant's range, so an NVTX filter on the variant
-     * selects only its own kernels; the GPU is still at its working clock */
-    if (row->status != GP_STATUS_CUDA_ERROR) {
-        row->sm_clock_hz = probe_sm_clock(r);
-        if (!isnan(row->sm_clock_hz) && r->nclocks < (int)(sizeof r->clocks / sizeof r->clocks[0]))
-            r->clocks[r->nclocks++] = row->sm_clock_hz;
-    }
 }
 
 /* The meta sidecar and the ceilings go with the first row: until then the directory
@@ -349,15 +101,25 @@ static void fill_run_meta(struct run *r, int argc, char **argv)
     m->reps = r->o->reps;
     m->warmups = r->o->warmups;
     m->seed = r->o->seed;
+    /* each variant as this build describes it, so that the report of these results
+     * describes what was measured, whichever build renders it */
+    _Static_assert(CLI_MAX_VARIANTS <= GP_META_VARIANTS, "results.json holds every variant a run selects");
+    for (int i = 0; i < r->o->nvariants; i++) {
+        const struct gemm_variant *v = registry_variant(r->o->variants[i]);
+        struct gp_meta_variant *e = &m->variants.v[m->variants.n++];
+        snprintf(e->name, sizeof e->name, "%s", v->name);
+        snprintf(e->precision, sizeof e->precision, "%s", gp_precision_name(v->precision));
+        snprintf(e->description, sizeof e->description, "%s", v->desc ? v->desc : "");
+    }
 }
 
 static void write_meta(struct run *r)
 {
     char path[1100], err[256];
-    if (r->nclocks) {
-        double tmp[sizeof r->clocks / sizeof r->clocks[0]];
-        memcpy(tmp, r->clocks, (size_t)r->nclocks * sizeof *tmp);
-        r->meta.sm_clock_measured_hz = median(tmp, r->nclocks);
+    if (r->measure.nclocks) {
+        double tmp[sizeof r->measure.clocks / sizeof r->measure.clocks[0]];
+        memcpy(tmp, r->measure.clocks, (size_t)r->measure.nclocks * sizeof *tmp);
+        r->meta.sm_clock_measured_hz = measure_median(tmp, r->measure.nclocks);
     }
     snprintf(path, sizeof path, "%s/results.json", r->o->out_dir);
     if (meta_write_json(path, &r->meta, err, sizeof err))
@@ -430,21 +192,21 @@ static int slowdown_from_env(struct run *r, char *err, size_t errlen)
 {
     const char *spec = getenv("GEMMPROF_TEST_SLOWDOWN");
     char name[64];
-    r->slow_variant = -1;
+    r->hooks.slow_variant = -1;
     if (!spec || !*spec)
         return 0;
     const char *colon = strchr(spec, ':');
     if (colon && (size_t)(colon - spec) < sizeof name) {
         memcpy(name, spec, (size_t)(colon - spec));
         name[colon - spec] = '\0';
-        r->slow_variant = strcmp(name, "all") == 0 ? SLOW_ALL : registry_find(name);
-        if (r->slow_variant != -1 && parse_ull(colon + 1, 1000000000ULL, &r->slow_ns) == 0) {
+        r->hooks.slow_variant = strcmp(name, "all") == 0 ? SLOW_ALL : registry_find(name);
+        if (r->hooks.slow_variant != -1 && parse_ull(colon + 1, 1000000000ULL, &r->hooks.slow_ns) == 0) {
             gp_message("warning: GEMMPROF_TEST_SLOWDOWN: %s's timed launches get %llu ns more (a test hook)",
-                       r->slow_variant == SLOW_ALL ? "every variant" : name, r->slow_ns);
+                       r->hooks.slow_variant == SLOW_ALL ? "every variant" : name, r->hooks.slow_ns);
             return 0;
         }
     }
-    r->slow_variant = -1;
+    r->hooks.slow_variant = -1;
     snprintf(err, errlen, "GEMMPROF_TEST_SLOWDOWN=%.100s: expected VARIANT:NANOSECONDS (a known variant or 'all', at most 1e9 ns)",
              spec);
     return -1;
@@ -455,14 +217,14 @@ static int pad_from_env(struct run *r, char *err, size_t errlen)
 {
     const char *spec = getenv("GEMMPROF_TEST_PAD_MB");
     unsigned long long mb;
-    r->pad_bytes = 0;
+    r->hooks.pad_bytes = 0;
     if (!spec || !*spec)
         return 0;
     if (parse_ull(spec, 65536, &mb)) {
         snprintf(err, errlen, "GEMMPROF_TEST_PAD_MB=%.100s: expected a whole number of MiB, 0 to 65536", spec);
         return -1;
     }
-    r->pad_bytes = (size_t)mb << 20;
+    r->hooks.pad_bytes = (size_t)mb << 20;
     if (mb)
         gp_message("warning: GEMMPROF_TEST_PAD_MB: %llu MiB of device memory before each shape's matrices "
                    "(a test hook)", mb);
@@ -473,26 +235,26 @@ static int pad_from_env(struct run *r, char *err, size_t errlen)
 static int setup_gpu(struct run *r, char *err, size_t errlen)
 {
     const struct cli_options *o = r->o;
-    CUDA_TRY(cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking), "stream", err, errlen, fail);
-    CUDA_TRY(cudaMalloc((void **)&r->d_probe, 2 * PROBE_BLOCKS * sizeof(unsigned long long)),
+    CUDA_TRY(cudaStreamCreateWithFlags(&r->gpu.stream, cudaStreamNonBlocking), "stream", err, errlen, fail);
+    CUDA_TRY(cudaMalloc((void **)&r->gpu.d_probe, 2 * PROBE_BLOCKS * sizeof(unsigned long long)),
              "clock probe buffer", err, errlen, fail);
-    if (!(r->ctx = gemm_context_create(r->stream, err, errlen)))
+    if (!(r->gpu.ctx = gemm_context_create(r->gpu.stream, err, errlen)))
         return -1;
-    r->ev_start = calloc((size_t)o->reps, sizeof *r->ev_start);
-    r->ev_stop = calloc((size_t)o->reps, sizeof *r->ev_stop);
-    if (!r->ev_start || !r->ev_stop) {
+    r->gpu.ev_start = calloc((size_t)o->reps, sizeof *r->gpu.ev_start);
+    r->gpu.ev_stop = calloc((size_t)o->reps, sizeof *r->gpu.ev_stop);
+    if (!r->gpu.ev_start || !r->gpu.ev_stop) {
         snprintf(err, errlen, "out of host memory for %d timing events", o->reps);
         return -1;
     }
     for (int i = 0; i < o->reps; i++) {
-        CUDA_TRY(cudaEventCreate(&r->ev_start[i]), "timing events", err, errlen, fail);
-        CUDA_TRY(cudaEventCreate(&r->ev_stop[i]), "timing events", err, errlen, fail);
+        CUDA_TRY(cudaEventCreate(&r->gpu.ev_start[i]), "timing events", err, errlen, fail);
+        CUDA_TRY(cudaEventCreate(&r->gpu.ev_stop[i]), "timing events", err, errlen, fail);
     }
     if (o->l2_flush) {
-        r->flush_bytes = (size_t)(2 * r->meta.l2_bytes) & ~(size_t)15;
-        CUDA_TRY(cudaMalloc(&r->d_flush, r->flush_bytes), "L2 flush buffer", err, errlen, fail);
+        r->gpu.flush_bytes = (size_t)(2 * r->meta.l2_bytes) & ~(size_t)15;
+        CUDA_TRY(cudaMalloc(&r->gpu.d_flush, r->gpu.flush_bytes), "L2 flush buffer", err, errlen, fail);
         /* filled once so the flush reads defined data */
-        CUDA_TRY(cudaMemset(r->d_flush, 0, r->flush_bytes), "L2 flush buffer", err, errlen, fail);
+        CUDA_TRY(cudaMemset(r->gpu.d_flush, 0, r->gpu.flush_bytes), "L2 flush buffer", err, errlen, fail);
     }
     return 0;
 fail:
@@ -501,19 +263,19 @@ fail:
 
 static void teardown_gpu(struct run *r)
 {
-    for (int i = 0; r->ev_start && i < r->o->reps; i++)
-        if (r->ev_start[i])
-            cudaEventDestroy(r->ev_start[i]);
-    for (int i = 0; r->ev_stop && i < r->o->reps; i++)
-        if (r->ev_stop[i])
-            cudaEventDestroy(r->ev_stop[i]);
-    free(r->ev_start);
-    free(r->ev_stop);
-    gemm_context_destroy(r->ctx);
-    cudaFree(r->d_flush);
-    cudaFree(r->d_probe);
-    if (r->stream)
-        cudaStreamDestroy(r->stream);
+    for (int i = 0; r->gpu.ev_start && i < r->o->reps; i++)
+        if (r->gpu.ev_start[i])
+            cudaEventDestroy(r->gpu.ev_start[i]);
+    for (int i = 0; r->gpu.ev_stop && i < r->o->reps; i++)
+        if (r->gpu.ev_stop[i])
+            cudaEventDestroy(r->gpu.ev_stop[i]);
+    free(r->gpu.ev_start);
+    free(r->gpu.ev_stop);
+    gemm_context_destroy(r->gpu.ctx);
+    cudaFree(r->gpu.d_flush);
+    cudaFree(r->gpu.d_probe);
+    if (r->gpu.stream)
+        cudaStreamDestroy(r->gpu.stream);
 }
 
 /* One line on stderr once a variant is verified and timed. */
@@ -535,7 +297,7 @@ static void sweep(struct run *r)
     for (int si = 0; si < o->nshapes && !r->context_lost && !interrupt_pending(); si++) {
         int mine = 0;
         for (int vi = 0; vi < o->nvariants; vi++)
-            mine += !r->not_mine[si * o->nvariants + vi];
+            mine += !r->share.not_mine[si * o->nvariants + vi];
         if (!mine)
             continue;   /* --shard: no setup for a shape whose rows are all other ranks' */
         struct shape_data s;
@@ -548,9 +310,9 @@ static void sweep(struct run *r)
         int nrows = 0;
         /* Without counters a row is complete once timed, and is written at once; with
          * counters it waits for its shape's counter phase (one batch for all variants). */
-        const int counting = o->counters && !o->trace && !r->counters_off;
+        const int counting = o->counters && !o->trace && !r->counters.off;
         for (int vi = 0; vi < o->nvariants && !r->context_lost && !interrupt_pending(); vi++) {
-            if (r->not_mine[si * o->nvariants + vi])
+            if (r->share.not_mine[si * o->nvariants + vi])
                 continue;
             run_variant(r, &s, o->variants[vi], &rows[nrows]);
             if (!counting)
@@ -583,14 +345,14 @@ static void finish_trace(struct run *r, struct trace *trace)
 
 static void print_summary(const struct run *r)
 {
-    if (r->counter_measures)
+    if (r->counters.measures)
         fprintf(stderr, "counter phase: %.2f s wall for %d variant x shape measurements (%.1f ms each; "
                "opening and closing sessions %.2f s, warm-up measures %.2f s)\n",
-               r->counter_wall_s, r->counter_measures, 1e3 * r->counter_wall_s / r->counter_measures,
-               r->counter_open_s, r->counter_warmup_s);
-    if (r->launch_facts_rows)
+               r->counters.wall_s, r->counters.measures, 1e3 * r->counters.wall_s / r->counters.measures,
+               r->counters.open_s, r->counters.warmup_s);
+    if (r->measure.launch_facts_rows)
         fprintf(stderr, "launch facts: %d row%s, %.1f ms of capture and queries around the verify launches\n",
-               r->launch_facts_rows, r->launch_facts_rows == 1 ? "" : "s", 1e3 * r->launch_facts_s);
+               r->measure.launch_facts_rows, r->measure.launch_facts_rows == 1 ? "" : "s", 1e3 * r->measure.launch_facts_s);
     fprintf(stderr, "%s/results.csv: %d row%s, %d failure%s\n", r->o->out_dir, r->rows_written,
            r->rows_written == 1 ? "" : "s", r->failures, r->failures == 1 ? "" : "s");
 }
@@ -600,9 +362,9 @@ static void print_summary(const struct run *r)
 static int setup_ranks(struct run *r, char *err, size_t errlen)
 {
     struct cli_options *o = &r->opts;
-    if (ranks_from_env(&r->ranks, err, errlen))
+    if (ranks_from_env(&r->share.ranks, err, errlen))
         return -1;
-    const struct rank_info *ri = &r->ranks;
+    const struct rank_info *ri = &r->share.ranks;
     r->meta.rank = ri->rank;
     r->meta.world_size = ri->world_size;
     r->meta.local_rank = ri->local_rank;
@@ -634,9 +396,9 @@ static int plan_shard_costs(struct run *r, char *err, size_t errlen)
             const char *name = registry_name(o->variants[vi]);
             items[si * o->nvariants + vi] = (struct shard_item){name ? name : "", sh->m, sh->n, sh->k};
         }
-    r->shard_timed = 0;
+    r->share.shard_timed = 0;
     if (!o->shard_costs)
-        return ranks_costs(items, n, NULL, 0, r->shard_cost) < 0 ? -1 : 0;
+        return ranks_costs(items, n, NULL, 0, r->share.shard_cost) < 0 ? -1 : 0;
     struct gp_result *rows = NULL;
     int nrows = 0;
     char why[600];
@@ -644,9 +406,9 @@ static int plan_shard_costs(struct run *r, char *err, size_t errlen)
         snprintf(err, errlen, "--shard-costs: %s", why);
         return -1;
     }
-    r->shard_timed = ranks_costs_from_rows(items, n, rows, nrows, r->shard_cost);
+    r->share.shard_timed = ranks_costs_from_rows(items, n, rows, nrows, r->share.shard_cost);
     free(rows);
-    if (r->shard_timed < 0) {
+    if (r->share.shard_timed < 0) {
         snprintf(err, errlen, "--shard-costs: out of host memory");
         return -1;
     }
@@ -659,32 +421,32 @@ static int setup_shard(struct run *r, char *err, size_t errlen)
 {
     const struct cli_options *o = r->o;
     int n = o->nshapes * o->nvariants;
-    if (r->ranks.world_size == 1 || o->mode != RANK_SHARD)
+    if (r->share.ranks.world_size == 1 || o->mode != RANK_SHARD)
         return 0;
     static int owner[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
-    const double *cost = r->shard_cost;   /* plan_shard_costs */
+    const double *cost = r->share.shard_cost;   /* plan_shard_costs */
     double total = 0, load = 0;
     for (int i = 0; i < n; i++)
         total += cost[i];
-    if (ranks_shard(cost, n, r->ranks.world_size, owner, NULL)) {
-        snprintf(err, errlen, "--shard: cannot split %d rows over %d ranks (out of memory)", n, r->ranks.world_size);
+    if (ranks_shard(cost, n, r->share.ranks.world_size, owner, NULL)) {
+        snprintf(err, errlen, "--shard: cannot split %d rows over %d ranks (out of memory)", n, r->share.ranks.world_size);
         return -1;
     }
     int mine = 0;
     for (int i = 0; i < n; i++) {
-        r->not_mine[i] = owner[i] != r->ranks.rank;
-        if (!r->not_mine[i]) {
+        r->share.not_mine[i] = owner[i] != r->share.ranks.rank;
+        if (!r->share.not_mine[i]) {
             mine++;
             load += cost[i];
         }
     }
     if (o->shard_costs)
         fprintf(stderr, "rank %d of %d (%s): %d of %d rows, %.1f%% of the sweep's expected GPU time "
-                        "(%d of %d rows timed in %s)\n", r->ranks.rank, r->ranks.world_size, r->ranks.source, mine,
-                n, total > 0 ? 100 * load / total : 0.0, r->shard_timed, n, o->shard_costs);
+                        "(%d of %d rows timed in %s)\n", r->share.ranks.rank, r->share.ranks.world_size, r->share.ranks.source, mine,
+                n, total > 0 ? 100 * load / total : 0.0, r->share.shard_timed, n, o->shard_costs);
     else
-        fprintf(stderr, "rank %d of %d (%s): %d of %d rows, %.1f%% of the sweep's FLOPs\n", r->ranks.rank,
-                r->ranks.world_size, r->ranks.source, mine, n, total > 0 ? 100 * load / total : 0.0);
+        fprintf(stderr, "rank %d of %d (%s): %d of %d rows, %.1f%% of the sweep's FLOPs\n", r->share.ranks.rank,
+                r->share.ranks.world_size, r->share.ranks.source, mine, n, total > 0 ? 100 * load / total : 0.0);
     return 0;
 }
 
@@ -701,7 +463,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     r->opts = *caller_opts;
     r->o = &r->opts;
     const struct cli_options *o = r->o;
-    r->launch_facts_off = !o->launch_facts;
+    r->measure.launch_facts_off = !o->launch_facts;
     r->out.lock_fd = -1;
     meta_init(&r->meta);
     ceilings_init(&r->ceilings);
@@ -710,7 +472,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
 
     /* bad input first, before anything is created or the GPU is touched */
     rc = EXIT_USAGE;
-    if (counter_flush_from_env(&r->counter_flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
+    if (counter_flush_from_env(&r->counters.flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
         pad_from_env(r, err, sizeof err) || setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err) ||
         plan_shard_costs(r, err, sizeof err))
         goto fail;
@@ -722,18 +484,18 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     }
     if (check_extra_metrics(o, err, sizeof err))
         goto fail;   /* EXIT_USAGE */
-    if (r->ranks.world_size > 1) {
+    if (r->share.ranks.world_size > 1) {
         /* each rank its own directory, named once the GPU's UUID is known */
-        if (ranks_dir_name(o->out_dir, r->meta.hostname, r->meta.gpu_uuid, r->ranks.rank, r->rank_dir,
-                           sizeof r->rank_dir)) {
+        if (ranks_dir_name(o->out_dir, r->meta.hostname, r->meta.gpu_uuid, r->share.ranks.rank, r->share.rank_dir,
+                           sizeof r->share.rank_dir)) {
             snprintf(err, sizeof err, "--out '%.900s': too long for the per-rank directories under it", o->out_dir);
             goto fail;
         }
-        r->opts.out_dir = r->rank_dir;
+        r->opts.out_dir = r->share.rank_dir;
         if (outdir_check(o->out_dir, err, sizeof err))
             goto fail;
-        fprintf(stderr, "rank %d of %d (%s, local rank %d), --%s: device %d -> %s/\n", r->ranks.rank,
-                r->ranks.world_size, r->ranks.source, r->ranks.local_rank, r->meta.mode, o->device, o->out_dir);
+        fprintf(stderr, "rank %d of %d (%s, local rank %d), --%s: device %d -> %s/\n", r->share.ranks.rank,
+                r->share.ranks.world_size, r->share.ranks.source, r->share.ranks.local_rank, r->meta.mode, o->device, o->out_dir);
     }
     if (setup_shard(r, err, sizeof err))
         goto fail;
@@ -758,7 +520,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     setup_counters(r);
     r->meta.planned_rows = 0;
     for (int i = 0; i < o->nshapes * o->nvariants; i++)
-        r->meta.planned_rows += !r->not_mine[i];
+        r->meta.planned_rows += !r->share.not_mine[i];
     if (o->tune) {   /* the tuner's own table and tune.csv; results.csv stays as it was */
         rc = tune_run(r);
         if (interrupt_pending())
@@ -788,26 +550,18 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
                 o->out_dir, r->rows_written ? "; 'gemmprof report DIR' renders them" : " (none: the directory is as it was)");
         rc = 128 + sig;
     } else if (o->report && r->rows_written) {
-        /* the main job ends with the report of what it just measured, under the lock */
-        char *rargv[] = {"report", (char *)o->out_dir, "--measured-here", NULL};
-        /* report_main says what failed (a chart, the file) itself; the sweep's status
-         * stands. Its lines are progress, so they go to stderr with the rest: stdout
-         * holds the results table alone. */
+        /* the main job ends with the report of what it just measured, under the lock.
+         * report_render says what failed (a chart, the file) itself; the sweep's status
+         * stands. Its lines are progress, so they go to stderr with the rest (the table
+         * flushed first, to come before them): stdout holds the results table alone. */
+        const struct report_options ropt = {NULL, 0, -1, 0, 1, stderr};
         fflush(stdout);
-        int saved_stdout = dup(STDOUT_FILENO);
-        if (saved_stdout >= 0)
-            dup2(STDERR_FILENO, STDOUT_FILENO);
-        report_main(3, rargv);
-        fflush(stdout);
-        if (saved_stdout >= 0) {
-            dup2(saved_stdout, STDOUT_FILENO);
-            close(saved_stdout);
-        }
+        report_render(o->out_dir, &ropt);
     }
     goto done;
 fail:
-    if (r->ranks.world_size > 1 && strcmp(r->meta.mode, "single") != 0)   /* name the rank that failed */
-        gp_message("rank %d of %d: %s", r->ranks.rank, r->ranks.world_size, err);
+    if (r->share.ranks.world_size > 1 && strcmp(r->meta.mode, "single") != 0)   /* name the rank that failed */
+        gp_message("rank %d of %d: %s", r->share.ranks.rank, r->share.ranks.world_size, err);
     else
         gp_message("%s", err);
 done:

@@ -5,8 +5,6 @@
 
 #include "src/cli.h"
 
-enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3 };
-
 /* Runs the sweep of `opts`; `argc/argv` go into the JSON sidecar. Returns an exit code. */
 int harness_run(const struct cli_options *opts, int argc, char **argv);
 

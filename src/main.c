@@ -7,15 +7,11 @@
 #include <string.h>
 
 #include "analysis/message.h"
-#include "analysis/compare.h"
-#include "analysis/dataset.h"
-#include "analysis/merge.h"
 #include "analysis/metrics.h"
-#include "analysis/plots.h"
-#include "analysis/report.h"
 #include "analysis/version.h"
 #include "cupti/trace.h"
 #include "src/cli.h"
+#include "src/cmd.h"
 #include "src/harness.h"
 #include "src/registry.h"
 
@@ -30,10 +26,12 @@ static void list_variants(void)
 
 static void list_metrics(void)
 {
-    printf("%-74s %-7s %-11s %s\n", "metric (ncu name)", "default", "unit", "what it counts");
+    /* combine: how a call's several kernels add up in a per-kernel tool's values (ncu's),
+     * read by tests/gpu/ncu_compare.py */
+    printf("%-74s %-7s %-7s %-11s %s\n", "metric (ncu name)", "default", "combine", "unit", "what it counts");
     for (int i = 0; i < GP_METRIC_COUNT; i++)
-        printf("%-74s %-7s %-11s %s\n", gp_metrics[i].name, gp_metrics[i].in_default ? "yes" : "",
-               gp_metrics[i].unit, gp_metrics[i].description);
+        printf("%-74s %-7s %-7s %-11s %s\n", gp_metrics[i].name, gp_metrics[i].in_default ? "yes" : "no",
+               gp_aggregate_name(gp_metrics[i].agg), gp_metrics[i].unit, gp_metrics[i].description);
 }
 
 int main(int argc, char **argv)

@@ -5,6 +5,7 @@
 
 #include "analysis/markdown.h"
 #include "analysis/meta.h"
+#include "analysis/results_csv.h"
 
 void print_table_header(FILE *f)
 {

@@ -5,7 +5,11 @@
 
 #include "src/plugin.h"
 
-/* The optional config hooks: weak, so a variant that defines none links as NULL. */
+/* The launchers, each in the one signature (kernels/gemm.h); the optional config hooks
+ * weak, so a variant that defines none links as NULL. */
+#define GEMM_VARIANT(name, prec, tol, desc) GEMM_LAUNCHER(name);
+#include "kernels/variants.def"
+#undef GEMM_VARIANT
 #define GEMM_VARIANT(name, prec, tol, desc) \
     extern void gemm_##name##_config(int, int, int, char *, unsigned long) __attribute__((weak));
 #include "kernels/variants.def"

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "analysis/precision.h"
 #include "kernels/gemm.h"
 
 struct gemm_variant {

@@ -1,5 +1,7 @@
 /* The state of one sweep, shared by the harness (src/harness.c), the shape setup
- * (src/shape.c) and the counter phase (src/counter_phase.c). Internal to the sweep. */
+ * (src/shape.c), the measurement of a variant (src/measure.c), the counter phase
+ * (src/counter_phase.c) and the tuner (src/tune.c). Internal to the sweep: types only,
+ * each of those declares its functions in its own header. */
 #ifndef GEMMPROF_SRC_RUN_H
 #define GEMMPROF_SRC_RUN_H
 
@@ -23,32 +25,8 @@ struct counter_flush {
     int settle;        /* run the workload once, unprofiled, before the flush */
 };
 
-struct run {
-    const struct cli_options *o;   /* &opts */
-    struct cli_options opts;       /* the caller's, with the rank's device and --out */
-    char rank_dir[OUTDIR_MAX_PATH + 1];   /* OUT/HOST-UUID when world size > 1 */
-    struct rank_info ranks;
-    /* --shard: 1 where (shape si, variant vi), item si * nvariants + vi, is another rank's */
-    unsigned char not_mine[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
-    /* --shard: each item's cost (FLOPs, or seconds with --shard-costs), found before the GPU
-     * is touched, and how many items the costs file timed */
-    double shard_cost[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
-    int shard_timed;
-    struct gp_meta meta;
-    struct gp_ceilings ceilings;
-    int have_ceilings;
-    int counters_off, counters_announced;
-    int launch_facts_off;    /* CUPTI refused the launch capture once: not asked again */
-    int launch_facts_rows;   /* rows whose launch facts were filled */
-    double launch_facts_s;   /* wall time of the captures and their queries */
-    double counter_wall_s;   /* wall time of the counter phases, for the cost of counters */
-    double counter_open_s, counter_warmup_s;
-    int counter_measures;
-    struct gemm_context *ctx;
-    cudaStream_t stream;
-    void *d_flush;
-    size_t flush_bytes;
-    struct counter_flush counter_flush;
+/* Options: what the run was asked, settled before any GPU work. */
+struct run_hooks {
     /* GEMMPROF_TEST_SLOWDOWN=VARIANT:NS, a test hook for `compare` and the fleet check: a
      * spin of NS ns after each timed launch of VARIANT, inside its events (-1: none;
      * SLOW_ALL: every variant, from all:NS, a whole GPU made slow) */
@@ -59,51 +37,69 @@ struct run {
      * allocated before each shape's A, B and C, so that they lie elsewhere in physical
      * memory (the L2 re-reads of a kernel whose data fills the L2 depend on it) */
     size_t pad_bytes;
-    unsigned long long *d_probe;
-    cudaEvent_t *ev_start, *ev_stop;
+};
+
+/* This rank's part of a multi-GPU run (src/ranks.h). */
+struct run_share {
+    char rank_dir[OUTDIR_MAX_PATH + 1];   /* OUT/HOST-UUID when world size > 1 */
+    struct rank_info ranks;
+    /* --shard: 1 where (shape si, variant vi), item si * nvariants + vi, is another rank's */
+    unsigned char not_mine[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    /* --shard: each item's cost (FLOPs, or seconds with --shard-costs), found before the GPU
+     * is touched, and how many items the costs file timed */
+    double shard_cost[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
+    int shard_timed;
+};
+
+/* The GPU context: handles and buffers set up once (setup_gpu in src/harness.c). */
+struct run_gpu {
+    struct gemm_context *ctx;
+    cudaStream_t stream;
+    void *d_flush;                  /* the L2 flush buffer (2x the L2), NULL without --l2-flush */
+    size_t flush_bytes;
+    unsigned long long *d_probe;    /* the clock probe's output, and the L2 flush's sink */
+    cudaEvent_t *ev_start, *ev_stop;   /* one pair per timed repetition */
+};
+
+/* The verify and timing phases' state (src/measure.c). */
+struct run_measure {
+    int launch_facts_off;    /* CUPTI refused the launch capture once: not asked again */
+    int launch_facts_rows;   /* rows whose launch facts were filled */
+    double launch_facts_s;   /* wall time of the captures and their queries */
+    double clocks[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];   /* each row's SM clock, for the median */
+    int nclocks;
+};
+
+/* The counter phase's state (src/counter_phase.c). */
+struct run_counters {
+    int off;                 /* turned off after a failure, said once */
+    int announced;           /* the metrics and passes said (once per run) */
+    struct counter_flush flush;   /* GEMMPROF_COUNTER_FLUSH */
+    double wall_s;           /* wall time of the counter phases, for the cost of counters */
+    double open_s, warmup_s;
+    int measures;
+};
+
+struct run {
+    /* options */
+    const struct cli_options *o;   /* &opts */
+    struct cli_options opts;       /* the caller's, with the rank's device and --out */
+    struct run_hooks hooks;
+    struct run_share share;
+    /* the GPU context */
+    struct run_gpu gpu;
+    /* per-phase state */
+    struct run_measure measure;
+    struct run_counters counters;
+    /* the results and where they go */
+    struct gp_meta meta;
+    struct gp_ceilings ceilings;
+    int have_ceilings;
     struct outdir out;
     struct printer printer;  /* the results table on stdout, in --format */
     int rows_written;
     int failures;
-    int context_lost;
-    double clocks[CLI_MAX_SHAPES * CLI_MAX_VARIANTS];
-    int nclocks;
+    int context_lost;        /* a sticky CUDA error: no later variant can run */
 };
-
-/* The inputs and reference of one shape, shared by every variant. */
-struct shape_data {
-    long m, n, k;
-    float *h_a, *h_b, *h_c, *h_cublas;   /* h_cublas: whole-matrix comparison, sampled mode */
-    float *d_a, *d_b, *d_c;
-    void *d_pad;                         /* GEMMPROF_TEST_PAD_MB's allocation, or NULL */
-    double *ref;                         /* m*n (full) or nsamples entries */
-    long *idx;                           /* NULL in full mode */
-    long nidx;
-    char label[64];                      /* "2048x2048x2048" */
-};
-
-/* src/shape.c: inputs, device buffers and the reference of shape `shape_index`; 0, or
- * -1 with the reason. shape_free releases them. */
-int shape_prepare(struct run *r, struct shape_data *s, int shape_index, char *err, size_t errlen);
-void shape_free(struct shape_data *s);
-/* Before any GPU work: every shape's host and device memory against what the machine
- * has. 0, or -1 with "size MxNxK needs X GiB of host memory, Y available". */
-int shapes_check_memory(const struct run *r, char *err, size_t errlen);
-
-/* src/counter_phase.c: GEMMPROF_COUNTER_FLUSH, read once before GPU work (0, or -1
- * naming the choices); the counter phase of one shape, filling the rows' counters. */
-int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen);
-void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows);
-
-/* src/harness.c helpers the other parts use. measure_variant: a fresh row for variant v
- * at shape s, verified and timed as in the sweep (counters not collected); nvtx_id
- * colours its NVTX range (-1: none). */
-struct gemm_variant;
-void measure_variant(struct run *r, struct shape_data *s, const struct gemm_variant *v, int nvtx_id,
-                     struct gp_result *row);
-cudaError_t run_flush_l2(struct run *r);
-/* src/tune.c: --tune, in place of the sweep; returns the exit code. */
-int tune_run(struct run *r);
-double now_s(void);
 
 #endif

@@ -2,6 +2,8 @@
  * reference (whole, or sampled beyond VERIFY_FULL_MAX_FMAS) and, where the CPU only
  * samples, cuBLAS's whole output as a second opinion. Also the up-front check that every
  * shape fits the host's and the device's memory. */
+#include "src/shape.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,8 +78,8 @@ int shape_prepare(struct run *r, struct shape_data *s, int shape_index, char *er
     fill_random(s->h_b, (long)nb, gp_splitmix64(seed + 1));
 
     char why[256];
-    if (r->pad_bytes)
-        CUDA_TRY(cudaMalloc(&s->d_pad, r->pad_bytes), "GEMMPROF_TEST_PAD_MB's buffer", why, sizeof why, device_fail);
+    if (r->hooks.pad_bytes)
+        CUDA_TRY(cudaMalloc(&s->d_pad, r->hooks.pad_bytes), "GEMMPROF_TEST_PAD_MB's buffer", why, sizeof why, device_fail);
     CUDA_TRY(cudaMalloc((void **)&s->d_a, na * sizeof(float)), "device buffer A", why, sizeof why, device_fail);
     CUDA_TRY(cudaMalloc((void **)&s->d_b, nb * sizeof(float)), "device buffer B", why, sizeof why, device_fail);
     CUDA_TRY(cudaMalloc((void **)&s->d_c, nc * sizeof(float)), "device buffer C", why, sizeof why, device_fail);
@@ -92,9 +94,9 @@ int shape_prepare(struct run *r, struct shape_data *s, int shape_index, char *er
         int ci = registry_find("cublas");
         s->h_cublas = malloc(nc * sizeof(float));
         if (ci >= 0 && s->h_cublas &&
-            gemm_variant_launch(&gemm_variants[ci], r->ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b,
-                                     s->d_c, r->stream) == cudaSuccess &&
-            cudaStreamSynchronize(r->stream) == cudaSuccess &&
+            gemm_variant_launch(&gemm_variants[ci], r->gpu.ctx, (int)s->m, (int)s->n, (int)s->k, s->d_a, s->d_b,
+                                     s->d_c, r->gpu.stream) == cudaSuccess &&
+            cudaStreamSynchronize(r->gpu.stream) == cudaSuccess &&
             cudaMemcpy(s->h_cublas, s->d_c, nc * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess) {
             struct verify_stats st;
             verify_compare(s->h_cublas, (long)nc, s->ref, s->idx, s->nidx, &st);
@@ -178,7 +180,7 @@ int shapes_check_memory(const struct run *r, char *err, size_t errlen)
         if (host_avail > 0 && host > host_avail)
             gp_message("warning: size %ldx%ldx%ld needs %.2f GiB of host memory, %.2f GiB are available now",
                        s->m, s->n, s->k, host / 1073741824.0, host_avail / 1073741824.0);
-        const double device = (double)shape_bytes(s) + (r->o->l2_flush ? 2.0 * r->meta.l2_bytes : 0) + (double)r->pad_bytes;
+        const double device = (double)shape_bytes(s) + (r->o->l2_flush ? 2.0 * r->meta.l2_bytes : 0) + (double)r->hooks.pad_bytes;
         if (device_known && device > (double)free_b * 0.95) {
             snprintf(err, errlen, "size %ldx%ldx%ld needs %.2f GiB of device memory, the device has %.2f GiB free (%.2f GiB total)",
                      s->m, s->n, s->k, device / 1073741824.0, free_b / 1073741824.0, total_b / 1073741824.0);

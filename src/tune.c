@@ -9,6 +9,8 @@
  * FLOP/s as a fraction of the FFMA peak at SIMT_MODEL_SM_HZ, the number to copy into the
  * EFF column of kernels/simt_configs.def (from a large shape's split1 rows). It is how the
  * rule is checked on a device (and its efficiencies calibrated), not how it decides. */
+#include "src/tune.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +18,13 @@
 #include "analysis/atomic_file.h"
 #include "analysis/csv.h"
 #include "analysis/message.h"
-#include "analysis/simt_plan.h"
+#include "kernels/simt_plan.h"
 #include "kernels/simt.h"
-#include "src/harness.h"
 #include "src/interrupt.h"
+#include "src/measure.h"
 #include "src/registry.h"
 #include "src/run.h"
+#include "src/shape.h"
 
 /* The plan the tuner's launcher runs: measure_variant takes a launcher of the variants'
  * signature, which has no room for a plan. Single-threaded, set before each measurement. */

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/compare.h"
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 #include "tests/test.h"
 
 static const struct compare_row *find(const struct compare_result *c, const char *variant, long m, int side)

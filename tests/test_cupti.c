@@ -5,7 +5,7 @@
  * built by hand. With a GPU: one cuBLAS SGEMM traced and profiled for real. */
 #include "analysis/metrics.h"
 #include "analysis/results.h"
-#include "cupti/cupti_internal.h"
+#include "cupti/common.h"
 #include "cupti/launch.h"
 #include "cupti/prof.h"
 #include "cupti/trace.h"
@@ -148,7 +148,7 @@ static void test_offline_metrics(void)
             bad++;
             printf("  GH100 rejects: %s\n", why);
         }
-    CHECK(bad == 0, "all %d metrics of cupti/metrics.def exist for GH100", GP_METRIC_COUNT);
+    CHECK(bad == 0, "all %d metrics of analysis/metrics.def exist for GH100", GP_METRIC_COUNT);
     CHECK(prof_check_metric_names("GH100", all, GP_METRIC_COUNT, why, sizeof why) == 0 && why[0] == '\0',
           "the whole table validates in one host session");
 

@@ -65,7 +65,7 @@ static void unload(struct loaded *L)
     dataset_free(&L->ds);
 }
 
-/* The metric id of a stall reason, by ncu's name (-1 when cupti/metrics.def lacks it). */
+/* The metric id of a stall reason, by ncu's name (-1 when analysis/metrics.def lacks it). */
 static int stall_id(const char *reason)
 {
     char name[128];
@@ -329,7 +329,7 @@ static void test_limits_edges(void)
     CHECK(li.limiter == GP_LIM_SHARED && !li.have_stalls, "25%% of the roof, no stalls: the roof stays the limiter");
     int lsb = stall_id("long_scoreboard"), wt = stall_id("wait");
     if (lsb < 0 || wt < 0) {
-        SKIP("cupti/metrics.def lacks long_scoreboard or wait", "latency verdict edges");
+        SKIP("analysis/metrics.def lacks long_scoreboard or wait", "latency verdict edges");
         return;
     }
     r.metric[lsb] = 5;

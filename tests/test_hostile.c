@@ -15,7 +15,7 @@
 #include "analysis/ceilings.h"
 #include "analysis/dataset.h"
 #include "analysis/meta.h"
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 #include "tests/test.h"
 
 static char tmp[64];

@@ -1,4 +1,4 @@
-/* Launch facts (src/launch_facts.c): block limits, occupancy, waves and tail on cases
+/* Launch facts (analysis/launch_facts.c): block limits, occupancy, waves and tail on cases
  * worked by hand from the H100/H200 limits (132 SMs, 65536 registers and 64 warps and
  * 32 blocks per SM, 228 KiB shared memory per SM, 227 KiB per block, 1 KiB reserved
  * per block; allocation in 256 registers per warp and 128-byte shared-memory units).
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/results.h"
-#include "src/launch_facts.h"
+#include "analysis/results_csv.h"
+#include "analysis/launch_facts.h"
 #include "tests/test.h"
 
 static const struct launch_device h200 = {

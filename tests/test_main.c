@@ -8,10 +8,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analysis/metrics.h"
 #include "tests/test.h"
 
 static char gemmprof[512];
-static char out[8192], errtxt[8192];
+static char out[65536], errtxt[8192];   /* out: --list-metrics whole */
 
 /* Runs gemmprof with `args`; stdout into out, stderr into errtxt; returns the status. */
 static int run(const char *args)
@@ -94,6 +95,18 @@ int main(int argc, char **argv)
     CHECK(run("--list-metrics") == 0 && strstr(out, "dram__bytes_read.sum") && strstr(out, "yes") &&
               strstr(out, "bytes read from device memory") && strstr(out, " byte "),
           "--list-metrics shows each metric's unit, description and the default set");
+    {
+        /* the combine column is metrics.def's aggregate: each metric's line names its rule */
+        int listed = 1;
+        for (int i = 0; i < GP_METRIC_COUNT && listed; i++) {
+            char at[160], rule[16];
+            snprintf(at, sizeof at, "\n%s ", gp_metrics[i].name);   /* at a line's start */
+            const char *line = strstr(out, at), *eol = line ? strchr(line + 1, '\n') : NULL;
+            snprintf(rule, sizeof rule, " %s ", gp_aggregate_name(gp_metrics[i].agg));
+            listed = line && eol && memmem(line, (size_t)(eol - line), rule, strlen(rule)) != NULL;
+        }
+        CHECK(listed, "--list-metrics names each metric's combine rule (sum, wavg, max) from analysis/metrics.def");
+    }
 
     bad("-s 0", 2, "size 0");
     bad("-s -5", 2, "-5");

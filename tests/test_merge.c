@@ -17,7 +17,8 @@
 #include "analysis/meta.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
+#include "src/cmd.h"
 #include "tests/test.h"
 
 #define H200 "tests/data/h200_da80385"   /* a frozen recorded run: results/h200 is replaced by each new recording */
@@ -38,6 +39,8 @@ struct craft {
     int no_csv;               /* the rank died: results.json but no results.csv */
     double spread;            /* > 0: every row's time spread (max - min) / median set to it */
 };
+/* make_rank writes results.json without a variant list, as it was written before them */
+static int craft_no_variants;
 
 static void path_of(char *out, size_t len, const char *a, const char *b)
 {
@@ -60,6 +63,8 @@ static int make_rank(const struct craft *c)
     m.world_size = c->world;
     m.local_rank = c->rank;
     snprintf(m.mode, sizeof m.mode, "%s", c->mode);
+    if (craft_no_variants)
+        m.variants.n = 0;
     snprintf(p, sizeof p, "%s/results.json", dir);
     if (meta_write_json(p, &m, err, sizeof err))
         return -1;
@@ -278,6 +283,11 @@ static void test_shard(void)
     struct gp_meta m;
     CHECK(meta_read_json(p, &m, err, sizeof err) == 0 && m.planned_rows == 2 * orig_meta.planned_rows,
           "merged results.json reads as metadata; planned rows summed over the shards (%d)", m.planned_rows);
+    int listed = m.variants.n == orig_meta.variants.n;
+    for (int i = 0; i < m.variants.n && listed; i++)
+        listed = strcmp(m.variants.v[i].name, orig_meta.variants.v[i].name) == 0;
+    CHECK(listed, "merged results.json lists the %d variants in the sweep's order (got %d)", orig_meta.variants.n,
+          m.variants.n);
     CHECK(exists(out, "ceilings.csv") && exists(out, "ceilings-vm-GPU-a.csv") && exists(out, "ceilings-vm-GPU-b.csv"),
           "ceilings.csv and one ceilings-HOST-UUID.csv per rank");
     struct gp_dataset ds;
@@ -286,6 +296,40 @@ static void test_shard(void)
     CHECK(report_write(&ds, p, 1, NULL, err, sizeof err) == 0, "report of the shard merge: %s", err);
     CHECK(!file_has(p, "## Fleet"), "a shard merge reads as one run: no fleet section");
     dataset_free(&ds);
+}
+
+/* Ranks whose results.json predates the variant lists: every row merged, shape by shape
+ * by size, each shape's rows in input order (rank order as given). */
+static void test_shard_without_lists(void)
+{
+    char msg[4096], out[256], p[320], err[1024];
+    struct craft a = {"o0", "vm", "GPU-a", NULL, "shard", 0, 2, 2, 0, 0, 1, 0, 0};
+    struct craft b = {"o1", "vm", "GPU-b", NULL, "shard", 1, 2, 2, 1, 0, 1, 0, 0};
+    craft_no_variants = 1;
+    CHECK(make_rank(&a) == 0 && make_rank(&b) == 0, "shard ranks without variant lists crafted");
+    craft_no_variants = 0;
+    path_of(out, sizeof out, "old_out", NULL);
+    char d0[256], d1[256];
+    path_of(d0, sizeof d0, "o0", NULL);
+    path_of(d1, sizeof d1, "o1", NULL);
+    char *argv[] = {"merge", out, d0, d1, NULL};
+    int rc = run_merge(argv, msg, sizeof msg);
+    CHECK(rc == MERGE_EXIT_OK, "merge without variant lists exits 0 (got %d: %s)", rc, msg);
+    struct gp_result *rows = NULL;
+    int n = 0, ordered = 1;
+    snprintf(p, sizeof p, "%s/results.csv", out);
+    CHECK(results_csv_read(p, &rows, &n, err, sizeof err) == 0 && n == norig, "all %d rows merged (got %d)",
+          norig, n);
+    for (int i = 1; i < n; i++) {
+        double v0 = (double)rows[i - 1].m * rows[i - 1].n * rows[i - 1].k, v1 = (double)rows[i].m * rows[i].n * rows[i].k;
+        ordered &= v0 < v1 || (v0 == v1 && strcmp(rows[i - 1].rank, rows[i].rank) <= 0);
+    }
+    CHECK(ordered, "shape by shape, rank 0's rows before rank 1's within a shape");
+    free(rows);
+    struct gp_meta m;
+    snprintf(p, sizeof p, "%s/results.json", out);
+    CHECK(meta_read_json(p, &m, err, sizeof err) == 0 && m.variants.n == 0,
+          "the merged results.json lists no variants either (%d)", m.variants.n);
 }
 
 static void test_fleet(void)
@@ -705,9 +749,17 @@ int main(void)
     norig = ds.nrows;
     orig_meta = ds.meta;
     orig_cs = ds.ceilings;
+    /* the list a sweep writes into results.json, for a recorded run written before it was */
+    for (int i = 0; i < norig && !ds.meta.variants.n; i++)
+        if (!meta_variant_find(&orig_meta.variants, orig[i].variant) && orig_meta.variants.n < GP_META_VARIANTS) {
+            struct gp_meta_variant *v = &orig_meta.variants.v[orig_meta.variants.n++];
+            snprintf(v->name, sizeof v->name, "%s", orig[i].variant);
+            snprintf(v->precision, sizeof v->precision, "%s", orig[i].precision);
+        }
     CHECK(norig == 32 && ds.have_ceilings && ds.have_meta, H200 " loaded: %d rows", norig);
     test_rank_keys();
     test_shard();
+    test_shard_without_lists();
     test_fleet();
     test_fleet_noisy();
     test_mode_inferred();

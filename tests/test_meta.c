@@ -74,6 +74,12 @@ int main(void)
     a.world_size = 4;
     a.local_rank = 1;
     strcpy(a.mode, "shard");
+    a.variants.n = 2;
+    strcpy(a.variants.v[0].name, "naive");
+    strcpy(a.variants.v[0].precision, "fp32");
+    strcpy(a.variants.v[0].description, "one thread per C element, \"two\" loads\nper FMA");
+    strcpy(a.variants.v[1].name, "mine");
+    strcpy(a.variants.v[1].precision, "tf32");
     snprintf(path, sizeof path, "%s/results.json", tmpdir);
     CHECK(meta_write_json(path, &a, err, sizeof err) == 0, "meta_write_json writes %s", path);
     meta_init(&b);
@@ -95,6 +101,14 @@ int main(void)
               strcmp(a.tool_version, b.tool_version) == 0 && strcmp(a.gpu_uuid, b.gpu_uuid) == 0 &&
               strcmp(a.cublas_version, b.cublas_version) == 0,
           "strings of every section round-trip");
+    CHECK(b.variants.n == 2 && strcmp(b.variants.v[0].name, "naive") == 0 &&
+              strcmp(b.variants.v[0].precision, "fp32") == 0 &&
+              strcmp(b.variants.v[0].description, a.variants.v[0].description) == 0 &&
+              strcmp(b.variants.v[1].name, "mine") == 0 && strcmp(b.variants.v[1].precision, "tf32") == 0 &&
+              b.variants.v[1].description[0] == 0,
+          "the variant list round-trips: names, precisions, descriptions (quotes, newline, empty)");
+    CHECK(meta_variant_find(&b.variants, "mine") == &b.variants.v[1] && !meta_variant_find(&b.variants, "tiled"),
+          "meta_variant_find finds a listed variant, and no other");
     CHECK(count_files_named(tmpdir, ".tmp.") == 0, "no temporary file left behind");
 
     /* the file is nested as documented, and NaN is null */
@@ -148,6 +162,25 @@ int main(void)
 
     rc = read_text("{\"gpu\": {\"name\": \"x\"}}", &m, err, sizeof err);
     CHECK(rc == 0 && m.schema == 0, "a file without \"schema\" reads as schema 0");
+    CHECK(rc == 0 && m.variants.n == 0, "a file without \"variants\" lists none (%d)", m.variants.n);
+    {
+        /* entries past the table, other keys and other types are skipped */
+        char big[8192] = "{\"variants\": [";
+        for (int i = 0; i < GP_META_VARIANTS + 3; i++)
+            snprintf(big + strlen(big), sizeof big - strlen(big), "%s{\"name\": \"v%d\", \"extra\": 1}",
+                     i ? ", " : "", i);
+        strcat(big, "], \"x\": {\"variants\": [{\"name\": \"no\"}]}}");
+        char last[16];
+        snprintf(last, sizeof last, "v%d", GP_META_VARIANTS - 1);
+        rc = read_text(big, &m, err, sizeof err);
+        CHECK(rc == 0 && m.variants.n == GP_META_VARIANTS && strcmp(m.variants.v[GP_META_VARIANTS - 1].name, last) == 0 &&
+                  !meta_variant_find(&m.variants, "no"),
+              "a variant list longer than %d entries keeps the first ones; nested lookalikes are not read (%d)",
+              GP_META_VARIANTS, m.variants.n);
+        rc = read_text("{\"variants\": [{\"name\": 5, \"description\": \"d\"}, \"x\"]}", &m, err, sizeof err);
+        CHECK(rc == 0 && m.variants.n == 1 && m.variants.v[0].name[0] == 0 && !meta_variant_find(&m.variants, "5"),
+              "a name that is not a string is not read; the entry matches no variant");
+    }
 
     /* reader errors name the file, line and column */
     rc = read_text("{\n  \"schema\": 1,\n  \"gpu\" {}\n}", &m, err, sizeof err);

@@ -15,9 +15,29 @@
 #include "analysis/plausible.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
+#include "src/cmd.h"
 #include "tests/test.h"
 
 static char tmpdir[256];
+
+/* The charts of plots/charts.def that draw from the data kinds in `kinds` (bits
+ * 1 << PLOTS_DATA_*): what a dataset holding those kinds renders, so that a chart added
+ * there is expected here without an edit. */
+#define DATA(kind) (1u << (kind))
+static int charts_for(unsigned kinds)
+{
+    int n = 0;
+    for (int i = 0; i < PLOTS_CHART_KINDS; i++)
+        n += (kinds & DATA(plots_charts[i].data)) != 0;
+    return n;
+}
+/* one GPU's rows with counters (h200_crafted): no stall or instruction counters */
+#define COUNTED charts_for(DATA(PLOTS_DATA_DRAM) | DATA(PLOTS_DATA_SHAPES) | DATA(PLOTS_DATA_SHAPE) | DATA(PLOTS_DATA_SWEEP))
+/* with stall and instruction counters too (insight_crafted) */
+#define INSIGHT charts_for(DATA(PLOTS_DATA_DRAM) | DATA(PLOTS_DATA_SHAPES) | DATA(PLOTS_DATA_SHAPE) | \
+                           DATA(PLOTS_DATA_SWEEP) | DATA(PLOTS_DATA_STALLS) | DATA(PLOTS_DATA_ISSUE))
+/* times only */
+#define UNCOUNTED charts_for(DATA(PLOTS_DATA_SWEEP))
 
 static void path_in(char *out, size_t len, const char *dir, const char *name)
 {
@@ -125,7 +145,7 @@ static void test_render_dataset(void)
 
     path_in(out, sizeof out, tmpdir, "render");
     int n = plots_render(&ds, out, NULL, err, sizeof err);
-    CHECK(n == 4, "plots_render draws 4 charts, gnuplot silent (got %d: %s)", n, err);
+    CHECK(n == COUNTED, "plots_render draws %d charts, gnuplot silent (got %d: %s)", COUNTED, n, err);
     /* every chart of the registry: drawn, or skipped with a note naming it and why */
     for (int i = 0; i < PLOTS_CHART_KINDS; i++) {
         const char *name = plots_charts[i].name;
@@ -180,7 +200,7 @@ static void test_render_dataset(void)
     path_in(bad, sizeof bad, tmpdir, "implausible");
     int nb = plots_render(&ds, bad, NULL, err, sizeof err);
     path_in(path, sizeof path, bad, "roofline_points.csv");
-    CHECK(prc == 0 && ds.n_implausible_rows == 1 && nb == 4 && file_contains(path, ",2048x2048x2048,") &&
+    CHECK(prc == 0 && ds.n_implausible_rows == 1 && nb == COUNTED && file_contains(path, ",2048x2048x2048,") &&
               !file_contains(path, "naive,1,fp32,2048,"),
           "an implausible row (naive 2048, DRAM bytes x1000) has no roofline point; the others keep theirs");
     dataset_free(&ds);
@@ -190,7 +210,7 @@ static void test_render_dataset(void)
     n = plots_render(&ds, out, NULL, err, sizeof err);
     unsigned w, h;
     path_in(path, sizeof path, out, "sweep.png");
-    CHECK(n == 4 && png_valid(path, &w, &h), "re-render into the same directory (got %d)", n);
+    CHECK(n == COUNTED && png_valid(path, &w, &h), "re-render into the same directory (got %d)", n);
 
     /* a directory without counters: only the sweep, with a note naming what was skipped */
     for (int i = 0; i < ds.nrows; i++)
@@ -201,7 +221,7 @@ static void test_render_dataset(void)
     path_in(path, sizeof path, out, "sweep.png");
     char dram[600];
     path_in(dram, sizeof dram, out, "roofline_dram.png");
-    CHECK(n == 1 && png_valid(path, &w, &h) && file_size(dram) < 0 && strstr(err, "roofline_dram: skipped"),
+    CHECK(n == UNCOUNTED && png_valid(path, &w, &h) && file_size(dram) < 0 && strstr(err, "roofline_dram: skipped"),
           "no counters: sweep only, roofline skipped with a note (got %d: %s)", n, err);
 
     /* no ceilings file: points without roofs still render */
@@ -210,7 +230,8 @@ static void test_render_dataset(void)
     ds.have_ceilings = 0;
     path_in(out, sizeof out, tmpdir, "noceilings");
     n = plots_render(&ds, out, NULL, err, sizeof err);
-    CHECK(rc == 0 && n == 4, "no ceilings: all 4 charts still render, without roofs (got %d: %s)", n, err);
+    CHECK(rc == 0 && n == COUNTED, "no ceilings: all %d charts still render, without roofs (got %d: %s)", COUNTED, n,
+          err);
     dataset_free(&ds);
 }
 
@@ -238,7 +259,7 @@ static void test_render_minimal(void)
     int n = plots_render(&ds, out, NULL, err, sizeof err);
     unsigned w, h;
     path_in(path, sizeof path, out, "sweep.png");
-    CHECK(n == 1 && png_valid(path, &w, &h), "hand-filled dataset, non-square shapes: sweep renders (%d: %s)",
+    CHECK(n == UNCOUNTED && png_valid(path, &w, &h), "hand-filled dataset, non-square shapes: sweep renders (%d: %s)",
           n, err);
     path_in(path, sizeof path, out, "sweep.svg");
     CHECK(file_contains(path, "unknown GPU"), "title says the GPU is unknown when no metadata names it");
@@ -249,7 +270,7 @@ static void test_render_minimal(void)
     path_in(out, sizeof out, tmpdir, "ticks");
     n = plots_render(&ds, out, NULL, err, sizeof err);
     path_in(path, sizeof path, out, "sweep.svg");
-    CHECK(n == 1 && file_contains(path, "<text>1016</text>") && !file_contains(path, "<text>1024</text>"),
+    CHECK(n == UNCOUNTED && file_contains(path, "<text>1016</text>") && !file_contains(path, "<text>1024</text>"),
           "sizes 1016 and 1024: one tic label, so the two cannot overprint (%d: %s)", n, err);
 }
 
@@ -419,8 +440,8 @@ static void test_render_stalls(void)
         CHECK(0, "load tests/data/insight_crafted: %s", err);
     unsigned w = 0, h = 0;
     path_in(path, sizeof path, out, "stalls.png");
-    CHECK(n == 6 && png_valid(path, &w, &h) && w == 1400 && h == 900,
-          "insight_crafted: 6 charts, stalls.png 1400x900 (got %d: %s)", n, err);
+    CHECK(n == INSIGHT && png_valid(path, &w, &h) && w == 1400 && h == 900,
+          "insight_crafted: %d charts, stalls.png 1400x900 (got %d: %s)", INSIGHT, n, err);
     path_in(path, sizeof path, out, "issue_roofline.png");
     CHECK(png_valid(path, &w, &h) && w == 1400, "issue_roofline.png rendered");
     path_in(path, sizeof path, out, "issue_roofline.svg");
@@ -451,7 +472,7 @@ static void test_render_stalls(void)
     path_in(out, sizeof out, tmpdir, "stalls_noceilings");
     n = rc == 0 ? plots_render(&ds, out, NULL, err, sizeof err) : -1;
     path_in(path, sizeof path, out, "issue_roofline.svg");
-    CHECK(n == 6 && svg_valid(path) && file_contains(path, "issue roof") && !file_contains(path, "ridge, issue and "),
+    CHECK(n == INSIGHT && svg_valid(path) && file_contains(path, "issue roof") && !file_contains(path, "ridge, issue and "),
           "no ceilings: issue_roofline still renders, the issue roof alone (got %d: %s)", n, err);
     if (rc == 0)
         dataset_free(&ds);
@@ -460,7 +481,7 @@ static void test_render_stalls(void)
     path_in(out, sizeof out, tmpdir, "nostalls");
     n = plots_render(&ds, out, NULL, err, sizeof err);
     path_in(path, sizeof path, out, "stalls.png");
-    CHECK(rc == 0 && n == 4 && file_size(path) < 0 && strstr(err, "stalls: skipped") &&
+    CHECK(rc == 0 && n == COUNTED && file_size(path) < 0 && strstr(err, "stalls: skipped") &&
               strstr(err, "issue_roofline: skipped"),
           "no stall or instruction counters: no stalls or instruction roofline, a note says so (%d: %s)", n, err);
     dataset_free(&ds);
@@ -623,9 +644,9 @@ static void test_no_shell(void)
     if (moved && chdir(cwd) != 0)
         printf("note: cannot return to %s\n", cwd);
     snprintf(pwned, sizeof pwned, "%s/PWNED", tmpdir);
-    CHECK(n1 == 4 && f1 == 0, "a directory named i';touch PWNED;' renders its 4 charts (%d, %d failed: %s)",
-          n1, f1, err);
-    CHECK(n2 == 4 && f2 == 0 && n3 == 4, "directories named '<touch ...' and '|touch ...' render too (%d, %d)",
+    CHECK(n1 == COUNTED && f1 == 0, "a directory named i';touch PWNED;' renders its %d charts (%d, %d failed: %s)",
+          COUNTED, n1, f1, err);
+    CHECK(n2 == COUNTED && f2 == 0 && n3 == COUNTED, "directories named '<touch ...' and '|touch ...' render too (%d, %d)",
           n2, n3);
     CHECK(moved && !exists(pwned) && !exists("PWNED") && count_files_named(tmpdir, "PWNED") == 3,
           "no PWNED file created: no name reached a shell (only the three directories carry the name)");
@@ -647,7 +668,7 @@ static void test_variant_with_spaces(void)
             strcpy(ds.rows[i].variant, "tiled kernel v2");
     path_in(out, sizeof out, tmpdir, "spaces");
     int n = plots_render(&ds, out, NULL, err, sizeof err);
-    CHECK(n == 4, "variant 'tiled kernel v2': all 4 charts render (%d: %s)", n, err);
+    CHECK(n == COUNTED, "variant 'tiled kernel v2': all %d charts render (%d: %s)", COUNTED, n, err);
     path_in(path, sizeof path, out, "sweep.csv");
     CHECK(file_contains(path, "\ntiled kernel v2,2,FP32 SIMT,fp32,1024,"), "sweep.csv keys it by variant_index 2");
     static const char *const charts[] = {"sweep.svg", "roofline_dram.svg", "roofline_hier.svg", "bytes.svg"};
@@ -693,8 +714,8 @@ static void test_failed_chart(void)
     int n = plots_render_ex(&ds, out, &opt, po, err, sizeof err);
     unsigned w, h;
     path_in(path, sizeof path, out, "roofline_dram.png");
-    CHECK(sys == 0 && n == 3 && po->failed == 1 && png_valid(path, &w, &h),
-          "sweep fails, the other 3 charts still render (%d rendered, %d failed)", n, po->failed);
+    CHECK(sys == 0 && n == COUNTED - 1 && po->failed == 1 && png_valid(path, &w, &h),
+          "sweep fails, the other %d charts still render (%d rendered, %d failed)", COUNTED - 1, n, po->failed);
     CHECK(!exists(stale), "the previous run's sweep.png is removed");
     CHECK(strstr(po->summary, "sweep FAILED") && strstr(po->summary, "sweep broken"),
           "the summary names the failed chart and gnuplot's reason: %s", po->summary);
@@ -744,7 +765,8 @@ static void test_shape_bound(void)
     struct plots_options opt = {NULL, 1};
     path_in(out, sizeof out, tmpdir, "bound1");
     int n = plots_render_ex(&ds, out, &opt, po, err, sizeof err);
-    CHECK(n == 5 && po->shapes_with_counters == 4 && po->shapes_left_out == 2 &&
+    const int per_shape = charts_for(DATA(PLOTS_DATA_SHAPES));   /* drawn again for each further shape */
+    CHECK(n == COUNTED + per_shape && po->shapes_with_counters == 4 && po->shapes_left_out == 2 &&
               count_files_named(out, "roofline_hier_") == 2,
           "--max-shape-charts 1: main shape plus 1, 2 shapes left out (%d charts, %d left out)", n,
           po->shapes_left_out);
@@ -767,7 +789,7 @@ static void test_shape_bound(void)
     path_in(out, sizeof out, tmpdir, "rows20k");
     n = plots_render_ex(&ds, out, NULL, po, err, sizeof err);
     int shapes = nrows / nbase * 4;
-    CHECK(n == 4 + PLOTS_SHAPE_CHARTS_DEFAULT && po->failed == 0 && po->shapes_with_counters == shapes &&
+    CHECK(n == COUNTED + per_shape * PLOTS_SHAPE_CHARTS_DEFAULT && po->failed == 0 && po->shapes_with_counters == shapes &&
               po->shapes_left_out == shapes - 1 - PLOTS_SHAPE_CHARTS_DEFAULT &&
               count_files_named(out, "roofline_hier_") == 2 * PLOTS_SHAPE_CHARTS_DEFAULT,
           "20,000 rows: %d charts, %d of %d shapes left out (%s)", n, po->shapes_left_out, shapes, err);
@@ -851,7 +873,7 @@ static void test_variant_styles(void)
         return;
     path_in(out, sizeof out, tmpdir, "styles");
     int n = plots_render(&ds, out, NULL, err, sizeof err);
-    CHECK(n == 4, "styles: 4 charts (%d: %s)", n, err);
+    CHECK(n == COUNTED, "styles: %d charts (%d: %s)", COUNTED, n, err);
     struct marks ref, mk;
     path_in(path, sizeof path, out, "sweep.svg");
     svg_marks(path, &ref);
@@ -932,7 +954,7 @@ static void test_variant_styles(void)
     path_in(out, sizeof out, tmpdir, "nospread");
     n = plots_render(&ds, out, NULL, err, sizeof err);
     path_in(path, sizeof path, out, "sweep.svg");
-    CHECK(n == 4 && !file_contains(path, ">min-max of the repetitions<"),
+    CHECK(n == COUNTED && !file_contains(path, ">min-max of the repetitions<"),
           "no min or max time: the sweep renders without error bars (%d: %s)", n, err);
 
     /* the bytes chart shows bytes per FMA, as its caption says */
@@ -954,7 +976,7 @@ static void test_clipped_points(void)
     path_in(out, sizeof out, tmpdir, "clip");
     int n = plots_render(&ds, out, NULL, err, sizeof err);
     path_in(path, sizeof path, out, "roofline_hier.svg");
-    CHECK(n == 4 && file_contains(path, ">clipped: L1 1.8e4 FLOP/B<"),
+    CHECK(n == COUNTED && file_contains(path, ">clipped: L1 1.8e4 FLOP/B<"),
           "roofline_hier.svg: the far L1 point is marked clipped, its true value in the legend (%d: %s)", n, err);
     CHECK(file_contains(path, ">1000<") && !file_contains(path, ">10000<") && !file_contains(path, ">100000<"),
           "roofline_hier.svg: the x axis ends below 1e4, fitting the other points");
@@ -965,7 +987,7 @@ static void test_clipped_points(void)
     path_in(out, sizeof out, tmpdir, "noclip");
     n = plots_render(&ds, out, NULL, err, sizeof err);
     path_in(path, sizeof path, out, "roofline_hier.svg");
-    CHECK(n == 4 && file_size(path) > 0 && !file_contains(path, "clipped"),
+    CHECK(n == COUNTED && file_size(path) > 0 && !file_contains(path, "clipped"),
           "no point clipped where none is far out (%d: %s)", n, err);
     dataset_free(&ds);
 }

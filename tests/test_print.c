@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "analysis/ceilings.h"
+#include "analysis/results_csv.h"
 #include "src/print.h"
 #include "tests/test.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 #include "src/cli.h"
 #include "src/ranks.h"
 #include "tests/test.h"

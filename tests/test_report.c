@@ -14,8 +14,10 @@
 #include "analysis/atomic_file.h"
 #include "analysis/dataset.h"
 #include "analysis/report.h"
+#include "analysis/results_csv.h"
 #include "analysis/roofline.h"
 #include "analysis/summary.h"
+#include "src/cmd.h"
 #include "tests/test.h"
 
 #define DATA "tests/data/"
@@ -195,8 +197,23 @@ static void test_ladder(void)
 {
     struct gp_dataset ds;
     h200_ladder(&ds);
+    /* descriptions come from results.json, as the measuring build wrote them */
+    ds.meta.variants.n = 2;
+    strcpy(ds.meta.variants.v[0].name, "naive");
+    strcpy(ds.meta.variants.v[0].description, "one thread per C element (as recorded)");
+    strcpy(ds.meta.variants.v[1].name, "tiled");
+    strcpy(ds.meta.variants.v[1].description, "32x32 *tiles* | <b>");
     char *t = render(&ds, 1, "ladder");
     CHECK(t != NULL, "report of the H200 ladder written");
+    {
+        char *naive = section(t, "### `naive`"), *tiled = section(t, "### `tiled`"), *cublas = section(t, "### `cublas`\n");
+        CHECK(has(naive, "### `naive`\n\none thread per C element (as recorded).\n"),
+              "naive described as its results.json says");
+        CHECK(has(tiled, "32x32 \\*tiles\\* \\| \\<b\\>.") && !has(tiled, "<b>"),
+              "a description from the data is escaped for Markdown");
+        CHECK(has(cublas, "### `cublas`\n\nDiagnosis"), "a variant results.json does not describe gets no description line");
+        free(naive); free(tiled); free(cublas);
+    }
     CHECK(has(t, "**Recorded data: measured on NVIDIA H200 on 2026-11-30T12:00:00Z at commit abc1234, "
                  "not on this machine.**"), "recorded-elsewhere note names GPU, date and commit");
     char *naive = section(t, "### `naive`"), *tiled = section(t, "### `tiled`");

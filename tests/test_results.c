@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "analysis/csv.h"
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 #include "tests/test.h"
 
 static char dir[] = "/tmp/gemmprof_test_results_XXXXXX";

@@ -1,11 +1,11 @@
-/* simt_auto's selection rule (analysis/simt_plan.c) on an H200-like machine, the config
+/* simt_auto's selection rule (kernels/simt_plan.c) on an H200-like machine, the config
  * column of results.csv (--tune's parsing is in tests/test_cli.c). No GPU. */
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/results.h"
-#include "analysis/simt_plan.h"
+#include "analysis/results_csv.h"
+#include "kernels/simt_plan.h"
 #include "tests/test.h"
 
 /* 132 SMs; blocks per SM as the occupancy API gives them for the table's register and

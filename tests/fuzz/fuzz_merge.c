@@ -72,8 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     else
         fuzz_file("r1/results.csv", NULL, 0);
     remove_dir(out);
-    char *argv[] = {"merge", out, r0, r1, NULL};
-    int rc = merge_main(4, argv);
+    const char *dirs[] = {r0, r1};
+    int rc = merge_run(out, dirs, 2, 0, 0);
     if (rc < MERGE_EXIT_OK || rc > MERGE_EXIT_MISSING)
         abort();
     /* a refusal writes nothing; no error leaves a temporary file */

@@ -1,7 +1,7 @@
 /* results.csv loading (analysis/results.c): every accepted row must hold values in range. */
 #include <math.h>
 
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,6 @@
 """Compares gemmprof's CUPTI counters with ncu's for the same kernels in the same state.
    ncu_compare.py RESULTS_CSV[,RESULTS_CSV...] NCU_CSV[,NCU_CSV...] VARIANT SHAPE CALLS [--skip N] [--multi]
+                  [--combine LIST]
    ncu_compare.py --criterion        prints the criterion below
    ncu_compare.py --names RESULTS_CSV VARIANT SHAPE
                                      prints the function names of the kernels gemmprof's row
@@ -10,8 +11,10 @@ l2_flush_kernel launches, if any, are dropped. The kernels per call are found fr
 itself: it must split into CALLS equal runs of the same kernel names, the same in every file,
 and gemmprof's `kernels` column must name as many. The first N calls of each file (--skip:
 the verify call and the warm-up) are not compared. Medians on both sides, over all runs and
-all calls: a call's value is the sum over its kernels (for the shown-only rates and peaks:
-their duration-weighted mean and their maximum).
+all calls: a call's value combines its kernels by each metric's rule, the combine column of
+`gemmprof --list-metrics` saved in LIST (analysis/metrics.def's aggregate: sum, wavg the
+duration-weighted mean, max); a name LIST lacks, or with no LIST, by its name: peaks the
+largest, rates and percentages the duration-weighted mean, the rest summed.
 --multi marks a case meant to show a call of several kernels (split-K GEMM plus reduction):
 if cuBLAS launched one kernel there, that sub-check is skipped with the reason.
 Prints the criterion, a table row per metric, ok/FAIL/skip lines; exits 1 on a mismatch."""
@@ -83,14 +86,38 @@ def split_calls(ks, ncalls):
     return [gemm[i * per:(i + 1) * per] for i in range(ncalls)], None
 
 
-def combine(name, call):
-    """ncu's value for a call of several kernels, combined as gemmprof combines them
-    (cupti/metrics.def): peaks the largest, rates and clocks averaged by duration, the
-    rest (counts, bytes, durations) summed."""
-    xs = [number(x[name]) for x in call]
+RULES = {}  # ncu name -> "sum", "wavg" or "max": --combine, gemmprof's own table
+
+
+def read_rules(path):
+    """The combine column of a saved `gemmprof --list-metrics`: metric, default, combine, ..."""
+    rules = {}
+    with open(path) as f:
+        for line in f.read().splitlines()[1:]:
+            p = line.split()
+            if len(p) >= 3 and p[2] in ("sum", "wavg", "max"):
+                rules[p[0]] = p[2]
+    return rules
+
+
+def rule_of(name):
+    """The metric's rule from gemmprof's table; by its name where the table lacks it."""
+    if name in RULES:
+        return RULES[name]
     if name.endswith("peak_sustained"):
-        return max(xs)
+        return "max"
     if "per_second" in name or "pct_of_peak" in name:
+        return "wavg"
+    return "sum"
+
+
+def combine(name, call):
+    """ncu's value for a call of several kernels, combined by the metric's rule (rule_of)."""
+    xs = [number(x[name]) for x in call]
+    rule = rule_of(name)
+    if rule == "max":
+        return max(xs)
+    if rule == "wavg":
         w = [number(x.get("gpu__time_duration.sum", "1")) for x in call]
         return sum(a * b for a, b in zip(xs, w)) / sum(w) if finite(w) and sum(w) > 0 else float("nan")
     return sum(xs)
@@ -163,7 +190,10 @@ def main(argv):
     ap.add_argument("calls", type=int)
     ap.add_argument("--skip", type=int, default=0)
     ap.add_argument("--multi", action="store_true")
+    ap.add_argument("--combine")
     a = ap.parse_args(argv[1:])
+    if a.combine:
+        RULES.update(read_rules(a.combine))
     what = f"{a.variant} {a.shape}"
 
     rows, missing = load_rows(a.results, a.variant, a.shape)

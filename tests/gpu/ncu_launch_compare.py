@@ -34,7 +34,7 @@ RANGE_LO, RANGE_HI = "min over runs: ", "max over runs: "   # median_runs' extra
 TIE = 0.02        # stall reasons within 2% of each other may swap places
 
 # ncu's names, in one place. Achieved occupancy, issue-slot use, the instruction count and
-# the stall ratios are gemmprof's own column names too (cupti/metrics.def).
+# the stall ratios are gemmprof's own column names too (analysis/metrics.def).
 ACHIEVED = "sm__warps_active.avg.pct_of_peak_sustained_active"
 ISSUE = "smsp__issue_active.avg.pct_of_peak_sustained_active"
 RUN_RANGE = (ACHIEVED, ISSUE)   # rates judged against the range of gemmprof's runs too

@@ -46,7 +46,8 @@ RUNS=${NCU_COMPARE_RUNS:-4}
 CALLS=${NCU_COMPARE_CALLS:-5}
 PADS=${NCU_COMPARE_PADS:-0 64}
 python3 tests/gpu/ncu_compare.py --criterion | sed 's/^/  /'
-metrics=$($GEMMPROF --list-metrics | awk 'NR > 1 && $2 == "yes" {print $1}' | paste -sd, -)
+$GEMMPROF --list-metrics >"$TMP/metrics.txt"   # the combine column: how ncu's kernels add up
+metrics=$(awk 'NR > 1 && $2 == "yes" {print $1}' "$TMP/metrics.txt" | paste -sd, -)
 t0=$(date +%s)
 
 # NCU_COMPARE_CASES (variant:shape[:multi] ...) replaces the list below, for a diagnosis
@@ -97,7 +98,8 @@ for vs in $CASES; do
             >>"$TMP/ncu.out" 2>>"$TMP/ncu.err"
         files=${files:+$files,}$TMP/ncu$pad.csv
     done
-    (cd tests/gpu && python3 ncu_compare.py "$runs" "$files" "$v" "$shape" $((CALLS + 2)) --skip 2 $multi)
+    (cd tests/gpu && python3 ncu_compare.py "$runs" "$files" "$v" "$shape" $((CALLS + 2)) --skip 2 $multi \
+        --combine "$TMP/metrics.txt")
     if grep -q "carrying on with timing only" "$TMP/ncu.err" "$TMP/ncu.out" 2>/dev/null; then
         ok "under ncu, gemmprof falls back to timing only ($v $s)"
     else

@@ -278,3 +278,29 @@ if [ "$got" = "Kernel2|splitKreduce_kernel" ]; then echo "ok - ncu_compare.py --
 got=$(python3 ncu_compare.py --names "$RES" tiled 64x64x64)
 if [ -z "$got" ]; then echo "ok - ncu_compare.py --names: nothing for a case without a row"; else
     echo "FAIL - ncu_compare.py --names: '$got' for a case without a row"; fi
+
+# --combine: a call's kernels add up by gemmprof's own rule (the combine column of
+# --list-metrics, analysis/metrics.def's aggregate), not by what the name suggests; a name
+# the list lacks falls back to the name's rule (here: a count, summed)
+printf 'metric (ncu name) default combine unit what\nx__stall_per_issue.ratio no wavg 1 crafted\n' >"$T/list.txt"
+got=$(python3 -c 'import sys, ncu_compare as c
+c.RULES.update(c.read_rules(sys.argv[1]))
+k = [{"x__stall_per_issue.ratio": "2", "y.sum": "2", "gpu__time_duration.sum": "100"},
+     {"x__stall_per_issue.ratio": "4", "y.sum": "4", "gpu__time_duration.sum": "300"}]
+print(c.combine("x__stall_per_issue.ratio", k), c.combine("y.sum", k))' "$T/list.txt")
+if [ "$got" = "3.5 6.0" ]; then echo "ok - ncu_compare.py --combine: a wavg metric is the duration-weighted mean, another summed ($got)"; else
+    echo "FAIL - ncu_compare.py --combine: got '$got', expected '3.5 6.0'"; fi
+# and gemmprof's real list reads: every metric has a rule, the stall ratios wavg
+G=../../${BUILD:-build}/gemmprof
+if [ -x "$G" ]; then
+    "$G" --list-metrics >"$T/real.txt"
+    got=$(python3 -c 'import sys, ncu_compare as c
+r = c.read_rules(sys.argv[1])
+n = sum(1 for l in open(sys.argv[1]).read().splitlines()[1:] if l.strip())
+stalls = [v for k, v in r.items() if "_issue_stalled_" in k]
+print(len(r) == n and stalls and set(stalls) == {"wavg"})' "$T/real.txt")
+    if [ "$got" = "True" ]; then echo "ok - ncu_compare.py reads a rule for every metric of gemmprof --list-metrics"; else
+        echo "FAIL - ncu_compare.py does not read gemmprof --list-metrics' combine column ($got)"; fi
+else
+    echo "skip - ncu_compare.py on gemmprof --list-metrics: $G not built"
+fi

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "analysis/ceilings.h"
 #include "analysis/meta.h"
-#include "analysis/results.h"
+#include "analysis/results_csv.h"
 
 static const double F = 2.0 * 1024 * 1024 * 1024;   /* 2 n^3 at 1024^3 */
 static const double CLK = 1.755e9;

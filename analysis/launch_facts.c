@@ -2,7 +2,7 @@
  * (the rules of the toolkit's cuda_occupancy.h, rewritten here for one launch; shared
  * memory against the configuration the driver ran the launch with), and ncu's waves
  * and occupancy from them. */
-#include "src/launch_facts.h"
+#include "analysis/launch_facts.h"
 
 #include <math.h>
 #include <stdio.h>

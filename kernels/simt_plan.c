@@ -1,6 +1,6 @@
-/* simt_auto's selection rule over the tile table (see analysis/simt_plan.h for the rule
+/* simt_auto's selection rule over the tile table (see kernels/simt_plan.h for the rule
  * in words and its constants). */
-#include "analysis/simt_plan.h"
+#include "kernels/simt_plan.h"
 
 #include <math.h>
 #include <stdio.h>

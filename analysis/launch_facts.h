@@ -2,8 +2,8 @@
  * per-SM block limits, theoretical occupancy, waves and tail efficiency. Pure
  * arithmetic on numbers the driver reports (cupti/launch.c gathers them), so it is
  * tested on the host without a GPU (tests/test_launch.c). */
-#ifndef GEMMPROF_SRC_LAUNCH_FACTS_H
-#define GEMMPROF_SRC_LAUNCH_FACTS_H
+#ifndef GEMMPROF_ANALYSIS_LAUNCH_FACTS_H
+#define GEMMPROF_ANALYSIS_LAUNCH_FACTS_H
 
 #include <stddef.h>
 

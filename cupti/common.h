@@ -1,7 +1,8 @@
-/* Helpers shared inside cupti/ (prof.cpp implements them, trace.c and the tests use
- * them). Not part of the harness interface: include cupti/prof.h or cupti/trace.h. */
-#ifndef GEMMPROF_CUPTI_INTERNAL_H
-#define GEMMPROF_CUPTI_INTERNAL_H
+/* Helpers shared inside cupti/ (cupti/common.cpp; prof.cpp, launch.c, activity.c,
+ * trace.c and the tests use them). Not part of the harness interface: include
+ * cupti/prof.h, cupti/launch.h or cupti/trace.h. */
+#ifndef GEMMPROF_CUPTI_COMMON_H
+#define GEMMPROF_CUPTI_COMMON_H
 
 #include <stddef.h>
 
@@ -27,7 +28,10 @@ void cupti_describe_error(const char *call, int code, char *why, size_t len);
 #define CUPTI_TRY(call, why, len) ((__typeof__(call))cupti_check((int)(call), #call, (why), (len)))
 int cupti_check(int code, const char *call_text, char *why, size_t len);
 
-/* The CUPTI driver-API callback ids of every kernel-launch entry point (launch.c):
+/* CUPTI's own name for a CUptiResult ("CUPTI_ERROR_NOT_INITIALIZED"). */
+const char *cupti_code_name(int code);
+
+/* The CUPTI driver-API callback ids of every kernel-launch entry point:
  * the kernel namer of prof.cpp and the launch-fact capture watch the same ones. */
 extern const unsigned cupti_launch_cbids[];
 extern const size_t cupti_launch_cbid_count;

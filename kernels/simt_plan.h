@@ -16,8 +16,8 @@
  * SIMT_REDUCE_BYTES_PER_CLK per SM over all SMs) plus SIMT_LAUNCH_CLK. The smallest
  * estimate wins; ties go to the earlier configuration (larger tile), then the smaller
  * split. Nothing in it names a shape: the wave count and the last wave's fill decide. */
-#ifndef GEMMPROF_ANALYSIS_SIMT_PLAN_H
-#define GEMMPROF_ANALYSIS_SIMT_PLAN_H
+#ifndef GEMMPROF_KERNELS_SIMT_PLAN_H
+#define GEMMPROF_KERNELS_SIMT_PLAN_H
 
 #include <stddef.h>
 

@@ -1,0 +1,18 @@
+/* The counter phase of a shape (src/counter_phase.c): the CUPTI range profiler over
+ * every variant of the shape, once all of them are timed. */
+#ifndef GEMMPROF_SRC_COUNTER_PHASE_H
+#define GEMMPROF_SRC_COUNTER_PHASE_H
+
+#include <stddef.h>
+
+struct counter_flush;
+struct gp_result;
+struct run;
+struct shape_data;
+
+/* GEMMPROF_COUNTER_FLUSH, read once before GPU work: 0, or -1 naming the choices. */
+int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen);
+/* Fills the counters of the rows of shape s (rows[0..nrows), one per variant). */
+void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows);
+
+#endif

@@ -24,7 +24,7 @@
  * their address arithmetic per 2048 FFMAs of a thread.
  * Measured on the H200: results/h200/NOTES.md, "Kernel notes", swizzle. Below warptile there: with A
  * k-major a lane holds 4 k of each of its rows, which leaves no registers to load ahead
- * (kernels/14_dbuf.cu).
+ * (kernels/09_dbuf.cu).
  *       ./build/gemmprof -k warptile,swizzle
  */
 #include "kernels/gemm.h"

@@ -1,4 +1,4 @@
-/* The warp-level TF32 tensor-core GEMM behind tf32_mma (10) and tf32x3_mma (11): one
+/* The warp-level TF32 tensor-core GEMM behind tf32_mma (11) and tf32x3_mma (16): one
  * kernel template, a cp.async pipeline feeding mma.sync.m16n8k8 from shared memory.
  * The two variants differ only in their tile configuration and in what one k-step does
  * with its fragments (P::SPLIT3); their .cu files say why and launch it.

@@ -1,6 +1,6 @@
 /* simt_auto's device side, for the tuner (src/tune.c): the device as the selection rule
  * sees it, and a launch of any plan (kernels/simt_plan.h). Defined in
- * kernels/09_simt_auto.cu. */
+ * kernels/10_simt_auto.cu. */
 #ifndef GEMMPROF_KERNELS_SIMT_H
 #define GEMMPROF_KERNELS_SIMT_H
 

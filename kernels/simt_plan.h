@@ -1,7 +1,7 @@
 /* simt_auto's plans: which tile configuration (kernels/simt_configs.def) and which split
  * of K run a given M x N x K, and the model that picks one. Pure host code with no CUDA
  * dependency, so the rule is tested without a GPU (tests/test_simt_plan.c); the kernels
- * (kernels/09_simt_auto.cu) and the tuner (src/tune.c) call the same functions.
+ * (kernels/10_simt_auto.cu) and the tuner (src/tune.c) call the same functions.
  *
  * The rule, in one paragraph. For every configuration c and every split s of
  * SIMT_SPLITS whose K-slice ceil(K/s), rounded up to BK, is at least SIMT_MIN_K_SLICE

@@ -1,4 +1,4 @@
-/* What wgmma_ws (13_wgmma_ws.cu) and wgmma_rs (18_wgmma_rs.cu) share: the tile, the
+/* What wgmma_ws (13_wgmma_ws.cu) and wgmma_rs (15_wgmma_rs.cu) share: the tile, the
  * stage ring's barriers, the producer thread and the block's start (sm90_ws_start). They differ only in their consumers
  * (when fragments are loaded) and in the width of B's TMA boxes (BW).
  * Shared memory, 1024-aligned: A^T [STAGES][BM][BK] (128B-swizzled TMA boxes), B

@@ -1,4 +1,4 @@
-/* The index math of wgmma_ss's producer-side transpose (kernels/17_wgmma_ss.cu), kept
+/* The index math of wgmma_ss's producer-side transpose (kernels/14_wgmma_ss.cu), kept
  * apart so that the host test tests/test_wgmma_ss_map.c checks the very functions the
  * kernel uses (plain C: the test is C11, the kernel CUDA C++).
  *

@@ -2,7 +2,7 @@
  * taken from its source text, so no call site types a name that can drift from the call (a
  * failed cudaMalloc once read "cannot create a stream"). CUPTI's is CUPTI_TRY
  * (cupti/common.h); cuBLAS statuses are mapped to cudaError_t by its launchers
- * (kernels/00_cublas.cu), so they go through this family too. */
+ * (kernels/cublas.cu), so they go through this family too. */
 #ifndef GEMMPROF_SRC_CUDA_TRY_H
 #define GEMMPROF_SRC_CUDA_TRY_H
 

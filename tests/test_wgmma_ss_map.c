@@ -1,4 +1,4 @@
-/* wgmma_ss's producer-side transpose (kernels/17_wgmma_ss.cu) on the host, through the
+/* wgmma_ss's producer-side transpose (kernels/14_wgmma_ss.cu) on the host, through the
  * index functions the kernel itself uses (kernels/wgmma_ss_map.h):
  *  - the reads cover the stage's B source [32 k][128 n] exactly once, the writes cover the
  *    B^T buffer exactly once, and element (k, n) lands where wgmma's K-major 128B-swizzle

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# The barrier protocol of wgmma_ss (kernels/17_wgmma_ss.cu) as a randomised model: the TMA
+# The barrier protocol of wgmma_ss (kernels/14_wgmma_ss.cu) as a randomised model: the TMA
 # producer thread, the two transposer warps, the two consumer warpgroups, and the asynchronous
 # TMA and wgmma completions (in order per consumer). Asserts that no TMA or transposer write
 # lands on a buffer still being read, that consumers read the right use of every stage, and

@@ -1,4 +1,4 @@
-/* results.csv loading (analysis/results.c): every accepted row must hold values in range. */
+/* results.csv loading (analysis/results_csv.c): every accepted row must hold values in range. */
 #include <math.h>
 
 #include "analysis/results_csv.h"

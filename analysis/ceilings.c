@@ -51,32 +51,24 @@ int ceilings_write_csv(const char *path, const struct gp_ceilings *cs, char *err
     FILE *f = atomic_open(&t, path, err, errlen);
     if (!f)
         return -1;
+    struct csv_row w = {f, 0};
     for (int j = 0; j < COL_COUNT; j++)
-        fprintf(f, "%s%s", j ? "," : "", ceil_header[j]);
-    fputc('\n', f);
+        csv_put(&w, ceil_header[j]);
+    csv_end(&w);
     for (int i = 0; i < GP_CEIL_COUNT; i++) {
         const struct gp_ceiling_info *in = &gp_ceiling_info[i];
         const struct gp_ceiling *c = &cs->c[i];
-        csv_write_field(f, in->id);
-        fputc(',', f);
-        csv_write_field(f, in->label);
-        fputc(',', f);
-        csv_write_field(f, in->unit);
-        fputc(',', f);
-        csv_write_double(f, c->measured);
-        fputc(',', f);
-        csv_write_double(f, c->theoretical);
-        fputc(',', f);
-        csv_write_double(f, c->sm_clock_hz);
-        fputc(',', f);
-        csv_write_field(f, c->theory_source);
-        fputc(',', f);
-        csv_write_field(f, cs->gpu);
-        fputc(',', f);
-        csv_write_field(f, cs->date);
-        fputc(',', f);
-        csv_write_field(f, cs->gpu_uuid);
-        fputc('\n', f);
+        csv_put(&w, in->id);
+        csv_put(&w, in->label);
+        csv_put(&w, in->unit);
+        csv_put_double(&w, c->measured);
+        csv_put_double(&w, c->theoretical);
+        csv_put_double(&w, c->sm_clock_hz);
+        csv_put(&w, c->theory_source);
+        csv_put(&w, cs->gpu);
+        csv_put(&w, cs->date);
+        csv_put(&w, cs->gpu_uuid);
+        csv_end(&w);
     }
     return atomic_commit(&t, err, errlen);
 }

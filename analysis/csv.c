@@ -218,3 +218,33 @@ void csv_write_double(FILE *f, double v)
     csv_format_double(buf, sizeof buf, v);
     fputs(buf, f);
 }
+
+static void csv_sep(struct csv_row *w)
+{
+    if (w->fields++ > 0)
+        fputc(',', w->f);
+}
+
+void csv_put(struct csv_row *w, const char *s)
+{
+    csv_sep(w);
+    csv_write_field(w->f, s);
+}
+
+void csv_put_double(struct csv_row *w, double v)
+{
+    csv_sep(w);
+    csv_write_double(w->f, v);
+}
+
+void csv_put_long(struct csv_row *w, long v)
+{
+    csv_sep(w);
+    fprintf(w->f, "%ld", v);
+}
+
+void csv_end(struct csv_row *w)
+{
+    fputc('\n', w->f);
+    w->fields = 0;
+}

@@ -50,4 +50,15 @@ void csv_write_field(FILE *f, const char *s);
 void csv_write_double(FILE *f, double v);
 void csv_format_double(char *buf, size_t len, double v);
 
+/* A row written field by field: the separators come by themselves.
+ *   struct csv_row w = {f, 0};  csv_put(&w, "id");  csv_put_double(&w, 1.5);  csv_end(&w); */
+struct csv_row {
+    FILE *f;
+    int fields;   /* written so far on this line */
+};
+void csv_put(struct csv_row *w, const char *s);
+void csv_put_double(struct csv_row *w, double v);
+void csv_put_long(struct csv_row *w, long v);
+void csv_end(struct csv_row *w);
+
 #endif

@@ -41,6 +41,25 @@ static void find_cell(void *ctx, const char *name, const char *text, int numeric
     }
 }
 
+/* The field-by-field row writer: separators between fields only, quoting where a field
+ * needs it, NaN as an empty field, and a fresh line after csv_end. */
+static void test_row_writer(void)
+{
+    char buf[256] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    struct csv_row w = {f, 0};
+    csv_put(&w, "id");
+    csv_put(&w, "a, \"b\"");
+    csv_put_double(&w, 1.5);
+    csv_put_double(&w, NAN);
+    csv_put_long(&w, -7);
+    csv_end(&w);
+    csv_put(&w, "next");
+    csv_end(&w);
+    fclose(f);
+    CHECK(strcmp(buf, "id,\"a, \"\"b\"\"\",1.5,,-7\nnext\n") == 0, "row writer: '%s'", buf);
+}
+
 /* Extra metrics (--metrics outside the table) as columns after the table's, read back
  * into the extra list by name, checked like counters. */
 static void test_extra_columns(char *err, size_t errlen)
@@ -120,6 +139,7 @@ int main(void)
         TEST_EXIT();
     }
     snprintf(path, sizeof path, "%s/results.csv", dir);
+    test_row_writer();
 
     struct gp_result in[2];
     gp_result_init(&in[0]);

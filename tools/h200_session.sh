@@ -1,9 +1,11 @@
 #!/bin/bash
 # Everything one GPU session needs, in one call: build, GPU tests, the main job (twice,
 # for run-to-run agreement), and ncu's own view of the seed kernels. Writes logs and
-# results under $OUT (default /tmp/gemmprof-out) and packs them into $OUT/bundle.tgz.
+# results under $WORK (default /tmp/gemmprof-work) and packs all of it, earlier invocations'
+# outputs included, into $OUT/bundle.tgz (default /tmp/gemmprof-out).
 #   tools/h200_session.sh [steps...]
-# steps: build cupti run rerun compare tests tests3 ncu diag diagl2 plugin simt tensor l2promo mmaprobe dbufstalls tune trace sass
+# steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
+# dbufstalls tune trace sass
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -18,7 +20,9 @@
 # and tests/gpu/test_ncu_launch.sh once; logs in $W/logs/insight_*.log and ncu-launch.log.
 set -u
 OUT=${OUT:-/tmp/gemmprof-out}
-W=$OUT/work
+# the work folder lies outside $OUT (the device tool returns at most 8 files from it) and
+# is kept between invocations of one command, so that bundle.tgz holds all of their outputs
+W=${WORK:-/tmp/gemmprof-work}
 mkdir -p "$W/logs"
 steps=${*:-build cupti run rerun tests trace sass cost sol}
 has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -86,6 +90,24 @@ if has tests; then
     stamp "make test-gpu"
     timeout ${TEST_TIMEOUT:-300} make "${rev[@]}" test-gpu >"$W/logs/test-gpu.log" 2>&1
     grep -E "^(FAIL|skip)|passed," "$W/logs/test-gpu.log"
+fi
+if has test; then
+    stamp "make test (the GPU tests but the ncu comparisons)"
+    t0=$SECONDS
+    timeout ${TEST_TIMEOUT:-300} make "${rev[@]}" test >"$W/logs/make-test.log" 2>&1
+    echo "make test: exit $?, $((SECONDS - t0)) s" | tee -a "$W/logs/make-test.log"
+    grep -E "^(FAIL|skip) - |passed," "$W/logs/make-test.log"
+fi
+if has ncudiag; then
+    stamp "diagnosis benchmark against ncu's rules -> $W/diag"
+    rm -rf "$W/diag"
+    DIAG_KEEP="$W/diag" timeout 300 sh tests/gpu/test_ncu_diagnosis.sh build >"$W/logs/ncu-diagnosis.log" 2>&1
+    grep -E "^(ok|FAIL|skip)|^\|" "$W/logs/ncu-diagnosis.log"
+fi
+if has nculaunch; then
+    stamp "launch facts against ncu"
+    timeout 300 sh tests/gpu/test_ncu_launch.sh build >"$W/logs/ncu-launch.log" 2>&1
+    grep -E "^FAIL|passed|ok - .*summary" "$W/logs/ncu-launch.log" | tail -5; grep -c "^ok" "$W/logs/ncu-launch.log"
 fi
 if has tests3; then
     summary=()
@@ -284,5 +306,4 @@ stamp "packing"
 tar czf "$OUT/bundle.tgz" -C "$W" . 2>/dev/null
 cp "$W/logs/test-gpu.log" "$OUT/" 2>/dev/null
 cp "$W/logs/run1.log" "$OUT/" 2>/dev/null
-rm -rf "$W"
 ls -la "$OUT"

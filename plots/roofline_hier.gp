@@ -137,6 +137,39 @@ in_shape(x) = strcol("shape") eq SHAPE ? x : (SEG_KEY = "", 1/0)
 kernel_key(x) = strcol("variant_index") . " " . strcol("shape")
 T = 1e12
 
+# Each compute roof's label on a stretch of its lines that no kernel, ridge or other roof
+# crosses (common.gp's placer): from the right edge leftwards, above the lines first.
+LB_ROOFS = ""
+if (HAVE_ROOFS) {
+    stats R using (peak_label_row(0) && is_peak(strcol("roof")) ? LB_ROOFS = LB_ROOFS . " " . strcol("roof") : "", 0) nooutput
+}
+do for [lb_r in LB_ROOFS] {
+    if (LB_NL < |LB_TEXT|) {
+        LB_NL = LB_NL + 1; LB_J = LB_NL
+        stats R using (peak_label_row(0) && strcol("roof") eq lb_r ? (LB_TEXT[LB_J] = peak_text(lb_r, strcol("label")), LB_SHORT[LB_J] = peak_short(lb_r, strcol("label")), \
+            LB_XS = lb_max(PLOT_X0 + 4, px_of(comp_x0(column("value"), strcol("source"))) + 8)) : "", 0) nooutput
+        LB_XE = PLOT_X1 - 4; LB_DIR = -1
+        LB_YA = py_of(peak_hi(lb_r)) + LB_GAP; LB_YB = py_of(peak_lo(lb_r)) - LB_GAP
+        eval LB_CANDIDATES
+    }
+}
+if (LB_NL > 0) {
+    stats P using (strcol("shape") eq SHAPE ? lb_pt(clip_x(column("ai_flop_per_byte")), column("flop_per_s"), \
+        column("bound") == 1 ? 3.6 : level_ps(strcol("level"))) : 0, 0) nooutput
+    stats P using (strcol("shape") eq SHAPE && clipped(column("ai_flop_per_byte")) ? \
+        lb_seg(XCLIP, column("flop_per_s"), XHI, column("flop_per_s")) : 0, 0) nooutput
+    SEG_KEY = ""
+    stats P using (strcol("shape") eq SHAPE ? (seg_step(clip_x(column("ai_flop_per_byte")), column("flop_per_s"), \
+        kernel_key(0)) ? lb_seg(SEG_X0, SEG_Y0, SEG_X1, SEG_Y1) : 0) : (SEG_KEY = "", 0), 0) nooutput
+    stats R using (rv = column("value"), \
+        strcol("kind") eq "memory" ? lb_seg(mem_x0(rv), mem_x0(rv) * rv, mem_x1(rv, strcol("source")), \
+                                            mem_x1(rv, strcol("source")) * rv) : \
+        is_comp(strcol("source")) ? lb_seg(comp_x0(rv, strcol("source")), rv, XHI, rv) : \
+        (is_ridge(1) || is_ridge(-1)) ? lb_pt(column("ridge_ai_flop_per_byte"), rv, 1.4) : 0, 0) nooutput
+    eval LB_PICK
+    eval LB_DRAW
+}
+
 set logscale xy 10
 set xrange [XLO:XHI]
 set yrange [YLO / T:YHI / T]
@@ -170,9 +203,6 @@ ROOF_ELEMS = ' \
           (lab_x(column("value"), strcol("level")) * label_bw(column("value"), side) / T): \
           (sprintf("%s %sB/s", strcol("label"), si(column("value")))) \
           with labels left rotate by ANGLE offset 0, side * 0.9 - 0.2 tc rgb ROOF_COLOR notitle, \
-      for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) && is_peak(strcol("roof")) ? XHI / 1.15 : 1/0): \
-          (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
-          with labels right offset 0,1.1 font ",10" tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (is_ridge(1) || is_ridge(-1) ? column("ridge_ai_flop_per_byte") : 1/0): \
           (column("value") / T) with points pt 6 ps 1.4 lw 1.5 lc rgb "black" notitle, \
 '

@@ -522,13 +522,17 @@ static void write_charts(struct rep *R)
     /* every chart of the registry (plots/charts.def), in its order, with its caption */
     for (int i = 0; i < PLOTS_CHART_KINDS; i++) {
         int found = 0;
-        for (int c = 0; c < po->ncharts && !found; c++)
-            if (po->chart[c].def == i && !po->chart[c].extra) {
+        for (int c = 0; c < po->ncharts; c++)
+            if (po->chart[c].def == i && !po->chart[c].extra && (!found || po->chart[c].family[0])) {
                 found = 1;
-                if (po->chart[c].rendered)
+                if (po->chart[c].rendered && po->chart[c].family[0])   /* one per family */
+                    say(R, "![%s: %s](%s.png)\n\n", plots_charts[i].caption, mdt(po->chart[c].family),
+                        po->chart[c].name);
+                else if (po->chart[c].rendered)
                     say(R, "![%s](%s.png)\n\n", plots_charts[i].caption, po->chart[c].name);
             }
-        if (!found && plots_charts[i].data != PLOTS_DATA_FLEET)   /* fleet: only for a merged fleet */
+        /* fleet: only for a merged fleet; families: only where one chart cannot hold every variant */
+        if (!found && plots_charts[i].data != PLOTS_DATA_FLEET && plots_charts[i].data != PLOTS_DATA_FAMILIES)
             say(R, "- %s: not drawn, the data has none to show.\n\n", plots_charts[i].caption);
     }
     /* the charts of the further shapes */

@@ -8,14 +8,15 @@
 # the roofs' own (tests/host/test_plot_labels.sh).
 # All of a kernel's markers share its height (its achieved FLOP/s); how far each sits
 # from its own roof shows which level limits it. The binding level is ringed.
-#   gnuplot -c plots/roofline_hier.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE]
+#   gnuplot -c plots/roofline_hier.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE] [COMPUTE_ROOFS]
 # POINTS   roofline_points.csv (variant,variant_index,m,n,k,shape,level,ai_flop_per_byte,
 #          flop_per_s,bound); a kernel's rows are consecutive (gemmprof writes them so) and
 #          joined by a line; every variant is drawn in one pass over the file
 # ROOFS    roofline_roofs.csv, or "none"
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg
 # TITLE    GPU and date; FORMATS default "png svg"; SHAPE e.g. 2048x2048x2048 (default:
-#          the shape of the first row)
+#          the shape of the first row); COMPUTE_ROOFS the compute roofs' ids to draw
+#          (default: FP32 FMA and TF32, the two this suite's variants use)
 
 DIR = ""
 do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
@@ -27,6 +28,7 @@ P = argv(1); R = argv(2); OUT = argv(3)
 TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
 FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
 SHAPE = argv(6)
+COMPUTE_ROOFS = argv(7)
 HAVE_ROOFS = (R ne "none" && strlen(R) > 0)
 if (!not_a_command(P) || !not_a_command(R) || !not_a_command(OUT)) {
     exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
@@ -50,8 +52,9 @@ stats P using (strcol("shape") eq SHAPE ? ( \
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
 if (NKEY == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
 
-# The compute roofs drawn here: FP32 FMA and TF32, the two this suite's variants use.
-is_peak(r) = r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma"
+# The compute roofs drawn here: those named, else FP32 FMA and TF32, the two this suite's
+# variants use.
+is_peak(r) = strlen(COMPUTE_ROOFS) > 0 ? word_pos(COMPUTE_ROOFS, r) > 0 : (r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma")
 PEAK_M = 0; PEAK_T = 0; PEAK_LOW = 1e300; BWMAX_M = 0; BWMAX_T = 0; BWMIN = 1e300
 N_MEM_M = 0; N_MEM_T = 0; N_PEAK_M = 0; N_PEAK_T = 0; N_RIDGE = 0; RIDGE_MAX = 0
 if (HAVE_ROOFS) {
@@ -88,7 +91,7 @@ stats P using (strcol("shape") eq SHAPE ? (px = column("ai_flop_per_byte"), \
 # The clipped points' true intensities, in the legend (one label per point stacked them).
 # (Each legend entry is one line: a title with a newline makes gnuplot wrap the legend early.)
 sci(v) = sprintf("%.2ge%d", v / 10 ** floor(log10(v)), floor(log10(v)))
-CLIP_KEY = sprintf("clipped: %s %s%s FLOP/B", CLIP_LV[2:], sci(CLIP_LO), \
+CLIP_KEY = sprintf("%s %s%s", CLIP_LV[2:], sci(CLIP_LO), \
     CLIP_HI > CLIP_LO * 1.01 ? "-" . sci(CLIP_HI) : "")
 XLO = XMIN / 4; XHI = XIN * (N_CLIP > 0 ? 8 : 3)
 # room right of the last ridge for the compute roofs' labels (about 1.7 decades of text),
@@ -105,7 +108,9 @@ is_mem(src) = strcol("kind") eq "memory" && strcol("source") eq src
 is_comp(src) = strcol("kind") eq "compute" && strcol("source") eq src && is_peak(strcol("roof"))
 is_ridge(side) = strcol("kind") eq "ridge" && label_side(strcol("level")) == side && \
                  is_peak(substr(strcol("roof"), strstrt(strcol("roof"), "/") + 1, 99))
-lab_x(b, l) = mem_x0(b) * label_along(l)
+# ... but short of its ridge by a factor 3 (on a family's chart the axis starts far right,
+# and the label would float past the roof's end), and clear of the left edge
+lab_x(b, l) = lb_max(mem_x0(b) * 1.3, lb_min(mem_x0(b) * label_along(l), mem_x1(b, "measured") / 3))
 # Each compute roof's ridges, in the legend ("TF32 tensor:\nshared 14.6  L1 15.1 ..."):
 # beside their circles they crossed the kernels' lines just under the roof.
 RIDGE_ROOFS = ""; RIDGE_TXT = ""
@@ -132,6 +137,12 @@ do for [rk_j = 1:2] {
 }
 # A label above its roof goes above the datasheet line too, which may lie just above.
 label_bw(b, side) = side > 0 && peak_t(strcol("level")) > b ? peak_t(strcol("level")) : b
+# The label's anchor (its text's mid-line starts there): on the line at lab_x, moved off it
+# square to the line by LAB_D pixels, so the gap is the same at any on-screen slope (an
+# offset straight up crossed the text with the line on a steep family chart).
+LAB_D = 13
+lab_px(b, side) = px_of(lab_x(b, strcol("level"))) - side * LAB_D * sin(ANGLE * pi / 180)
+lab_py(b, side) = py_of(lab_x(b, strcol("level")) * label_bw(b, side)) + side * LAB_D * cos(ANGLE * pi / 180)
 in_shape(x) = strcol("shape") eq SHAPE ? x : (SEG_KEY = "", 1/0)
 # one series per kernel: its four levels, joined
 kernel_key(x) = strcol("variant_index") . " " . strcol("shape")
@@ -199,10 +210,9 @@ ROOF_ELEMS = ' \
           (column("value") / T):(XHI - comp_x0(column("value"), "theoretical")):(0) \
           with vectors nohead lw 1.5 dt 2 lc rgb ROOF_COLOR notitle, \
       for [side in "1 -1"] for [u = 1:(N_MEM_M > 0)] R using \
-          (is_mem("measured") && label_side(strcol("level")) == side ? lab_x(column("value"), strcol("level")) : 1/0): \
-          (lab_x(column("value"), strcol("level")) * label_bw(column("value"), side) / T): \
-          (sprintf("%s %sB/s", strcol("label"), si(column("value")))) \
-          with labels left rotate by ANGLE offset 0, side * 0.9 - 0.2 tc rgb ROOF_COLOR notitle, \
+          (is_mem("measured") && label_side(strcol("level")) == side ? x_of(lab_px(column("value"), side)) : 1/0): \
+          (y_of(lab_py(column("value"), side)) / T):(sprintf("%s %sB/s", strcol("label"), si(column("value")))) \
+          with labels left rotate by ANGLE tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (is_ridge(1) || is_ridge(-1) ? column("ridge_ai_flop_per_byte") : 1/0): \
           (column("value") / T) with points pt 6 ps 1.4 lw 1.5 lc rgb "black" notitle, \
 '
@@ -224,7 +234,8 @@ DATA_ELEMS = ' \
       keyentry with points pt 6 ps KEY_PS * level_ps("l1") lc rgb "black" title "L1", \
       keyentry with points pt 6 ps KEY_PS * level_ps("shared") lc rgb "black" title "shared (smallest)", \
       keyentry with points pt 6 ps KEY_PS * 3.6 lw 2 lc rgb "black" title "ring: the level that binds", \
-      for [u = 1:(N_CLIP > 0)] keyentry with vectors head filled lc rgb "#333333" title CLIP_KEY'
+      for [u = 1:(N_CLIP > 0)] keyentry with vectors head filled lc rgb "#333333" title "clipped at the edge, FLOP/B:", \
+      for [u = 1:(N_CLIP > 0)] keyentry with points pt 6 lc rgb "white" title CLIP_KEY'
 ROOF_KEYS = ', \
       keyentry with lines lw 2.5 lc rgb ROOF_COLOR title "measured ceiling", \
       keyentry with lines lw 1.5 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \

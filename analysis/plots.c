@@ -338,9 +338,11 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
 
 /* roofline_roofs.csv: memory and compute roofs, measured and theoretical, plus the
  * ridge points of each measured memory roof with each compute roof (FP32 FMA, FP32
- * without FMA, TF32): every compute roof drawn has its ridge.
+ * without FMA, TF32): every compute roof drawn has its ridge. x3 > 1 (a 3xTF32 family's
+ * chart: its tensor operations per GEMM FLOP) adds the roof its kernels run against, the
+ * TF32 one over x3, as "tf32_x3".
  * Returns the number of rows. */
-static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err, size_t errlen)
+static int write_roofs(const struct gp_ceilings *cs, double x3, const char *path, char *err, size_t errlen)
 {
     struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
@@ -369,26 +371,30 @@ static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err
                     n++;
                 }
         const enum gp_ceiling_id tf32 = roof_tf32_ceiling(cs);   /* the roof the rows use */
-        const struct { enum gp_ceiling_id id; const char *label; } comp[] = {
-            {GP_CEIL_fp32_fma, "FP32 FMA"}, {GP_CEIL_fp32_nofma, "FP32 no FMA"},
-            {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor"},
+        char x3_label[64];
+        snprintf(x3_label, sizeof x3_label, "3xTF32 (TF32/%.3g)", x3);
+        const struct { enum gp_ceiling_id id; const char *label, *name; double div; } comp[] = {
+            {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1},
+            {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1},
+            {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN},   /* NaN: no row */
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
-                double v = s == 0 ? cs->c[comp[c].id].measured : cs->c[comp[c].id].theoretical;
+                double v = (s == 0 ? cs->c[comp[c].id].measured : cs->c[comp[c].id].theoretical) / comp[c].div;
                 if (v > 0) {
-                    roof_row(f, "compute", gp_ceiling_info[comp[c].id].id, "compute", src[s],
-                             comp[c].label, v, "flop/s", NAN);
+                    roof_row(f, "compute", comp[c].name ? comp[c].name : gp_ceiling_info[comp[c].id].id, "compute",
+                             src[s], comp[c].label, v, "flop/s", NAN);
                     n++;
                 }
             }
         for (int l = 0; l < GP_LEVEL_COUNT; l++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
-                double peak = cs->c[comp[c].id].measured;
+                double peak = cs->c[comp[c].id].measured / comp[c].div;
                 if (!(bw[0][l] > 0) || !(peak > 0))
                     continue;
                 char roof[64], label[96];
-                snprintf(roof, sizeof roof, "%s/%s", gp_level_name[l], gp_ceiling_info[comp[c].id].id);
+                snprintf(roof, sizeof roof, "%s/%s", gp_level_name[l],
+                         comp[c].name ? comp[c].name : gp_ceiling_info[comp[c].id].id);
                 snprintf(label, sizeof label, "%s / %s", level_label[l], comp[c].label);
                 roof_row(f, "ridge", roof, gp_level_name[l], "measured", label, peak, "flop/s",
                          peak / bw[0][l]);
@@ -1088,6 +1094,7 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             continue;
         }
         int nsel = 0;
+        double x3 = NAN;   /* a 3xTF32 kernel's tensor operations per GEMM FLOP: its roof is TF32 / x3 */
         for (int s = 0; s < nfirst; s++) {
             int i = first[s], rf = fam[vars->group_of[i]];
             struct gp_roof ro;
@@ -1097,6 +1104,10 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             sel[nsel++] = i;
             /* the compute roof this row runs against, once in the list */
             const char *id = ro.compute_path == GP_PATH_TENSOR ? gp_ceiling_info[roof_tf32_ceiling(cs)].id : "fp32_fma";
+            if (rf == FAM_3XTF32 && ro.tensor_per_flop > 1 && cs) {
+                id = "tf32_x3";
+                x3 = isnan(x3) ? ro.tensor_per_flop : fmin(x3, ro.tensor_per_flop);   /* the highest roof */
+            }
             size_t used = strlen(roofs_shown), il = strlen(id);
             const char *at = strstr(roofs_shown, id);
             if (!(at && (at == roofs_shown || at[-1] == ' ') && (at[il] == ' ' || at[il] == '\0')))
@@ -1111,10 +1122,17 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             mark[sel[t]] = 0;
         chart_title(title, sizeof title, subject, gpu, what, date, cs != NULL);
         snprintf(script, sizeof script, "%s.gp", plots_charts[cx->def].name);
-        int n_dram, named = fit(pts, sizeof pts, err, sizeof err, "%s/points_%s.csv", cx->tmpdir, family_slug[f]) == 0;
+        /* the 3xTF32 kernels' own roof goes in a roofs file of this chart's */
+        char roofs[4200], gp_roofs[4200];
+        int n_dram, named = fit(pts, sizeof pts, err, sizeof err, "%s/points_%s.csv", cx->tmpdir, family_slug[f]) == 0,
+                    own_roofs = !isnan(x3) && fit(roofs, sizeof roofs, err, sizeof err, "%s/roofs_%s.csv", cx->tmpdir,
+                                                  family_slug[f]) == 0;
+        if (own_roofs && (gp_path(gp_roofs, sizeof gp_roofs, roofs, err, sizeof err) ||
+                          write_roofs(cs, x3, roofs, err, sizeof err) < 0))
+            own_roofs = 0;
         if (named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
             write_points(ds, cs, vars, fam, sel, nsel, 0, pts, &n_dram, NULL, err, sizeof err) > 0) {
-            const char *args[] = {gp_pts, roofs_arg, NULL, title, PLOT_FORMATS, shape, roofs_shown};
+            const char *args[] = {gp_pts, own_roofs ? gp_roofs : roofs_arg, NULL, title, PLOT_FORMATS, shape, roofs_shown};
             int before = cx->po->ncharts;
             render_chart(cx, script, name, shape, args, 7);
             if (cx->po->ncharts > before)
@@ -1124,6 +1142,8 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
         }
         if (named)
             unlink(pts);
+        if (own_roofs)
+            unlink(roofs);
     }
     free(sel);
     free(first);
@@ -1276,7 +1296,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     int rc = -1, n_dram = 0, nranks = 0, tmp_slot = -1;
     char tmpdir[4096], gp_tmpdir[4200];
     int n_points = write_points(ds, cs, &vars, fam, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
-    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, roofs, err, errlen);
+    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, NAN, roofs, err, errlen);
     int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, fam, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
     int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, marks[PLOTS_DATA_STALLS], err, errlen);
     int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, fam, issue, marks[PLOTS_DATA_ISSUE], err, errlen);

@@ -119,10 +119,14 @@ if (N_RIDGE > 0) {
         rr = strcol("label")[strstrt(strcol("label"), " / ") + 3:], \
         RIDGE_ROOFS = strstrt(RIDGE_ROOFS, "|" . rr . "|") ? RIDGE_ROOFS : RIDGE_ROOFS . "|" . rr . "|") : 0, 0) nooutput
 }
-array RIDGE_KEY[6]
-do for [rk_j = 1:6] { RIDGE_KEY[rk_j] = "" }
-do for [rk_j = 1:2] {
+# up to 3 compute roofs (a 3xTF32 family's chart: FP32 FMA, TF32, TF32 / 3), 3 rows each;
+# NRK rows in all, as an entry with an empty title still takes a legend row
+array RIDGE_KEY[9]
+NRK = 0
+do for [rk_j = 1:9] { RIDGE_KEY[rk_j] = "" }
+do for [rk_j = 1:3] {
     if (strlen(RIDGE_ROOFS) > 0) {
+        NRK = 3 * rk_j
         RR = RIDGE_ROOFS[2:strstrt(RIDGE_ROOFS[2:], "|")]
         RIDGE_ROOFS = RIDGE_ROOFS[strlen(RR) + 3:]
         RT1 = ""; RT2 = ""; RN = 0
@@ -239,7 +243,7 @@ DATA_ELEMS = ' \
 ROOF_KEYS = ', \
       keyentry with lines lw 2.5 lc rgb ROOF_COLOR title "measured ceiling", \
       keyentry with lines lw 1.5 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \
-      for [rk_j = 1:6] keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb (rk_j % 3 == 1 ? "black" : "white") title RIDGE_KEY[rk_j]'
+      for [rk_j = 1:NRK] keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb (rk_j % 3 == 1 ? "black" : "white") title RIDGE_KEY[rk_j]'
 
 do for [FMT in FORMATS] {
     eval set_term(FMT)

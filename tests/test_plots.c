@@ -978,8 +978,9 @@ static void test_clipped_points(void)
 
 /* The recorded H200 run (19 variants in 4 families at its main shape, more than the 8
  * colours): one hierarchical roofline per family besides the main one, each holding its
- * family and the cuBLAS of its pipe, and only the compute roofs those run against; the
- * report links each with its family. Re-rendered from 8 variants, the family charts go. */
+ * family and the cuBLAS of its pipe, and only the compute roofs those run against (for
+ * 3xTF32, TF32 over its tensor products); the report links each with its family.
+ * Re-rendered from 7 variants, the family charts go. */
 static void test_render_families(void)
 {
     struct gp_dataset ds;
@@ -1010,6 +1011,9 @@ static void test_render_families(void)
         CHECK(ok, "roofline_family_%s: its family and cuBLAS references, %s %s %s, without %s %s %s", want[f].slug,
               want[f].has[0], want[f].has[1], want[f].has[2], want[f].lacks[0], want[f].lacks[1], want[f].lacks[2]);
     }
+    path_in(path, sizeof path, out, "roofline_family_3xtf32.svg");
+    CHECK(file_contains(path, "3xTF32 (TF32/3)  157 TFLOP/s"),
+          "roofline_family_3xtf32: the roof its kernels run against, TF32 over their 3 tensor products, is drawn");
     char rdir[600], md[700];
     path_in(rdir, sizeof rdir, tmpdir, "families_report");
     char *argv[] = {"report", "results/h200", "--out", rdir, NULL};

@@ -338,9 +338,11 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
 
 /* roofline_roofs.csv: memory and compute roofs, measured and theoretical, plus the
  * ridge points of each measured memory roof with each compute roof (FP32 FMA, FP32
- * without FMA, TF32): every compute roof drawn has its ridge.
+ * without FMA, TF32): every compute roof drawn has its ridge. x3 > 1 (a 3xTF32 family's
+ * chart: its tensor operations per GEMM FLOP) adds the roof its kernels run against, the
+ * TF32 one over x3, as "tf32_x3".
  * Returns the number of rows. */
-static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err, size_t errlen)
+static int write_roofs(const struct gp_ceilings *cs, double x3, const char *path, char *err, size_t errlen)
 {
     struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
@@ -369,26 +371,30 @@ static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err
                     n++;
                 }
         const enum gp_ceiling_id tf32 = roof_tf32_ceiling(cs);   /* the roof the rows use */
-        const struct { enum gp_ceiling_id id; const char *label; } comp[] = {
-            {GP_CEIL_fp32_fma, "FP32 FMA"}, {GP_CEIL_fp32_nofma, "FP32 no FMA"},
-            {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor"},
+        char x3_label[64];
+        snprintf(x3_label, sizeof x3_label, "3xTF32 (TF32/%.3g)", x3);
+        const struct { enum gp_ceiling_id id; const char *label, *name; double div; } comp[] = {
+            {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1},
+            {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1},
+            {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN},   /* NaN: no row */
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
-                double v = s == 0 ? cs->c[comp[c].id].measured : cs->c[comp[c].id].theoretical;
+                double v = (s == 0 ? cs->c[comp[c].id].measured : cs->c[comp[c].id].theoretical) / comp[c].div;
                 if (v > 0) {
-                    roof_row(f, "compute", gp_ceiling_info[comp[c].id].id, "compute", src[s],
-                             comp[c].label, v, "flop/s", NAN);
+                    roof_row(f, "compute", comp[c].name ? comp[c].name : gp_ceiling_info[comp[c].id].id, "compute",
+                             src[s], comp[c].label, v, "flop/s", NAN);
                     n++;
                 }
             }
         for (int l = 0; l < GP_LEVEL_COUNT; l++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
-                double peak = cs->c[comp[c].id].measured;
+                double peak = cs->c[comp[c].id].measured / comp[c].div;
                 if (!(bw[0][l] > 0) || !(peak > 0))
                     continue;
                 char roof[64], label[96];
-                snprintf(roof, sizeof roof, "%s/%s", gp_level_name[l], gp_ceiling_info[comp[c].id].id);
+                snprintf(roof, sizeof roof, "%s/%s", gp_level_name[l],
+                         comp[c].name ? comp[c].name : gp_ceiling_info[comp[c].id].id);
                 snprintf(label, sizeof label, "%s / %s", level_label[l], comp[c].label);
                 roof_row(f, "ridge", roof, gp_level_name[l], "measured", label, peak, "flop/s",
                          peak / bw[0][l]);
@@ -975,6 +981,15 @@ static void render_shape(struct render_ctx *cx, const struct gp_dataset *ds, con
         unlink(pts);   /* the private directory holds one points file at a time */
 }
 
+/* A chart's title: "SUBJECT  |  GPU  |  WHAT  |  DATE", the subject and its bar left out
+ * when empty; ISO dates cut to the day. */
+static void chart_title(char *out, size_t len, const char *subject, const char *gpu, const char *what,
+                        const char *date, int have_ceilings)
+{
+    snprintf(out, len, "%s%s%s  |  %s  |  %.*s%s", subject, *subject ? "  |  " : "", gpu, what,
+             date[0] >= '0' && date[0] <= '9' ? 10 : 64, date, have_ceilings ? "" : "  (no ceilings.csv: roofs not drawn)");
+}
+
 /* The shapes and precisions of the rows a chart draws (mark[i] set, or the rows of shape
  * group g when g >= 0), for its title: "M x N x K = 8192x8192x8192  |  FP32, TF32" or
  * "4 shapes, 1024x1024x1024 to 8192x8192x8192  |  FP32". */
@@ -1023,6 +1038,116 @@ static void describe_rows(const struct gp_dataset *ds, const struct row_groups *
         snprintf(out, len, "M x N x K = %s  |  %s", a[0] ? a : "no shape", prec[0] ? prec : "precision unknown");
     else
         snprintf(out, len, "%d shapes, %s to %s  |  %s", nshapes, a, b, prec[0] ? prec : "precision unknown");
+}
+
+/* The variant families charted one by one, and each one's file-name part. */
+static const int family_charted[] = {FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32};
+static const char *const family_slug[FAM_COUNT] = {"fp32_simt", "tf32_tensor", "3xtf32", "cublas"};
+
+/* A cuBLAS row is family f's reference when it computes on the pipe f's kernels use:
+ * cuBLAS SGEMM for FP32 SIMT, cuBLAS TF32 for the tensor cores, and both for 3xTF32 (FP32
+ * accuracy on the tensor cores). */
+static int cublas_refers(int f, const struct gp_roof *ro)
+{
+    return f == FAM_3XTF32 || (ro->compute_path == GP_PATH_TENSOR) == (f == FAM_TF32);
+}
+
+/* One hierarchical roofline per family at shape group g, each with its cuBLAS references
+ * and only the compute roofs its rows run against: drawn when the all-variant chart of g
+ * holds more variants than PLOTS_FAMILY_SPLIT_AT from two families or more (one chart then
+ * cannot give every variant a colour of its own). A family chart of an earlier run that
+ * this one does not draw is removed, so none passes for current. */
+static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, const struct gp_ceilings *cs,
+                            const struct row_groups *shapes, const struct row_groups *vars, const int *fam,
+                            int *stamp, int *seen, int *seen_stamp, int g, const char *roofs_arg, const char *gpu,
+                            const char *date)
+{
+    int cnt, nvar = 0, present[FAM_COUNT] = {0};
+    const int *idx = row_group(shapes, g, &cnt);
+    int *sel = malloc(((size_t)cnt + 1) * sizeof *sel), *first = malloc(((size_t)cnt + 1) * sizeof *first);
+    unsigned char *mark = calloc((size_t)ds->nrows + 1, 1);
+    int nfirst = 0, token = ++cx->token;
+    char shape[96];
+    shape_of(&ds->rows[idx[0]], shape, sizeof shape);
+    for (int i = 0; sel && first && mark && i < cnt; i++) {   /* each variant's first row with levels */
+        int v = vars->group_of[idx[i]];
+        if (stamp[v] != token && row_has_levels(ds, &ds->rows[idx[i]], cs)) {
+            stamp[v] = token;
+            first[nfirst++] = idx[i];
+            present[fam[v]]++;
+            nvar++;
+        }
+    }
+    int nfam = 0;
+    for (size_t k = 0; k < sizeof family_charted / sizeof family_charted[0]; k++)
+        nfam += present[family_charted[k]] > 0;
+    for (size_t k = 0; k < sizeof family_charted / sizeof family_charted[0]; k++) {
+        int f = family_charted[k];
+        char name[160], script[160], pts[4200], gp_pts[4200], err[1024] = "", roofs_shown[128] = "";
+        snprintf(name, sizeof name, "%s_%s", plots_charts[cx->def].name, family_slug[f]);
+        if (!sel || !first || !mark || nvar <= PLOTS_FAMILY_SPLIT_AT || nfam < 2 || !present[f]) {
+            for (int e = 0; e < 2; e++) {
+                char old[4400];
+                if (fit(old, sizeof old, err, sizeof err, "%s/%s.%s", cx->outdir, name, e ? "svg" : "png") == 0)
+                    remove_stale(old);
+            }
+            continue;
+        }
+        int nsel = 0;
+        double x3 = NAN;   /* a 3xTF32 kernel's tensor operations per GEMM FLOP: its roof is TF32 / x3 */
+        for (int s = 0; s < nfirst; s++) {
+            int i = first[s], rf = fam[vars->group_of[i]];
+            struct gp_roof ro;
+            roof_derive(&ds->rows[i], cs, &ro);
+            if (rf != f && !(rf == FAM_CUBLAS && cublas_refers(f, &ro)))
+                continue;
+            sel[nsel++] = i;
+            /* the compute roof this row runs against, once in the list */
+            const char *id = ro.compute_path == GP_PATH_TENSOR ? gp_ceiling_info[roof_tf32_ceiling(cs)].id : "fp32_fma";
+            if (rf == FAM_3XTF32 && ro.tensor_per_flop > 1 && cs) {
+                id = "tf32_x3";
+                x3 = isnan(x3) ? ro.tensor_per_flop : fmin(x3, ro.tensor_per_flop);   /* the highest roof */
+            }
+            size_t used = strlen(roofs_shown), il = strlen(id);
+            const char *at = strstr(roofs_shown, id);
+            if (!(at && (at == roofs_shown || at[-1] == ' ') && (at[il] == ' ' || at[il] == '\0')))
+                snprintf(roofs_shown + used, sizeof roofs_shown - used, "%s%s", used ? " " : "", id);
+        }
+        char what[256], title[512], subject[96];
+        snprintf(subject, sizeof subject, "%s with cuBLAS", family_name[f]);
+        for (int t = 0; t < nsel; t++)   /* the title names this chart's precisions alone */
+            mark[sel[t]] = 1;
+        describe_rows(ds, shapes, seen, ++*seen_stamp, mark, -1, what, sizeof what);
+        for (int t = 0; t < nsel; t++)
+            mark[sel[t]] = 0;
+        chart_title(title, sizeof title, subject, gpu, what, date, cs != NULL);
+        snprintf(script, sizeof script, "%s.gp", plots_charts[cx->def].name);
+        /* the 3xTF32 kernels' own roof goes in a roofs file of this chart's */
+        char roofs[4200], gp_roofs[4200];
+        int n_dram, named = fit(pts, sizeof pts, err, sizeof err, "%s/points_%s.csv", cx->tmpdir, family_slug[f]) == 0,
+                    own_roofs = !isnan(x3) && fit(roofs, sizeof roofs, err, sizeof err, "%s/roofs_%s.csv", cx->tmpdir,
+                                                  family_slug[f]) == 0;
+        if (own_roofs && (gp_path(gp_roofs, sizeof gp_roofs, roofs, err, sizeof err) ||
+                          write_roofs(cs, x3, roofs, err, sizeof err) < 0))
+            own_roofs = 0;
+        if (named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
+            write_points(ds, cs, vars, fam, sel, nsel, 0, pts, &n_dram, NULL, err, sizeof err) > 0) {
+            const char *args[] = {gp_pts, own_roofs ? gp_roofs : roofs_arg, NULL, title, PLOT_FORMATS, shape, roofs_shown};
+            int before = cx->po->ncharts;
+            render_chart(cx, script, name, shape, args, 7);
+            if (cx->po->ncharts > before)
+                snprintf(cx->po->chart[before].family, sizeof cx->po->chart[before].family, "%s", family_name[f]);
+        } else {
+            note_chart(cx, name, shape, 0, err[0] ? err : "no points for this family");
+        }
+        if (named)
+            unlink(pts);
+        if (own_roofs)
+            unlink(roofs);
+    }
+    free(sel);
+    free(first);
+    free(mark);
 }
 
 /* Fills po->summary: what failed, and which shapes got no chart of their own. */
@@ -1156,7 +1281,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         !(stamp = calloc((size_t)vars.ngroups + 1, sizeof *stamp)) ||
         !(fam = calloc((size_t)vars.ngroups + 1, sizeof *fam)) || group_by_family(ds, cs, &vars, fam) ||
         !(seen = calloc((size_t)shapes.ngroups + 1, sizeof *seen)) ||
-        !(mark = calloc((size_t)PLOTS_DATA_FLEET + 1, (size_t)ds->nrows + 1))) {
+        !(mark = calloc((size_t)PLOTS_DATA_KINDS, (size_t)ds->nrows + 1))) {
         snprintf(err, errlen, "%s: out of memory indexing %d rows", outdir, ds->nrows);
         free(stamp);
         free(seen);
@@ -1165,13 +1290,13 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
         row_groups_free(&vars);
         return -1;
     }
-    unsigned char *marks[PLOTS_DATA_FLEET + 1];
-    for (int d = 0; d <= PLOTS_DATA_FLEET; d++)
+    unsigned char *marks[PLOTS_DATA_KINDS];
+    for (int d = 0; d < PLOTS_DATA_KINDS; d++)
         marks[d] = mark + (size_t)d * ((size_t)ds->nrows + 1);
     int rc = -1, n_dram = 0, nranks = 0, tmp_slot = -1;
     char tmpdir[4096], gp_tmpdir[4200];
     int n_points = write_points(ds, cs, &vars, fam, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
-    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, roofs, err, errlen);
+    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, NAN, roofs, err, errlen);
     int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, fam, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
     int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, marks[PLOTS_DATA_STALLS], err, errlen);
     int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, fam, issue, marks[PLOTS_DATA_ISSUE], err, errlen);
@@ -1215,13 +1340,14 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
                      : cs && cs->date[0]                 ? cs->date
                                                          : "date unknown";
     const char *roofs_arg = n_roofs > 0 ? gp_roofs : "none";
-    const int have[PLOTS_DATA_FLEET + 1] = {n_dram, nranks, nranks, n_sweep, n_stalls, n_issue, n_fleet};
-    static const char *const lacking[PLOTS_DATA_FLEET + 1] = {
+    const int have[PLOTS_DATA_KINDS] = {n_dram, nranks, nranks, n_sweep, n_stalls, n_issue, n_fleet, nranks};
+    static const char *const lacking[PLOTS_DATA_KINDS] = {
         "no row has DRAM counters", "no row has memory counters", "no row has memory counters",
         "no verified and timed row", "no row has warp-stall counters",
         "no row has a warp-instruction count and an issue peak",
-        "no row has a second GPU at its variant and shape (not a merged --fleet run)"};
-    const char *data_arg[PLOTS_DATA_FLEET + 1] = {NULL, NULL, NULL, gp_sweep, gp_stalls, gp_issue, gp_fleet};
+        "no row has a second GPU at its variant and shape (not a merged --fleet run)",
+        "no row has memory counters"};
+    const char *data_arg[PLOTS_DATA_KINDS] = {NULL, NULL, NULL, gp_sweep, gp_stalls, gp_issue, gp_fleet, NULL};
     struct render_ctx cx = {gp_dir, outdir, tmpdir, gp_tmpdir, po, 0, 0, 0};
     int stamp_no = 0;
     for (int c = 0; c < PLOTS_CHART_KINDS; c++) {
@@ -1237,20 +1363,22 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
             continue;
         }
         snprintf(script, sizeof script, "%s.gp", d->name);
+        if (d->data == PLOTS_DATA_FAMILIES) {
+            render_families(&cx, ds, cs, &shapes, &vars, fam, stamp, seen, &stamp_no, ranks[0].group, roofs_arg, gpu,
+                            date);
+            continue;
+        }
         int nshape = d->data == PLOTS_DATA_SHAPES ? others + 1 : d->data == PLOTS_DATA_SHAPE ? 1 : 0;
         for (int r = 0; r < nshape; r++) {
             cx.extra = r > 0;
             describe_rows(ds, &shapes, seen, ++stamp_no, NULL, ranks[r].group, what, sizeof what);
-            snprintf(title, sizeof title, "%s  |  %s  |  %.*s%s", gpu, what,
-                     date[0] >= '0' && date[0] <= '9' ? 10 : 64, date,   /* ISO dates cut to the day */
-                     cs ? "" : "  (no ceilings.csv: roofs not drawn)");
+            chart_title(title, sizeof title, "", gpu, what, date, cs != NULL);
             render_shape(&cx, ds, cs, &shapes, &vars, fam, stamp, ranks[r].group, roofs_arg, title);
         }
         if (nshape)
             continue;
         describe_rows(ds, &shapes, seen, ++stamp_no, marks[d->data], -1, what, sizeof what);
-        snprintf(title, sizeof title, "%s  |  %s  |  %.*s%s", gpu, what,
-                 date[0] >= '0' && date[0] <= '9' ? 10 : 64, date, cs ? "" : "  (no ceilings.csv: roofs not drawn)");
+        chart_title(title, sizeof title, "", gpu, what, date, cs != NULL);
         if (d->data != PLOTS_DATA_DRAM) {
             const char *args[] = {data_arg[d->data], roofs_arg, NULL, title, PLOT_FORMATS};
             render_chart(&cx, script, d->name, NULL, args, 5);

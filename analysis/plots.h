@@ -25,7 +25,9 @@
  *   NAME.{png,svg}        for each chart of plots/charts.def its data allows (a note says
  *                         which were skipped): roofline_dram, roofline_hier, sweep, bytes,
  *                         stalls (stall counters), issue_roofline (instruction counts)
- *   roofline_hier_MxNxK.{png,svg}  for up to max_shape_charts further shapes with counters
+ *   roofline_hier_MxNxK.{png,svg}  for up to max_shape_charts further shapes
+ *   roofline_family_F.{png,svg}    per family F (fp32_simt, tf32_tensor, 3xtf32) at the main
+ *                         shape, when it holds more variants than PLOTS_FAMILY_SPLIT_AT with counters
  * Rows are indexed by shape and variant once (analysis/row_index.h), and each per-shape
  * chart reads a points file of its shape alone, so 100,000 rows render in seconds.
  * No line ends in an empty field: gnuplot 5.4 misreads a trailing empty CSV field.
@@ -65,7 +67,13 @@ enum plots_data {
     PLOTS_DATA_STALLS,   /* stalls.csv */
     PLOTS_DATA_ISSUE,    /* issue_points.csv */
     PLOTS_DATA_FLEET,    /* fleet.csv (a merged --fleet run: two or more GPUs) */
+    PLOTS_DATA_FAMILIES, /* every level at the main shape, one chart per variant family with its
+                          * cuBLAS references, where one chart holds more variants than
+                          * PLOTS_FAMILY_SPLIT_AT from two families or more */
+    PLOTS_DATA_KINDS
 };
+#define PLOTS_FAMILY_SPLIT_AT 8   /* the palette's colours (plots/common.gp): past them, a
+                                   * variant is told from another by its marker alone */
 
 /* The chart registry, from plots/charts.def: name (plots/NAME.gp, NAME.png), data, caption. */
 struct plots_chart_def {
@@ -95,6 +103,7 @@ struct plots_chart {
     int extra;               /* 1: a further shape's chart (NAME_MxNxK), 0: the main one */
     char name[128];          /* base name: "sweep", "roofline_hier_1024x1024x1024" */
     char shape[96];          /* the shape it shows; "" for the charts of every shape */
+    char family[32];         /* the variant family a PLOTS_DATA_FAMILIES chart shows, else "" */
     int rendered;            /* 1: NAME.png and NAME.svg written by this run */
     char why[384];           /* why not, when not rendered */
 };

@@ -28,6 +28,7 @@
 #include "analysis/plots.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
+#include "analysis/story.h"
 #include "analysis/summary.h"
 #include "analysis/version.h"
 
@@ -514,13 +515,17 @@ static void write_charts(struct rep *R)
     /* every chart of the registry (plots/charts.def), in its order, with its caption */
     for (int i = 0; i < PLOTS_CHART_KINDS; i++) {
         int found = 0;
-        for (int c = 0; c < po->ncharts && !found; c++)
-            if (po->chart[c].def == i && !po->chart[c].extra) {
+        for (int c = 0; c < po->ncharts; c++)
+            if (po->chart[c].def == i && !po->chart[c].extra && (!found || po->chart[c].family[0])) {
                 found = 1;
-                if (po->chart[c].rendered)
+                if (po->chart[c].rendered && po->chart[c].family[0])   /* one per family */
+                    say(R, "![%s: %s](%s.png)\n\n", plots_charts[i].caption, mdt(po->chart[c].family),
+                        po->chart[c].name);
+                else if (po->chart[c].rendered)
                     say(R, "![%s](%s.png)\n\n", plots_charts[i].caption, po->chart[c].name);
             }
-        if (!found && plots_charts[i].data != PLOTS_DATA_FLEET)   /* fleet: only for a merged fleet */
+        /* fleet: only for a merged fleet; families: only where one chart cannot hold every variant */
+        if (!found && plots_charts[i].data != PLOTS_DATA_FLEET && plots_charts[i].data != PLOTS_DATA_FAMILIES)
             say(R, "- %s: not drawn, the data has none to show.\n\n", plots_charts[i].caption);
     }
     /* the charts of the further shapes */
@@ -1387,9 +1392,17 @@ static void write_summary(struct rep *R)
     for (int k = 0; k < 3 && next[k].row >= 0; k++)
         say(R, "%s%d. `%s`: %s, about %sx (%s)", k ? "; " : "", k + 1, mdt(ds->rows[next[k].row].variant),
             gp_rules[next[k].rule].fix, num(next[k].speedup), gp_rules[next[k].rule].id);
-    say(R, "%s\n\nBelow: the machine, the ceilings, the seed's claims in full, the charts, each variant's "
+    say(R, "%s\n\n", next[0].row >= 0 ? "." : "");
+    /* the physical story, the same words as the README's block (analysis/story.h) */
+    const struct story_input si = {ds, R->roof, R->usable, ds->have_ceilings ? &R->cs : NULL, idx, cnt};
+    char story[4096];
+    if (story_register_tiling(&si, story, sizeof story) == 0)
+        say(R, "%s\n\n", story);
+    if (story_tensor(&si, story, sizeof story) == 0)
+        say(R, "%s\n\n", story);
+    say(R, "Below: the machine, the ceilings, the seed's claims in full, the charts, each variant's "
            "diagnosis and the ladder's steps; every shape's table and the limits model's share distribution "
-           "are in [%s](%s).\n\n", next[0].row >= 0 ? "." : "", R->detail_name, R->detail_name);
+           "are in [%s](%s).\n\n", R->detail_name, R->detail_name);
 }
 
 /* ---- the fleet check (a merged --fleet run, analysis/fleet.h) ---- */

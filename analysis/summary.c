@@ -12,6 +12,7 @@
 #include "analysis/markdown.h"
 #include "analysis/roofline.h"
 #include "analysis/row_index.h"
+#include "analysis/story.h"
 
 #define WRAP_COLS 95       /* README prose width */
 #define MAX_SIZES 8        /* square sizes tabled */
@@ -393,6 +394,37 @@ static void claims_sentence(const struct sum *S, long lim_n, const char *dir, st
     add(p, "%s has the full argument with every number.", mdc(path));
 }
 
+/* The physical story (analysis/story.h) in report.md's words, at report.md's ladder shape:
+ * the largest square size with a cuBLAS SGEMM row, else the largest. */
+static void story(const struct sum *S, struct para *p, FILE *f)
+{
+    long n = S->nsizes ? S->size[S->nsizes - 1] : 0;
+    for (int j = S->nsizes - 1; j >= 0; j--)
+        if (row_at(S, "cublas", S->size[j]) >= 0) {
+            n = S->size[j];
+            break;
+        }
+    int *idx = malloc(((size_t)S->ds->nrows + 1) * sizeof *idx), cnt = 0;
+    if (!idx)
+        return;
+    for (int i = 0; i < S->ds->nrows; i++) {
+        const struct gp_result *r = &S->ds->rows[i];
+        if (S->usable[i] && r->m == n && r->n == n && r->k == n)
+            idx[cnt++] = i;
+    }
+    const struct story_input in = {S->ds, S->roof, S->usable, S->ds->have_ceilings ? &S->cs : NULL, idx, cnt};
+    char text[4096];
+    if (story_register_tiling(&in, text, sizeof text) == 0) {
+        add(p, "%s", text);
+        flush_para(p, f);
+    }
+    if (story_tensor(&in, text, sizeof text) == 0) {
+        add(p, "%s", text);
+        flush_para(p, f);
+    }
+    free(idx);
+}
+
 int summary_write(const struct gp_dataset *ds, const char *dir, FILE *f, char *err, size_t errlen)
 {
     struct sum S;
@@ -422,6 +454,7 @@ int summary_write(const struct gp_dataset *ds, const char *dir, FILE *f, char *e
     flush_para(&p, f);
     claims_sentence(&S, lim_n, dir, &p);
     flush_para(&p, f);
+    story(&S, &p, f);
     fprintf(f, "<!-- summary:end -->\n");
     sum_free(&S);
     return 0;

@@ -83,9 +83,12 @@ variant_keys(style) = sprintf(', for [vk_j = 1:NKROW] keyentry with %s pt vpt(vk
 # Joins consecutive rows of one series into segments, in one pass: returns the previous
 # point's x (1/0 at a series' first row) and leaves the segment in SEG_X0 .. SEG_Y1.
 # Reset SEG_KEY = "" before each plot.
+# seg_step does the same and returns 1 when the row continues its series, else 0 (no 1/0:
+# a stats pass whose every row is undefined fails).
 SEG_KEY = ""; SEG_X0 = 0; SEG_Y0 = 0; SEG_X1 = 0; SEG_Y1 = 0
-seg(x, y, key) = (SEG_X0 = SEG_X1, SEG_Y0 = SEG_Y1, seg_ok = SEG_KEY eq key, SEG_X1 = x, SEG_Y1 = y, \
-    SEG_KEY = key, seg_ok ? SEG_X0 : 1/0)
+seg_step(x, y, key) = (SEG_X0 = SEG_X1, SEG_Y0 = SEG_Y1, seg_ok = SEG_KEY eq key, SEG_X1 = x, SEG_Y1 = y, \
+    SEG_KEY = key, seg_ok)
+seg(x, y, key) = seg_step(x, y, key) ? SEG_X0 : 1/0
 
 # gnuplot runs a data file named "<..." and an output named "|..." as shell commands.
 # gemmprof passes "./..." or absolute paths; anything else given by hand is refused.
@@ -177,6 +180,80 @@ peak_text(r, lbl) = peak_m(r) > 0 ? \
     sprintf("%s  %sFLOP/s", lbl, si(peak_m(r))) . \
         (peak_t(r) > 0 ? sprintf(" (datasheet %.3g)", peak_t(r) / (peak_m(r) >= 1e12 ? 1e12 : 1e9)) : "") : \
     sprintf("%s  %sFLOP/s datasheet", lbl, si(peak_t(r)))
+# the same without the datasheet figure, where the long one finds no room
+peak_short(r, lbl) = sprintf("%s  %sFLOP/s", lbl, si(peak_m(r) > 0 ? peak_m(r) : peak_t(r)))
 # True on the one row of a compute roof that carries its label.
 peak_label_row(x) = strcol("kind") eq "compute" && \
     (strcol("source") eq "measured" || peak_m(strcol("roof")) == 0)
+peak_lo(r) = peak_m(r) > 0 && (peak_t(r) <= 0 || peak_m(r) < peak_t(r)) ? peak_m(r) : peak_t(r)
+
+# ---- Labels placed where nothing is drawn ----
+# A compute roof's label goes on one side of its lines, somewhere along them; where, the
+# chart's own marks decide: every candidate box (canvas pixels, x right and y up from the
+# canvas's bottom left) is counted against the markers, the segments (the kernels' lines,
+# error bars, the roofs) and the boxes of other text, and each label takes its first
+# candidate that nothing meets and no label placed before it covers (its first candidate
+# if none is clear). A script, once its ranges XLO XHI YLO YHI (log axes, y in flop/s) are
+# set: for each label j (LB_NL of them), sets LB_TEXT[j], LB_SHORT[j] (the same, shorter),
+# LB_J LB_XS LB_XE LB_DIR LB_YA LB_YB and runs `eval LB_CANDIDATES`: the long text above the
+# lines (bottom edge at LB_YA), then below (top edge at LB_YB), then the short text the same
+# way, every LB_STEP pixels from LB_XS rightwards, or from LB_XE leftwards for LB_DIR < 0.
+# Then it calls lb_pt, lb_seg, lb_box over its marks in stats passes (before `set
+# logscale`: stats drops rows outside the axes' range), then `eval LB_PICK`, `eval LB_DRAW`.
+px_of(x) = (AREA_L + (AREA_R - AREA_L) * log(x / XLO) / log(XHI / XLO)) * CANVAS_W
+py_of(y) = (AREA_B + (AREA_T - AREA_B) * log(y / YLO) / log(YHI / YLO)) * CANVAS_H
+x_of(p) = XLO * exp((p / CANVAS_W - AREA_L) / (AREA_R - AREA_L) * log(XHI / XLO))
+y_of(p) = YLO * exp((p / CANVAS_H - AREA_B) / (AREA_T - AREA_B) * log(YHI / YLO))
+PLOT_X0 = AREA_L * CANVAS_W; PLOT_X1 = AREA_R * CANVAS_W
+PLOT_Y0 = AREA_B * CANVAS_H; PLOT_Y1 = AREA_T * CANVAS_H
+PT_PX = 4.5          # a marker's half size in pixels per unit of point size
+LB_FS = 10; LB_FONT = ",10"
+# a label's box: 0.68 em a character (the PNG's text, in points at 96 dpi, runs that wide; the
+# SVG's narrower), a line and a little air
+lb_w(text) = 0.68 * LB_FS * strlen(text) + 6
+LB_H = 1.0 * LB_FS + 4
+LB_GAP = 3           # from the roof line to the box: half its width and some air
+LB_STEP = 16
+LB_MAX = 800; LB_GMAX = 32
+array LB_OF[LB_MAX]; array LB_X0[LB_MAX]; array LB_X1[LB_MAX]; array LB_Y0[LB_MAX]; array LB_Y1[LB_MAX]
+array LB_HIT[LB_MAX]; array LB_GA[LB_GMAX]; array LB_GB[LB_GMAX]; array LB_GY0[LB_GMAX]; array LB_GY1[LB_GMAX]
+array LB_VK[LB_MAX]; array LB_TEXT[8]; array LB_SHORT[8]; array LB_AT[8]
+LB_N = 0; LB_NG = 0; LB_NL = 0
+lb_add(j, v, x, y, w, h) = LB_N < LB_MAX ? (LB_N = LB_N + 1, LB_OF[LB_N] = j, LB_VK[LB_N] = v, LB_X0[LB_N] = x, \
+    LB_X1[LB_N] = x + w, LB_Y0[LB_N] = y, LB_Y1[LB_N] = y + h, LB_HIT[LB_N] = 0, 1) : 0
+# one group of candidates per label and side: a row of boxes at one height, so a mark is
+# compared with the boxes of a row only when it reaches that row's height
+LB_CANDIDATES = 'do for [lb_v = 1:2] { do for [lb_s = 0:1] { if (LB_NG < LB_GMAX) { ' . \
+    'LB_NG = LB_NG + 1; LB_GA[LB_NG] = LB_N + 1; lb_wd = lb_w(lb_v == 1 ? LB_TEXT[LB_J] : LB_SHORT[LB_J]); ' . \
+    'lb_y = lb_s ? LB_YB - LB_H : LB_YA; LB_GY0[LB_NG] = lb_y; LB_GY1[LB_NG] = lb_y + LB_H; ' . \
+    'lb_n = (LB_XE - LB_XS - lb_wd) / LB_STEP; lb_n = lb_n > 0 ? int(lb_n) : 0; ' . \
+    'do for [lb_i = 0:lb_n] { lb_ok = lb_add(LB_J, lb_v, LB_DIR > 0 ? LB_XS + lb_i * LB_STEP : ' . \
+    'LB_XE - lb_wd - lb_i * LB_STEP, lb_y, lb_wd, LB_H) }; LB_GB[LB_NG] = LB_N } } }'
+lb_row_meets(g, y0, y1) = y1 > LB_GY0[g] && y0 < LB_GY1[g]
+# a box (pixels) against every candidate of the rows it reaches
+lb_box(x0, y0, x1, y1) = sum [lb_g = 1:LB_NG] (lb_row_meets(lb_g, y0, y1) ? \
+    sum [lb_k = LB_GA[lb_g]:LB_GB[lb_g]] (LB_HIT[lb_k] = LB_HIT[lb_k] + (x1 > LB_X0[lb_k] && x0 < LB_X1[lb_k]), 0) : 0)
+# a marker of point size ps at data (x, y)
+lb_pt(x, y, ps) = !(x > 0 && y > 0) ? 0 : lb_box(px_of(x) - PT_PX * ps, py_of(y) - PT_PX * ps, px_of(x) + PT_PX * ps, py_of(y) + PT_PX * ps)
+# a segment from data (ax, ay) to (bx, by): clipped to each box's x range, then its y there
+lb_min(a, b) = a < b ? a : b
+lb_max(a, b) = a > b ? a : b
+lb_yat(x, ax, ay, bx, by) = abs(bx - ax) < 1e-6 ? ay : ay + (by - ay) * (x - ax) / (bx - ax)
+lb_segk(k, ax, ay, bx, by) = lb_max(lb_min(ax, bx), LB_X0[k]) > lb_min(lb_max(ax, bx), LB_X1[k]) ? 0 : \
+    abs(bx - ax) < 1e-6 ? (lb_max(ay, by) > LB_Y0[k] && lb_min(ay, by) < LB_Y1[k]) : \
+    (lb_yk0 = lb_yat(lb_max(lb_min(ax, bx), LB_X0[k]), ax, ay, bx, by), \
+     lb_yk1 = lb_yat(lb_min(lb_max(ax, bx), LB_X1[k]), ax, ay, bx, by), \
+     lb_max(lb_yk0, lb_yk1) > LB_Y0[k] && lb_min(lb_yk0, lb_yk1) < LB_Y1[k])
+lb_segp(ax, ay, bx, by) = sum [lb_g = 1:LB_NG] (lb_row_meets(lb_g, lb_min(ay, by), lb_max(ay, by)) ? \
+    sum [lb_k = LB_GA[lb_g]:LB_GB[lb_g]] (LB_HIT[lb_k] = LB_HIT[lb_k] + lb_segk(lb_k, ax, ay, bx, by), 0) : 0)
+lb_seg(ax, ay, bx, by) = !(ax > 0 && ay > 0 && bx > 0 && by > 0) ? 0 : lb_segp(px_of(ax), py_of(ay), px_of(bx), py_of(by))
+lb_meet(a, b) = LB_X0[a] < LB_X1[b] && LB_X0[b] < LB_X1[a] && LB_Y0[a] < LB_Y1[b] && LB_Y0[b] < LB_Y1[a]
+lb_free(k, j) = j < 2 ? 1 : (sum [lb_p = 1:j - 1] (LB_AT[lb_p] > 0 ? lb_meet(k, LB_AT[lb_p]) : 0)) == 0
+LB_PICK = 'do for [lb_j = 1:LB_NL] { LB_AT[lb_j] = 0; do for [lb_k = 1:LB_N] { ' . \
+    'if (LB_AT[lb_j] == 0 && LB_OF[lb_k] == lb_j && LB_HIT[lb_k] == 0) { if (lb_free(lb_k, lb_j)) { LB_AT[lb_j] = lb_k } } }; ' . \
+    'if (LB_AT[lb_j] == 0) { do for [lb_k = LB_N:1:-1] { if (LB_OF[lb_k] == lb_j) { LB_AT[lb_j] = lb_k } } } }'
+# the labels, as `set label` (tags 900 on); y in the plot's unit, flop/s / LB_YUNIT
+LB_YUNIT = 1e12
+LB_DRAW = 'do for [lb_j = 1:LB_NL] { if (LB_AT[lb_j] > 0) { lb_k = LB_AT[lb_j]; ' . \
+    'lb_txt = LB_VK[lb_k] == 1 ? LB_TEXT[lb_j] : LB_SHORT[lb_j]; set label 900 + lb_j lb_txt at first x_of(LB_X0[lb_k] + 3), first y_of((LB_Y0[lb_k] + LB_Y1[lb_k]) / 2) / LB_YUNIT ' . \
+    'left font LB_FONT tc rgb ROOF_COLOR front } }'

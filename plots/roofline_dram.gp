@@ -91,8 +91,6 @@ mem_x0(b) = XLO > YLO / b ? XLO : YLO / b
 mem_x1(b, s) = peak_of(s) > 0 ? peak_of(s) / b : XHI
 # A compute roof starts at its ridge with the DRAM roof of its source.
 comp_x0(p, s) = bw_of(s) > 0 ? p / bw_of(s) : XLO
-# A compute roof's label starts just right of its ridge, or further left where the text
-# would run past the right edge (about 1.4 decades of the axis).
 # Each compute roof's ridge with DRAM, told in that roof's label, above the roof where no
 # kernel can be (beside its circle it was drawn over the kernels just under the roof).
 RIDGES = ""
@@ -101,10 +99,47 @@ if (N_RIDGE > 0) {
         strcol("roof")[strstrt(strcol("roof"), "/") + 1:] . sprintf(" %.6e", column("ridge_ai_flop_per_byte")) : 0, 0) nooutput
 }
 ridge_text(r) = word_pos(RIDGES, r) > 0 ? sprintf(", ridge %.3g FLOP/B", word(RIDGES, word_pos(RIDGES, r) + 1) + 0) : ""
-peak_label_x(x) = x * 1.3 < XHI / 25.0 ? x * 1.3 : XHI / 25.0
 is_row(kind, src) = strcol("kind") eq kind && strcol("source") eq src && \
                     (kind eq "compute" || strcol("level") eq "dram")
 T = 1e12
+ANGLE = slope_angle(XLO, XHI, YLO, YHI)
+
+# Each compute roof's label on a stretch of its lines that no kernel, ridge or other roof
+# crosses (common.gp's placer): from just right of its ridge rightwards, above first.
+LB_ROOFS = ""
+if (HAVE_ROOFS) {
+    stats R using (peak_label_row(0) ? LB_ROOFS = LB_ROOFS . " " . strcol("roof") : "", 0) nooutput
+}
+do for [lb_r in LB_ROOFS] {
+    if (LB_NL < |LB_TEXT|) {
+        LB_NL = LB_NL + 1; LB_J = LB_NL
+        stats R using (peak_label_row(0) && strcol("roof") eq lb_r ? ( \
+            LB_TEXT[LB_J] = peak_text(lb_r, strcol("label")) . ridge_text(lb_r), \
+            LB_SHORT[LB_J] = peak_short(lb_r, strcol("label")) . ridge_text(lb_r), \
+            LB_XS = lb_max(PLOT_X0 + 4, px_of(comp_x0(column("value"), strcol("source"))) + 8)) : "", 0) nooutput
+        LB_XE = PLOT_X1 - 4; LB_DIR = 1
+        LB_YA = py_of(peak_hi(lb_r)) + LB_GAP; LB_YB = py_of(peak_lo(lb_r)) - LB_GAP
+        eval LB_CANDIDATES
+    }
+}
+if (LB_NL > 0) {
+    stats P using (strcol("level") eq "dram" ? lb_pt(clip_x(column("ai_flop_per_byte")), column("flop_per_s"), \
+        size_ps(size_of(0))) : 0, 0) nooutput
+    # a clipped point's arrow to the edge and its text, right-aligned 2 characters left of it
+    stats P using (strcol("level") eq "dram" && clipped(column("ai_flop_per_byte")) ? ( \
+        lb_seg(XCLIP, column("flop_per_s"), XHI, column("flop_per_s")), \
+        lb_cx = px_of(XCLIP) - 2 * 0.6 * 9, lb_cy = py_of(column("flop_per_s")), \
+        lb_box(lb_cx - 0.6 * 9 * strlen(sprintf(CLIP_TEXT, column("ai_flop_per_byte"))), lb_cy - 6, lb_cx, lb_cy + 6)) \
+        : 0, 0) nooutput
+    stats R using (rv = column("value"), \
+        is_row("memory", strcol("source")) ? lb_seg(mem_x0(rv), mem_x0(rv) * rv, mem_x1(rv, strcol("source")), \
+                                                    mem_x1(rv, strcol("source")) * rv) : \
+        is_row("compute", strcol("source")) ? lb_seg(comp_x0(rv, strcol("source")), rv, XHI, rv) : \
+        (strcol("kind") eq "ridge" && strcol("level") eq "dram") ? lb_pt(column("ridge_ai_flop_per_byte"), rv, 1.8) : 0, \
+        0) nooutput
+    eval LB_PICK
+    eval LB_DRAW
+}
 
 set logscale xy 10
 set xrange [XLO:XHI]
@@ -114,7 +149,6 @@ set ylabel "performance  [TFLOP/s]"
 set format x "%g"
 set format y "%g"
 set title sprintf("DRAM roofline, every variant and size (marker size: problem size)\n%s", TITLE)
-ANGLE = slope_angle(XLO, XHI, YLO, YHI)
 
 # The plot, as strings, so the roof elements can be left out entirely without roofs:
 # gnuplot resolves column names of a plot element even when its loop runs zero times.
@@ -143,10 +177,6 @@ ROOF_ELEMS = ' \
           (mem_x0(column("value")) * 1.5 * column("value") / T): \
           (sprintf("%s %sB/s datasheet", strcol("label"), si(column("value")))) \
           with labels left rotate by ANGLE offset 0,1.4 tc rgb ROOF_COLOR notitle, \
-      for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) ? \
-          peak_label_x(comp_x0(column("value"), strcol("source"))) : 1/0): \
-          (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label")) . ridge_text(strcol("roof"))) \
-          with labels left offset 0,0.7 font ",10" tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? \
           column("ridge_ai_flop_per_byte") : 1/0):(column("value") / T) \
           with points pt 6 ps 1.8 lw 2 lc rgb "black" notitle, \

@@ -8,14 +8,15 @@
 # the roofs' own (tests/host/test_plot_labels.sh).
 # All of a kernel's markers share its height (its achieved FLOP/s); how far each sits
 # from its own roof shows which level limits it. The binding level is ringed.
-#   gnuplot -c plots/roofline_hier.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE]
+#   gnuplot -c plots/roofline_hier.gp POINTS ROOFS OUTBASE [TITLE] [FORMATS] [SHAPE] [COMPUTE_ROOFS]
 # POINTS   roofline_points.csv (variant,variant_index,m,n,k,shape,level,ai_flop_per_byte,
 #          flop_per_s,bound); a kernel's rows are consecutive (gemmprof writes them so) and
 #          joined by a line; every variant is drawn in one pass over the file
 # ROOFS    roofline_roofs.csv, or "none"
 # OUTBASE  writes OUTBASE.png and OUTBASE.svg
 # TITLE    GPU and date; FORMATS default "png svg"; SHAPE e.g. 2048x2048x2048 (default:
-#          the shape of the first row)
+#          the shape of the first row); COMPUTE_ROOFS the compute roofs' ids to draw
+#          (default: FP32 FMA and TF32, the two this suite's variants use)
 
 DIR = ""
 do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/") { DIR = ARG0[1:i]; break } }
@@ -27,6 +28,7 @@ P = argv(1); R = argv(2); OUT = argv(3)
 TITLE = strlen(argv(4)) ? argv(4) : "GPU unknown"
 FORMATS = strlen(argv(5)) ? argv(5) : "png svg"
 SHAPE = argv(6)
+COMPUTE_ROOFS = argv(7)
 HAVE_ROOFS = (R ne "none" && strlen(R) > 0)
 if (!not_a_command(P) || !not_a_command(R) || !not_a_command(OUT)) {
     exit error "a path starting with '<' or '|' would run as a command: prefix it with ./"
@@ -50,8 +52,9 @@ stats P using (strcol("shape") eq SHAPE ? ( \
         YMIN = py < YMIN ? py : YMIN, YMAX = py > YMAX ? py : YMAX) : 0, 0) nooutput
 if (NKEY == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
 
-# The compute roofs drawn here: FP32 FMA and TF32, the two this suite's variants use.
-is_peak(r) = r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma"
+# The compute roofs drawn here: those named, else FP32 FMA and TF32, the two this suite's
+# variants use.
+is_peak(r) = strlen(COMPUTE_ROOFS) > 0 ? word_pos(COMPUTE_ROOFS, r) > 0 : (r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma")
 PEAK_M = 0; PEAK_T = 0; PEAK_LOW = 1e300; BWMAX_M = 0; BWMAX_T = 0; BWMIN = 1e300
 N_MEM_M = 0; N_MEM_T = 0; N_PEAK_M = 0; N_PEAK_T = 0; N_RIDGE = 0; RIDGE_MAX = 0
 if (HAVE_ROOFS) {
@@ -88,7 +91,7 @@ stats P using (strcol("shape") eq SHAPE ? (px = column("ai_flop_per_byte"), \
 # The clipped points' true intensities, in the legend (one label per point stacked them).
 # (Each legend entry is one line: a title with a newline makes gnuplot wrap the legend early.)
 sci(v) = sprintf("%.2ge%d", v / 10 ** floor(log10(v)), floor(log10(v)))
-CLIP_KEY = sprintf("clipped: %s %s%s FLOP/B", CLIP_LV[2:], sci(CLIP_LO), \
+CLIP_KEY = sprintf("%s %s%s", CLIP_LV[2:], sci(CLIP_LO), \
     CLIP_HI > CLIP_LO * 1.01 ? "-" . sci(CLIP_HI) : "")
 XLO = XMIN / 4; XHI = XIN * (N_CLIP > 0 ? 8 : 3)
 # room right of the last ridge for the compute roofs' labels (about 1.7 decades of text),
@@ -105,7 +108,9 @@ is_mem(src) = strcol("kind") eq "memory" && strcol("source") eq src
 is_comp(src) = strcol("kind") eq "compute" && strcol("source") eq src && is_peak(strcol("roof"))
 is_ridge(side) = strcol("kind") eq "ridge" && label_side(strcol("level")) == side && \
                  is_peak(substr(strcol("roof"), strstrt(strcol("roof"), "/") + 1, 99))
-lab_x(b, l) = mem_x0(b) * label_along(l)
+# ... but short of its ridge by a factor 3 (on a family's chart the axis starts far right,
+# and the label would float past the roof's end), and clear of the left edge
+lab_x(b, l) = lb_max(mem_x0(b) * 1.3, lb_min(mem_x0(b) * label_along(l), mem_x1(b, "measured") / 3))
 # Each compute roof's ridges, in the legend ("TF32 tensor:\nshared 14.6  L1 15.1 ..."):
 # beside their circles they crossed the kernels' lines just under the roof.
 RIDGE_ROOFS = ""; RIDGE_TXT = ""
@@ -114,10 +119,14 @@ if (N_RIDGE > 0) {
         rr = strcol("label")[strstrt(strcol("label"), " / ") + 3:], \
         RIDGE_ROOFS = strstrt(RIDGE_ROOFS, "|" . rr . "|") ? RIDGE_ROOFS : RIDGE_ROOFS . "|" . rr . "|") : 0, 0) nooutput
 }
-array RIDGE_KEY[6]
-do for [rk_j = 1:6] { RIDGE_KEY[rk_j] = "" }
-do for [rk_j = 1:2] {
+# up to 3 compute roofs (a 3xTF32 family's chart: FP32 FMA, TF32, TF32 / 3), 3 rows each;
+# NRK rows in all, as an entry with an empty title still takes a legend row
+array RIDGE_KEY[9]
+NRK = 0
+do for [rk_j = 1:9] { RIDGE_KEY[rk_j] = "" }
+do for [rk_j = 1:3] {
     if (strlen(RIDGE_ROOFS) > 0) {
+        NRK = 3 * rk_j
         RR = RIDGE_ROOFS[2:strstrt(RIDGE_ROOFS[2:], "|")]
         RIDGE_ROOFS = RIDGE_ROOFS[strlen(RR) + 3:]
         RT1 = ""; RT2 = ""; RN = 0
@@ -132,10 +141,49 @@ do for [rk_j = 1:2] {
 }
 # A label above its roof goes above the datasheet line too, which may lie just above.
 label_bw(b, side) = side > 0 && peak_t(strcol("level")) > b ? peak_t(strcol("level")) : b
+# The label's anchor (its text's mid-line starts there): on the line at lab_x, moved off it
+# square to the line by LAB_D pixels, so the gap is the same at any on-screen slope (an
+# offset straight up crossed the text with the line on a steep family chart).
+LAB_D = 13
+lab_px(b, side) = px_of(lab_x(b, strcol("level"))) - side * LAB_D * sin(ANGLE * pi / 180)
+lab_py(b, side) = py_of(lab_x(b, strcol("level")) * label_bw(b, side)) + side * LAB_D * cos(ANGLE * pi / 180)
 in_shape(x) = strcol("shape") eq SHAPE ? x : (SEG_KEY = "", 1/0)
 # one series per kernel: its four levels, joined
 kernel_key(x) = strcol("variant_index") . " " . strcol("shape")
 T = 1e12
+
+# Each compute roof's label on a stretch of its lines that no kernel, ridge or other roof
+# crosses (common.gp's placer): from the right edge leftwards, above the lines first.
+LB_ROOFS = ""
+if (HAVE_ROOFS) {
+    stats R using (peak_label_row(0) && is_peak(strcol("roof")) ? LB_ROOFS = LB_ROOFS . " " . strcol("roof") : "", 0) nooutput
+}
+do for [lb_r in LB_ROOFS] {
+    if (LB_NL < |LB_TEXT|) {
+        LB_NL = LB_NL + 1; LB_J = LB_NL
+        stats R using (peak_label_row(0) && strcol("roof") eq lb_r ? (LB_TEXT[LB_J] = peak_text(lb_r, strcol("label")), LB_SHORT[LB_J] = peak_short(lb_r, strcol("label")), \
+            LB_XS = lb_max(PLOT_X0 + 4, px_of(comp_x0(column("value"), strcol("source"))) + 8)) : "", 0) nooutput
+        LB_XE = PLOT_X1 - 4; LB_DIR = -1
+        LB_YA = py_of(peak_hi(lb_r)) + LB_GAP; LB_YB = py_of(peak_lo(lb_r)) - LB_GAP
+        eval LB_CANDIDATES
+    }
+}
+if (LB_NL > 0) {
+    stats P using (strcol("shape") eq SHAPE ? lb_pt(clip_x(column("ai_flop_per_byte")), column("flop_per_s"), \
+        column("bound") == 1 ? 3.6 : level_ps(strcol("level"))) : 0, 0) nooutput
+    stats P using (strcol("shape") eq SHAPE && clipped(column("ai_flop_per_byte")) ? \
+        lb_seg(XCLIP, column("flop_per_s"), XHI, column("flop_per_s")) : 0, 0) nooutput
+    SEG_KEY = ""
+    stats P using (strcol("shape") eq SHAPE ? (seg_step(clip_x(column("ai_flop_per_byte")), column("flop_per_s"), \
+        kernel_key(0)) ? lb_seg(SEG_X0, SEG_Y0, SEG_X1, SEG_Y1) : 0) : (SEG_KEY = "", 0), 0) nooutput
+    stats R using (rv = column("value"), \
+        strcol("kind") eq "memory" ? lb_seg(mem_x0(rv), mem_x0(rv) * rv, mem_x1(rv, strcol("source")), \
+                                            mem_x1(rv, strcol("source")) * rv) : \
+        is_comp(strcol("source")) ? lb_seg(comp_x0(rv, strcol("source")), rv, XHI, rv) : \
+        (is_ridge(1) || is_ridge(-1)) ? lb_pt(column("ridge_ai_flop_per_byte"), rv, 1.4) : 0, 0) nooutput
+    eval LB_PICK
+    eval LB_DRAW
+}
 
 set logscale xy 10
 set xrange [XLO:XHI]
@@ -166,13 +214,9 @@ ROOF_ELEMS = ' \
           (column("value") / T):(XHI - comp_x0(column("value"), "theoretical")):(0) \
           with vectors nohead lw 1.5 dt 2 lc rgb ROOF_COLOR notitle, \
       for [side in "1 -1"] for [u = 1:(N_MEM_M > 0)] R using \
-          (is_mem("measured") && label_side(strcol("level")) == side ? lab_x(column("value"), strcol("level")) : 1/0): \
-          (lab_x(column("value"), strcol("level")) * label_bw(column("value"), side) / T): \
-          (sprintf("%s %sB/s", strcol("label"), si(column("value")))) \
-          with labels left rotate by ANGLE offset 0, side * 0.9 - 0.2 tc rgb ROOF_COLOR notitle, \
-      for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) && is_peak(strcol("roof")) ? XHI / 1.15 : 1/0): \
-          (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
-          with labels right offset 0,1.1 font ",10" tc rgb ROOF_COLOR notitle, \
+          (is_mem("measured") && label_side(strcol("level")) == side ? x_of(lab_px(column("value"), side)) : 1/0): \
+          (y_of(lab_py(column("value"), side)) / T):(sprintf("%s %sB/s", strcol("label"), si(column("value")))) \
+          with labels left rotate by ANGLE tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (is_ridge(1) || is_ridge(-1) ? column("ridge_ai_flop_per_byte") : 1/0): \
           (column("value") / T) with points pt 6 ps 1.4 lw 1.5 lc rgb "black" notitle, \
 '
@@ -194,11 +238,12 @@ DATA_ELEMS = ' \
       keyentry with points pt 6 ps KEY_PS * level_ps("l1") lc rgb "black" title "L1", \
       keyentry with points pt 6 ps KEY_PS * level_ps("shared") lc rgb "black" title "shared (smallest)", \
       keyentry with points pt 6 ps KEY_PS * 3.6 lw 2 lc rgb "black" title "ring: the level that binds", \
-      for [u = 1:(N_CLIP > 0)] keyentry with vectors head filled lc rgb "#333333" title CLIP_KEY'
+      for [u = 1:(N_CLIP > 0)] keyentry with vectors head filled lc rgb "#333333" title "clipped at the edge, FLOP/B:", \
+      for [u = 1:(N_CLIP > 0)] keyentry with points pt 6 lc rgb "white" title CLIP_KEY'
 ROOF_KEYS = ', \
       keyentry with lines lw 2.5 lc rgb ROOF_COLOR title "measured ceiling", \
       keyentry with lines lw 1.5 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \
-      for [rk_j = 1:6] keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb (rk_j % 3 == 1 ? "black" : "white") title RIDGE_KEY[rk_j]'
+      for [rk_j = 1:NRK] keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb (rk_j % 3 == 1 ? "black" : "white") title RIDGE_KEY[rk_j]'
 
 do for [FMT in FORMATS] {
     eval set_term(FMT)

@@ -56,6 +56,36 @@ XLO = XMIN / 1.4; XHI = XMAX * 1.4
 YLO = YMIN / 2.0; YHI = YMAX * 2.0
 T = 1e12
 
+# Each compute roof's label on a stretch of its lines that no kernel's line, marker or bar
+# crosses (common.gp's placer): left to right, above the lines first.
+LB_ROOFS = ""
+if (HAVE_ROOFS) {
+    stats R using (peak_label_row(0) && is_peak(strcol("roof")) ? LB_ROOFS = LB_ROOFS . " " . strcol("roof") : "", 0) nooutput
+}
+do for [lb_r in LB_ROOFS] {
+    if (LB_NL < |LB_TEXT|) {
+        LB_NL = LB_NL + 1; LB_J = LB_NL
+        stats R using (peak_label_row(0) && strcol("roof") eq lb_r ? (LB_TEXT[LB_J] = peak_text(lb_r, strcol("label")), \
+            LB_SHORT[LB_J] = peak_short(lb_r, strcol("label"))) : "", 0) nooutput
+        LB_XS = PLOT_X0 + 4; LB_XE = PLOT_X1 - 4; LB_DIR = 1
+        LB_YA = py_of(peak_hi(lb_r)) + LB_GAP; LB_YB = py_of(peak_lo(lb_r)) - LB_GAP
+        eval LB_CANDIDATES
+    }
+}
+if (LB_NL > 0) {
+    stats S using (lb_pt(column("size"), column("flop_per_s"), 1.7), 0) nooutput
+    SEG_KEY = ""
+    stats S using (seg_step(column("size"), column("flop_per_s"), strcol("variant_index")) ? \
+        lb_seg(SEG_X0, SEG_Y0, SEG_X1, SEG_Y1) : 0, 0) nooutput
+    if (NBARS > 0) {
+        stats S using (column("time_max_s") > 0 && column("time_min_s") > 0 ? lb_seg(column("size"), \
+            flops_at(column("time_max_s")) * T, column("size"), flops_at(column("time_min_s")) * T) : 0, 0) nooutput
+    }
+    stats R using (strcol("kind") eq "compute" && is_peak(strcol("roof")) ? lb_seg(XLO, column("value"), XHI, column("value")) : 0, 0) nooutput
+    eval LB_PICK
+    eval LB_DRAW
+}
+
 set logscale x 2
 set logscale y 10
 set xrange [XLO:XHI]
@@ -87,9 +117,6 @@ ROOF_ELEMS = ' \
           (XHI - XLO):(0) with vectors nohead lw 2.5 lc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_PEAK_T > 0)] R using (is_comp("theoretical") ? XLO : 1/0):(column("value") / T): \
           (XHI - XLO):(0) with vectors nohead lw 1.5 dt 2 lc rgb ROOF_COLOR notitle, \
-      for [u = 1:(N_PEAK_M + N_PEAK_T > 0)] R using (peak_label_row(0) && is_peak(strcol("roof")) ? XLO * 1.08 : 1/0): \
-          (peak_hi(strcol("roof")) / T):(peak_text(strcol("roof"), strcol("label"))) \
-          with labels left offset 0,0.75 tc rgb ROOF_COLOR notitle, \
 '
 DATA_ELEMS = ' \
       S using (seg(column("size"), column("flop_per_s") / T, strcol("variant_index"))):(SEG_Y0): \

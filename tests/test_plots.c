@@ -162,6 +162,12 @@ static void test_render_dataset(void)
             CHECK(!png && !svg && !strstr(err, name), "registry chart %s: one GPU, not drawn and not noted", name);
             continue;
         }
+        if (plots_charts[i].data == PLOTS_DATA_FAMILIES) {   /* 4 variants: one chart holds them */
+            snprintf(path, sizeof path, "%s/%s_fp32_simt.png", out, name);
+            CHECK(file_size(path) < 0 && !strstr(err, name), "registry chart %s: 4 variants, not drawn and not noted",
+                  name);
+            continue;
+        }
         CHECK(want_skip ? skipped && !png && !svg : png && svg && !skipped,
               "registry chart %s: %s (png %d, svg %d, note %d)", name,
               want_skip ? "skipped with a note, this data has no counters for it" : "valid PNG and SVG", png, svg,
@@ -976,7 +982,7 @@ static void test_clipped_points(void)
     path_in(out, sizeof out, tmpdir, "clip");
     int n = plots_render(&ds, out, NULL, err, sizeof err);
     path_in(path, sizeof path, out, "roofline_hier.svg");
-    CHECK(n == COUNTED && file_contains(path, ">clipped: L1 1.8e4 FLOP/B<"),
+    CHECK(n == COUNTED && file_contains(path, ">clipped at the edge, FLOP/B:<") && file_contains(path, ">L1 1.8e4<"),
           "roofline_hier.svg: the far L1 point is marked clipped, its true value in the legend (%d: %s)", n, err);
     CHECK(file_contains(path, ">1000<") && !file_contains(path, ">10000<") && !file_contains(path, ">100000<"),
           "roofline_hier.svg: the x axis ends below 1e4, fitting the other points");
@@ -992,6 +998,70 @@ static void test_clipped_points(void)
     dataset_free(&ds);
 }
 
+/* The recorded H200 run (19 variants in 4 families at its main shape, more than the 8
+ * colours): one hierarchical roofline per family besides the main one, each holding its
+ * family and the cuBLAS of its pipe, and only the compute roofs those run against (for
+ * 3xTF32, TF32 over its tensor products); the report links each with its family.
+ * Re-rendered from 7 variants, the family charts go. */
+static void test_render_families(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[512], path[600];
+    if (load("results/h200", &ds))
+        return;
+    path_in(out, sizeof out, tmpdir, "families");
+    struct plots_options opt = {NULL, 0};
+    struct plots_outcome *po = malloc(sizeof *po);
+    int n = po ? plots_render_ex(&ds, out, &opt, po, err, sizeof err) : -1;
+    int fams = 0;
+    for (int c = 0; po && c < po->ncharts; c++)
+        fams += po->chart[c].rendered && po->chart[c].family[0];
+    CHECK(n > 0 && fams == 3, "results/h200: 3 family charts rendered (%d charts: %s)", n, err);
+    static const struct { const char *slug, *has[3], *lacks[3]; } want[] = {
+        {"fp32_simt", {">naive<", ">dbuf<", ">cublas<"}, {">wgmma_rs<", ">cublas_tf32<", "TF32 tensor  "}},
+        {"tf32_tensor", {">wgmma_rs<", ">cublas_tf32<", "TF32 tensor  "}, {">naive<", ">cublas<", "FP32 FMA  "}},
+        {"3xtf32", {">tf32x3_wgmma<", ">cublas<", ">cublas_tf32<"}, {">naive<", ">wgmma_rs<", ">tiled<"}},
+    };
+    for (size_t f = 0; f < sizeof want / sizeof want[0]; f++) {
+        char png[700];
+        unsigned w = 0, h = 0;
+        snprintf(path, sizeof path, "%s/roofline_family_%s.svg", out, want[f].slug);
+        snprintf(png, sizeof png, "%s/roofline_family_%s.png", out, want[f].slug);
+        int ok = svg_valid(path) && png_valid(png, &w, &h) && file_contains(path, "8192x8192x8192");
+        for (int k = 0; k < 3; k++)
+            ok = ok && file_contains(path, want[f].has[k]) && !file_contains(path, want[f].lacks[k]);
+        CHECK(ok, "roofline_family_%s: its family and cuBLAS references, %s %s %s, without %s %s %s", want[f].slug,
+              want[f].has[0], want[f].has[1], want[f].has[2], want[f].lacks[0], want[f].lacks[1], want[f].lacks[2]);
+    }
+    path_in(path, sizeof path, out, "roofline_family_3xtf32.svg");
+    CHECK(file_contains(path, "3xTF32 (TF32/3)  157 TFLOP/s"),
+          "roofline_family_3xtf32: the roof its kernels run against, TF32 over their 3 tensor products, is drawn");
+    char rdir[600], md[700];
+    path_in(rdir, sizeof rdir, tmpdir, "families_report");
+    char *argv[] = {"report", "results/h200", "--out", rdir, NULL};
+    int rc = report_main(4, argv);
+    path_in(md, sizeof md, rdir, "report.md");
+    CHECK(rc == 0 && file_contains(md, "with its cuBLAS references: TF32 tensor](roofline_family_tf32_tensor.png)"),
+          "report.md links each family chart with its family (rc %d)", rc);
+    /* 7 variants of 3 families fit the palette's 8 colours: no family charts, none left behind */
+    static const char *const seven = " naive tiled wgmma wgmma_rs tf32x3_wgmma cublas cublas_tf32 ";
+    for (int i = 0; i < ds.nrows; i++) {
+        char key[40];
+        snprintf(key, sizeof key, " %s ", ds.rows[i].variant);
+        if (!strstr(seven, key))
+            ds.rows[i].status = GP_STATUS_SKIPPED;
+    }
+    n = po ? plots_render_ex(&ds, out, &opt, po, err, sizeof err) : -1;
+    fams = 0;
+    for (int c = 0; po && c < po->ncharts; c++)
+        fams += po->chart[c].family[0] != '\0';
+    path_in(path, sizeof path, out, "roofline_family_fp32_simt.png");
+    CHECK(n > 0 && fams == 0 && file_size(path) < 0, "7 variants of 3 families: no family chart, the earlier ones removed (%d: %s)",
+          n, err);
+    free(po);
+    dataset_free(&ds);
+}
+
 /* The registry drives the report: every chart drawn is linked with its caption. */
 static void test_registry_report(void)
 {
@@ -1003,8 +1073,8 @@ static void test_registry_report(void)
     char *md = read_all(path);
     int all = md != NULL;
     for (int i = 0; all && i < PLOTS_CHART_KINDS; i++) {
-        if (plots_charts[i].data == PLOTS_DATA_FLEET)
-            continue;   /* one GPU: no fleet chart (tests/test_merge.c draws it) */
+        if (plots_charts[i].data == PLOTS_DATA_FLEET || plots_charts[i].data == PLOTS_DATA_FAMILIES)
+            continue;   /* one GPU: no fleet chart (tests/test_merge.c draws it); 5 variants: no family charts */
         char link[400];
         snprintf(link, sizeof link, "![%s](%s.png)", plots_charts[i].caption, plots_charts[i].name);
         all = strstr(md, link) != NULL;
@@ -1036,6 +1106,7 @@ int main(void)
         test_variant_styles();
         test_clipped_points();
         test_registry_report();
+        test_render_families();
     } else {
         SKIP(why, "rendering the charts");
     }

@@ -4,8 +4,11 @@
 # naive's blue filled circle), and KEY_MAX covers the built-in variants (gemmprof --list).
 # The same for the family marker classes (filled FP32-accurate, open TF32, cuBLAS strokes):
 # every pair of every class distinct from every other, so two variants of different
-# families never look alike either. Then, so that each check is known to fail, a copy with
-# one marker changed must fail it.
+# families never look alike either. Then the charts themselves: the recorded H200 run (19
+# variants, 4 families) is rendered and every legend read back from the SVGs, so that no
+# chart draws two variants alike and each variant looks the same in every chart (the
+# family charts included). Then, so that each check is known to fail, a copy with one
+# marker changed must fail it.
 cd "$(dirname "$0")/../.." || exit 1
 build=${BUILD:-build}
 command -v gnuplot >/dev/null 2>&1 || { echo "skip - chart styles: gnuplot not installed"; exit 0; }
@@ -66,3 +69,59 @@ if [ -n "$(check "$tmp/common.gp")" ]; then
 else
     echo "FAIL - a palette whose first marker repeats the ninth passed the check"
 fi
+
+# legend_styles DIR: from each SVG in DIR, each variant's legend sample (marker, colour);
+# prints the charts that draw two variants alike or a variant unlike itself elsewhere
+legend_styles() {
+    python3 - "$1" <<'EOF'
+import csv, os, re, sys
+d = sys.argv[1]
+names = {r["variant"] for r in csv.DictReader(open(os.path.join(d, "results.csv")))}
+use = re.compile(r"<use xlink:href='#gpPt(\d+)'[^>]*color='rgb\(\s*(\d+),\s*(\d+),\s*(\d+)\)'")
+first = {}
+charts = 0
+for f in sorted(os.listdir(d)):
+    if not f.endswith(".svg"):
+        continue
+    svg = open(os.path.join(d, f)).read()
+    style = {}
+    for m in re.finditer(r"<text>([^<]*)</text>", svg):
+        u, nxt = use.search(svg, m.end()), svg.find("<text", m.end())
+        if m[1] in names and u and (nxt < 0 or u.start() < nxt):
+            style[m[1]] = (u[1], u[2], u[3], u[4])
+    if not style:
+        continue
+    charts += 1
+    by = {}
+    for v, st in style.items():
+        by.setdefault(st, []).append(v)
+        if first.setdefault(v, (f, st))[1] != st:
+            print(f"{f}: {v} unlike itself in {first[v][0]}")
+    for st, vs in by.items():
+        if len(vs) > 1:
+            print(f"{f}: {' and '.join(sorted(vs))} drawn alike")
+print(f"{charts} charts, {len(first)} variants", file=sys.stderr)
+EOF
+}
+if ! command -v python3 >/dev/null 2>&1 || [ ! -x "$build/gemmprof" ]; then
+    echo "skip - the rendered charts' styles: python3 or $build/gemmprof missing"
+    exit 0
+fi
+mkdir "$tmp/r" && cp results/h200/results.csv results/h200/results.json results/h200/ceilings.csv "$tmp/r/"
+"$build/gemmprof" plots "$tmp/r" >/dev/null 2>&1
+msg=$(legend_styles "$tmp/r" 2>"$tmp/count")
+if [ -z "$msg" ] && grep -q ", 19 variants" "$tmp/count"; then
+    echo "ok - results/h200's charts ($(cat "$tmp/count")): no two variants drawn alike, each the same in every chart"
+else
+    echo "FAIL - results/h200's charts ($(cat "$tmp/count")): $(echo "$msg" | head -3 | tr '\n' ';')"
+fi
+# a palette whose 8 markers cycle with the 8 colours draws variant 9 as variant 1
+mkdir "$tmp/plots" && cp plots/*.gp "$tmp/plots/"
+sed -i 's/^CLASS_PTS1 = "7 5 9 11 13 15"$/CLASS_PTS1 = "7 5 9 11 13 15 7 5"/' "$tmp/plots/common.gp"
+rm -f "$tmp/r"/*.svg
+GEMMPROF_PLOTS="$tmp/plots" "$build/gemmprof" plots "$tmp/r" >/dev/null 2>&1
+msg=$(legend_styles "$tmp/r" 2>/dev/null)
+case "$msg" in
+*"drawn alike"*) echo "ok - two variants drawn alike in a rendered chart are caught: $(echo "$msg" | head -1)" ;;
+*) echo "FAIL - a palette drawing variant 9 as variant 1 passed the rendered check (${msg:-no report})" ;;
+esac

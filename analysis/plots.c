@@ -371,12 +371,17 @@ static int write_roofs(const struct gp_ceilings *cs, double x3, const char *path
                     n++;
                 }
         const enum gp_ceiling_id tf32 = roof_tf32_ceiling(cs);   /* the roof the rows use */
-        char x3_label[64];
+        char x3_label[64], x3_mma_label[64];
         snprintf(x3_label, sizeof x3_label, "3xTF32 (TF32/%.3g)", x3);
+        snprintf(x3_mma_label, sizeof x3_mma_label, "3xTF32 mma.sync (/%.3g)", x3);
+        /* the mma.sync loop's roof only where it was measured: rows that did their tensor
+         * work through mma.sync are held to it (roof_tensor_ceiling) */
         const struct { enum gp_ceiling_id id; const char *label, *name; double div; } comp[] = {
             {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1},
             {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1},
+            {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, 1},
             {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN},   /* NaN: no row */
+            {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", x3 > 1 ? x3 : NAN},
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
@@ -1103,9 +1108,12 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
                 continue;
             sel[nsel++] = i;
             /* the compute roof this row runs against, once in the list */
-            const char *id = ro.compute_path == GP_PATH_TENSOR ? gp_ceiling_info[roof_tf32_ceiling(cs)].id : "fp32_fma";
+            const int mma = ro.tensor_ceiling == GP_CEIL_tf32_mma;
+            const char *id = ro.compute_path != GP_PATH_TENSOR ? "fp32_fma"
+                             : mma                             ? gp_ceiling_info[GP_CEIL_tf32_mma].id
+                                                               : gp_ceiling_info[roof_tf32_ceiling(cs)].id;
             if (rf == FAM_3XTF32 && ro.tensor_per_flop > 1 && cs) {
-                id = "tf32_x3";
+                id = mma ? "tf32_mma_x3" : "tf32_x3";
                 x3 = isnan(x3) ? ro.tensor_per_flop : fmin(x3, ro.tensor_per_flop);   /* the highest roof */
             }
             size_t used = strlen(roofs_shown), il = strlen(id);

@@ -342,7 +342,7 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
  * chart: its tensor operations per GEMM FLOP) adds the roof its kernels run against, the
  * TF32 one over x3, as "tf32_x3".
  * Returns the number of rows. */
-static int write_roofs(const struct gp_ceilings *cs, double x3, const char *path, char *err, size_t errlen)
+static int write_roofs(const struct gp_ceilings *cs, double x3, int with_mma, const char *path, char *err, size_t errlen)
 {
     struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
@@ -374,17 +374,21 @@ static int write_roofs(const struct gp_ceilings *cs, double x3, const char *path
         char x3_label[64], x3_mma_label[64];
         snprintf(x3_label, sizeof x3_label, "3xTF32 (TF32/%.3g)", x3);
         snprintf(x3_mma_label, sizeof x3_mma_label, "3xTF32 mma.sync (/%.3g)", x3);
-        /* the mma.sync loop's roof only where it was measured: rows that did their tensor
-         * work through mma.sync are held to it (roof_tensor_ceiling) */
+        /* the mma.sync loop's roof only on a family's chart that has rows held to it
+         * (roof_tensor_ceiling): on the all-variant charts it lies too close to wgmma's
+         * for both labels and the kernels between them */
         const struct { enum gp_ceiling_id id; const char *label, *name; double div; } comp[] = {
             {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1},
             {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1},
-            {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, 1},
+            {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, with_mma ? 1 : NAN},
             {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN},   /* NaN: no row */
-            {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", x3 > 1 ? x3 : NAN},
+            {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", with_mma && x3 > 1 ? x3 : NAN},
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
+                /* the datasheet's tensor peak is wgmma's: mma.sync gets no dashed line of its own */
+                if (s == 1 && comp[c].id == GP_CEIL_tf32_mma)
+                    continue;
                 double v = (s == 0 ? cs->c[comp[c].id].measured : cs->c[comp[c].id].theoretical) / comp[c].div;
                 if (v > 0) {
                     roof_row(f, "compute", comp[c].name ? comp[c].name : gp_ceiling_info[comp[c].id].id, "compute",
@@ -1098,7 +1102,7 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             }
             continue;
         }
-        int nsel = 0;
+        int nsel = 0, has_mma = 0;
         double x3 = NAN;   /* a 3xTF32 kernel's tensor operations per GEMM FLOP: its roof is TF32 / x3 */
         for (int s = 0; s < nfirst; s++) {
             int i = first[s], rf = fam[vars->group_of[i]];
@@ -1109,6 +1113,7 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             sel[nsel++] = i;
             /* the compute roof this row runs against, once in the list */
             const int mma = ro.tensor_ceiling == GP_CEIL_tf32_mma;
+            has_mma |= mma;
             const char *id = ro.compute_path != GP_PATH_TENSOR ? "fp32_fma"
                              : mma                             ? gp_ceiling_info[GP_CEIL_tf32_mma].id
                                                                : gp_ceiling_info[roof_tf32_ceiling(cs)].id;
@@ -1130,13 +1135,13 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             mark[sel[t]] = 0;
         chart_title(title, sizeof title, subject, gpu, what, date, cs != NULL);
         snprintf(script, sizeof script, "%s.gp", plots_charts[cx->def].name);
-        /* the 3xTF32 kernels' own roof goes in a roofs file of this chart's */
+        /* the 3xTF32 kernels' own roof, and the mma.sync one, go in a roofs file of this chart's */
         char roofs[4200], gp_roofs[4200];
         int n_dram, named = fit(pts, sizeof pts, err, sizeof err, "%s/points_%s.csv", cx->tmpdir, family_slug[f]) == 0,
-                    own_roofs = !isnan(x3) && fit(roofs, sizeof roofs, err, sizeof err, "%s/roofs_%s.csv", cx->tmpdir,
+                    own_roofs = (!isnan(x3) || has_mma) && fit(roofs, sizeof roofs, err, sizeof err, "%s/roofs_%s.csv", cx->tmpdir,
                                                   family_slug[f]) == 0;
         if (own_roofs && (gp_path(gp_roofs, sizeof gp_roofs, roofs, err, sizeof err) ||
-                          write_roofs(cs, x3, roofs, err, sizeof err) < 0))
+                          write_roofs(cs, x3, has_mma, roofs, err, sizeof err) < 0))
             own_roofs = 0;
         if (named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
             write_points(ds, cs, vars, fam, sel, nsel, 0, pts, &n_dram, NULL, err, sizeof err) > 0) {
@@ -1304,7 +1309,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     int rc = -1, n_dram = 0, nranks = 0, tmp_slot = -1;
     char tmpdir[4096], gp_tmpdir[4200];
     int n_points = write_points(ds, cs, &vars, fam, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
-    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, NAN, roofs, err, errlen);
+    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, NAN, 0, roofs, err, errlen);
     int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, fam, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
     int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, marks[PLOTS_DATA_STALLS], err, errlen);
     int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, fam, issue, marks[PLOTS_DATA_ISSUE], err, errlen);

@@ -195,9 +195,10 @@ peak_lo(r) = peak_m(r) > 0 && (peak_t(r) <= 0 || peak_m(r) < peak_t(r)) ? peak_m
 # candidate that nothing meets and no label placed before it covers (its first candidate
 # if none is clear). A script, once its ranges XLO XHI YLO YHI (log axes, y in flop/s) are
 # set: for each label j (LB_NL of them), sets LB_TEXT[j], LB_SHORT[j] (the same, shorter),
+# optionally LB_TINY[j] (shortest: where two roofs lie close, the short texts may not fit),
 # LB_J LB_XS LB_XE LB_DIR LB_YA LB_YB and runs `eval LB_CANDIDATES`: the long text above the
 # lines (bottom edge at LB_YA), then below (top edge at LB_YB), then the short text the same
-# way, every LB_STEP pixels from LB_XS rightwards, or from LB_XE leftwards for LB_DIR < 0.
+# way, then the tiny one, every LB_STEP pixels from LB_XS rightwards, or from LB_XE leftwards for LB_DIR < 0.
 # Then it calls lb_pt, lb_seg, lb_box over its marks in stats passes (before `set
 # logscale`: stats drops rows outside the axes' range), then `eval LB_PICK`, `eval LB_DRAW`.
 px_of(x) = (AREA_L + (AREA_R - AREA_L) * log(x / XLO) / log(XHI / XLO)) * CANVAS_W
@@ -214,17 +215,19 @@ lb_w(text) = 0.68 * LB_FS * strlen(text) + 6
 LB_H = 1.0 * LB_FS + 4
 LB_GAP = 3           # from the roof line to the box: half its width and some air
 LB_STEP = 16
-LB_MAX = 800; LB_GMAX = 32
+LB_MAX = 1200; LB_GMAX = 48
 array LB_OF[LB_MAX]; array LB_X0[LB_MAX]; array LB_X1[LB_MAX]; array LB_Y0[LB_MAX]; array LB_Y1[LB_MAX]
 array LB_HIT[LB_MAX]; array LB_GA[LB_GMAX]; array LB_GB[LB_GMAX]; array LB_GY0[LB_GMAX]; array LB_GY1[LB_GMAX]
-array LB_VK[LB_MAX]; array LB_TEXT[8]; array LB_SHORT[8]; array LB_AT[8]
+array LB_VK[LB_MAX]; array LB_TEXT[8]; array LB_SHORT[8]; array LB_TINY[8]; array LB_AT[8]
+do for [lb_i = 1:8] { LB_TINY[lb_i] = "" }
+lb_text(v, j) = v == 1 ? LB_TEXT[j] : v == 2 || strlen(LB_TINY[j]) == 0 ? LB_SHORT[j] : LB_TINY[j]
 LB_N = 0; LB_NG = 0; LB_NL = 0
 lb_add(j, v, x, y, w, h) = LB_N < LB_MAX ? (LB_N = LB_N + 1, LB_OF[LB_N] = j, LB_VK[LB_N] = v, LB_X0[LB_N] = x, \
     LB_X1[LB_N] = x + w, LB_Y0[LB_N] = y, LB_Y1[LB_N] = y + h, LB_HIT[LB_N] = 0, 1) : 0
 # one group of candidates per label and side: a row of boxes at one height, so a mark is
 # compared with the boxes of a row only when it reaches that row's height
-LB_CANDIDATES = 'do for [lb_v = 1:2] { do for [lb_s = 0:1] { if (LB_NG < LB_GMAX) { ' . \
-    'LB_NG = LB_NG + 1; LB_GA[LB_NG] = LB_N + 1; lb_wd = lb_w(lb_v == 1 ? LB_TEXT[LB_J] : LB_SHORT[LB_J]); ' . \
+LB_CANDIDATES = 'do for [lb_v = 1:(strlen(LB_TINY[LB_J]) > 0 ? 3 : 2)] { do for [lb_s = 0:1] { if (LB_NG < LB_GMAX) { ' . \
+    'LB_NG = LB_NG + 1; LB_GA[LB_NG] = LB_N + 1; lb_wd = lb_w(lb_text(lb_v, LB_J)); ' . \
     'lb_y = lb_s ? LB_YB - LB_H : LB_YA; LB_GY0[LB_NG] = lb_y; LB_GY1[LB_NG] = lb_y + LB_H; ' . \
     'lb_n = (LB_XE - LB_XS - lb_wd) / LB_STEP; lb_n = lb_n > 0 ? int(lb_n) : 0; ' . \
     'do for [lb_i = 0:lb_n] { lb_ok = lb_add(LB_J, lb_v, LB_DIR > 0 ? LB_XS + lb_i * LB_STEP : ' . \
@@ -255,5 +258,5 @@ LB_PICK = 'do for [lb_j = 1:LB_NL] { LB_AT[lb_j] = 0; do for [lb_k = 1:LB_N] { '
 # the labels, as `set label` (tags 900 on); y in the plot's unit, flop/s / LB_YUNIT
 LB_YUNIT = 1e12
 LB_DRAW = 'do for [lb_j = 1:LB_NL] { if (LB_AT[lb_j] > 0) { lb_k = LB_AT[lb_j]; ' . \
-    'lb_txt = LB_VK[lb_k] == 1 ? LB_TEXT[lb_j] : LB_SHORT[lb_j]; set label 900 + lb_j lb_txt at first x_of(LB_X0[lb_k] + 3), first y_of((LB_Y0[lb_k] + LB_Y1[lb_k]) / 2) / LB_YUNIT ' . \
+    'lb_txt = lb_text(LB_VK[lb_k], lb_j); set label 900 + lb_j lb_txt at first x_of(LB_X0[lb_k] + 3), first y_of((LB_Y0[lb_k] + LB_Y1[lb_k]) / 2) / LB_YUNIT ' . \
     'left font LB_FONT tc rgb ROOF_COLOR front } }'

@@ -116,6 +116,7 @@ do for [lb_r in LB_ROOFS] {
         stats R using (peak_label_row(0) && strcol("roof") eq lb_r ? ( \
             LB_TEXT[LB_J] = peak_text(lb_r, strcol("label")) . ridge_text(lb_r), \
             LB_SHORT[LB_J] = peak_short(lb_r, strcol("label")) . ridge_text(lb_r), \
+            LB_TINY[LB_J] = peak_short(lb_r, strcol("label")), \
             LB_XS = lb_max(PLOT_X0 + 4, px_of(comp_x0(column("value"), strcol("source"))) + 8)) : "", 0) nooutput
         LB_XE = PLOT_X1 - 4; LB_DIR = 1
         LB_YA = py_of(peak_hi(lb_r)) + LB_GAP; LB_YB = py_of(peak_lo(lb_r)) - LB_GAP

@@ -390,8 +390,8 @@ static void test_several_kernels(void)
 {
     struct gp_dataset ds;
     char err[1024];
-    if (dataset_load("results/h200", &ds, err, sizeof err) != 0) {
-        CHECK(0, "results/h200 loads: %s", err);
+    if (dataset_load("tests/data/h200_recorded", &ds, err, sizeof err) != 0) {
+        CHECK(0, "tests/data/h200_recorded loads: %s", err);
         return;
     }
     int several = 0;
@@ -577,7 +577,7 @@ static void test_report_main(void)
 enum mutation { MUT_DRAM_X1000, MUT_TIMES_X1E_9, MUT_N_MAX, MUT_THEORY_101, MUT_FLOPS_TINY, MUT_OTHER_GPU,
                 MUT_OTHER_UUID };
 
-/* results/h200 with one mutation, written by the real writers to tmpdir/NAME and loaded
+/* tests/data/h200_recorded with one mutation, written by the real writers to tmpdir/NAME and loaded
  * back (so dataset_load's check runs); the report in *report, the --summary block in
  * *summary (the previous ones, or NULL, freed first). flags: dataset_load_opts's. 0 on
  * success. */
@@ -588,8 +588,8 @@ static int mutant(enum mutation mu, const char *name, int flags, char **report, 
     free(*report);
     free(*summary);
     *report = *summary = NULL;
-    if (dataset_load("results/h200", &ds, err, sizeof err)) {
-        printf("dataset_load(results/h200): %s\n", err);
+    if (dataset_load("tests/data/h200_recorded", &ds, err, sizeof err)) {
+        printf("dataset_load(tests/data/h200_recorded): %s\n", err);
         return -1;
     }
     for (int i = 0; i < ds.nrows; i++) {
@@ -726,7 +726,7 @@ static void test_foreign_ceilings(void)
               !has(t, "**Binding level:"), "another board of the same model: told apart by the UUIDs");
     free(t);
     free(s);
-    /* the UUID column round-trips; a file without it (results/h200's) reads as unknown */
+    /* the UUID column round-trips; a file without it (tests/data/h200_recorded's) reads as unknown */
     struct gp_ceilings cs, back;
     char path[300], err[512];
     ceilings_init(&cs);
@@ -736,7 +736,7 @@ static void test_foreign_ceilings(void)
     snprintf(path, sizeof path, "%s/uuid_ceilings.csv", tmpdir);
     CHECK(ceilings_write_csv(path, &cs, err, sizeof err) == 0 && ceilings_read_csv(path, &back, err, sizeof err) == 0 &&
               strcmp(back.gpu_uuid, cs.gpu_uuid) == 0, "ceilings.csv keeps the GPU's UUID");
-    CHECK(ceilings_read_csv("results/h200/ceilings.csv", &back, err, sizeof err) == 0 && !back.gpu_uuid[0],
+    CHECK(ceilings_read_csv("tests/data/h200_recorded/ceilings.csv", &back, err, sizeof err) == 0 && !back.gpu_uuid[0],
           "an older ceilings.csv without the column still reads (UUID unknown)");
 }
 
@@ -960,6 +960,29 @@ static void test_out_targets(void)
     free(longp);
 }
 
+/* Wrong claim 4 of issue 25, on the recorded run (its ceilings.csv has the mma.sync loop):
+ * the mma.sync kernels are held to that path's own ceiling, the wgmma ones to wgmma's. */
+static void test_mma_sync_roof(void)
+{
+    struct gp_dataset ds;
+    char err[512];
+    if (dataset_load("results/h200", &ds, err, sizeof err) != 0) {
+        CHECK(0, "results/h200 loads: %s", err);
+        return;
+    }
+    int measured = ds.ceilings.c[GP_CEIL_tf32_mma].measured > 0;
+    char *t = render(&ds, 1, "mma_sync_roof");
+    char *mma = section(t, "### `tf32_mma`"), *x3 = section(t, "### `tf32x3_mma`"), *rs = section(t, "### `wgmma_rs`");
+    CHECK(measured && has(mma, "TF32 tensor (mma.sync) ceiling") && has(x3, "TF32 tensor (mma.sync) / 3") &&
+              rs && !has(rs, "mma.sync"),
+          "tf32_mma and tf32x3_mma are held to the mma.sync ceiling, wgmma_rs to the wgmma one");
+    free(mma);
+    free(x3);
+    free(rs);
+    free(t);
+    dataset_free(&ds);
+}
+
 int main(void)
 {
     strcpy(tmpdir, "/tmp/gp_report_XXXXXX");
@@ -968,6 +991,7 @@ int main(void)
         TEST_EXIT();
     }
     test_ladder();
+    test_mma_sync_roof();
     test_fast_tiled();
     test_dram_bound();
     test_peak_claim_holds();

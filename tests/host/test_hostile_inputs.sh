@@ -82,9 +82,9 @@ fi
 # there; the summary itself must still come out whole.
 d=$T/denormal
 mkdir "$d"
-cp results/h200/results.csv "$d/"
-sed 's/"l2_bytes": 62914560/"l2_bytes": 1e-310/' results/h200/results.json >"$d/results.json"
-sed 's#^l1,L1,byte/s,31327828900000,33454080000000#l1,L1,byte/s,1e-300,#' results/h200/ceilings.csv >"$d/ceilings.csv"
+cp tests/data/h200_recorded/results.csv "$d/"
+sed 's/"l2_bytes": 62914560/"l2_bytes": 1e-310/' tests/data/h200_recorded/results.json >"$d/results.json"
+sed 's#^l1,L1,byte/s,31327828900000,33454080000000#l1,L1,byte/s,1e-300,#' tests/data/h200_recorded/ceilings.csv >"$d/ceilings.csv"
 run denormal "$gp" report "$d" --summary
 if [ "$rc" -eq 0 ] && grep -q 'L2 1.00e-316 MB' "$T/denormal.out" && grep -q 'L1 1.00e-312 TB/s' "$T/denormal.out" &&
    ! grep -qi 'nan\|inf ' "$T/denormal.out"; then
@@ -114,7 +114,7 @@ fi
 d=$T/othergpu
 mkdir "$d"
 cp results/h200/results.csv results/h200/results.json "$d/"
-sed 's/,NVIDIA H200,/,NVIDIA A100-SXM4-80GB,/' results/h200/ceilings.csv >"$d/ceilings.csv"
+sed 's/,NVIDIA H200,/,NVIDIA A100-SXM4-80GB,/' tests/data/h200_recorded/ceilings.csv >"$d/ceilings.csv"
 run othergpu "$gp" report "$d" --no-plots --out "$T/othergpu.md"
 w=$(grep -c 'warning: ceilings.csv was measured on NVIDIA A100-SXM4-80GB, the results on NVIDIA H200: its ceilings are left out' "$T/othergpu.out")
 if [ "$rc" -eq 0 ] && [ "$w" -eq 1 ] && ! grep -q 'Binding level:' "$T/othergpu.md"; then

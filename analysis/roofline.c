@@ -205,9 +205,11 @@ void roof_compute_name(const struct gp_roof *roof, char *buf, size_t len)
     if (roof->compute_path != GP_PATH_TENSOR)
         snprintf(buf, len, "FP32 FMA");
     else if (!(roof->tensor_per_flop > 1.05))   /* NaN (no counter) too: plain TF32 */
-        snprintf(buf, len, "TF32 tensor%s", mma_sync ? " (mma.sync)" : "");
+        snprintf(buf, len, "%s", mma_sync ? "TF32 mma.sync" : "TF32 tensor");
+    else if (mma_sync)   /* short: legends hold about 30 characters with the figure */
+        snprintf(buf, len, "3xTF32 mma/%.2g", roof->tensor_per_flop);
     else
-        snprintf(buf, len, "3xTF32: TF32%s / %.2g", mma_sync ? " (mma.sync)" : "", roof->tensor_per_flop);
+        snprintf(buf, len, "3xTF32: TF32 / %.2g", roof->tensor_per_flop);
 }
 
 void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len)

@@ -383,18 +383,18 @@ static int write_roofs(const struct gp_ceilings *cs, double x3, int with_mma, co
         snprintf(x3_mma_label, sizeof x3_mma_label, "3xTF32 mma.sync (/%.3g)", x3);
         /* the mma.sync loop's roof only on a family's chart that has rows held to it
          * (roof_tensor_ceiling): on the all-variant charts it lies too close to wgmma's
-         * for both labels and the kernels between them */
-        const struct { enum gp_ceiling_id id; const char *label, *name; double div; } comp[] = {
-            {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1},
-            {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1},
-            {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, with_mma ? 1 : NAN},
-            {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN},   /* NaN: no row */
-            {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", with_mma && x3 > 1 ? x3 : NAN},
+         * for both labels and the kernels between them. datasheet: 0 for a roof without a
+         * dashed line of its own (the datasheet's tensor peak is wgmma's, not mma.sync's) */
+        const struct { enum gp_ceiling_id id; const char *label, *name; double div; int datasheet; } comp[] = {
+            {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1, 1},
+            {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1, 1},
+            {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, with_mma ? 1 : NAN, 0},
+            {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN, 1},   /* NaN: no row */
+            {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", with_mma && x3 > 1 ? x3 : NAN, 0},
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
-                /* the datasheet's tensor peak is wgmma's: mma.sync gets no dashed line of its own */
-                if (s == 1 && comp[c].id == GP_CEIL_tf32_mma)
+                if (s == 1 && !comp[c].datasheet)
                     continue;
                 double v = (s == 0 ? cs->c[comp[c].id].measured : cs->c[comp[c].id].theoretical) / comp[c].div;
                 if (v > 0) {

@@ -940,8 +940,7 @@ static void write_step(struct rep *R, int i)
 {
     if (R->F.step_of[i] < 0)
         return;
-    say(R, "The step to the next variant (predicted: the ratio of what the two limits allow; "
-           "\"explained\" only within the two runs' spread):\n\n"
+    say(R, "The step to the next variant:\n\n"
            "| step | shape | speedup | predicted | verdict | binding traffic per FMA | counter that "
            "moved most, per FMA | limiter |\n|---|---|---|---|---|---|---|---|\n");
     step_row(R, i);
@@ -952,7 +951,9 @@ static void write_variants(struct rep *R)
 {
     const struct gp_dataset *ds = R->ds;
     int *focus_of = malloc(((size_t)R->vars.ngroups + 1) * sizeof *focus_of);
-    say(R, "## What limits each variant\n\n");
+    say(R, "## What limits each variant\n\nEach section ends with the ladder step to the next variant: its "
+           "speedup against the one predicted (the ratio of what the two limits allow; \"explained\" only "
+           "within the two runs' spread).\n\n");
     for (int v = 0; v < R->vars.ngroups; v++) {
         int cnt;
         const int *idx = row_group(&R->vars, v, &cnt);

@@ -285,7 +285,16 @@ struct prof_session {
     std::vector<uint8_t> counter_data;
     CUpti_SubscriberHandle sub = nullptr;
     launch_log launches;
+    prof_cost cost{};
 };
+
+/* wall clock for prof_cost */
+static double cost_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 extern "C" {
 
@@ -552,8 +561,11 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
             break;
         for (int i = 0; i < n && r == CUPTI_SUCCESS; i++) {
             set_recording(s, -1);   /* the flush is not the workload's kernel */
+            double t = cost_now();
             if (prepare)
                 prepare(args[i]);
+            const double t_ranges = cost_now();
+            s->cost.prepare_s += t_ranges - t;
             set_recording(s, pass == 0 ? i : -1);   /* names once, not once per pass */
             auto push = GP_PARAMS(CUpti_RangeProfiler_PushRange_Params);
             push.pRangeProfilerObject = s->rp;
@@ -567,11 +579,16 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
             pop.pRangeProfilerObject = s->rp;
             if ((r = cuptiRangeProfilerPopRange(&pop)) != CUPTI_SUCCESS)
                 failed_call = "cuptiRangeProfilerPopRange";
+            s->cost.ranges_s += cost_now() - t_ranges;
+            s->cost.ranges++;
         }
         set_recording(s, -1);
+        const double t_stop = cost_now();
         auto stop = GP_PARAMS(CUpti_RangeProfiler_Stop_Params);
         stop.pRangeProfilerObject = s->rp;
         rstop = cuptiRangeProfilerStop(&stop);
+        s->cost.pass_end_s += cost_now() - t_stop;
+        s->cost.passes++;
         if (r != CUPTI_SUCCESS || rstop != CUPTI_SUCCESS)
             break;
         all = stop.isAllPassSubmitted != 0;
@@ -687,11 +704,23 @@ int prof_measure_batch(struct prof_session *s, int n, prof_prepare_fn prepare,
         return -1;
     }
     try {
-        return measure(s, n, prepare, workload, args, values, kernels, kernels_len, why, why_len);
+        /* the rest of the call, beyond the parts measure() times: image set-up, decode and
+         * evaluation */
+        const prof_cost before = s->cost;
+        const double t0 = cost_now();
+        const int rc = measure(s, n, prepare, workload, args, values, kernels, kernels_len, why, why_len);
+        s->cost.decode_s += cost_now() - t0 - (s->cost.prepare_s - before.prepare_s) -
+                            (s->cost.ranges_s - before.ranges_s) - (s->cost.pass_end_s - before.pass_end_s);
+        return rc;
     } catch (const std::exception &e) {
         say(why, why_len, "counter measurement failed: %s", e.what());
         return -1;
     }
+}
+
+void prof_cost_get(const struct prof_session *s, struct prof_cost *out)
+{
+    *out = s ? s->cost : prof_cost{};
 }
 
 int prof_check_metric_names(const char *chip, const int *ids, int nids, char *why, size_t why_len)

@@ -56,6 +56,17 @@ int prof_measure_batch(struct prof_session *s, int n, prof_prepare_fn prepare,
 
 void prof_close(struct prof_session *s);
 
+/* Where a session's measures spent their wall time, summed (seconds), for the counter
+ * phase's cost line: `prepare` the callers' flushes (each also waits for the workload
+ * before it), `ranges` pushing ranges and launching workloads into them, `pass_end`
+ * stopping each pass (waits for the last workload and collects), `decode` the rest:
+ * setting up the counter-data image, decoding and evaluating it. Host clocks only, never inside a timed region. */
+struct prof_cost {
+    double prepare_s, ranges_s, pass_end_s, decode_s;
+    long passes, ranges;
+};
+void prof_cost_get(const struct prof_session *s, struct prof_cost *out);
+
 /* Offline checks, no GPU or driver needed (the CUPTI host library knows the chips of
  * its release): `chip` is a CUPTI chip name such as "GH100" (H100/H200) or "AD102".
  * prof_check_metric_names: 0 when every metric id (table or extra) exists for the chip,

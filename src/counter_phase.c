@@ -190,6 +190,14 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
             gp_nvtx_pop();
         }
     }
+    struct prof_cost c;
+    prof_cost_get(prof, &c);
+    r->counters.cost.prepare_s += c.prepare_s;
+    r->counters.cost.ranges_s += c.ranges_s;
+    r->counters.cost.pass_end_s += c.pass_end_s;
+    r->counters.cost.decode_s += c.decode_s;
+    r->counters.cost.passes += c.passes;
+    r->counters.cost.ranges += c.ranges;
     t_open = now_s();
     prof_close(prof);
     r->counters.open_s += now_s() - t_open;

@@ -350,6 +350,13 @@ static void print_summary(const struct run *r)
                "opening and closing sessions %.2f s, warm-up measures %.2f s)\n",
                r->counters.wall_s, r->counters.measures, 1e3 * r->counters.wall_s / r->counters.measures,
                r->counters.open_s, r->counters.warmup_s);
+    if (r->counters.cost.ranges) {
+        const struct prof_cost *c = &r->counters.cost;
+        fprintf(stderr, "counter phase by part: %ld ranges in %ld passes; flushes (each waiting for the range "
+                        "before) %.2f s, ranges %.2f s (%.2f ms each), pass ends %.2f s, counter data %.2f s\n",
+                c->ranges, c->passes, c->prepare_s, c->ranges_s, 1e3 * c->ranges_s / (double)c->ranges, c->pass_end_s,
+                c->decode_s);
+    }
     if (r->measure.launch_facts_rows)
         fprintf(stderr, "launch facts: %d row%s, %.1f ms of capture and queries around the verify launches\n",
                r->measure.launch_facts_rows, r->measure.launch_facts_rows == 1 ? "" : "s", 1e3 * r->measure.launch_facts_s);

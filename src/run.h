@@ -10,6 +10,7 @@
 #include "analysis/ceilings.h"
 #include "analysis/meta.h"
 #include "analysis/results.h"
+#include "cupti/prof.h"
 #include "src/cli.h"
 #include "src/outdir.h"
 #include "src/print.h"
@@ -77,6 +78,7 @@ struct run_counters {
     struct counter_flush flush;   /* GEMMPROF_COUNTER_FLUSH */
     double wall_s;           /* wall time of the counter phases, for the cost of counters */
     double open_s, warmup_s;
+    struct prof_cost cost;   /* summed over the sessions: where the wall time went */
     int measures;
 };
 

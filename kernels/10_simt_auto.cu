@@ -2,7 +2,7 @@
  *
  * Idea: one fixed tile cannot fit every shape. At 1024^3 a 128x128 tile makes 64 blocks
  * for 132 SMs, and at 8192x64x4096 it makes 64 blocks that each walk all of K. The
- * configurations of kernels/simt_configs.def (128x256 down to 64x64 block tiles) are all
+ * configurations of kernels/simt_configs.def (128x256 down to 32x64 block tiles) are all
  * instantiated from kernels/simt_gemm.cuh; per launch the rule of kernels/simt_plan.h
  * estimates each configuration and split from the wave count and the last wave's fill on
  * this device (SM count and blocks per SM from the runtime, cached) and runs the fastest.

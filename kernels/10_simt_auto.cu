@@ -2,7 +2,7 @@
  *
  * Idea: one fixed tile cannot fit every shape. At 1024^3 a 128x128 tile makes 64 blocks
  * for 132 SMs, and at 8192x64x4096 it makes 64 blocks that each walk all of K. The
- * configurations of kernels/simt_configs.def (128x256 down to 64x64 block tiles) are all
+ * configurations of kernels/simt_configs.def (128x256 down to 32x64 block tiles) are all
  * instantiated from kernels/simt_gemm.cuh; per launch the rule of kernels/simt_plan.h
  * estimates each configuration and split from the wave count and the last wave's fill on
  * this device (SM count and blocks per SM from the runtime, cached) and runs the fastest.
@@ -16,7 +16,7 @@
  * Tiles: kernels/simt_configs.def; the row's config column says which ran
  * ("128x256x16 w64x64 t16x8 s4 split1"), and `gemmprof --tune MxNxK` times them all.
  * Shapes: any m, n, k >= 1 (each configuration as bigtile; the reduction is vectorised
- * when n % 4 == 0 and C is 16-byte aligned).
+ * when m * n % 4 == 0 and C is 16-byte aligned).
  * Measured on the H200: results/h200/NOTES.md, "Kernel notes", simt_auto.
  *       ./build/gemmprof -k simt_auto,bigtile,cublas -s 1024,1000x1500x700,8192x64x4096
  */
@@ -123,29 +123,41 @@ static __device__ __forceinline__ float4 add(float4 x, float4 y)
 
 /* c = sum of the split partial products ws[z] (each `count` floats), added in order of z
  * (the same result every run). Items are float4 when VEC (count % 4 == 0 and c 16-byte
- * aligned; the workspace always is), else floats; each thread sums REDUCE_ILP items at a
- * time so that enough loads are in flight with few threads. */
-#define REDUCE_THREADS 128
-#define REDUCE_ILP 4
+ * aligned; the workspace always is), else floats. Each thread sums SIMT_REDUCE_ILP items
+ * at a time and loads SIMT_REDUCE_SLICES slices of them before adding any, so a round of
+ * the grid waits for L2 once per group of slices, not once per slice. One block per SM
+ * adding one slice at a time was latency-bound: fitted to the H200's tuner tables, a
+ * dependent round costs about 0.27 us, and a 4-way split at 1024^3 took 16 of them (about
+ * 4 us of a 62 us GEMM). */
 template <class T>
-static __global__ void __launch_bounds__(REDUCE_THREADS)
+static __global__ void __launch_bounds__(SIMT_REDUCE_THREADS)
 gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size_t items, int split)
 {
+    constexpr int ILP = SIMT_REDUCE_ILP, SLICES = SIMT_REDUCE_SLICES;
     const size_t threads = (size_t)gridDim.x * blockDim.x;
-    for (size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x; first < items;
-         first += REDUCE_ILP * threads) {
-        T sum[REDUCE_ILP];
+    for (size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x; first < items; first += ILP * threads) {
+        T sum[ILP];
 #pragma unroll
-        for (int u = 0; u < REDUCE_ILP; ++u)
+        for (int u = 0; u < ILP; ++u)
             if (first + u * threads < items)
                 sum[u] = ws[first + u * threads];
-        for (int z = 1; z < split; ++z)
+        for (int z = 1; z < split; z += SLICES) {
+            T part[SLICES][ILP];
 #pragma unroll
-            for (int u = 0; u < REDUCE_ILP; ++u)
-                if (first + u * threads < items)
-                    sum[u] = add(sum[u], ws[(size_t)z * items + first + u * threads]);
+            for (int j = 0; j < SLICES; ++j)
 #pragma unroll
-        for (int u = 0; u < REDUCE_ILP; ++u)
+                for (int u = 0; u < ILP; ++u)
+                    if (z + j < split && first + u * threads < items)
+                        part[j][u] = ws[(size_t)(z + j) * items + first + u * threads];
+#pragma unroll
+            for (int j = 0; j < SLICES; ++j)
+#pragma unroll
+                for (int u = 0; u < ILP; ++u)
+                    if (z + j < split && first + u * threads < items)
+                        sum[u] = add(sum[u], part[j][u]);
+        }
+#pragma unroll
+        for (int u = 0; u < ILP; ++u)
             if (first + u * threads < items)
                 c[first + u * threads] = sum[u];
     }
@@ -164,20 +176,17 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
         err = simt_runs[p->config](m, n, k, p->k_slice, p->split, a, b, ws, stream);
     if (err != cudaSuccess)
         return err;
-    struct simt_machine mc;
-    if ((err = simt_machine_query(&mc)) != cudaSuccess)
-        return err;
-    /* at most one block per SM, and never more threads than the GEMM kernel: the launch
-     * facts describe a call by its kernel with the most threads (ties: the first) */
+    /* the rule's estimate follows this launch (kernels/simt_plan.c, simt_reduce_cycles) */
     const long gemm_threads = p->blocks * simt_config_threads(&simt_configs[p->config]);
-    const int blocks = (int)(gemm_threads / REDUCE_THREADS < mc.sms ? gemm_threads / REDUCE_THREADS : mc.sms);
     const size_t count = (size_t)m * (size_t)n;
-    if (n % 4 == 0 && simt_aligned16(c))
-        gemm_simt_splitk_reduce_kernel<float4><<<blocks > 0 ? blocks : 1, REDUCE_THREADS, 0, stream>>>(
+    const bool vec = count % 4 == 0 && simt_aligned16(c);
+    const unsigned blocks = (unsigned)simt_reduce_blocks(m, n, gemm_threads, vec);
+    if (vec)
+        gemm_simt_splitk_reduce_kernel<float4><<<blocks, SIMT_REDUCE_THREADS, 0, stream>>>(
             reinterpret_cast<const float4 *>(ws), reinterpret_cast<float4 *>(c), count / 4, p->split);
     else
-        gemm_simt_splitk_reduce_kernel<float><<<blocks > 0 ? blocks : 1, REDUCE_THREADS, 0, stream>>>(
-            ws, c, count, p->split);
+        gemm_simt_splitk_reduce_kernel<float><<<blocks, SIMT_REDUCE_THREADS, 0, stream>>>(ws, c, count,
+                                                                                      p->split);
     return cudaGetLastError();
 }
 

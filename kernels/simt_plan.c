@@ -44,8 +44,32 @@ static long ceil_div(long a, long b)
     return (a + b - 1) / b;
 }
 
+/* The fraction of the FFMA issue that W resident warps keep busy with this thread tile:
+ * larger thread tiles need fewer warps, but fall off faster below them. */
+static double fed(const struct simt_config *c, double warps)
+{
+    int tm, tn;
+    simt_config_thread_tile(c, &tm, &tn);
+    const double outputs = tm * tn / 32.0;
+    const double full = SIMT_FEED_WARPS * pow(outputs, -SIMT_FEED_WARPS_TILE);
+    return warps >= full ? 1.0 : pow(warps / full, SIMT_FEED_EXP * pow(outputs, SIMT_FEED_EXP_TILE));
+}
+
+/* EFF of configuration c at m x n x k: the 4-byte copies when rows are not 16-byte
+ * multiples (the launcher's 16-byte test, with the operands 16-byte aligned as
+ * cudaMalloc gives them), and A's rows across sectors in the transposed tiles. */
+static double shape_eff(const struct simt_config *c, long n, long k)
+{
+    double eff = c->eff;
+    if (n % 4 != 0 || (c->a_kmajor && k % 4 != 0))
+        eff *= c->a_kmajor ? SIMT_NARROW_K : SIMT_NARROW_T;
+    if (!c->a_kmajor && k % 8 != 0)
+        eff *= SIMT_A_SECTOR;
+    return eff;
+}
+
 /* The busiest SM's time for the GEMM kernel: its L blocks in waves of up to b. */
-static double gemm_cycles(const struct simt_machine *mc, int ci, long blocks, int k_slice)
+static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k, long blocks, int k_slice)
 {
     const struct simt_config *c = &simt_configs[ci];
     const int sms = mc->sms > 0 ? mc->sms : 1;
@@ -53,16 +77,39 @@ static double gemm_cycles(const struct simt_machine *mc, int ci, long blocks, in
     if (per_sm < 1)
         per_sm = 1;
     const int warps = simt_config_threads(c) / 32;
-    const double tile_fmas = (double)c->bm * c->bn * k_slice;
+    const double eff = shape_eff(c, n, k);
+    const double tile_fmas = (double)c->bm * c->bn * (k_slice + SIMT_FILL_K + SIMT_FILL_K_STAGE * (c->stages - 1) * c->bk);
     double cycles = 0;
     for (long left = ceil_div(blocks, sms); left > 0; left -= per_sm) {
         const long w = left < per_sm ? left : per_sm;
-        double fed = (double)w * warps / SIMT_FULL_WARPS;
-        if (fed > 1)
-            fed = 1;
-        cycles += (double)w * tile_fmas / (128.0 * c->eff * fed) + SIMT_WAVE_CLK;
+        cycles += (double)w * tile_fmas / (128.0 * eff * fed(c, (double)w * warps));
     }
     return cycles;
+}
+
+long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16)
+{
+    const long count = m * n;
+    const long items = count % 4 == 0 && c_aligned16 ? count / 4 : count;
+    long blocks = ceil_div(items, (long)SIMT_REDUCE_THREADS * SIMT_REDUCE_ILP);
+    if (blocks > gemm_threads / SIMT_REDUCE_THREADS)
+        blocks = gemm_threads / SIMT_REDUCE_THREADS;
+    return blocks > 0 ? blocks : 1;
+}
+
+/* Each thread sums SIMT_REDUCE_ILP items per round of the grid, loading SIMT_REDUCE_SLICES
+ * slices before it adds them: its dependent L2 round trips are the grid's rounds times
+ * the slice groups (slice 0, then the rest in groups); the bytes are every partial read
+ * and C written. */
+double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads)
+{
+    const int sms = mc->sms > 0 ? mc->sms : 1;
+    const long count = m * n;
+    const long items = count % 4 == 0 ? count / 4 : count;
+    const long threads = simt_reduce_blocks(m, n, gemm_threads, 1) * SIMT_REDUCE_THREADS;
+    const long rounds = ceil_div(items, threads * SIMT_REDUCE_ILP) * (1 + ceil_div(split - 1, SIMT_REDUCE_SLICES));
+    return SIMT_REDUCE_LAUNCH_CLK + rounds * SIMT_REDUCE_ROUND_CLK +
+           (double)(split + 1) * count * 4 / (SIMT_REDUCE_BYTES_PER_CLK * sms);
 }
 
 int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split,
@@ -81,11 +128,10 @@ int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int co
     p->blocks = ceil_div(m, c->bm) * ceil_div(n, c->bn) * split;
     if (simt_plan_workspace_bytes(p, m, n) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
         return -1;
-    const int sms = mc->sms > 0 ? mc->sms : 1;
     /* the last slice may be shorter; the busiest SM still waits for a full one */
-    p->est_cycles = gemm_cycles(mc, config, p->blocks, p->k_slice);
+    p->est_cycles = gemm_cycles(mc, config, n, k, p->blocks, p->k_slice);
     if (split > 1)
-        p->est_cycles += (double)(split + 1) * m * n * 4 / (SIMT_REDUCE_BYTES_PER_CLK * sms) + SIMT_LAUNCH_CLK;
+        p->est_cycles += simt_reduce_cycles(mc, m, n, split, p->blocks * simt_config_threads(c));
     return 0;
 }
 

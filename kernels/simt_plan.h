@@ -3,19 +3,25 @@
  * dependency, so the rule is tested without a GPU (tests/test_simt_plan.c); the kernels
  * (kernels/10_simt_auto.cu) and the tuner (src/tune.c) call the same functions.
  *
- * The rule, in one paragraph. For every configuration c and every split s of
- * SIMT_SPLITS whose K-slice ceil(K/s), rounded up to BK, is at least SIMT_MIN_K_SLICE
- * (and whose workspace fits SIMT_MAX_WORKSPACE_BYTES), estimate the time on the busiest
- * SM: the grid has T = ceil(M/BM) * ceil(N/BN) * s blocks, the busiest SM gets
- * L = ceil(T / SMs) of them and runs them in waves of up to b at once (b = blocks of c
- * resident per SM, from the occupancy API); a wave of w blocks takes
- * w * BM * BN * K-slice / (128 * EFF_c * min(1, w * warps_c / SIMT_FULL_WARPS)) cycles
- * (128 FP32 lanes per SM; too few warps cannot keep them busy) plus SIMT_WAVE_CLK (the
- * pipeline's fill and the epilogue). A split adds the
- * second pass, which reads s partial products and writes C ((s + 1) * M * N * 4 bytes at
- * SIMT_REDUCE_BYTES_PER_CLK per SM over all SMs) plus SIMT_LAUNCH_CLK. The smallest
- * estimate wins; ties go to the earlier configuration (larger tile), then the smaller
- * split. Nothing in it names a shape: the wave count and the last wave's fill decide. */
+ * The rule. For every configuration c and every split s of SIMT_SPLITS whose K-slice
+ * ceil(K/s), rounded up to BK, is at least SIMT_MIN_K_SLICE (and whose workspace fits
+ * SIMT_MAX_WORKSPACE_BYTES), estimate the time on the busiest SM: the grid has
+ * T = ceil(M/BM) * ceil(N/BN) * s blocks, the busiest SM gets L = ceil(T / SMs) of them and
+ * runs them in waves of up to b at once (b = blocks of c resident per SM, from the
+ * occupancy API). A wave of w blocks takes
+ *     w * BM * BN * (K-slice + fill) / (128 * EFF_c * fed(w * warps_c))
+ * cycles (128 FP32 lanes per SM): fill is a block's fixed cost (pipeline fill, epilogue) in
+ * k-steps, and fed(W) = min(1, W / W_full)^e says how much of the FFMA issue W warps keep
+ * busy; larger thread tiles need fewer warps but lose more below them (W_full and e scale
+ * with the thread tile's outputs). EFF_c drops when the 16-byte copies cannot run (rows of
+ * B, or of A in the k-major tiles, not multiples of 4 floats) and, for the transposed
+ * tiles, when K % 8 leaves A's 32-byte row pieces across two sectors. A split adds the
+ * second pass (simt_reduce_cycles): a launch, its rounds of dependent L2 loads and its
+ * bytes. The smallest estimate wins; ties go to the earlier configuration (larger tile),
+ * then the smaller split. Nothing in it names a shape: tiles, waves, the last wave's fill,
+ * the warps per SM and the reduction decide. The constants were fitted to the H200's tuner
+ * tables at nine shapes (results/h200/NOTES.md, "Kernel notes", simt_configs); the host
+ * test replays those tables (tests/test_simt_plan.c). */
 #ifndef GEMMPROF_KERNELS_SIMT_PLAN_H
 #define GEMMPROF_KERNELS_SIMT_PLAN_H
 
@@ -25,15 +31,28 @@
 extern "C" {
 #endif
 
-/* The rule's constants (guesses to calibrate with `gemmprof --tune`; see above). */
+/* The rule's constants, fitted to `gemmprof --tune` tables on the H200 (see above). */
 #define SIMT_SPLITS {1, 2, 3, 4, 6, 8, 12, 16}
 #define SIMT_MIN_K_SLICE 64                 /* a shorter slice is mostly pipeline fill */
-#define SIMT_WAVE_CLK 3000.0                /* a wave's pipeline fill and epilogue, cycles */
-#define SIMT_FULL_WARPS 8                   /* warps per SM that keep the FFMA pipe fed */
-#define SIMT_REDUCE_BYTES_PER_CLK 24.0      /* split-K pass, per SM (L2-resident partials) */
-#define SIMT_LAUNCH_CLK 4000.0              /* the second kernel's launch gap, cycles */
+#define SIMT_FILL_K 31.8                    /* a block's fixed cost, in k-steps of its tile */
+#define SIMT_FILL_K_STAGE 0.25              /* plus this x (STAGES - 1) x BK (the prologue) */
+#define SIMT_FEED_WARPS 11.4                /* warps per SM that keep 8x4 thread tiles fed */
+#define SIMT_FEED_WARPS_TILE 0.26           /* W_full x (outputs / 32)^-this */
+#define SIMT_FEED_EXP 0.21                  /* e of 8x4 thread tiles */
+#define SIMT_FEED_EXP_TILE 0.85             /* e x (outputs / 32)^this */
+#define SIMT_NARROW_T 0.87                  /* EFF of transposed-A tiles on 4-byte B copies */
+#define SIMT_NARROW_K 0.79                  /* EFF of k-major tiles on 4-byte copies */
+#define SIMT_A_SECTOR 0.98                  /* EFF of transposed-A tiles when K % 8 != 0 */
+#define SIMT_REDUCE_LAUNCH_CLK 940.0        /* the split's second kernel: launch and ramp */
+#define SIMT_REDUCE_ROUND_CLK 530.0         /* one round of dependent loads from L2 */
+#define SIMT_REDUCE_BYTES_PER_CLK 21.1      /* its traffic, per SM (L2-resident partials) */
 #define SIMT_MAX_WORKSPACE_BYTES (256L << 20)
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
+/* The reduction kernel's shape (kernels/10_simt_auto.cu), which the rule's estimate
+ * follows: threads per block, items per thread per round, slices loaded per round. */
+#define SIMT_REDUCE_THREADS 128
+#define SIMT_REDUCE_ILP 4
+#define SIMT_REDUCE_SLICES 4
 #define SIMT_MAX_CONFIGS 24
 
 struct simt_config {
@@ -84,6 +103,14 @@ struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, l
  * list); returns how many were written (at most max). */
 int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, struct simt_plan *out,
                          int max);
+
+/* The split-K reduction of m x n partial products in `split` slices after a GEMM kernel
+ * of gemm_threads threads: its blocks of SIMT_REDUCE_THREADS (enough for every item of
+ * SIMT_REDUCE_ILP, never more threads than the GEMM kernel: a call's launch facts
+ * describe its kernel with the most threads), whether it moves float4 (m * n % 4 == 0 and
+ * C 16-byte aligned: c_aligned16), and the rule's estimate of its cycles. */
+long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16);
+double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads);
 
 /* Workspace bytes a plan needs (0 without a split). */
 size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n);

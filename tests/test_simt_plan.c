@@ -8,17 +8,21 @@
 #include "kernels/simt_plan.h"
 #include "tests/test.h"
 
-/* 132 SMs; blocks per SM as the occupancy API gives them for the table's register and
- * shared-memory use on sm_90 (nvcc 13.0: 255 registers for the 16x8 thread tiles) */
+/* 132 SMs; blocks per SM as the occupancy API gives them on the H200 (its tuner tables,
+ * tests/data/h200_simt_tune.csv); a row the list misses keeps its MIN_BLOCKS */
 static struct simt_machine h200(void)
 {
     struct simt_machine mc = {132, {0}, {0}};
-    const char *names[] = {"b128x256", "b256x128", "b128x128", "b64x128", "b128x64", "b64x64"};
-    const int per_sm[] = {1, 1, 2, 3, 2, 4};
-    for (int i = 0; i < 6; i++) {
-        int c = simt_config_find(names[i]);
+    static const struct {
+        const char *name;
+        int per_sm;
+    } occ[] = {{"b128x256", 1}, {"b256x128", 1}, {"b128x128", 2}, {"b64x128", 3},   {"b128x64", 3},
+               {"b64x64", 4},   {"t64x128", 3},  {"t128x64", 2},  {"t64x64", 4},    {"t128x128", 2},
+               {"t128x256", 1}, {"t256x128", 1}, {"t128x256t8", 1}, {"t128x128t8", 2}, {"t32x64", 8}};
+    for (size_t i = 0; i < sizeof occ / sizeof occ[0]; i++) {
+        int c = simt_config_find(occ[i].name);
         if (c >= 0)
-            mc.blocks_per_sm[c] = per_sm[i];
+            mc.blocks_per_sm[c] = occ[i].per_sm;
     }
     return mc;
 }
@@ -121,6 +125,138 @@ static void test_rule(void)
           "unsplit: one slice of K rounded up to BK (%d), one block", q.k_slice);
 }
 
+/* The model's pieces, each on its own: what makes a split, a wave, a narrow row pay. */
+static void test_model(void)
+{
+    const struct simt_machine mc = h200();
+    char b[80];
+
+    /* a grid under one wave at every tile: K must be split to fill the SMs */
+    const struct simt_plan deep = simt_plan_pick(&mc, 512, 512, 8192);
+    simt_plan_describe(&deep, b, sizeof b);
+    CHECK(deep.split > 1 && deep.blocks >= mc.sms * 9 / 10,
+          "512x512x8192 (64 tiles of 64x64 for 132 SMs) splits K and fills 90%% of the SMs: %s, %ld blocks",
+          b, deep.blocks);
+
+    /* the same blocks' work with more warps per SM is cheaper: 3 resident 64x64 blocks per
+     * SM against 1 (t64x64 at 8192x64x4096: split 3, 384 blocks, against split 1, 128) */
+    const int t64 = simt_config_find("t64x64");
+    struct simt_plan one, three;
+    CHECK(t64 >= 0 && simt_plan_make(&mc, 8192, 64, 4096, t64, 1, &one) == 0 &&
+              simt_plan_make(&mc, 8192, 64, 4096, t64, 3, &three) == 0 && three.est_cycles < 0.9 * one.est_cycles,
+          "three 64x64 blocks per SM on a third of K each beat one on all of it by 10%%+ (measured: 16%%) (%.0f vs %.0f cycles)",
+          three.est_cycles, one.est_cycles);
+
+    /* the reduction: dearer with more slices, never more threads than the GEMM kernel,
+     * floats when m * n is not a multiple of 4 */
+    CHECK(simt_reduce_cycles(&mc, 1024, 1024, 8, 65536) > simt_reduce_cycles(&mc, 1024, 1024, 2, 65536) &&
+              simt_reduce_cycles(&mc, 1024, 1024, 2, 65536) > 0,
+          "8 slices cost more to add than 2");
+    CHECK(simt_reduce_blocks(1024, 1024, 4096, 1) * SIMT_REDUCE_THREADS <= 4096 &&
+              simt_reduce_blocks(1024, 1024, 1 << 30, 1) == 1024L * 1024 / 4 / (SIMT_REDUCE_THREADS * SIMT_REDUCE_ILP) &&
+              simt_reduce_blocks(1, 1, 32, 1) == 1,
+          "reduction blocks: capped by the GEMM's threads, enough for every float4 item, at least one");
+    CHECK(simt_reduce_blocks(257, 513, 1 << 30, 1) == (257L * 513 + 511) / 512 &&
+              simt_reduce_blocks(1024, 1025, 1 << 30, 1) == (1024L * 1025 / 4 + 511) / 512 &&
+              simt_reduce_blocks(1024, 1024, 1 << 30, 0) == 1024L * 1024 / 512,
+          "float items when m * n %% 4 != 0 or C is unaligned, float4 when m * n %% 4 == 0 whatever n is");
+
+    /* rows that are not 16-byte multiples: 4-byte copies cost, more in the k-major tiles
+     * (A too), so an odd shape runs a transposed-A tile */
+    const int b64 = simt_config_find("b64x64");
+    struct simt_plan even, odd, even_k, odd_k;
+    CHECK(b64 >= 0 && simt_plan_make(&mc, 256, 512, 4096, t64, 8, &even) == 0 &&
+              simt_plan_make(&mc, 256, 511, 4096, t64, 8, &odd) == 0 &&
+              simt_plan_make(&mc, 256, 512, 4096, b64, 8, &even_k) == 0 &&
+              simt_plan_make(&mc, 256, 512, 4095, b64, 8, &odd_k) == 0 &&
+              odd.est_cycles > even.est_cycles * 1.05 && odd_k.est_cycles > even_k.est_cycles * 1.1,
+          "N %% 4 != 0 makes a transposed tile dearer (%.0f vs %.0f), K %% 4 != 0 a k-major one more (%.0f vs %.0f)",
+          odd.est_cycles, even.est_cycles, odd_k.est_cycles, even_k.est_cycles);
+    const struct simt_plan ragged = simt_plan_pick(&mc, 257, 513, 4099);
+    simt_plan_describe(&ragged, b, sizeof b);
+    CHECK(!simt_configs[ragged.config].a_kmajor && ragged.split > 1, "257x513x4099 runs a split transposed-A tile: %s", b);
+}
+
+/* The rule against the H200: each row of tests/data/h200_simt_tune.csv is one plan of
+ * `gemmprof --tune` at one of nine shapes (median of 10, L2 flushed; the tables the
+ * constants were fitted to, measured before the split-K reduction loaded several slices
+ * per round). At every shape the rule's pick must be a plan of the table that ran within
+ * 5% of the table's best. Replace the file with new tables when the kernels change (the
+ * tools/h200_session.sh step simttune writes them in this layout). */
+static void test_h200_tables(void)
+{
+    FILE *f = fopen("tests/data/h200_simt_tune.csv", "r");
+    CHECK(f != NULL, "tests/data/h200_simt_tune.csv opens");
+    if (!f)
+        return;
+    enum { MAXROWS = 2048 };
+    static struct {
+        long m, n, k;
+        int config, split, per_sm;
+        double t;
+    } row[MAXROWS];
+    char line[256], name[64];
+    int nrows = 0, unknown = 0;
+    if (!fgets(line, sizeof line, f))
+        line[0] = '\0';
+    while (nrows < MAXROWS && fgets(line, sizeof line, f)) {
+        char *p = line;
+        row[nrows].m = strtol(p, &p, 10), p++;
+        row[nrows].n = strtol(p, &p, 10), p++;
+        row[nrows].k = strtol(p, &p, 10), p++;
+        size_t len = strcspn(p, ",");
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        p += len + 1;
+        row[nrows].split = (int)strtol(p, &p, 10), p++;
+        row[nrows].per_sm = (int)strtol(p, &p, 10), p++;
+        row[nrows].t = strtod(p, NULL);
+        row[nrows].config = simt_config_find(name);
+        unknown += row[nrows].config < 0;
+        nrows++;
+    }
+    fclose(f);
+    CHECK(nrows > 900 && unknown == 0, "%d measured plans, every configuration in the table (%d unknown)", nrows, unknown);
+
+    int shapes = 0, ok = 0;
+    double worst = 1;
+    for (int first = 0; first < nrows;) {
+        int end = first;
+        while (end < nrows && row[end].m == row[first].m && row[end].n == row[first].n && row[end].k == row[first].k)
+            end++;
+        struct simt_machine mc = {132, {0}, {0}};
+        double best = INFINITY;
+        for (int i = first; i < end; i++) {
+            if (row[i].config >= 0)
+                mc.blocks_per_sm[row[i].config] = row[i].per_sm;
+            best = fmin(best, row[i].t);
+        }
+        /* the rule's cheapest plan among the configurations the table measured (a row added
+         * to the table since is not judged until new tables are recorded) */
+        static struct simt_plan cand[SIMT_MAX_CONFIGS * 16];
+        const int nc = simt_plan_candidates(&mc, row[first].m, row[first].n, row[first].k, cand,
+                                            (int)(sizeof cand / sizeof cand[0]));
+        struct simt_plan p = {-1, 0, 0, 0, INFINITY};
+        for (int j = 0; j < nc; j++)
+            if (mc.blocks_per_sm[cand[j].config] > 0 && cand[j].est_cycles < p.est_cycles)
+                p = cand[j];
+        double t = NAN;
+        for (int i = first; i < end; i++)
+            if (row[i].config == p.config && row[i].split == p.split)
+                t = row[i].t;
+        char b[80] = "none";
+        if (p.config >= 0)
+            simt_plan_describe(&p, b, sizeof b);
+        const double frac = best / t; /* NaN when the pick was not measured */
+        CHECK(frac >= 0.95, "%ldx%ldx%ld: the pick %s ran at %.1f%% of the best of %d plans", row[first].m, row[first].n,
+              row[first].k, b, 100 * frac, end - first);
+        ok += frac >= 0.95;
+        worst = frac < worst || isnan(frac) ? frac : worst;
+        shapes++;
+        first = end;
+    }
+    CHECK(shapes == 9 && ok == 9, "9 shapes, every pick within 5%% of the best (worst %.1f%%)", 100 * worst);
+}
+
 static void test_config_column(void)
 {
     char err[512], path[] = "/tmp/gemmprof_simt_XXXXXX";
@@ -156,6 +292,8 @@ int main(void)
 {
     test_table();
     test_rule();
+    test_model();
+    test_h200_tables();
     test_config_column();
     TEST_EXIT();
 }

@@ -5,7 +5,7 @@
 # outputs included, into $OUT/bundle.tgz (default /tmp/gemmprof-out).
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
-# dbufstalls tune trace sass
+# dbufstalls tune trace sass simttune
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -18,6 +18,8 @@
 # insight (issue 10, about 4 minutes): the default sweep with the stall metrics into
 # $W/insight_default, a sweep of small, odd and tall-skinny shapes into $W/insight_extra,
 # and tests/gpu/test_ncu_launch.sh once; logs in $W/logs/insight_*.log and ncu-launch.log.
+# simttune (issue 28, about 4 minutes): simt_auto and cuBLAS at the nine shapes, then the
+# tuner at each; $W/logs/simttune-*.log, $W/simttune/<shape>/tune.csv.
 set -u
 OUT=${OUT:-/tmp/gemmprof-out}
 # the work folder lies outside $OUT (the device tool returns at most 8 files from it) and
@@ -168,6 +170,38 @@ if has shapes28; then
             echo "tune $s: exit $?"; grep -E "<-|pick" "$W/logs/tune28-$s.log" | head -3
         done
     fi
+fi
+if has simttune; then
+    # issue 28: simt_auto beside cuBLAS SGEMM at the nine shapes (timing only, one
+    # invocation), then the tuner at each: is the rule's pick within 5% of the best plan,
+    # and simt_auto within 90% of cuBLAS? The tables, joined in the layout of
+    # tests/data/h200_simt_tune.csv (the host test's replay), land in $W/simttune/.
+    S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
+    stamp "simt_auto and cuBLAS at $S28, then --tune at each -> $W/simttune"
+    mkdir -p "$W/simttune"
+    timeout 120 build/gemmprof -k simt_auto,cublas -s "$S28" --no-counters --no-report -o "$W/simttune/timing" \
+        >"$W/logs/simttune-timing.log" 2>&1
+    echo "exit $?" >>"$W/logs/simttune-timing.log"
+    grep -E "^(simt_auto|cublas) |^ +config" "$W/logs/simttune-timing.log"
+    echo "m,n,k,config_name,split,blocks_per_sm,time_median_s" >"$W/simttune/h200_simt_tune.csv"
+    for s in ${S28//,/ }; do
+        timeout 90 build/gemmprof --tune "$s" --no-counters -o "$W/simttune/$s" >"$W/logs/simttune-$s.log" 2>&1
+        echo "tune $s: exit $?"; grep -E "rule's pick" "$W/logs/simttune-$s.log"
+        python3 - "$W/simttune/$s/tune.csv" >>"$W/simttune/h200_simt_tune.csv" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(",".join(r[c] for c in ("m", "n", "k", "config_name", "split", "blocks_per_sm", "time_median_s")))
+PY
+    done
+    python3 - "$W/simttune/timing/results.csv" <<'PY'
+import csv, sys
+t = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    t.setdefault((r["m"], r["n"], r["k"]), {})[r["variant"]] = float(r["time_median_s"])
+for (m, n, k), v in t.items():
+    if "simt_auto" in v and "cublas" in v:
+        print(f"{m}x{n}x{k}: simt_auto at {100 * v['cublas'] / v['simt_auto']:.1f}% of cuBLAS SGEMM")
+PY
 fi
 if has tensor; then
     # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,

@@ -10,6 +10,7 @@
  * Roofs are the *measured* ceilings only: a datasheet number the machine never reaches
  * would make every kernel look worse than it is. Missing measurement -> NaN, not a guess. */
 #include "analysis/roofline.h"
+#include "analysis/precision.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -82,7 +83,9 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
      * the tensor counter the row's precision says. */
     const double tensor = metric(r, GP_M_tensor_tf32), W = out->flops_analytic;
     out->tensor_per_flop = tensor / W;
-    out->compute_path = tensor > 0 || strcmp(r->precision, "tf32") == 0 ? GP_PATH_TENSOR : GP_PATH_FP32;
+    const int prec = gp_precision_parse(r->precision);
+    out->compute_path = tensor > 0 || (prec >= 0 && gp_precision_is_tensor((enum gp_precision)prec)) ? GP_PATH_TENSOR
+                                                                                                   : GP_PATH_FP32;
     out->tensor_ceiling = -1;
     if (cs) {
         /* fmax ignores a NaN operand: either DRAM measurement alone is enough. A copy

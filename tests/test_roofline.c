@@ -347,10 +347,20 @@ static void test_ceilings_io(void)
         CHECK(0, "mkdtemp");
         return;
     }
-    CHECK(GP_CEIL_COUNT == 10 && strcmp(gp_ceiling_info[GP_CEIL_tf32].id, "tf32") == 0 &&
-              gp_ceiling_info[GP_CEIL_l2].kind == GP_CEIL_BANDWIDTH &&
-              strcmp(gp_ceiling_info[GP_CEIL_fp32_fma].unit, "flop/s") == 0,
-          "ceiling table from ceilings.def");
+    int ids_ok = 1, n_compute = 0;
+    for (int i = 0; i < GP_CEIL_COUNT; i++) {   /* every row of ceilings.def, whatever their number */
+        ids_ok &= gp_ceiling_info[i].id[0] && gp_ceiling_info[i].label[0];
+        for (int j = 0; j < i; j++)
+            ids_ok &= strcmp(gp_ceiling_info[i].id, gp_ceiling_info[j].id) != 0;
+        n_compute += gp_ceiling_info[i].kind == GP_CEIL_COMPUTE;
+        ids_ok &= strcmp(gp_ceiling_info[i].unit, gp_ceiling_info[i].kind == GP_CEIL_COMPUTE ? "flop/s" : "byte/s") == 0;
+    }
+    CHECK(ids_ok && strcmp(gp_ceiling_info[GP_CEIL_tf32].id, "tf32") == 0 &&
+              strcmp(gp_ceiling_info[GP_CEIL_bf16].id, "bf16") == 0 &&
+              strcmp(gp_ceiling_info[GP_CEIL_fp16_wgmma].id, "fp16_wgmma") == 0 &&
+              gp_ceiling_info[GP_CEIL_l2].kind == GP_CEIL_BANDWIDTH,
+          "ceiling table from ceilings.def: %d ceilings, %d of them compute, ids unique, units by kind",
+          GP_CEIL_COUNT, n_compute);
 
     struct gp_ceilings a, b;
     char err[512] = "";   /* a successful call leaves it untouched: never print stack bytes */
@@ -359,6 +369,13 @@ static void test_ceilings_io(void)
     strcpy(a.date, "2026-11-30T00:00:00Z");
     a.c[GP_CEIL_l2].sm_clock_hz = 1.98e9;
     strcpy(a.c[GP_CEIL_tf32].theory_source, "132 SMs x 1024 x 2, dense");
+    /* the BF16/FP16 rows too: every id is written and read back by name */
+    for (int i = 0; i < GP_CEIL_COUNT; i++)
+        if (isnan(a.c[i].measured))
+            a.c[i].measured = 1e14 * (i + 1);
+    a.c[GP_CEIL_bf16_wgmma].theoretical = 1.0705e15;
+    a.c[GP_CEIL_fp16].sm_clock_hz = 1.755e9;
+    strcpy(a.c[GP_CEIL_bf16_wgmma].theory_source, "132 SMs x 4096 dense flop/clk (datasheet constant) x 1.980 GHz max");
     char path[512];
     snprintf(path, sizeof path, "%s/ceilings.csv", tmpdir);
     CHECK(ceilings_write_csv(path, &a, err, sizeof err) == 0, "write ceilings.csv%s%s", *err ? ": " : "", err);
@@ -371,7 +388,10 @@ static void test_ceilings_io(void)
         x = a.c[i].theoretical, y = b.c[i].theoretical;
         same &= (isnan(x) && isnan(y)) || x == y;
     }
-    CHECK(same, "round trip keeps every value, NaN as NaN");
+    CHECK(same, "round trip keeps every value of all %d ceilings, NaN as NaN", GP_CEIL_COUNT);
+    CHECK(b.c[GP_CEIL_fp16].sm_clock_hz == 1.755e9 &&
+              strcmp(b.c[GP_CEIL_bf16_wgmma].theory_source, a.c[GP_CEIL_bf16_wgmma].theory_source) == 0,
+          "the BF16/FP16 rows keep their clock and theory source");
     CHECK(strcmp(b.gpu, a.gpu) == 0 && strcmp(b.date, a.date) == 0 &&
               b.c[GP_CEIL_l2].sm_clock_hz == 1.98e9 &&
               strcmp(b.c[GP_CEIL_tf32].theory_source, a.c[GP_CEIL_tf32].theory_source) == 0,

@@ -200,9 +200,9 @@ static const char *const level_label[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "sha
 
 /* ---- variant families: the legends group each family's variants ---- */
 
-enum vfamily { FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32, FAM_CUBLAS, FAM_COUNT };
+enum vfamily { FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32, FAM_TENSOR16, FAM_CUBLAS, FAM_COUNT };
 /* the CSVs' family column; plots/common.gp gives each family its marker fill */
-static const char *const family_name[FAM_COUNT] = {"FP32 SIMT", "TF32 tensor", "3xTF32", "cuBLAS"};
+static const char *const family_name[FAM_COUNT] = {"FP32 SIMT", "TF32 tensor", "3xTF32", "16-bit tensor", "cuBLAS"};
 
 /* A row's family: cuBLAS by name (it is the reference whatever its pipe), else the pipe
  * that did the work (3xTF32 by its tensor ops per FLOP, or by name without counters). */
@@ -214,7 +214,9 @@ static int row_family(const struct gp_result *r, const struct gp_ceilings *cs)
     roof_derive(r, cs, &ro);
     if (strstr(r->variant, "tf32x3") || (ro.compute_path == GP_PATH_TENSOR && ro.tensor_per_flop > 1.05))
         return FAM_3XTF32;
-    return ro.compute_path == GP_PATH_TENSOR ? FAM_TF32 : FAM_FP32_SIMT;
+    if (ro.compute_path == GP_PATH_TENSOR)
+        return ro.tensor_type == GP_BF16 || ro.tensor_type == GP_FP16 ? FAM_TENSOR16 : FAM_TF32;
+    return FAM_FP32_SIMT;
 }
 
 /* Renumbers the variant groups family by family (first appearance within each), so a
@@ -372,6 +374,7 @@ static int write_roofs(const struct gp_ceilings *cs, const char *path, char *err
         const struct { enum gp_ceiling_id id; const char *label; } comp[] = {
             {GP_CEIL_fp32_fma, "FP32 FMA"}, {GP_CEIL_fp32_nofma, "FP32 no FMA"},
             {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor"},
+            {roof_type_ceiling(cs, GP_BF16), "BF16 tensor"}, {roof_type_ceiling(cs, GP_FP16), "FP16 tensor"},
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {

@@ -200,9 +200,9 @@ static const char *const level_label[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "sha
 
 /* ---- variant families: the legends group each family's variants ---- */
 
-enum vfamily { FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32, FAM_CUBLAS, FAM_COUNT };
+enum vfamily { FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32, FAM_TENSOR16, FAM_CUBLAS, FAM_COUNT };
 /* the CSVs' family column; plots/common.gp gives each family its marker fill */
-static const char *const family_name[FAM_COUNT] = {"FP32 SIMT", "TF32 tensor", "3xTF32", "cuBLAS"};
+static const char *const family_name[FAM_COUNT] = {"FP32 SIMT", "TF32 tensor", "3xTF32", "16-bit tensor", "cuBLAS"};
 
 /* A row's family: cuBLAS by name (it is the reference whatever its pipe), else the pipe
  * that did the work (3xTF32 by its tensor ops per FLOP, or by name without counters). */
@@ -214,7 +214,9 @@ static int row_family(const struct gp_result *r, const struct gp_ceilings *cs)
     roof_derive(r, cs, &ro);
     if (strstr(r->variant, "tf32x3") || (ro.compute_path == GP_PATH_TENSOR && ro.tensor_per_flop > 1.05))
         return FAM_3XTF32;
-    return ro.compute_path == GP_PATH_TENSOR ? FAM_TF32 : FAM_FP32_SIMT;
+    if (ro.compute_path == GP_PATH_TENSOR)
+        return ro.tensor_type == GP_BF16 || ro.tensor_type == GP_FP16 ? FAM_TENSOR16 : FAM_TF32;
+    return FAM_FP32_SIMT;
 }
 
 /* Renumbers the variant groups family by family (first appearance within each), so a
@@ -383,6 +385,8 @@ static int write_roofs(const struct gp_ceilings *cs, double x3, int with_mma, co
             {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, with_mma ? 1 : NAN},
             {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN},   /* NaN: no row */
             {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", with_mma && x3 > 1 ? x3 : NAN},
+            {roof_type_ceiling(cs, GP_BF16), "BF16 tensor", NULL, 1},
+            {roof_type_ceiling(cs, GP_FP16), "FP16 tensor", NULL, 1},
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {

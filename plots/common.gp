@@ -17,14 +17,14 @@ array VARIANT_RGB[8] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4
 vrgb(i) = VARIANT_RGB[(int(i) - 1) % 8 + 1]
 # Markers: the family (the CSV's family column, gemmprof numbers variants family by
 # family) sets the fill, so a family reads as one group at a glance: filled for an
-# FP32-accurate result (FP32 SIMT, 3xTF32), open for TF32 accuracy (TF32 tensor), strokes
+# FP32-accurate result (FP32 SIMT, 3xTF32), open for TF32 or BF16/FP16 inputs, strokes
 # for the cuBLAS references (never the open circle: that is the rings and level keys).
 # Within a class the shape steps with variant_index (6, 5 or 3
 # shapes) and the colour with it (8): no two of the first 24 variants drawn alike
 # (tests/host/test_plot_styles.sh). Without a family column (class 0): the older list,
 # eight filled shapes, then open, then filled again.
-FAMILY_NAMES = "FP32_SIMT TF32_tensor 3xTF32 cuBLAS"
-FAMILY_CLASS = "1 2 1 3"
+FAMILY_NAMES = "FP32_SIMT TF32_tensor 3xTF32 16-bit_tensor cuBLAS"
+FAMILY_CLASS = "1 2 1 2 3"
 CLASS_PTS1 = "7 5 9 11 13 15"
 CLASS_PTS2 = "4 8 10 12 14"
 CLASS_PTS3 = "1 2 3"

@@ -344,7 +344,27 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
  * chart: its tensor operations per GEMM FLOP) adds the roof its kernels run against, the
  * TF32 one over x3, as "tf32_x3".
  * Returns the number of rows. */
-static int write_roofs(const struct gp_ceilings *cs, double x3, int with_mma, const char *path, char *err, size_t errlen)
+enum { ROOFS_MMA = 1, ROOFS_16BIT = 2 };   /* write_roofs' optional roofs */
+
+static enum gp_ceiling_id top_16bit_ceiling(const struct gp_ceilings *cs)
+{
+    const enum gp_ceiling_id bf16 = roof_type_ceiling(cs, GP_BF16), fp16 = roof_type_ceiling(cs, GP_FP16);
+    return cs->c[fp16].measured > cs->c[bf16].measured ? fp16 : bf16;
+}
+
+static int is_16bit_ceiling(int id)
+{
+    return id == GP_CEIL_bf16 || id == GP_CEIL_fp16 || id == GP_CEIL_bf16_wgmma || id == GP_CEIL_fp16_wgmma;
+}
+
+static int any_16bit(const struct gp_dataset *ds)
+{
+    for (int i = 0; i < ds->nrows; i++)
+        if (strcmp(ds->rows[i].precision, "bf16") == 0 || strcmp(ds->rows[i].precision, "fp16") == 0)
+            return 1;
+    return 0;
+}
+static int write_roofs(const struct gp_ceilings *cs, double x3, int with, const char *path, char *err, size_t errlen)
 {
     struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
@@ -379,14 +399,17 @@ static int write_roofs(const struct gp_ceilings *cs, double x3, int with_mma, co
         /* the mma.sync loop's roof only on a family's chart that has rows held to it
          * (roof_tensor_ceiling): on the all-variant charts it lies too close to wgmma's
          * for both labels and the kernels between them */
+        const int with_mma = with & ROOFS_MMA;
+        /* one 16-bit roof, the higher of BF16's and FP16's (their ceilings lie within a few
+         * percent: two lines and labels would sit on each other), where the rows have them */
+        const enum gp_ceiling_id top16 = top_16bit_ceiling(cs);
         const struct { enum gp_ceiling_id id; const char *label, *name; double div; } comp[] = {
             {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1},
             {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1},
             {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, with_mma ? 1 : NAN},
             {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN},   /* NaN: no row */
             {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", with_mma && x3 > 1 ? x3 : NAN},
-            {roof_type_ceiling(cs, GP_BF16), "BF16 tensor", NULL, 1},
-            {roof_type_ceiling(cs, GP_FP16), "FP16 tensor", NULL, 1},
+            {top16, "BF16/FP16 tensor", NULL, (with & ROOFS_16BIT) ? 1 : NAN},
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
@@ -1118,9 +1141,10 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             /* the compute roof this row runs against, once in the list */
             const int mma = ro.tensor_ceiling == GP_CEIL_tf32_mma;
             has_mma |= mma;
-            const char *id = ro.compute_path != GP_PATH_TENSOR ? "fp32_fma"
-                             : mma                             ? gp_ceiling_info[GP_CEIL_tf32_mma].id
-                                                               : gp_ceiling_info[roof_tf32_ceiling(cs)].id;
+            const char *id = ro.compute_path != GP_PATH_TENSOR      ? "fp32_fma"
+                             : mma                                  ? gp_ceiling_info[GP_CEIL_tf32_mma].id
+                             : is_16bit_ceiling(ro.tensor_ceiling) && cs ? gp_ceiling_info[top_16bit_ceiling(cs)].id
+                                                                    : gp_ceiling_info[roof_tf32_ceiling(cs)].id;
             if (rf == FAM_3XTF32 && ro.tensor_per_flop > 1 && cs) {
                 id = mma ? "tf32_mma_x3" : "tf32_x3";
                 x3 = isnan(x3) ? ro.tensor_per_flop : fmin(x3, ro.tensor_per_flop);   /* the highest roof */
@@ -1145,7 +1169,7 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
                     own_roofs = (!isnan(x3) || has_mma) && fit(roofs, sizeof roofs, err, sizeof err, "%s/roofs_%s.csv", cx->tmpdir,
                                                   family_slug[f]) == 0;
         if (own_roofs && (gp_path(gp_roofs, sizeof gp_roofs, roofs, err, sizeof err) ||
-                          write_roofs(cs, x3, has_mma, roofs, err, sizeof err) < 0))
+                          write_roofs(cs, x3, has_mma ? ROOFS_MMA : 0, roofs, err, sizeof err) < 0))
             own_roofs = 0;
         if (named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
             write_points(ds, cs, vars, fam, sel, nsel, 0, pts, &n_dram, NULL, err, sizeof err) > 0) {
@@ -1313,7 +1337,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     int rc = -1, n_dram = 0, nranks = 0, tmp_slot = -1;
     char tmpdir[4096], gp_tmpdir[4200];
     int n_points = write_points(ds, cs, &vars, fam, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
-    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, NAN, 0, roofs, err, errlen);
+    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, NAN, any_16bit(ds) ? ROOFS_16BIT : 0, roofs, err, errlen);
     int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, fam, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
     int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, marks[PLOTS_DATA_STALLS], err, errlen);
     int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, fam, issue, marks[PLOTS_DATA_ISSUE], err, errlen);

@@ -105,6 +105,8 @@ ROOF_COLOR = "#555555"
 
 # The position (1-based) of word w in list, 0 when absent.
 word_pos(list, w) = sum [wp_j = 1:words(list)] (word(list, wp_j) eq w ? wp_j : 0)
+# the one 16-bit tensor roof (analysis/plots.c draws the higher of BF16's and FP16's)
+is_16bit(r) = r eq "bf16" || r eq "fp16" || r eq "bf16_wgmma" || r eq "fp16_wgmma"
 # "2048" for a square shape, else "MxNxK".
 shape_label(m, n, k, s) = (m == n && n == k) ? sprintf("%d", m) : s
 # SI formatting for labels: 3.96 TB/s, 60.1 TFLOP/s.

@@ -54,7 +54,7 @@ if (NKEY == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
 
 # The compute roofs drawn here: those named, else FP32 FMA and TF32, the two this suite's
 # variants use.
-is_peak(r) = strlen(COMPUTE_ROOFS) > 0 ? word_pos(COMPUTE_ROOFS, r) > 0 : (r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma")
+is_peak(r) = strlen(COMPUTE_ROOFS) > 0 ? word_pos(COMPUTE_ROOFS, r) > 0 : (r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma" || is_16bit(r))
 PEAK_M = 0; PEAK_T = 0; PEAK_LOW = 1e300; BWMAX_M = 0; BWMAX_T = 0; BWMIN = 1e300
 N_MEM_M = 0; N_MEM_T = 0; N_PEAK_M = 0; N_PEAK_T = 0; N_RIDGE = 0; RIDGE_MAX = 0
 if (HAVE_ROOFS) {

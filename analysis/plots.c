@@ -261,12 +261,23 @@ static int group_by_family(const struct gp_dataset *ds, const struct gp_ceilings
     return ok ? 0 : -1;
 }
 
-/* ",variant_index,family," for row i, between the variant and the next column */
-static void write_variant_cols(FILE *f, const struct row_groups *vars, const int *fam, int i)
+/* The columns every per-row file starts with: variant, variant_index, family, precision,
+ * then m, n, k where with_mnk, then shape. */
+static void put_row_head(struct csv_row *w, const struct gp_result *r, const struct row_groups *vars, const int *fam,
+                         int i, int with_mnk)
 {
-    fprintf(f, ",%d,", vars->group_of[i] + 1);
-    csv_write_field(f, family_name[fam[vars->group_of[i]]]);
-    fputc(',', f);
+    char shape[96];
+    shape_of(r, shape, sizeof shape);
+    csv_put(w, r->variant);
+    csv_put_long(w, vars->group_of[i] + 1);
+    csv_put(w, family_name[fam[vars->group_of[i]]]);
+    csv_put(w, r->precision);
+    if (with_mnk) {
+        csv_put_long(w, r->m);
+        csv_put_long(w, r->n);
+        csv_put_long(w, r->k);
+    }
+    csv_put(w, shape);
 }
 
 
@@ -293,25 +304,18 @@ static int write_points(const struct gp_dataset *ds, const struct gp_ceilings *c
             continue;
         struct gp_roof roof;
         roof_derive(r, cs, &roof);
-        char shape[96];
-        shape_of(r, shape, sizeof shape);
         for (int l = 0; l < (dram_only ? 1 : GP_LEVEL_COUNT); l++) {
             if (isnan(roof.ai[l]) || isnan(roof.achieved))
                 continue;
-            csv_write_field(f, r->variant);
-            write_variant_cols(f, vars, fam, i);
-            csv_write_field(f, r->precision);
-            fprintf(f, ",%ld,%ld,%ld,", r->m, r->n, r->k);
-            csv_write_field(f, shape);
-            fprintf(f, ",%s,", gp_level_name[l]);
-            csv_write_double(f, roof.bytes[l]);
-            fputc(',', f);
-            csv_write_double(f, roof.ai[l]);
-            fputc(',', f);
-            csv_write_double(f, roof.achieved);
-            fputc(',', f);
-            csv_write_double(f, roof.attainable[l]);
-            fprintf(f, ",%d\n", roof.bound_level == l);
+            struct csv_row w = {f, 0};
+            put_row_head(&w, r, vars, fam, i, 1);
+            csv_put(&w, gp_level_name[l]);
+            csv_put_double(&w, roof.bytes[l]);
+            csv_put_double(&w, roof.ai[l]);
+            csv_put_double(&w, roof.achieved);
+            csv_put_double(&w, roof.attainable[l]);
+            csv_put_long(&w, roof.bound_level == l);
+            csv_end(&w);
             n++;
             if (l == GP_LEVEL_DRAM) {
                 (*n_dram)++;
@@ -329,13 +333,16 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
                      const char *source, const char *label, double value, const char *unit,
                      double ridge_ai)
 {
-    fprintf(f, "%s,%s,%s,%s,", kind, roof, level, source);
-    csv_write_field(f, label);
-    fputc(',', f);
-    csv_write_double(f, value);
-    fputc(',', f);
-    csv_write_double(f, ridge_ai);
-    fprintf(f, ",%s\n", unit);
+    struct csv_row w = {f, 0};
+    csv_put(&w, kind);
+    csv_put(&w, roof);
+    csv_put(&w, level);
+    csv_put(&w, source);
+    csv_put(&w, label);
+    csv_put_double(&w, value);
+    csv_put_double(&w, ridge_ai);
+    csv_put(&w, unit);
+    csv_end(&w);
 }
 
 /* roofline_roofs.csv: memory and compute roofs, measured and theoretical, plus the
@@ -398,23 +405,24 @@ static int write_roofs(const struct gp_ceilings *cs, double x3, int with, const 
         snprintf(x3_mma_label, sizeof x3_mma_label, "3xTF32 mma.sync (/%.3g)", x3);
         /* the mma.sync loop's roof only on a family's chart that has rows held to it
          * (roof_tensor_ceiling): on the all-variant charts it lies too close to wgmma's
-         * for both labels and the kernels between them */
+         * for both labels and the kernels between them. datasheet: 0 for a roof without a
+         * dashed line of its own (the datasheet's tensor peak is wgmma's, not mma.sync's) */
         const int with_mma = with & ROOFS_MMA;
         /* one 16-bit roof, the higher of BF16's and FP16's (their ceilings lie within a few
          * percent: two lines and labels would sit on each other), where the rows have them */
         const enum gp_ceiling_id top16 = top_16bit_ceiling(cs);
-        const struct { enum gp_ceiling_id id; const char *label, *name; double div; } comp[] = {
-            {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1},
-            {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1},
-            {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, with_mma ? 1 : NAN},
-            {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN},   /* NaN: no row */
-            {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", with_mma && x3 > 1 ? x3 : NAN},
-            {top16, "BF16/FP16 tensor", NULL, (with & ROOFS_16BIT) ? 1 : NAN},
+        const int top16_wgmma = top16 == GP_CEIL_bf16_wgmma || top16 == GP_CEIL_fp16_wgmma;
+        const struct { enum gp_ceiling_id id; const char *label, *name; double div; int datasheet; } comp[] = {
+            {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1, 1},
+            {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1, 1},
+            {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, with_mma ? 1 : NAN, 0},
+            {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN, 1},   /* NaN: no row */
+            {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", with_mma && x3 > 1 ? x3 : NAN, 0},
+            {top16, "BF16/FP16 tensor", NULL, (with & ROOFS_16BIT) ? 1 : NAN, top16_wgmma},
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
-                /* the datasheet's tensor peak is wgmma's: mma.sync gets no dashed line of its own */
-                if (s == 1 && comp[c].id == GP_CEIL_tf32_mma)
+                if (s == 1 && !comp[c].datasheet)
                     continue;
                 double v = (s == 0 ? cs->c[comp[c].id].measured : cs->c[comp[c].id].theoretical) / comp[c].div;
                 if (v > 0) {
@@ -492,29 +500,19 @@ static int write_sweep(const struct gp_dataset *ds, const struct row_groups *var
     int n = 0;
     for (int i = 0; i < nk; i++) {
         const struct gp_result *r = &ds->rows[keys[i].row];
-        char shape[96];
-        shape_of(r, shape, sizeof shape);
         /* Square shapes plot at N; others at the cube root of M N K, the N of a square
          * GEMM with the same work. */
         double size = (r->m == r->n && r->n == r->k) ? (double)r->m
                                                      : cbrt((double)r->m * (double)r->n * (double)r->k);
-        csv_write_field(f, r->variant);
-        write_variant_cols(f, vars, fam, keys[i].row);
-        csv_write_field(f, r->precision);
-        fprintf(f, ",%ld,%ld,%ld,", r->m, r->n, r->k);
-        csv_write_field(f, shape);
-        fputc(',', f);
-        csv_write_double(f, size);
-        fputc(',', f);
-        csv_write_double(f, gp_flops_analytic(r) / r->time_median_s);
+        struct csv_row w = {f, 0};
+        put_row_head(&w, r, vars, fam, keys[i].row, 1);
+        csv_put_double(&w, size);
+        csv_put_double(&w, gp_flops_analytic(r) / r->time_median_s);
         /* the repetitions' spread, empty when unknown (never last on the line) */
-        fputc(',', f);
-        csv_write_double(f, r->time_min_s);
-        fputc(',', f);
-        csv_write_double(f, r->time_max_s);
-        fputc(',', f);
-        csv_write_double(f, r->time_median_s);
-        fputc('\n', f);
+        csv_put_double(&w, r->time_min_s);
+        csv_put_double(&w, r->time_max_s);
+        csv_put_double(&w, r->time_median_s);
+        csv_end(&w);
         n++;
     }
     free(keys);
@@ -607,12 +605,15 @@ static int write_stalls(const struct gp_dataset *ds, const struct row_groups *va
                     if (q <= STALLS_SHOWN)
                         name = limits_stall_name(limits_stall_metric(k));
                 }
-            csv_write_field(f, r->variant);
-            fprintf(f, ",%d,%d,", vars->group_of[pick[p]] + 1, p + 1);
-            csv_write_field(f, shape);
-            fputc(',', f);
-            csv_write_field(f, name);
-            fprintf(f, ",%d,%.6f,%.6f,%.6f\n", q, share, base, base + share);
+            struct csv_row w = {f, 0};
+            csv_put(&w, r->variant);
+            csv_put_long(&w, vars->group_of[pick[p]] + 1);
+            csv_put_long(&w, p + 1);
+            csv_put(&w, shape);
+            csv_put(&w, name);
+            csv_put_long(&w, q);
+            fprintf(f, ",%.6f,%.6f,%.6f", share, base, base + share);   /* fixed: the bars' stacking */
+            csv_end(&w);
             base += share;
         }
     }
@@ -654,19 +655,16 @@ static int write_issue_points(const struct gp_dataset *ds, const struct gp_ceili
             fputs("variant,variant_index,family,precision,shape,flop_per_inst,flop_per_s,issue_peak_inst_per_s,"
                   "compute_peak_flop_per_s,compute_roof\n", f);
         }
-        char shape[96];
-        shape_of(r, shape, sizeof shape);
         char roof_name[64];
         roof_compute_name(&ro, roof_name, sizeof roof_name);
-        csv_write_field(f, r->variant);
-        write_variant_cols(f, vars, fam, i);
-        csv_write_field(f, r->precision);
-        fputc(',', f);
-        csv_write_field(f, shape);
-        fprintf(f, ",%.9g,%.9g,%.9g,%.9g,", li.flop_per_inst, ro.achieved, li.issue_peak,
-                ro.peak_compute > 0 ? ro.peak_compute : 0.0);
-        csv_write_field(f, ro.peak_compute > 0 ? roof_name : "none");   /* never an empty last cell */
-        fputc('\n', f);
+        struct csv_row w = {f, 0};
+        put_row_head(&w, r, vars, fam, i, 0);
+        csv_put_double(&w, li.flop_per_inst);
+        csv_put_double(&w, ro.achieved);
+        csv_put_double(&w, li.issue_peak);
+        csv_put_double(&w, ro.peak_compute > 0 ? ro.peak_compute : 0.0);
+        csv_put(&w, ro.peak_compute > 0 ? roof_name : "none");   /* never an empty last cell */
+        csv_end(&w);
         n++;
         mark[i] = 1;
     }
@@ -716,16 +714,15 @@ static int write_fleet(const struct gp_dataset *ds, const struct row_groups *var
                          G->host[0] ? G->host : "?", G->uuid[0] ? G->uuid : "?");
                 const double nums[] = {V->flop_per_s, V->fleet_median, V->ratio};
                 const char *const strs[] = {V->variant, shape, gpu};
-                fprintf(f, "%d,%d,%d", g + 1, G->flagged, vi + 1);
-                for (int q = 0; q < 3; q++) {
-                    fputc(',', f);
-                    csv_write_double(f, nums[q]);
-                }
-                for (int q = 0; q < 3; q++) {
-                    fputc(',', f);
-                    csv_write_field(f, strs[q]);
-                }
-                fputc('\n', f);
+                struct csv_row w = {f, 0};
+                csv_put_long(&w, g + 1);
+                csv_put_long(&w, G->flagged);
+                csv_put_long(&w, vi + 1);
+                for (int q = 0; q < 3; q++)
+                    csv_put_double(&w, nums[q]);
+                for (int q = 0; q < 3; q++)
+                    csv_put(&w, strs[q]);
+                csv_end(&w);
                 n++;
             }
         }

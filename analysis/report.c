@@ -946,22 +946,16 @@ static void step_row(struct rep *R, int i)
         say(R, " | %s -> %s |\n", lim_label(st->limiter_from), lim_label(st->limiter_to));
 }
 
-/* The ladder: each variant's step to the next one, at the shape it is explained at. */
-static void write_ladder(struct rep *R, const int *focus)
+/* The ladder step from row i's variant to the next one, at the shape it is explained at,
+ * in that variant's section: the step sits with the kernels it compares. */
+static void write_step(struct rep *R, int i)
 {
-    int any = 0;
-    for (int v = 0; v < R->vars.ngroups; v++)
-        any |= focus[v] >= 0 && R->F.step_of[focus[v]] >= 0;
-    if (!any)
+    if (R->F.step_of[i] < 0)
         return;
-    say(R, "## Ladder steps\n\nEach variant against the next one at the same shape. Predicted: "
-           "the ratio of what the two limits allow; \"explained\" only within the two runs' "
-           "spread.\n\n"
+    say(R, "The step to the next variant:\n\n"
            "| step | shape | speedup | predicted | verdict | binding traffic per FMA | counter that "
            "moved most, per FMA | limiter |\n|---|---|---|---|---|---|---|---|\n");
-    for (int v = 0; v < R->vars.ngroups; v++)
-        if (focus[v] >= 0 && R->F.step_of[focus[v]] >= 0)
-            step_row(R, focus[v]);
+    step_row(R, i);
     say(R, "\n");
 }
 
@@ -969,7 +963,9 @@ static void write_variants(struct rep *R)
 {
     const struct gp_dataset *ds = R->ds;
     int *focus_of = malloc(((size_t)R->vars.ngroups + 1) * sizeof *focus_of);
-    say(R, "## What limits each variant\n\n");
+    say(R, "## What limits each variant\n\nEach section ends with the ladder step to the next variant: its "
+           "speedup against the one predicted (the ratio of what the two limits allow; \"explained\" only "
+           "within the two runs' spread).\n\n");
     for (int v = 0; v < R->vars.ngroups; v++) {
         int cnt;
         const int *idx = row_group(&R->vars, v, &cnt);
@@ -1018,9 +1014,8 @@ static void write_variants(struct rep *R)
         }
         say(R, "\nWhy, at %s: ", shape_str(&ds->rows[focus]));
         explain_row(R, focus);
+        write_step(R, focus);
     }
-    if (focus_of)
-        write_ladder(R, focus_of);
     free(focus_of);
 }
 

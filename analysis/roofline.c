@@ -246,15 +246,22 @@ enum gp_ceiling_id roof_tensor_ceiling(const struct gp_ceilings *cs, const struc
     return roof_type_ceiling(cs, t->type);
 }
 
+/* The tensor path of a derived row (an index into tensor_paths), TF32's for any other. */
+static int roof_path(const struct gp_roof *roof)
+{
+    for (int t = 0; t < N_TENSOR_PATHS; t++)
+        if (tensor_paths[t].type == (enum gp_precision)roof->tensor_type)
+            return t;
+    return 0;
+}
+
 const char *roof_tensor_name(const struct gp_roof *roof)
 {
     static const char *const names[][2] = {{"TF32 tensor", "TF32 tensor (mma.sync)"},
                                            {"BF16 tensor", "BF16 tensor (mma.sync)"},
                                            {"FP16 tensor", "FP16 tensor (mma.sync)"}};
-    for (int t = 0; t < N_TENSOR_PATHS; t++)
-        if (tensor_paths[t].type == (enum gp_precision)roof->tensor_type)
-            return names[t][roof->tensor_ceiling == (int)tensor_paths[t].mma];
-    return names[0][0];
+    const int t = roof_path(roof);
+    return names[t][roof->tensor_ceiling == (int)tensor_paths[t].mma];
 }
 
 int roof_column_is_text(int i)
@@ -272,15 +279,19 @@ static void fmt_double(char *buf, size_t len, double v)
 
 void roof_compute_name(const struct gp_roof *roof, char *buf, size_t len)
 {
-    const int mma_sync = roof->tensor_ceiling == GP_CEIL_tf32_mma;
+    /* short: legends hold about 30 characters with the figure */
+    const int t = roof_path(roof), mma_sync = roof->tensor_ceiling == (int)tensor_paths[t].mma;
+    const char *type = tensor_paths[t].name;
     if (roof->compute_path != GP_PATH_TENSOR)
         snprintf(buf, len, "FP32 FMA");
     else if (!(roof->tensor_per_flop > 1.05))   /* NaN (no counter) too: one product per FMA */
-        snprintf(buf, len, "%s", roof_tensor_name(roof));
-    else if (roof->tensor_type == GP_TF32)
-        snprintf(buf, len, "3xTF32: TF32%s / %.2g", mma_sync ? " (mma.sync)" : "", roof->tensor_per_flop);
+        snprintf(buf, len, "%s %s", type, mma_sync ? "mma.sync" : "tensor");
+    else if (roof->tensor_type != GP_TF32)
+        snprintf(buf, len, "%s %s / %.2g", type, mma_sync ? "mma" : "tensor", roof->tensor_per_flop);
+    else if (mma_sync)
+        snprintf(buf, len, "3xTF32 mma/%.2g", roof->tensor_per_flop);
     else
-        snprintf(buf, len, "%s / %.2g", roof_tensor_name(roof), roof->tensor_per_flop);
+        snprintf(buf, len, "3xTF32: TF32 / %.2g", roof->tensor_per_flop);
 }
 
 void roof_column_format(const struct gp_roof *roof, int i, char *buf, size_t len)

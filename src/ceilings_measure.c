@@ -20,6 +20,7 @@
  * loop `bf16_wgmma` and `fp16_wgmma` too: BF16 and FP16 have our own loops only.
  */
 #include "src/ceilings_measure.h"
+#include "src/cuda_try.h"
 #include "analysis/paths.h"
 
 #include <cublas_v2.h>
@@ -88,11 +89,16 @@ static void fail(struct cm *m, const char *fmt, ...)
     va_end(ap);
 }
 
-static int cuda_ok(struct cm *m, cudaError_t e, const char *what)
+/* The CUDA error family's check (src/cuda_try.h): the failing call named from its source
+ * text, after "ceilings: " and what it was for. */
+#define CM_OK(m, call, what) cm_ok_((m), (call), (what), #call)
+static int cm_ok_(struct cm *m, cudaError_t e, const char *what, const char *call_text)
 {
     if (e == cudaSuccess)
         return 1;
-    fail(m, "ceilings: %s: %s", what, cudaGetErrorString(e));
+    char w[128];
+    snprintf(w, sizeof w, "ceilings: %s", what);
+    cuda_describe(e, w, call_text, m->err, m->errlen);
     return 0;
 }
 
@@ -274,19 +280,19 @@ static int launch_checked(struct cm *m, const struct bench *b, long work, unsign
 static int time_launches(struct cm *m, const struct bench *b, long work, int per,
                          unsigned long long *probe, float *ms)
 {
-    if (!cuda_ok(m, cudaEventRecord(m->ev0, m->stream), "cudaEventRecord"))
+    if (!CM_OK(m, cudaEventRecord(m->ev0, m->stream), "timing"))
         return 0;
     for (int i = 0; i < per; i++)
         if (!launch_checked(m, b, work, i == per - 1 && !b->probe_after ? probe : NULL))
             return 0;
-    if (!cuda_ok(m, cudaEventRecord(m->ev1, m->stream), "cudaEventRecord"))
+    if (!CM_OK(m, cudaEventRecord(m->ev1, m->stream), "timing"))
         return 0;
     if (probe != NULL && b->probe_after &&
-        !cuda_ok(m, clock_probe_launch(1, PROBE_SPIN_NS, probe, m->stream), "clock probe launch"))
+        !CM_OK(m, clock_probe_launch(1, PROBE_SPIN_NS, probe, m->stream), "clock probe launch"))
         return 0;
-    if (!cuda_ok(m, cudaEventSynchronize(m->ev1), gp_ceiling_info[b->id].id))
+    if (!CM_OK(m, cudaEventSynchronize(m->ev1), gp_ceiling_info[b->id].id))
         return 0;
-    return cuda_ok(m, cudaEventElapsedTime(ms, m->ev0, m->ev1), "cudaEventElapsedTime");
+    return CM_OK(m, cudaEventElapsedTime(ms, m->ev0, m->ev1), "timing");
 }
 
 struct bench_result { double rate, clock_hz, spread; long work; int per; };
@@ -299,9 +305,9 @@ static int run_bench(struct cm *m, const struct bench *b, struct bench_result *r
     float ms = 0.0f;
 
     /* Zeroed probes read as "no clock" (NaN) should a kernel not write them. */
-    if (!cuda_ok(m, cudaMemsetAsync(m->probe, 0, SAMPLES * CEIL_PROBE_WORDS * sizeof(unsigned long long), m->stream),
+    if (!CM_OK(m, cudaMemsetAsync(m->probe, 0, SAMPLES * CEIL_PROBE_WORDS * sizeof(unsigned long long), m->stream),
                  "cudaMemset of the clock probes") ||
-        !launch_checked(m, b, work, NULL) || !cuda_ok(m, cudaStreamSynchronize(m->stream), "warm-up"))
+        !launch_checked(m, b, work, NULL) || !CM_OK(m, cudaStreamSynchronize(m->stream), "warm-up"))
         return 0;
     /* Up to three rounds, because a tiny first guess is dominated by launch overhead. */
     for (int round = 0; round < 3; round++) {
@@ -331,8 +337,8 @@ static int run_bench(struct cm *m, const struct bench *b, struct bench_result *r
     }
     unsigned long long p[SAMPLES * CEIL_PROBE_WORDS];
     /* The last clock_probe_launch may still spin: the copy must wait for the stream. */
-    if (!cuda_ok(m, cudaStreamSynchronize(m->stream), gp_ceiling_info[b->id].id) ||
-        !cuda_ok(m, cudaMemcpy(p, m->probe, sizeof p, cudaMemcpyDeviceToHost), "copy of the clock probes"))
+    if (!CM_OK(m, cudaStreamSynchronize(m->stream), gp_ceiling_info[b->id].id) ||
+        !CM_OK(m, cudaMemcpy(p, m->probe, sizeof p, cudaMemcpyDeviceToHost), "copy of the clock probes"))
         return 0;
     for (int s = 0; s < SAMPLES; s++) {
         const unsigned long long *q = p + s * CEIL_PROBE_WORDS;
@@ -484,7 +490,7 @@ static void gpu_uuid_text(const struct cudaDeviceProp *p, char *buf, size_t len)
 static int setup(struct cm *m, int device, struct gp_ceilings *out)
 {
     struct cudaDeviceProp p;
-    if (!cuda_ok(m, cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties"))
+    if (!CM_OK(m, cudaGetDeviceProperties(&p, device), "device query"))
         return 0;
     snprintf(out->gpu, sizeof out->gpu, "%.95s", p.name);  /* as gp_ceilings.gpu holds it */
     gpu_uuid_text(&p, out->gpu_uuid, sizeof out->gpu_uuid);
@@ -493,13 +499,13 @@ static int setup(struct cm *m, int device, struct gp_ceilings *out)
     m->cc_minor = p.minor;
     m->l2_bytes = p.l2CacheSize > 0 ? (size_t)p.l2CacheSize : ((size_t)4 << 20);
 
-    if (!cuda_ok(m, cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking), "cudaStreamCreate") ||
-        !cuda_ok(m, cudaEventCreate(&m->ev0), "cudaEventCreate") ||
-        !cuda_ok(m, cudaEventCreate(&m->ev1), "cudaEventCreate") ||
-        !cuda_ok(m, ceil_prepare(), "ceil_prepare"))
+    if (!CM_OK(m, cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking), "set-up") ||
+        !CM_OK(m, cudaEventCreate(&m->ev0), "set-up") ||
+        !CM_OK(m, cudaEventCreate(&m->ev1), "set-up") ||
+        !CM_OK(m, ceil_prepare(), "set-up"))
         return 0;
     for (int k = 0; k < CEIL_K_COUNT; k++) {
-        if (!cuda_ok(m, ceil_blocks_per_sm((enum ceil_kernel)k, &m->blocks[k]), "occupancy query"))
+        if (!CM_OK(m, ceil_blocks_per_sm((enum ceil_kernel)k, &m->blocks[k]), "occupancy query"))
             return 0;
         if (m->blocks[k] < 1) {
             fail(m, "ceilings: benchmark kernel %d cannot be resident on an SM", k);
@@ -511,7 +517,7 @@ static int setup(struct cm *m, int device, struct gp_ceilings *out)
     size_t want = 16 * m->l2_bytes > GIB ? 16 * m->l2_bytes : GIB;
     want &= ~(((size_t)1 << 20) - 1);
     size_t free_b = 0, total_b = 0;
-    if (!cuda_ok(m, cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo"))
+    if (!CM_OK(m, cudaMemGetInfo(&free_b, &total_b), "memory query"))
         return 0;
     const size_t reserve = (size_t)256 << 20;
     if (2 * want + reserve > free_b) {
@@ -528,17 +534,17 @@ static int setup(struct cm *m, int device, struct gp_ceilings *out)
         want = can;
     }
     m->big_bytes = want;
-    if (!cuda_ok(m, cudaMalloc((void **)&m->buf_a, m->big_bytes), "cudaMalloc of the DRAM buffers") ||
-        !cuda_ok(m, cudaMalloc((void **)&m->buf_b, m->big_bytes), "cudaMalloc of the DRAM buffers") ||
-        !cuda_ok(m, cudaMalloc((void **)&m->sink, CEIL_SINK_FLOATS * sizeof(float)), "cudaMalloc") ||
-        !cuda_ok(m, cudaMalloc((void **)&m->probe, SAMPLES * CEIL_PROBE_WORDS * sizeof(unsigned long long)),
-                 "cudaMalloc"))
+    if (!CM_OK(m, cudaMalloc((void **)&m->buf_a, m->big_bytes), "DRAM buffers") ||
+        !CM_OK(m, cudaMalloc((void **)&m->buf_b, m->big_bytes), "DRAM buffers") ||
+        !CM_OK(m, cudaMalloc((void **)&m->sink, CEIL_SINK_FLOATS * sizeof(float)), "set-up") ||
+        !CM_OK(m, cudaMalloc((void **)&m->probe, SAMPLES * CEIL_PROBE_WORDS * sizeof(unsigned long long)),
+                 "set-up"))
         return 0;
     const int fill_grid = grid_of(m, CEIL_K_FILL);
-    if (!cuda_ok(m, ceil_fill_launch(m->buf_a, big_n4(m), 1u, fill_grid, m->stream), "fill launch") ||
-        !cuda_ok(m, ceil_fill_launch(m->buf_b, big_n4(m), 2u, fill_grid, m->stream), "fill launch") ||
-        !cuda_ok(m, cudaMemsetAsync(m->sink, 0, CEIL_SINK_FLOATS * sizeof(float), m->stream), "cudaMemset") ||
-        !cuda_ok(m, cudaStreamSynchronize(m->stream), "fill"))
+    if (!CM_OK(m, ceil_fill_launch(m->buf_a, big_n4(m), 1u, fill_grid, m->stream), "fill launch") ||
+        !CM_OK(m, ceil_fill_launch(m->buf_b, big_n4(m), 2u, fill_grid, m->stream), "fill launch") ||
+        !CM_OK(m, cudaMemsetAsync(m->sink, 0, CEIL_SINK_FLOATS * sizeof(float), m->stream), "set-up") ||
+        !CM_OK(m, cudaStreamSynchronize(m->stream), "fill"))
         return 0;
 
     /* L2 working set: the largest power of two <= L2 / 4, well inside L2 even where L2
@@ -678,7 +684,7 @@ static int measure_tensor(struct cm *m, int device, struct gp_ceilings *out, siz
     }
     m->tensor_type = tensor_types[t].type;
     int blocks = 0;
-    if (!cuda_ok(m, ceil_tensor_blocks_per_sm(m->tensor_type, &blocks), "occupancy query (tensor benchmark)"))
+    if (!CM_OK(m, ceil_tensor_blocks_per_sm(m->tensor_type, &blocks), "occupancy query (tensor benchmark)"))
         return 0;
     if (blocks < 1) {
         fail(m, "ceilings: the tensor benchmark cannot be resident on an SM");

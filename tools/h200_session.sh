@@ -152,6 +152,23 @@ if has simt; then
     echo "exit $?" >>"$W/logs/simt_shapes.log"
     tail -30 "$W/logs/simt_shapes.log"
 fi
+if has shapes28; then
+    # issue 28: the auto variants and every TF32 kernel beside both cuBLAS baselines at the
+    # issue's nine shapes, timing only, one invocation; then the tuner at each shape
+    S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
+    stamp "auto variants, TF32 kernels and cuBLAS at $S28 -> $W/shapes28"
+    timeout 300 build/gemmprof -k ${SHAPES28_VARIANTS:-simt_auto,cublas,tf32_mma,wgmma,wgmma_ws,wgmma_ss,wgmma_rs,cublas_tf32} \
+        -s "$S28" --no-counters --no-report -o "$W/shapes28" >"$W/logs/shapes28.log" 2>&1
+    echo "exit $?" >>"$W/logs/shapes28.log"
+    grep -vE "^ +config|^gemmprof: " "$W/logs/shapes28.log" | tail -80
+    if [ -n "${TUNE28:-}" ]; then
+        mkdir -p "$W/tune28"
+        for s in ${S28//,/ }; do
+            timeout 120 build/gemmprof --tune "$s" --no-counters -o "$W/tune28/$s" >"$W/logs/tune28-$s.log" 2>&1
+            echo "tune $s: exit $?"; grep -E "<-|pick" "$W/logs/tune28-$s.log" | head -3
+        done
+    fi
+fi
 if has tensor; then
     # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,
     # counters on, with the stall reasons of the two best TF32 kernels at 4096^3

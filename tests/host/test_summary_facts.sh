@@ -170,6 +170,21 @@ if p:
             expect(f"tensor: {x[3]} relative error", fl(r["rel_err"]), x[6])
             expect(f"tensor: {x[7]} relative error", fl(cb["rel_err"]), x[8])
             expect(f"tensor: {t['variant']} relative error", fl(t["rel_err"]), x[9])
+# the README block's table: each row's % of cuBLAS against the cuBLAS of its precision
+hdr = re.search(r"\| variant \|(.*?)\| % of cuBLAS at (\d+) \|", text)
+if hdr:
+    N, ncols = int(hdr[2]), len([c for c in hdr[1].split("|") if c.strip()])
+    def square(v):
+        return next((r for r in rows if r["variant"] == v and int(r["m"]) == N and int(r["n"]) == N and int(r["k"]) == N), None)
+    for line in text.splitlines():
+        m = re.match(r"\| `(\w+)` \|", line)
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not m or len(cells) < ncols + 2 or not cells[ncols + 1].endswith("%"):
+            continue
+        r = square(m[1])
+        ref = square("cublas_tf32") if r and r["precision"] == "tf32" and square("cublas_tf32") else square("cublas")
+        if r and ref:
+            expect(f"README table: {m[1]} % of cuBLAS at {N}", 100 * tfl(r) / tfl(ref), cells[ncols + 1][:-1])
 print(f"checked {n}")
 for x in bad:
     print(x)

@@ -7,8 +7,11 @@
 # legend and the axes' labels lie outside the plot area and are not checked. Then, so the
 # check is known to fail, a chart with two labels drawn on one spot, and one with a label
 # across the kernels' lines, must fail it.
+# LABELS_RUN=DIR renders and checks another run (DIR's results.csv, results.json and
+# ceilings.csv) instead of results/h200.
 cd "$(dirname "$0")/../.." || exit 1
 build=${BUILD:-build}
+run=${LABELS_RUN:-results/h200}
 command -v gnuplot >/dev/null 2>&1 || { echo "skip - chart labels: gnuplot not installed"; exit 0; }
 command -v python3 >/dev/null 2>&1 || { echo "skip - chart labels: python3 not installed"; exit 0; }
 [ -x "$build/gemmprof" ] || { echo "skip - chart labels: $build/gemmprof not built"; exit 0; }
@@ -94,9 +97,9 @@ for path in sys.argv[1:]:
 EOF
 }
 
-cp results/h200/results.csv results/h200/results.json results/h200/ceilings.csv "$tmp/"
+cp "$run/results.csv" "$run/results.json" "$run/ceilings.csv" "$tmp/" || { echo "FAIL - no run to render in $run"; exit 0; }
 if ! "$build/gemmprof" plots "$tmp" >"$tmp/log" 2>&1; then
-    echo "FAIL - gemmprof plots on results/h200: $(tail -3 "$tmp/log")"
+    echo "FAIL - gemmprof plots on $run: $(tail -3 "$tmp/log")"
     exit 0
 fi
 n=0
@@ -104,12 +107,12 @@ for svg in "$tmp"/*.svg; do
     msg=$(overlaps "$svg")
     n=$((n + 1))
     if [ -z "$msg" ]; then
-        echo "ok - $(basename "$svg"): no label over another label, a line or a marker"
+        echo "ok - $run/$(basename "$svg"): no label over another label, a line or a marker"
     else
-        echo "FAIL - $(basename "$svg"): $(echo "$msg" | head -5 | tr '\n' ';') ($(echo "$msg" | wc -l) in all)"
+        echo "FAIL - $run/$(basename "$svg"): $(echo "$msg" | head -5 | tr '\n' ';') ($(echo "$msg" | wc -l) in all)"
     fi
 done
-[ "$n" -ge 6 ] && echo "ok - $n charts checked" || echo "FAIL - only $n charts rendered from results/h200"
+[ "$n" -ge 6 ] && echo "ok - $n charts checked" || echo "FAIL - only $n charts rendered from $run"
 
 # the check itself: two labels on one spot, and one across a roof line, must be caught
 mkdir "$tmp/plots" && cp plots/*.gp "$tmp/plots/"

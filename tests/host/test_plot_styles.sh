@@ -9,8 +9,11 @@
 # chart draws two variants alike and each variant looks the same in every chart (the
 # family charts included). Then, so that each check is known to fail, a copy with one
 # marker changed must fail it.
+# STYLES_RUN=DIR renders and reads back another run (DIR's results.csv, results.json and
+# ceilings.csv) instead of results/h200: every variant of its results.csv must be named.
 cd "$(dirname "$0")/../.." || exit 1
 build=${BUILD:-build}
+run=${STYLES_RUN:-results/h200}
 command -v gnuplot >/dev/null 2>&1 || { echo "skip - chart styles: gnuplot not installed"; exit 0; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -107,13 +110,14 @@ if ! command -v python3 >/dev/null 2>&1 || [ ! -x "$build/gemmprof" ]; then
     echo "skip - the rendered charts' styles: python3 or $build/gemmprof missing"
     exit 0
 fi
-mkdir "$tmp/r" && cp results/h200/results.csv results/h200/results.json results/h200/ceilings.csv "$tmp/r/"
+mkdir "$tmp/r" && cp "$run/results.csv" "$run/results.json" "$run/ceilings.csv" "$tmp/r/"
 "$build/gemmprof" plots "$tmp/r" >/dev/null 2>&1
+nvar=$(python3 -c 'import csv, sys; print(len({r["variant"] for r in csv.DictReader(open(sys.argv[1]))}))' "$tmp/r/results.csv")
 msg=$(legend_styles "$tmp/r" 2>"$tmp/count")
-if [ -z "$msg" ] && grep -q ", 19 variants" "$tmp/count"; then
-    echo "ok - results/h200's charts ($(cat "$tmp/count")): no two variants drawn alike, each the same in every chart"
+if [ -z "$msg" ] && grep -q ", $nvar variants" "$tmp/count"; then
+    echo "ok - $run's charts ($(cat "$tmp/count")): no two variants drawn alike, each the same in every chart"
 else
-    echo "FAIL - results/h200's charts ($(cat "$tmp/count")): $(echo "$msg" | head -3 | tr '\n' ';')"
+    echo "FAIL - $run's charts ($(cat "$tmp/count"), $nvar in results.csv): $(echo "$msg" | head -3 | tr '\n' ';')"
 fi
 # a palette whose 8 markers cycle with the 8 colours draws variant 9 as variant 1
 mkdir "$tmp/plots" && cp plots/*.gp "$tmp/plots/"

@@ -204,6 +204,12 @@ enum vfamily { FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32, FAM_TENSOR16, FAM_CUBLAS, FA
 /* the CSVs' family column; plots/common.gp gives each family its marker fill */
 static const char *const family_name[FAM_COUNT] = {"FP32 SIMT", "TF32 tensor", "3xTF32", "16-bit tensor", "cuBLAS"};
 
+/* A row whose tensor work took 16-bit inputs. */
+static int is_16bit_row(const struct gp_roof *ro)
+{
+    return ro->compute_path == GP_PATH_TENSOR && (ro->tensor_type == GP_BF16 || ro->tensor_type == GP_FP16);
+}
+
 /* A row's family: cuBLAS by name (it is the reference whatever its pipe), else the pipe
  * that did the work (3xTF32 by its tensor ops per FLOP, or by name without counters). */
 static int row_family(const struct gp_result *r, const struct gp_ceilings *cs)
@@ -215,7 +221,7 @@ static int row_family(const struct gp_result *r, const struct gp_ceilings *cs)
     if (strstr(r->variant, "tf32x3") || (ro.compute_path == GP_PATH_TENSOR && ro.tensor_per_flop > 1.05))
         return FAM_3XTF32;
     if (ro.compute_path == GP_PATH_TENSOR)
-        return ro.tensor_type == GP_BF16 || ro.tensor_type == GP_FP16 ? FAM_TENSOR16 : FAM_TF32;
+        return is_16bit_row(&ro) ? FAM_TENSOR16 : FAM_TF32;
     return FAM_FP32_SIMT;
 }
 
@@ -345,23 +351,11 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
     csv_end(&w);
 }
 
-/* roofline_roofs.csv: memory and compute roofs, measured and theoretical, plus the
- * ridge points of each measured memory roof with each compute roof (FP32 FMA, FP32
- * without FMA, TF32): every compute roof drawn has its ridge. x3 > 1 (a 3xTF32 family's
- * chart: its tensor operations per GEMM FLOP) adds the roof its kernels run against, the
- * TF32 one over x3, as "tf32_x3".
- * Returns the number of rows. */
-enum { ROOFS_MMA = 1, ROOFS_16BIT = 2 };   /* write_roofs' optional roofs */
-
+/* The one 16-bit tensor roof the charts draw: the higher of BF16's and FP16's. */
 static enum gp_ceiling_id top_16bit_ceiling(const struct gp_ceilings *cs)
 {
     const enum gp_ceiling_id bf16 = roof_type_ceiling(cs, GP_BF16), fp16 = roof_type_ceiling(cs, GP_FP16);
     return cs->c[fp16].measured > cs->c[bf16].measured ? fp16 : bf16;
-}
-
-static int is_16bit_ceiling(int id)
-{
-    return id == GP_CEIL_bf16 || id == GP_CEIL_fp16 || id == GP_CEIL_bf16_wgmma || id == GP_CEIL_fp16_wgmma;
 }
 
 static int any_16bit(const struct gp_dataset *ds)
@@ -371,6 +365,16 @@ static int any_16bit(const struct gp_dataset *ds)
             return 1;
     return 0;
 }
+
+/* roofline_roofs.csv: memory and compute roofs, measured and theoretical, plus the
+ * ridge points of each measured memory roof with each compute roof (FP32 FMA, FP32
+ * without FMA, TF32): every compute roof drawn has its ridge. x3 > 1 (a 3xTF32 family's
+ * chart: its tensor operations per GEMM FLOP) adds the roof its kernels run against, the
+ * TF32 one over x3, as "tf32_x3". with: ROOFS_MMA adds the mma.sync loop's roofs, ROOFS_16BIT
+ * the 16-bit one, for charts with rows held to them.
+ * Returns the number of rows. */
+enum { ROOFS_MMA = 1, ROOFS_16BIT = 2 };
+
 static int write_roofs(const struct gp_ceilings *cs, double x3, int with, const char *path, char *err, size_t errlen)
 {
     struct atomic_file t;
@@ -1075,13 +1079,15 @@ static void describe_rows(const struct gp_dataset *ds, const struct row_groups *
 
 /* The variant families charted one by one, and each one's file-name part. */
 static const int family_charted[] = {FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32};
-static const char *const family_slug[FAM_COUNT] = {"fp32_simt", "tf32_tensor", "3xtf32", "cublas"};
+static const char *const family_slug[FAM_COUNT] = {"fp32_simt", "tf32_tensor", "3xtf32", "tensor16", "cublas"};
 
 /* A cuBLAS row is family f's reference when it computes on the pipe f's kernels use:
- * cuBLAS SGEMM for FP32 SIMT, cuBLAS TF32 for the tensor cores, and both for 3xTF32 (FP32
- * accuracy on the tensor cores). */
+ * cuBLAS SGEMM for FP32 SIMT, cuBLAS TF32 for the TF32 tensor cores, both for 3xTF32 (FP32
+ * accuracy on them); cuBLAS BF16 and FP16 for none of these (a family of their own). */
 static int cublas_refers(int f, const struct gp_roof *ro)
 {
+    if (is_16bit_row(ro))
+        return f == FAM_TENSOR16;
     return f == FAM_3XTF32 || (ro->compute_path == GP_PATH_TENSOR) == (f == FAM_TF32);
 }
 
@@ -1126,7 +1132,7 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             }
             continue;
         }
-        int nsel = 0, has_mma = 0;
+        int nsel = 0, has_mma = 0, has16 = 0;
         double x3 = NAN;   /* a 3xTF32 kernel's tensor operations per GEMM FLOP: its roof is TF32 / x3 */
         for (int s = 0; s < nfirst; s++) {
             int i = first[s], rf = fam[vars->group_of[i]];
@@ -1138,9 +1144,10 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             /* the compute roof this row runs against, once in the list */
             const int mma = ro.tensor_ceiling == GP_CEIL_tf32_mma;
             has_mma |= mma;
+            has16 |= is_16bit_row(&ro);
             const char *id = ro.compute_path != GP_PATH_TENSOR      ? "fp32_fma"
                              : mma                                  ? gp_ceiling_info[GP_CEIL_tf32_mma].id
-                             : is_16bit_ceiling(ro.tensor_ceiling) && cs ? gp_ceiling_info[top_16bit_ceiling(cs)].id
+                             : is_16bit_row(&ro) && cs              ? gp_ceiling_info[top_16bit_ceiling(cs)].id
                                                                     : gp_ceiling_info[roof_tf32_ceiling(cs)].id;
             if (rf == FAM_3XTF32 && ro.tensor_per_flop > 1 && cs) {
                 id = mma ? "tf32_mma_x3" : "tf32_x3";
@@ -1166,7 +1173,8 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
                     own_roofs = (!isnan(x3) || has_mma) && fit(roofs, sizeof roofs, err, sizeof err, "%s/roofs_%s.csv", cx->tmpdir,
                                                   family_slug[f]) == 0;
         if (own_roofs && (gp_path(gp_roofs, sizeof gp_roofs, roofs, err, sizeof err) ||
-                          write_roofs(cs, x3, has_mma ? ROOFS_MMA : 0, roofs, err, sizeof err) < 0))
+                          write_roofs(cs, x3, (has_mma ? ROOFS_MMA : 0) | (has16 ? ROOFS_16BIT : 0), roofs, err,
+                                      sizeof err) < 0))
             own_roofs = 0;
         if (named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
             write_points(ds, cs, vars, fam, sel, nsel, 0, pts, &n_dram, NULL, err, sizeof err) > 0) {

@@ -1067,6 +1067,30 @@ static void test_render_families(void)
     dataset_free(&ds);
 }
 
+/* A real H200 run with cuBLAS BF16 and FP16 rows (tests/data/h200_bf16): the all-variant
+ * charts draw the one 16-bit roof, the TF32 and 3xTF32 family charts leave the 16-bit rows
+ * out (they are no reference of theirs, and those charts lack the roof they run against). */
+static void test_render_16bit(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[512], path[600];
+    if (load("tests/data/h200_bf16", &ds))
+        return;
+    path_in(out, sizeof out, tmpdir, "bf16");
+    int n = plots_render(&ds, out, NULL, err, sizeof err);
+    path_in(path, sizeof path, out, "roofline_hier.svg");
+    CHECK(n > 0 && file_contains(path, "BF16/FP16 tensor  938 TFLOP/s (datasheet 1071)"),
+          "the BF16 run's hierarchical roofline draws the 16-bit roof, its datasheet figure whole (%d: %s)", n, err);
+    static const char *const fams[] = {"roofline_family_tf32_tensor.svg", "roofline_family_3xtf32.svg"};
+    for (int f = 0; f < 2; f++) {
+        path_in(path, sizeof path, out, fams[f]);
+        CHECK(file_contains(path, ">cublas_tf32<") && !file_contains(path, ">cublas_bf16<") &&
+                  !file_contains(path, ">cublas_fp16<"),
+              "%s: cuBLAS TF32 for reference, not cuBLAS BF16 or FP16", fams[f]);
+    }
+    dataset_free(&ds);
+}
+
 /* The registry drives the report: every chart drawn is linked with its caption. */
 static void test_registry_report(void)
 {
@@ -1112,6 +1136,7 @@ int main(void)
         test_clipped_points();
         test_registry_report();
         test_render_families();
+        test_render_16bit();
     } else {
         SKIP(why, "rendering the charts");
     }

@@ -9,7 +9,7 @@
 # check is known to fail, a chart with two labels drawn on one spot, one with a label
 # across the kernels' lines and one with a label past the plot's edge must fail it.
 # LABELS_RUN=DIR renders and checks another run (DIR's results.csv, results.json and
-# ceilings.csv) instead of results/h200.
+# ceilings.csv) instead of results/h200, without the check's own tests.
 cd "$(dirname "$0")/../.." || exit 1
 build=${BUILD:-build}
 run=${LABELS_RUN:-results/h200}
@@ -131,6 +131,8 @@ done
 [ "$n" -ge 6 ] && echo "ok - $n charts checked" || echo "FAIL - only $n charts rendered from $run"
 
 # the check itself: two labels on one spot, and one across a roof line, must be caught
+# (on results/h200, whose charts the planted labels are written for)
+[ -z "$LABELS_RUN" ] || exit 0
 mkdir "$tmp/plots" && cp plots/*.gp "$tmp/plots/"
 sed -i 's/^do for \[FMT in FORMATS\] {$/set label "ridge label" at graph 0.5, 0.5; set label "ridge label 2" at graph 0.52, 0.5\n&/' \
     "$tmp/plots/issue_roofline.gp"

@@ -11,7 +11,8 @@
 # each check is known to fail, a copy with one marker changed (or a larger legend font)
 # must fail it.
 # STYLES_RUN=DIR renders and reads back another run (DIR's results.csv, results.json and
-# ceilings.csv) instead of results/h200: every variant of its results.csv must be named.
+# ceilings.csv) instead of results/h200: every variant of its results.csv must be named
+# (the rendered check's own tests stay on results/h200).
 cd "$(dirname "$0")/../.." || exit 1
 build=${BUILD:-build}
 run=${STYLES_RUN:-results/h200}
@@ -129,6 +130,7 @@ if [ -z "$msg" ] && grep -q ", $nvar variants" "$tmp/count"; then
 else
     echo "FAIL - $run's charts ($(cat "$tmp/count"), $nvar in results.csv): $(echo "$msg" | head -3 | tr '\n' ';')"
 fi
+[ -z "$STYLES_RUN" ] || exit 0   # the rendered check's own tests are on results/h200
 # broken SED: the rendered check on the charts drawn with common.gp changed by SED
 broken() {
     rm -rf "$tmp/plots" && mkdir "$tmp/plots" && cp plots/*.gp "$tmp/plots/"

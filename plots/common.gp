@@ -224,9 +224,17 @@ PLOT_X0 = AREA_L * CANVAS_W; PLOT_X1 = AREA_R * CANVAS_W
 PLOT_Y0 = AREA_B * CANVAS_H; PLOT_Y1 = AREA_T * CANVAS_H
 PT_PX = 4.5          # a marker's half size in pixels per unit of point size
 LB_FS = 10; LB_FONT = ",10"
-# a label's box: 0.68 em a character (the PNG's text, in points at 96 dpi, runs that wide; the
-# SVG's narrower), a line and a little air
-lb_w(text) = 0.68 * LB_FS * strlen(text) + 6
+# A text's width in pixels at font size fs (points, 4/3 pixel each at 96 dpi): the sum of its
+# characters' advances in DejaVu Sans (em, measured on pngcairo's text, in 9 groups; any
+# other 0.63), so a label of capitals and digits is known to run wider than one of "il.".
+# The SVG's text runs narrower.
+array LB_CWW[9] = [0.29, 0.33, 0.39, 0.52, 0.58, 0.69, 0.77, 0.84, 0.97]
+LB_CWG = "'ijlIJ\n ,.:;/\\|\n()[]-frt!\nsz?*_\"\ncvxyTkFLY\nABCKRVXZ\nDGHNOQU&\n#+<=>^~Mw\n%@mW"
+lb_cwg(c) = strstrt(LB_CWG, c) > 0 ? 1 + sum [lb_q = 1:strstrt(LB_CWG, c)] (LB_CWG[lb_q:lb_q] eq "\n") : 0
+lb_cw(c) = lb_cwg(c) > 0 ? LB_CWW[lb_cwg(c)] : 0.63
+lb_tw(t, fs) = fs * 4.0 / 3 * sum [lb_c = 1:strlen(t)] lb_cw(t[lb_c:lb_c])
+# a label's box: its text, a line and a little air
+lb_w(text) = lb_tw(text, LB_FS) + 6
 LB_H = 1.0 * LB_FS + 4
 LB_GAP = 3           # from the roof line to the box: half its width and some air
 LB_STEP = 16
@@ -256,10 +264,12 @@ LB_CANDIDATES = 'LB_FIRST[LB_J] = LB_N + 1; lb_nv = strlen(LB_TINY[LB_J]) > 0 ? 
 # in font size LB_SFS: for label LB_J with text LB_TEXT[LB_J], its mid-line starting LB_UA
 # pixels along the line (u: along the line, v: square to it, the frame turned by LB_A), first
 # at LB_VA (its usual side), then at LB_VB (the other), each from LB_UA outwards both ways
-# every LB_STEP pixels while the box stays beside the line's stretch LB_U0..LB_U1 and in the plot.
-# The first candidate, where it always sat, is kept even where it does not fit. LB_VK of a
-# candidate: 1 on its usual side, 2 on the other. The script reads the pick with lb_ax(j),
-# lb_ay(j) (canvas pixels) and lb_moved(j); LB_DRAW leaves sloped labels (LB_SL[j]) alone.
+# every LB_STEP pixels while the box stays beside the line's stretch LB_U0..LB_U1 and in the
+# plot; then the same in the compute labels' smaller font LB_FS. The first candidate, where
+# it always sat, is kept even where it does not fit. LB_VK of a candidate: 1 on its usual
+# side, 2 on the other, 3 and 4 the same in the smaller font. The script reads the pick with
+# lb_ax(j), lb_ay(j) (canvas pixels), lb_moved(j) and lb_vk(j); LB_DRAW leaves sloped labels
+# (LB_SL[j]) alone.
 LB_SFS = 12
 array LB_SL[12]
 do for [lb_i = 1:12] { LB_SL[lb_i] = 0 }
@@ -269,19 +279,21 @@ lb_sin_ok(u0, v0, u1, v1, c, s) = lb_lo(c, u0, u1) + lb_lo(-s, v0, v1) >= PLOT_X
 # candidate i of a side: 0, +1, -1, +2, -2 ... steps from LB_UA
 lb_uoff(i) = (i % 2 ? 1 : -1) * int((i + 1) / 2) * LB_STEP
 LB_SLOPED = 'LB_SL[LB_J] = 1; LB_SHORT[LB_J] = LB_TEXT[LB_J]; LB_FIRST[LB_J] = LB_N + 1; ' . \
-    'lb_wd = 0.68 * LB_SFS * strlen(LB_TEXT[LB_J]) + 6; lb_hh = (LB_SFS + 4) / 2.0; ' . \
     'lb_n = int(2 * (LB_U1 - LB_U0) / LB_STEP) + 2; ' . \
-    'do for [lb_s = 1:2] { if (LB_NG < LB_GMAX) { lb_v = lb_s == 1 ? LB_VA : LB_VB; ' . \
+    'do for [lb_s = 1:4] { if (LB_NG < LB_GMAX) { lb_v = lb_s % 2 ? LB_VA : LB_VB; lb_fs = lb_s <= 2 ? LB_SFS : LB_FS; ' . \
+    'lb_wd = lb_tw(LB_TEXT[LB_J], lb_fs) + 6; lb_hh = (lb_fs + 4) / 2.0; ' . \
     'lb_ok = lb_group(LB_A, lb_v - lb_hh, lb_v + lb_hh); ' . \
     'do for [lb_i = 0:lb_n] { lb_u = LB_UA + lb_uoff(lb_i) - 3; ' . \
     'if (LB_N < LB_FIRST[LB_J] || (lb_u >= LB_U0 && lb_u + lb_wd <= LB_U1 && ' . \
     'lb_sin_ok(lb_u, lb_v - lb_hh, lb_u + lb_wd, lb_v + lb_hh, LB_GC[LB_NG], LB_GS[LB_NG]))) { ' . \
     'lb_ok = lb_add(LB_J, lb_s, lb_u, lb_v - lb_hh, lb_wd, 2 * lb_hh) } }; LB_GB[LB_NG] = LB_N } }'
-# the picked anchor of sloped label j, in canvas pixels, and whether it left its first place
+# the picked anchor of sloped label j, in canvas pixels, its LB_VK, and whether it left its
+# first place
 lb_au(k) = LB_X0[k] + 3
 lb_av(k) = (LB_Y0[k] + LB_Y1[k]) / 2
 lb_ax(j) = LB_GC[LB_KG[LB_AT[j]]] * lb_au(LB_AT[j]) - LB_GS[LB_KG[LB_AT[j]]] * lb_av(LB_AT[j])
 lb_ay(j) = LB_GS[LB_KG[LB_AT[j]]] * lb_au(LB_AT[j]) + LB_GC[LB_KG[LB_AT[j]]] * lb_av(LB_AT[j])
+lb_vk(j) = LB_VK[LB_AT[j]]
 lb_moved(j) = LB_AT[j] > 0 && LB_AT[j] != LB_FIRST[j]
 lb_row_meets(g, y0, y1) = y1 > LB_GY0[g] && y0 < LB_GY1[g]
 # a point's coordinates in group g's frame

@@ -169,7 +169,8 @@ do for [lb_r in LB_ROOFS] {
     }
 }
 # Each measured bandwidth roof's label the same way, along its line: first where
-# LEVEL_LABEL_ALONG and LEVEL_LABEL_SIDE put it, then along the line, then on its other side.
+# LEVEL_LABEL_ALONG and LEVEL_LABEL_SIDE put it, then along the line, then on its other side,
+# then both again in the compute labels' smaller font.
 array MEM_J[4]; array MEM_MV[4]; array MEM_X[4]; array MEM_Y[4]; array MEM_SIDE[4]
 do for [lb_i = 1:4] { MEM_J[lb_i] = 0; MEM_MV[lb_i] = 0 }
 LB_A = ANGLE; LB_C = cos(ANGLE * pi / 180); LB_S = sin(ANGLE * pi / 180)
@@ -209,8 +210,15 @@ if (LB_NL > 0) {
     eval LB_DRAW
     do for [lb_i = 1:4] {
         if (MEM_J[lb_i] > 0 && lb_moved(MEM_J[lb_i])) {
-            MEM_MV[lb_i] = 1; MEM_X[lb_i] = lb_ax(MEM_J[lb_i]); MEM_Y[lb_i] = lb_ay(MEM_J[lb_i])
-            MEM_SIDE[lb_i] = (LB_VK[LB_AT[MEM_J[lb_i]]] == 1 ? 1 : -1) * label_side(word(LEVELS, lb_i))
+            lb_j = MEM_J[lb_i]
+            MEM_MV[lb_i] = 1; MEM_X[lb_i] = lb_ax(lb_j); MEM_Y[lb_i] = lb_ay(lb_j)
+            MEM_SIDE[lb_i] = (lb_vk(lb_j) % 2 ? 1 : -1) * label_side(word(LEVELS, lb_i))
+            # in the smaller font: a label of its own, left out of the plot's labels (side 0)
+            if (lb_vk(lb_j) > 2) {
+                MEM_SIDE[lb_i] = 0
+                set label 920 + lb_i LB_TEXT[lb_j] at first x_of(MEM_X[lb_i]), first y_of(MEM_Y[lb_i]) / T \
+                    left rotate by ANGLE font LB_FONT tc rgb ROOF_COLOR front
+            }
         }
     }
 }

@@ -4,9 +4,9 @@
 # as SVG and each <text> in the plot area gets a box from its position, rotation, anchor
 # and font size (0.6 em a character: DejaVu Sans runs narrower, so a box errs large); a
 # box that meets another box, a drawn segment (grid lines aside) or a marker fails, and so
-# does one that, as wide as the PNG draws it (0.68 em), runs past the plot's edge. The
-# legend and the axes' labels lie outside the plot area and are not checked. Then, so the
-# check is known to fail, a chart with two labels drawn on one spot, one with a label
+# does one that, as wide as the PNG draws it (plots/common.gp's lb_tw), runs past the
+# plot's edge. The legend and the axes' labels lie outside the plot area and are not
+# checked. Then, so the check is known to fail, a chart with two labels drawn on one spot, one with a label
 # across the kernels' lines and one with a label past the plot's edge must fail it.
 # LABELS_RUN=DIR renders and checks another run (DIR's results.csv, results.json and
 # ceilings.csv) instead of results/h200, without the check's own tests.
@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 # overlaps SVG...: one line per collision, nothing when every label is clear
 overlaps() {
     python3 - "$@" <<'EOF'
-import math, re, sys
+import math, re, subprocess, sys
 W, H = 1400, 900                           # plots/common.gp CANVAS_W, CANVAS_H
 L, R, B, T = 0.07, 0.78, 0.09, 0.89        # plots/common.gp AREA_*
 num = r'(-?[0-9.]+)'
@@ -37,6 +37,7 @@ for path in sys.argv[1:]:
         xs, ys = [float(rect[i]) for i in (1, 3, 5, 7)], [float(rect[i]) for i in (2, 4, 6, 8)]
         X0, X1, Y0, Y1 = min(xs), max(xs), min(ys), max(ys)
     boxes = []   # (text, centre x, centre y, half width, half height, angle)
+    texts = []   # (text, anchor x, anchor y, angle, anchor, font size)
     for m in re.finditer(r'<g transform="translate\(' + num + ',' + num + r'\)(?: rotate\(' + num +
                          r'\))?"[^>]*font-size="' + num + r'"[^>]*text-anchor="(\w+)">\s*<text[^>]*>([^<]*)</text>', svg):
         x, y, rot, fs, anchor, text = float(m[1]), float(m[2]), float(m[3] or 0), float(m[4]), m[5], m[6]
@@ -49,14 +50,22 @@ for path in sys.argv[1:]:
         cx = x + along * math.cos(a) + 0.33 * fs * math.sin(a)
         cy = y + along * math.sin(a) - 0.33 * fs * math.cos(a)
         boxes.append((text, cx, cy, w / 2 - 1, h / 2 - 1, a))
-        # the PNG's text runs wider (0.68 em): at that width it must stay inside the plot area
-        wp = 0.68 * fs * len(text)
-        px = x + {'start': wp / 2, 'middle': 0, 'end': -wp / 2}[anchor] * math.cos(a) + 0.33 * fs * math.sin(a)
-        py = y + {'start': wp / 2, 'middle': 0, 'end': -wp / 2}[anchor] * math.sin(a) - 0.33 * fs * math.cos(a)
-        ext_x = wp / 2 * abs(math.cos(a)) + h / 2 * abs(math.sin(a))
-        ext_y = wp / 2 * abs(math.sin(a)) + h / 2 * abs(math.cos(a))
+        texts.append((text, x, y, a, anchor, fs))
+    # the PNG's text runs wider: at its width (plots/common.gp's lb_tw, DejaVu Sans' advances)
+    # each label must stay inside the plot area
+    gp = 'load "plots/common.gp"; set print "-"; ' + '; '.join('print lb_tw("%s", %g)' % (t[0].replace('\\', '\\\\').replace('"', '\\"'), t[5])
+                                               for t in texts)
+    widths = subprocess.run(['gnuplot', '-e', gp], capture_output=True, text=True).stdout.split() if texts else []
+    for (text, x, y, a, anchor, fs), wp in zip(texts, map(float, widths)):
+        along = {'start': wp / 2, 'middle': 0, 'end': -wp / 2}[anchor]
+        px = x + along * math.cos(a) + 0.33 * fs * math.sin(a)
+        py = y + along * math.sin(a) - 0.33 * fs * math.cos(a)
+        ext_x = wp / 2 * abs(math.cos(a)) + 0.475 * fs * abs(math.sin(a))
+        ext_y = wp / 2 * abs(math.sin(a)) + 0.475 * fs * abs(math.cos(a))
         if px - ext_x < X0 or px + ext_x > X1 or py - ext_y < Y0 or py + ext_y > Y1:
             print(f"{path.rsplit('/', 1)[-1]}: label '{text}' runs past the plot's edge")
+    if len(widths) != len(texts):
+        print(f"{path.rsplit('/', 1)[-1]}: gnuplot gave {len(widths)} text widths for {len(texts)} labels")
     def local(b, px, py):      # a point in box b's frame
         dx, dy = px - b[1], py - b[2]
         return dx * math.cos(b[5]) + dy * math.sin(b[5]), -dx * math.sin(b[5]) + dy * math.cos(b[5])

@@ -239,14 +239,14 @@ LB_H = 1.0 * LB_FS + 4
 LB_GAP = 3           # from the roof line to the box: half its width and some air
 LB_STEP = 16
 LB_MAX = 1200; LB_GMAX = 48
-array LB_OF[LB_MAX]; array LB_X0[LB_MAX]; array LB_X1[LB_MAX]; array LB_Y0[LB_MAX]; array LB_Y1[LB_MAX]
+array LB_X0[LB_MAX]; array LB_X1[LB_MAX]; array LB_Y0[LB_MAX]; array LB_Y1[LB_MAX]
 array LB_HIT[LB_MAX]; array LB_GA[LB_GMAX]; array LB_GB[LB_GMAX]; array LB_GY0[LB_GMAX]; array LB_GY1[LB_GMAX]
 array LB_GC[LB_GMAX]; array LB_GS[LB_GMAX]; array LB_KG[LB_MAX]
 array LB_VK[LB_MAX]; array LB_TEXT[12]; array LB_SHORT[12]; array LB_TINY[12]; array LB_AT[12]; array LB_FIRST[12]
 do for [lb_i = 1:12] { LB_TINY[lb_i] = "" }
 lb_text(v, j) = v == 1 ? LB_TEXT[j] : v == 2 || strlen(LB_TINY[j]) == 0 ? LB_SHORT[j] : LB_TINY[j]
 LB_N = 0; LB_NG = 0; LB_NL = 0
-lb_add(j, v, x, y, w, h) = LB_N < LB_MAX ? (LB_N = LB_N + 1, LB_OF[LB_N] = j, LB_VK[LB_N] = v, LB_X0[LB_N] = x, \
+lb_add(v, x, y, w, h) = LB_N < LB_MAX ? (LB_N = LB_N + 1, LB_VK[LB_N] = v, LB_X0[LB_N] = x, \
     LB_X1[LB_N] = x + w, LB_Y0[LB_N] = y, LB_Y1[LB_N] = y + h, LB_HIT[LB_N] = 0, LB_KG[LB_N] = LB_NG, 1) : 0
 # a new group of candidates, in the frame turned by angle a (degrees), rows y0..y1 there
 lb_group(a, y0, y1) = (LB_NG = LB_NG + 1, LB_GA[LB_NG] = LB_N + 1, LB_GB[LB_NG] = LB_N, LB_GY0[LB_NG] = y0, \
@@ -258,7 +258,7 @@ LB_CANDIDATES = 'LB_FIRST[LB_J] = LB_N + 1; lb_nv = strlen(LB_TINY[LB_J]) > 0 ? 
     'lb_wd = lb_w(lb_text(lb_v, LB_J)); lb_y = lb_s ? LB_YB - LB_H : LB_YA; lb_ok = lb_group(0, lb_y, lb_y + LB_H); ' . \
     'lb_n = (LB_XE - LB_XS - lb_wd) / LB_STEP; ' . \
     'lb_n = lb_n >= 0 ? int(lb_n) : (lb_v == lb_nv && lb_s == 1 && LB_N < LB_FIRST[LB_J]) ? 0 : -1; ' . \
-    'do for [lb_i = 0:lb_n] { lb_ok = lb_add(LB_J, lb_v, LB_DIR > 0 && lb_wd <= LB_XE - LB_XS ? ' . \
+    'do for [lb_i = 0:lb_n] { lb_ok = lb_add(lb_v, LB_DIR > 0 && lb_wd <= LB_XE - LB_XS ? ' . \
     'LB_XS + lb_i * LB_STEP : LB_XE - lb_wd - lb_i * LB_STEP, lb_y, lb_wd, LB_H) }; LB_GB[LB_NG] = LB_N } } }'
 # A label along a sloped line (a bandwidth roof's), drawn by the script rotated by LB_A degrees
 # in font size LB_SFS: for label LB_J with text LB_TEXT[LB_J], its mid-line starting LB_UA
@@ -279,14 +279,14 @@ lb_sin_ok(u0, v0, u1, v1, c, s) = lb_lo(c, u0, u1) + lb_lo(-s, v0, v1) >= PLOT_X
 # candidate i of a side: 0, +1, -1, +2, -2 ... steps from LB_UA
 lb_uoff(i) = (i % 2 ? 1 : -1) * int((i + 1) / 2) * LB_STEP
 LB_SLOPED = 'LB_SL[LB_J] = 1; LB_SHORT[LB_J] = LB_TEXT[LB_J]; LB_FIRST[LB_J] = LB_N + 1; ' . \
-    'lb_n = int(2 * (LB_U1 - LB_U0) / LB_STEP) + 2; ' . \
+    'lb_n = 2 * int(lb_max(LB_UA - LB_U0, LB_U1 - LB_UA) / LB_STEP) + 2; ' . \
     'do for [lb_s = 1:4] { if (LB_NG < LB_GMAX) { lb_v = lb_s % 2 ? LB_VA : LB_VB; lb_fs = lb_s <= 2 ? LB_SFS : LB_FS; ' . \
     'lb_wd = lb_tw(LB_TEXT[LB_J], lb_fs) + 6; lb_hh = (lb_fs + 4) / 2.0; ' . \
     'lb_ok = lb_group(LB_A, lb_v - lb_hh, lb_v + lb_hh); ' . \
     'do for [lb_i = 0:lb_n] { lb_u = LB_UA + lb_uoff(lb_i) - 3; ' . \
     'if (LB_N < LB_FIRST[LB_J] || (lb_u >= LB_U0 && lb_u + lb_wd <= LB_U1 && ' . \
     'lb_sin_ok(lb_u, lb_v - lb_hh, lb_u + lb_wd, lb_v + lb_hh, LB_GC[LB_NG], LB_GS[LB_NG]))) { ' . \
-    'lb_ok = lb_add(LB_J, lb_s, lb_u, lb_v - lb_hh, lb_wd, 2 * lb_hh) } }; LB_GB[LB_NG] = LB_N } }'
+    'lb_ok = lb_add(lb_s, lb_u, lb_v - lb_hh, lb_wd, 2 * lb_hh) } }; LB_GB[LB_NG] = LB_N } }'
 # the picked anchor of sloped label j, in canvas pixels, its LB_VK, and whether it left its
 # first place
 lb_au(k) = LB_X0[k] + 3
@@ -302,10 +302,11 @@ lb_rv(g, x, y) = LB_GC[g] * y - LB_GS[g] * x
 # the least and the most of c * t for t in [a, b]
 lb_lo(c, a, b) = c >= 0 ? c * a : c * b
 lb_hi(c, a, b) = c >= 0 ? c * b : c * a
-# a box (pixels) against every candidate of the rows it reaches: its extent in each group's frame
-lb_box(x0, y0, x1, y1) = sum [lb_g = 1:LB_NG] lb_boxg(lb_g, \
+# a box (pixels) against every candidate of the rows it reaches: its extent in each group's
+# frame (in an unturned one, the box itself: charts of 100,000 points pass here per group)
+lb_box(x0, y0, x1, y1) = sum [lb_g = 1:LB_NG] (LB_GS[lb_g] == 0 ? lb_boxg(lb_g, x0, y0, x1, y1) : lb_boxg(lb_g, \
     lb_lo(LB_GC[lb_g], x0, x1) + lb_lo(LB_GS[lb_g], y0, y1), lb_lo(LB_GC[lb_g], y0, y1) + lb_lo(-LB_GS[lb_g], x0, x1), \
-    lb_hi(LB_GC[lb_g], x0, x1) + lb_hi(LB_GS[lb_g], y0, y1), lb_hi(LB_GC[lb_g], y0, y1) + lb_hi(-LB_GS[lb_g], x0, x1))
+    lb_hi(LB_GC[lb_g], x0, x1) + lb_hi(LB_GS[lb_g], y0, y1), lb_hi(LB_GC[lb_g], y0, y1) + lb_hi(-LB_GS[lb_g], x0, x1)))
 lb_boxg(g, x0, y0, x1, y1) = lb_row_meets(g, y0, y1) ? \
     sum [lb_k = LB_GA[g]:LB_GB[g]] (LB_HIT[lb_k] = LB_HIT[lb_k] + (x1 > LB_X0[lb_k] && x0 < LB_X1[lb_k]), 0) : 0
 # a marker of point size ps at data (x, y)
@@ -319,8 +320,8 @@ lb_segk(k, ax, ay, bx, by) = lb_max(lb_min(ax, bx), LB_X0[k]) > lb_min(lb_max(ax
     (lb_yk0 = lb_yat(lb_max(lb_min(ax, bx), LB_X0[k]), ax, ay, bx, by), \
      lb_yk1 = lb_yat(lb_min(lb_max(ax, bx), LB_X1[k]), ax, ay, bx, by), \
      lb_max(lb_yk0, lb_yk1) > LB_Y0[k] && lb_min(lb_yk0, lb_yk1) < LB_Y1[k])
-lb_segp(ax, ay, bx, by) = sum [lb_g = 1:LB_NG] lb_segg(lb_g, lb_ru(lb_g, ax, ay), lb_rv(lb_g, ax, ay), \
-    lb_ru(lb_g, bx, by), lb_rv(lb_g, bx, by))
+lb_segp(ax, ay, bx, by) = sum [lb_g = 1:LB_NG] (LB_GS[lb_g] == 0 ? lb_segg(lb_g, ax, ay, bx, by) : \
+    lb_segg(lb_g, lb_ru(lb_g, ax, ay), lb_rv(lb_g, ax, ay), lb_ru(lb_g, bx, by), lb_rv(lb_g, bx, by)))
 lb_segg(g, ax, ay, bx, by) = lb_row_meets(g, lb_min(ay, by), lb_max(ay, by)) ? \
     sum [lb_k = LB_GA[g]:LB_GB[g]] (LB_HIT[lb_k] = LB_HIT[lb_k] + lb_segk(lb_k, ax, ay, bx, by), 0) : 0
 lb_seg(ax, ay, bx, by) = !(ax > 0 && ay > 0 && bx > 0 && by > 0) ? 0 : lb_segp(px_of(ax), py_of(ay), px_of(bx), py_of(by))
@@ -337,9 +338,11 @@ lb_meet_t(a, b, c, s) = lb_lo(c, LB_X0[b], LB_X1[b]) + lb_lo(-s, LB_Y0[b], LB_Y1
     lb_lo(s, LB_X0[b], LB_X1[b]) + lb_lo(c, LB_Y0[b], LB_Y1[b]) < LB_Y1[a] && \
     lb_hi(s, LB_X0[b], LB_X1[b]) + lb_hi(c, LB_Y0[b], LB_Y1[b]) > LB_Y0[a]
 lb_free(k, j) = j < 2 ? 1 : (sum [lb_p = 1:j - 1] (LB_AT[lb_p] > 0 ? lb_meet(k, LB_AT[lb_p]) : 0)) == 0
-LB_PICK = 'do for [lb_j = 1:LB_NL] { LB_AT[lb_j] = 0; do for [lb_k = 1:LB_N] { ' . \
-    'if (LB_AT[lb_j] == 0 && LB_OF[lb_k] == lb_j && LB_HIT[lb_k] == 0) { if (lb_free(lb_k, lb_j)) { LB_AT[lb_j] = lb_k } } }; ' . \
-    'if (LB_AT[lb_j] == 0) { do for [lb_k = LB_N:1:-1] { if (LB_OF[lb_k] == lb_j) { LB_AT[lb_j] = lb_k } } } }'
+# each label's candidates lie together, from LB_FIRST[j]
+LB_PICK = 'do for [lb_j = 1:LB_NL] { LB_AT[lb_j] = 0; lb_e = lb_j < LB_NL ? LB_FIRST[lb_j + 1] - 1 : LB_N; ' . \
+    'do for [lb_k = LB_FIRST[lb_j]:lb_e] { ' . \
+    'if (LB_HIT[lb_k] == 0) { if (lb_free(lb_k, lb_j)) { LB_AT[lb_j] = lb_k; break } } }; ' . \
+    'if (LB_AT[lb_j] == 0 && lb_e >= LB_FIRST[lb_j]) { LB_AT[lb_j] = LB_FIRST[lb_j] } }'
 # the labels, as `set label` (tags 900 on); y in the plot's unit, flop/s / LB_YUNIT
 LB_YUNIT = 1e12
 LB_DRAW = 'do for [lb_j = 1:LB_NL] { if (LB_AT[lb_j] > 0 && !LB_SL[lb_j]) { lb_k = LB_AT[lb_j]; ' . \

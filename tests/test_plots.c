@@ -1068,8 +1068,9 @@ static void test_render_families(void)
 }
 
 /* A real H200 run with cuBLAS BF16 and FP16 rows (tests/data/h200_bf16): the all-variant
- * charts draw the one 16-bit roof, the TF32 and 3xTF32 family charts leave the 16-bit rows
- * out (they are no reference of theirs, and those charts lack the roof they run against). */
+ * charts draw the one 16-bit roof, the bytes chart names the three bars below its axis, the
+ * TF32 and 3xTF32 family charts leave the 16-bit rows out (they are no reference of theirs,
+ * and those charts lack the roof they run against). */
 static void test_render_16bit(void)
 {
     struct gp_dataset ds;
@@ -1081,6 +1082,10 @@ static void test_render_16bit(void)
     path_in(path, sizeof path, out, "roofline_hier.svg");
     CHECK(n > 0 && file_contains(path, "BF16/FP16 tensor  938 TFLOP/s (datasheet 1071)"),
           "the BF16 run's hierarchical roofline draws the 16-bit roof, its datasheet figure whole (%d: %s)", n, err);
+    path_in(path, sizeof path, out, "bytes.svg");
+    CHECK(file_contains(path, ">cublas_tf32 L1 1.9e-05 B<") && file_contains(path, ">cublas_bf16 L1 5.5e-07 B<") &&
+              file_contains(path, ">cublas_fp16 L1 5.5e-07 B<"),
+          "bytes.svg: each bar below the axis in a legend row of its own (in one, they ran off the canvas)");
     static const char *const fams[] = {"roofline_family_tf32_tensor.svg", "roofline_family_3xtf32.svg"};
     for (int f = 0; f < 2; f++) {
         path_in(path, sizeof path, out, fams[f]);

@@ -8,7 +8,7 @@
 #define GP_META_VARIANTS 64            /* the most one run measures (src/cli.h's list) */
 struct gp_meta_variant {
     char name[32];                     /* as in results.csv's variant column */
-    char precision[8];                 /* "fp32" or "tf32" */
+    char precision[8];                 /* "fp32", "tf32", "bf16" or "fp16" */
     char description[256];
 };
 struct gp_meta_variants {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/dataset_types.h"
+#include "analysis/precision.h"
 #include "analysis/roofline.h"
 
 static const char *const level_words[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "shared-memory"};
@@ -44,9 +45,10 @@ static void check_row(const struct gp_result *raw, const struct gp_ceilings *roo
     roof_derive(&r, roofs, &ro);
     const double W = ro.flops_analytic, t = r.time_median_s;
     if (ro.achieved > GP_PLAUS_OVER * ro.peak_compute) {
+        char roof[64];
+        roof_compute_name(&ro, roof, sizeof roof);
         snprintf(why, len, "it achieves %.3g TFLOP/s, %.3gx the %s ceiling of %.3g TFLOP/s", ro.achieved / 1e12,
-                 ro.achieved / ro.peak_compute, ro.compute_path == GP_PATH_TENSOR ? "TF32 tensor" : "FP32 FMA",
-                 ro.peak_compute / 1e12);
+                 ro.achieved / ro.peak_compute, roof, ro.peak_compute / 1e12);
         return;
     }
     for (int l = 0; l < GP_LEVEL_COUNT; l++) {
@@ -62,10 +64,13 @@ static void check_row(const struct gp_result *raw, const struct gp_ceilings *roo
                  ro.flops_counted, 100 * ro.flops_counted / W, W);
         return;
     }
-    /* both precisions keep their matrices as 4-byte floats; another one is not judged */
-    if (strcmp(r.precision, "fp32") != 0 && strcmp(r.precision, "tf32") != 0)
+    /* A and B at the bytes the kernel reads them (4, or 2 for the 16-bit copies), C as
+     * 4-byte floats; a precision this build does not know is not judged */
+    const int prec = gp_precision_parse(r.precision);
+    if (prec < 0)
         return;
-    const double m = (double)r.m, n = (double)r.n, k = (double)r.k, ab = 4 * (m * k + k * n);
+    const double m = (double)r.m, n = (double)r.n, k = (double)r.k,
+                 ab = gp_precision_input_bytes((enum gp_precision)prec) * (m * k + k * n);
     if (ro.bytes[GP_LEVEL_L2] < GP_PLAUS_BYTES_UNDER * (ab + 4 * m * n)) {
         snprintf(why, len, "its L2 bytes, %.3g, are %.3g%% of the %.3g that A, B and C move through the L2 at "
                  "least once", ro.bytes[GP_LEVEL_L2], 100 * ro.bytes[GP_LEVEL_L2] / (ab + 4 * m * n), ab + 4 * m * n);

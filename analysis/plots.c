@@ -200,9 +200,15 @@ static const char *const level_label[GP_LEVEL_COUNT] = {"DRAM", "L2", "L1", "sha
 
 /* ---- variant families: the legends group each family's variants ---- */
 
-enum vfamily { FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32, FAM_CUBLAS, FAM_COUNT };
+enum vfamily { FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32, FAM_TENSOR16, FAM_CUBLAS, FAM_COUNT };
 /* the CSVs' family column; plots/common.gp gives each family its marker fill */
-static const char *const family_name[FAM_COUNT] = {"FP32 SIMT", "TF32 tensor", "3xTF32", "cuBLAS"};
+static const char *const family_name[FAM_COUNT] = {"FP32 SIMT", "TF32 tensor", "3xTF32", "16-bit tensor", "cuBLAS"};
+
+/* A row whose tensor work took 16-bit inputs. */
+static int is_16bit_row(const struct gp_roof *ro)
+{
+    return ro->compute_path == GP_PATH_TENSOR && (ro->tensor_type == GP_BF16 || ro->tensor_type == GP_FP16);
+}
 
 /* A row's family: cuBLAS by name (it is the reference whatever its pipe), else the pipe
  * that did the work (3xTF32 by its tensor ops per FLOP, or by name without counters). */
@@ -214,7 +220,9 @@ static int row_family(const struct gp_result *r, const struct gp_ceilings *cs)
     roof_derive(r, cs, &ro);
     if (strstr(r->variant, "tf32x3") || (ro.compute_path == GP_PATH_TENSOR && ro.tensor_per_flop > 1.05))
         return FAM_3XTF32;
-    return ro.compute_path == GP_PATH_TENSOR ? FAM_TF32 : FAM_FP32_SIMT;
+    if (ro.compute_path == GP_PATH_TENSOR)
+        return is_16bit_row(&ro) ? FAM_TENSOR16 : FAM_TF32;
+    return FAM_FP32_SIMT;
 }
 
 /* Renumbers the variant groups family by family (first appearance within each), so a
@@ -343,13 +351,31 @@ static void roof_row(FILE *f, const char *kind, const char *roof, const char *le
     csv_end(&w);
 }
 
+/* The one 16-bit tensor roof the charts draw: the higher of BF16's and FP16's. */
+static enum gp_ceiling_id top_16bit_ceiling(const struct gp_ceilings *cs)
+{
+    const enum gp_ceiling_id bf16 = roof_type_ceiling(cs, GP_BF16), fp16 = roof_type_ceiling(cs, GP_FP16);
+    return cs->c[fp16].measured > cs->c[bf16].measured ? fp16 : bf16;
+}
+
+static int any_16bit(const struct gp_dataset *ds)
+{
+    for (int i = 0; i < ds->nrows; i++)
+        if (strcmp(ds->rows[i].precision, "bf16") == 0 || strcmp(ds->rows[i].precision, "fp16") == 0)
+            return 1;
+    return 0;
+}
+
 /* roofline_roofs.csv: memory and compute roofs, measured and theoretical, plus the
  * ridge points of each measured memory roof with each compute roof (FP32 FMA, FP32
  * without FMA, TF32): every compute roof drawn has its ridge. x3 > 1 (a 3xTF32 family's
  * chart: its tensor operations per GEMM FLOP) adds the roof its kernels run against, the
- * TF32 one over x3, as "tf32_x3".
+ * TF32 one over x3, as "tf32_x3". with: ROOFS_MMA adds the mma.sync loop's roofs, ROOFS_16BIT
+ * the 16-bit one, for charts with rows held to them.
  * Returns the number of rows. */
-static int write_roofs(const struct gp_ceilings *cs, double x3, int with_mma, const char *path, char *err, size_t errlen)
+enum { ROOFS_MMA = 1, ROOFS_16BIT = 2 };
+
+static int write_roofs(const struct gp_ceilings *cs, double x3, int with, const char *path, char *err, size_t errlen)
 {
     struct atomic_file t;
     FILE *f = atomic_open(&t, path, err, errlen);
@@ -385,12 +411,18 @@ static int write_roofs(const struct gp_ceilings *cs, double x3, int with_mma, co
          * (roof_tensor_ceiling): on the all-variant charts it lies too close to wgmma's
          * for both labels and the kernels between them. datasheet: 0 for a roof without a
          * dashed line of its own (the datasheet's tensor peak is wgmma's, not mma.sync's) */
+        const int with_mma = with & ROOFS_MMA;
+        /* one 16-bit roof, the higher of BF16's and FP16's (their ceilings lie within a few
+         * percent: two lines and labels would sit on each other), where the rows have them */
+        const enum gp_ceiling_id top16 = top_16bit_ceiling(cs);
+        const int top16_wgmma = top16 == GP_CEIL_bf16_wgmma || top16 == GP_CEIL_fp16_wgmma;
         const struct { enum gp_ceiling_id id; const char *label, *name; double div; int datasheet; } comp[] = {
             {GP_CEIL_fp32_fma, "FP32 FMA", NULL, 1, 1}, {GP_CEIL_fp32_nofma, "FP32 no FMA", NULL, 1, 1},
             {tf32, tf32 == GP_CEIL_tf32 ? "TF32 tensor (cuBLAS)" : "TF32 tensor", NULL, 1, 1},
             {GP_CEIL_tf32_mma, "TF32 mma.sync", NULL, with_mma ? 1 : NAN, 0},
             {tf32, x3_label, "tf32_x3", x3 > 1 ? x3 : NAN, 1},   /* NaN: no row */
             {GP_CEIL_tf32_mma, x3_mma_label, "tf32_mma_x3", with_mma && x3 > 1 ? x3 : NAN, 0},
+            {top16, "BF16/FP16 tensor", NULL, (with & ROOFS_16BIT) ? 1 : NAN, top16_wgmma},
         };
         for (int s = 0; s < 2; s++)
             for (size_t c = 0; c < sizeof comp / sizeof comp[0]; c++) {
@@ -1047,13 +1079,15 @@ static void describe_rows(const struct gp_dataset *ds, const struct row_groups *
 
 /* The variant families charted one by one, and each one's file-name part. */
 static const int family_charted[] = {FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32};
-static const char *const family_slug[FAM_COUNT] = {"fp32_simt", "tf32_tensor", "3xtf32", "cublas"};
+static const char *const family_slug[FAM_COUNT] = {"fp32_simt", "tf32_tensor", "3xtf32", "tensor16", "cublas"};
 
 /* A cuBLAS row is family f's reference when it computes on the pipe f's kernels use:
- * cuBLAS SGEMM for FP32 SIMT, cuBLAS TF32 for the tensor cores, and both for 3xTF32 (FP32
- * accuracy on the tensor cores). */
+ * cuBLAS SGEMM for FP32 SIMT, cuBLAS TF32 for the TF32 tensor cores, both for 3xTF32 (FP32
+ * accuracy on them); cuBLAS BF16 and FP16 for none of these (a family of their own). */
 static int cublas_refers(int f, const struct gp_roof *ro)
 {
+    if (is_16bit_row(ro))
+        return f == FAM_TENSOR16;
     return f == FAM_3XTF32 || (ro->compute_path == GP_PATH_TENSOR) == (f == FAM_TF32);
 }
 
@@ -1098,7 +1132,7 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             }
             continue;
         }
-        int nsel = 0, has_mma = 0;
+        int nsel = 0, has_mma = 0, has16 = 0;
         double x3 = NAN;   /* a 3xTF32 kernel's tensor operations per GEMM FLOP: its roof is TF32 / x3 */
         for (int s = 0; s < nfirst; s++) {
             int i = first[s], rf = fam[vars->group_of[i]];
@@ -1110,9 +1144,11 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
             /* the compute roof this row runs against, once in the list */
             const int mma = ro.tensor_ceiling == GP_CEIL_tf32_mma;
             has_mma |= mma;
-            const char *id = ro.compute_path != GP_PATH_TENSOR ? "fp32_fma"
-                             : mma                             ? gp_ceiling_info[GP_CEIL_tf32_mma].id
-                                                               : gp_ceiling_info[roof_tf32_ceiling(cs)].id;
+            has16 |= is_16bit_row(&ro);
+            const char *id = ro.compute_path != GP_PATH_TENSOR      ? "fp32_fma"
+                             : mma                                  ? gp_ceiling_info[GP_CEIL_tf32_mma].id
+                             : is_16bit_row(&ro) && cs              ? gp_ceiling_info[top_16bit_ceiling(cs)].id
+                                                                    : gp_ceiling_info[roof_tf32_ceiling(cs)].id;
             if (rf == FAM_3XTF32 && ro.tensor_per_flop > 1 && cs) {
                 id = mma ? "tf32_mma_x3" : "tf32_x3";
                 x3 = isnan(x3) ? ro.tensor_per_flop : fmin(x3, ro.tensor_per_flop);   /* the highest roof */
@@ -1137,7 +1173,8 @@ static void render_families(struct render_ctx *cx, const struct gp_dataset *ds, 
                     own_roofs = (!isnan(x3) || has_mma) && fit(roofs, sizeof roofs, err, sizeof err, "%s/roofs_%s.csv", cx->tmpdir,
                                                   family_slug[f]) == 0;
         if (own_roofs && (gp_path(gp_roofs, sizeof gp_roofs, roofs, err, sizeof err) ||
-                          write_roofs(cs, x3, has_mma, roofs, err, sizeof err) < 0))
+                          write_roofs(cs, x3, (has_mma ? ROOFS_MMA : 0) | (has16 ? ROOFS_16BIT : 0), roofs, err,
+                                      sizeof err) < 0))
             own_roofs = 0;
         if (named && gp_path(gp_pts, sizeof gp_pts, pts, err, sizeof err) == 0 &&
             write_points(ds, cs, vars, fam, sel, nsel, 0, pts, &n_dram, NULL, err, sizeof err) > 0) {
@@ -1305,7 +1342,7 @@ int plots_render_ex(const struct gp_dataset *ds, const char *outdir, const struc
     int rc = -1, n_dram = 0, nranks = 0, tmp_slot = -1;
     char tmpdir[4096], gp_tmpdir[4200];
     int n_points = write_points(ds, cs, &vars, fam, NULL, 0, 0, points, &n_dram, marks[PLOTS_DATA_DRAM], err, errlen);
-    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, NAN, 0, roofs, err, errlen);
+    int n_roofs = n_points < 0 ? -1 : write_roofs(cs, NAN, any_16bit(ds) ? ROOFS_16BIT : 0, roofs, err, errlen);
     int n_sweep = n_roofs < 0 ? -1 : write_sweep(ds, &vars, fam, sweep, marks[PLOTS_DATA_SWEEP], err, errlen);
     int n_stalls = n_sweep < 0 ? -1 : write_stalls(ds, &vars, stalls, marks[PLOTS_DATA_STALLS], err, errlen);
     int n_issue = n_stalls < 0 ? -1 : write_issue_points(ds, cs, &vars, fam, issue, marks[PLOTS_DATA_ISSUE], err, errlen);

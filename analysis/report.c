@@ -52,7 +52,8 @@ struct rep {
     struct gp_roof *roof;             /* one per row, from cleaned values */
     unsigned char *usable;            /* per row: verified, with a positive shape and time */
     struct row_groups shapes, vars;   /* rows indexed once: no row is compared with every row */
-    int *cublas_at, *tf32_at;         /* per shape group: its first usable cublas / cublas_tf32 row */
+    int *base_at[GP_PRECISION_COUNT]; /* per precision, per shape group: its first usable row of
+                                       * that precision's cuBLAS baseline (baseline_name) */
     int n_bad_time, n_bad_values;     /* rows left out for their time; other values dropped */
     const struct plots_outcome *charts;   /* what this run rendered; NULL: no charts */
     struct gp_findings F;             /* every conclusion, as structs (analysis/findings.h) */
@@ -178,11 +179,20 @@ static const char *variant_desc(const struct gp_dataset *ds, const char *name)
     return v && v->description[0] ? v->description : NULL;
 }
 
-/* Index of the first verified cublas (tf32: cublas_tf32) row at row i's shape, or -1. */
-static int cublas_at(const struct rep *R, int i, int tf32)
+/* The cuBLAS baseline of each precision: the row a row of that precision is a share of. */
+static const char *baseline_name(int p)
+{
+    static const char *const names[GP_PRECISION_COUNT] = {
+        [GP_FP32] = "cublas", [GP_TF32] = "cublas_tf32", [GP_BF16] = "cublas_bf16", [GP_FP16] = "cublas_fp16"};
+    return p >= 0 && p < GP_PRECISION_COUNT ? names[p] : names[GP_FP32];
+}
+
+/* Index of the first verified row of precision p's baseline (GP_FP32: cublas, GP_TF32:
+ * cublas_tf32, ...) at row i's shape, or -1. */
+static int cublas_at(const struct rep *R, int i, int p)
 {
     int g = R->shapes.group_of[i];
-    return tf32 ? R->tf32_at[g] : R->cublas_at[g];
+    return p >= 0 && p < GP_PRECISION_COUNT ? R->base_at[p][g] : -1;
 }
 
 /* The compute roof's name: the pipe the counters saw, and for a kernel that does more
@@ -191,7 +201,7 @@ static const char *peak_label(const struct gp_roof *ro)
 {
     if (ro->compute_path != GP_PATH_TENSOR)
         return "FP32 FMA";
-    const char *path = ro->tensor_ceiling == GP_CEIL_tf32_mma ? "TF32 tensor (mma.sync)" : "TF32 tensor";
+    const char *path = roof_tensor_name(ro);
     if (!(ro->tensor_per_flop > 1.05))
         return path;
     char *b = fmt_slot();
@@ -442,7 +452,7 @@ static void write_shape_tables(struct rep *R)
         const int *idx = row_group(&R->shapes, g, &cnt);
         say(R, "### %s\n\n", shape_str(&ds->rows[idx[0]]));
         say(R, "| variant | precision | status | median ms | spread | TFLOP/s | %% of cuBLAS | "
-               "%% of cuBLAS TF32 | %% of peak |\n|---|---|---|---|---|---|---|---|---|\n");
+               "%% of cuBLAS TF32/BF16/FP16 | %% of peak |\n|---|---|---|---|---|---|---|---|---|\n");
         int any_cnt = 0;
         for (int j = 0; j < cnt; j++) {
             int i = idx[j];
@@ -457,12 +467,13 @@ static void write_shape_tables(struct rep *R)
             }
             any_cnt |= roof_row_has_counters(r);
             const struct gp_roof *ro = &R->roof[i];
-            int cb = cublas_at(R, i, 0), ct = cublas_at(R, i, 1);
-            int is_tf32 = strcmp(r->precision, "tf32") == 0;
+            /* the second share is of cuBLAS in the row's own tensor precision */
+            const int p = gp_precision_parse(r->precision);
+            int cb = cublas_at(R, i, GP_FP32), ct = p > GP_FP32 ? cublas_at(R, i, p) : -1;
             say(R, "| %s | %s | ok | %s | %s | %s | %s | %s | %s |\n", mdc(r->variant), mdt(r->precision),
                 ms(r->time_median_s), pct(r->time_spread), tf(ro->achieved),
                 cb >= 0 ? pct(ro->achieved / R->roof[cb].achieved) : "n/a",
-                is_tf32 && ct >= 0 ? pct(ro->achieved / R->roof[ct].achieved) : "",
+                ct >= 0 ? pct(ro->achieved / R->roof[ct].achieved) : "",
                 isnan(ro->peak_compute) ? "n/a" : pct(ro->achieved / ro->peak_compute));
         }
         say(R, "\n");
@@ -790,9 +801,10 @@ static void explain_row(struct rep *R, int i)
                "level: it ran in %s ms, %s TFLOP/s", ms(r->time_median_s), tf(ro->achieved));
         if (!isnan(ro->peak_compute))
             say(R, ", %s of the %s ceiling", pct(ro->achieved / ro->peak_compute), peak_label(ro));
-        int cb = cublas_at(R, i, 0);
+        const int p = gp_precision_parse(r->precision);   /* of cuBLAS in the row's precision */
+        int cb = cublas_at(R, i, p < 0 ? GP_FP32 : p);
         if (cb >= 0 && cb != i)
-            say(R, ", %s of cuBLAS", pct(ro->achieved / R->roof[cb].achieved));
+            say(R, ", %s of %s", pct(ro->achieved / R->roof[cb].achieved), p > GP_FP32 ? baseline_name(p) : "cuBLAS");
         say(R, ".\n\n");
         return;
     }
@@ -1168,25 +1180,24 @@ int report_write(const struct gp_dataset *ds, const char *out_path, int recorded
     R.usable = calloc(n, 1);
     int ok = R.roof && R.usable && row_groups_build(ds->rows, ds->nrows, ROW_KEY_SHAPE, &R.shapes) == 0 &&
              row_groups_build(ds->rows, ds->nrows, ROW_KEY_VARIANT, &R.vars) == 0 &&
-             (R.cublas_at = malloc(((size_t)R.shapes.ngroups + 1) * sizeof *R.cublas_at)) &&
-             (R.tf32_at = malloc(((size_t)R.shapes.ngroups + 1) * sizeof *R.tf32_at));
+             (R.base_at[0] = malloc((size_t)GP_PRECISION_COUNT * ((size_t)R.shapes.ngroups + 1) * sizeof(int)));
     int rc = -1;
     if (!ok) {
         snprintf(err, errlen, "%s: out of memory for %d rows", out_path, ds->nrows);
         goto out;
     }
     R.n_bad_values = roof_derive_rows(ds, R.roof, R.usable, &R.n_bad_time, &R.cs);
+    for (int p = 1; p < GP_PRECISION_COUNT; p++)
+        R.base_at[p] = R.base_at[0] + (size_t)p * ((size_t)R.shapes.ngroups + 1);
     for (int g = 0; g < R.shapes.ngroups; g++) {
         int cnt;
         const int *idx = row_group(&R.shapes, g, &cnt);
-        R.cublas_at[g] = R.tf32_at[g] = -1;
-        for (int j = cnt - 1; j >= 0; j--)   /* backwards: the first such row wins */
-            if (row_ok(&R, idx[j])) {
-                if (strcmp(ds->rows[idx[j]].variant, "cublas") == 0)
-                    R.cublas_at[g] = idx[j];
-                else if (strcmp(ds->rows[idx[j]].variant, "cublas_tf32") == 0)
-                    R.tf32_at[g] = idx[j];
-            }
+        for (int p = 0; p < GP_PRECISION_COUNT; p++) {
+            R.base_at[p][g] = -1;
+            for (int j = cnt - 1; j >= 0; j--)   /* backwards: the first such row wins */
+                if (row_ok(&R, idx[j]) && strcmp(ds->rows[idx[j]].variant, baseline_name(p)) == 0)
+                    R.base_at[p][g] = idx[j];
+        }
     }
     if (findings_build(ds, R.roof, R.usable, &R.F)) {
         snprintf(err, errlen, "%s: out of memory for %d rows", out_path, ds->nrows);
@@ -1239,8 +1250,7 @@ out:
     findings_free(&R.F);
     free(R.roof);
     free(R.usable);
-    free(R.cublas_at);
-    free(R.tf32_at);
+    free(R.base_at[0]);
     row_groups_free(&R.shapes);
     row_groups_free(&R.vars);
     return rc;
@@ -1262,7 +1272,7 @@ static int summary_shape(const struct rep *R)
         if (!rows)
             continue;
         const struct gp_result *r = &R->ds->rows[idx[0]];
-        int square_cublas = r->m == r->n && r->n == r->k && R->cublas_at[g] >= 0;
+        int square_cublas = r->m == r->n && r->n == r->k && R->base_at[GP_FP32][g] >= 0;
         double w = square_cublas ? (double)r->m * r->n * r->k : -1;
         if (best < 0 || w > best_w || (w == best_w && rows > best_rows)) {
             best = g;
@@ -1331,8 +1341,8 @@ static void write_summary(struct rep *R)
     }
     /* the ladder at one shape */
     const struct gp_result *r0 = &ds->rows[idx[0]];
-    say(R, "**The ladder at %s** (%% of cuBLAS: of cuBLAS SGEMM for FP32 rows, of cuBLAS TF32 for TF32 "
-           "ones; the top finding is the diagnosis, [What limits each variant](#what-limits-each-variant)):\n\n"
+    say(R, "**The ladder at %s** (%% of cuBLAS: of cuBLAS SGEMM for FP32 rows, of cuBLAS in the row's "
+           "precision for TF32, BF16 and FP16 ones; the top finding is the diagnosis, [What limits each variant](#what-limits-each-variant)):\n\n"
            "| variant | precision | TFLOP/s | %% of cuBLAS | x the row above | top finding |\n|---|---|---|---|---|---|\n",
         shape_str(r0));
     double prev = NAN;
@@ -1345,8 +1355,8 @@ static void write_summary(struct rep *R)
             continue;
         const struct gp_result *r = &ds->rows[i];
         /* by precision: 3xTF32 runs on the tensor cores but is FP32 by accuracy */
-        int tensor = strcmp(r->precision, "tf32") == 0;
-        int cb = cublas_at(R, i, tensor);
+        const int prec = gp_precision_parse(r->precision);
+        int cb = cublas_at(R, i, prec < 0 ? GP_FP32 : prec);
         double ach = R->roof[i].achieved;
         const char *top = top_words(R, i, &d);
         say(R, "| `%s` | %s | %s | %s | %s | %s |\n", mdt(r->variant), mdt(r->precision), tf(ach),

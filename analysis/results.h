@@ -18,7 +18,7 @@ enum gp_status {
 
 struct gp_result {
     char variant[32];
-    char precision[8];       /* "fp32" or "tf32" */
+    char precision[8];       /* "fp32", "tf32", "bf16" or "fp16" (analysis/precision.h) */
     long m, n, k;
     enum gp_status status;
     char error[192];         /* empty when status is OK */

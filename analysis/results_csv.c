@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/csv.h"
+#include "analysis/precision.h"
 #include "analysis/roofline.h"
 
 int results_csv_write_header(FILE *f)
@@ -152,14 +153,14 @@ static int parse_cell(const struct col_desc *c, const char *cell, struct gp_resu
     *why = "a finite number";
     switch (c->kind) {
     case K_STR:
-        *why = c->range == R_PREC ? "fp32 or tf32" : c->range == R_NAME ? "a name" : "shorter text";
+        *why = c->range == R_PREC ? "fp32, tf32, bf16 or fp16" : c->range == R_NAME ? "a name" : "shorter text";
         if (c->range == R_NAME && !name_chars_ok(cell)) {
             *why = "a name without '\"', ',' or control characters: gnuplot reads no CSV quoting, "
                    "and gemmprof never writes them";
             return -1;
         }
         if (strlen(cell) >= c->size || (c->range == R_NAME && !*cell) ||
-            (c->range == R_PREC && strcmp(cell, "fp32") != 0 && strcmp(cell, "tf32") != 0))
+            (c->range == R_PREC && gp_precision_parse(cell) < 0))
             return -1;
         memcpy(dst, cell, strlen(cell) + 1);
         return 0;

@@ -10,6 +10,7 @@
  * Roofs are the *measured* ceilings only: a datasheet number the machine never reaches
  * would make every kernel look worse than it is. Missing measurement -> NaN, not a guess. */
 #include "analysis/roofline.h"
+#include "analysis/precision.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,14 +41,59 @@ static double at_row_clock(const struct gp_ceiling *c, const struct gp_result *r
     return isfinite(f) && f > 0 ? c->measured * f : c->measured;
 }
 
+/* The tensor counters and ceilings of each input type (a TF32 roof of our own; BF16 and
+ * FP16 have only our loops, no cuBLAS ceiling). */
+static const struct tensor_path {
+    enum gp_precision type;
+    const char *name;
+    enum gp_metric_id all, hmma;        /* its tensor ops; those of mma.sync */
+    enum gp_ceiling_id mma, wgmma;      /* our mma.sync and wgmma loops */
+} tensor_paths[] = {
+    {GP_TF32, "TF32", GP_M_tensor_tf32, GP_M_tensor_hmma, GP_CEIL_tf32_mma, GP_CEIL_tf32_wgmma},
+    {GP_BF16, "BF16", GP_M_tensor_bf16, GP_M_tensor_hmma_bf16, GP_CEIL_bf16, GP_CEIL_bf16_wgmma},
+    {GP_FP16, "FP16", GP_M_tensor_fp16, GP_M_tensor_hmma_fp16, GP_CEIL_fp16, GP_CEIL_fp16_wgmma},
+};
+#define N_TENSOR_PATHS (int)(sizeof tensor_paths / sizeof tensor_paths[0])
+
+static int row_precision(const struct gp_result *r)
+{
+    return gp_precision_parse(r->precision);
+}
+
+/* The input type of row r's tensor work (an index into tensor_paths): the type whose
+ * counter saw the most ops; with none seen, the row's precision where it is a tensor one
+ * (the BF16/FP16 counters are not in the default set); else TF32 (3xTF32, or no tensor
+ * work at all). */
+static int tensor_path_of(const struct gp_result *r)
+{
+    int best = -1;
+    for (int t = 0; t < N_TENSOR_PATHS; t++)
+        if (metric(r, tensor_paths[t].all) > 0 && (best < 0 || metric(r, tensor_paths[t].all) > metric(r, tensor_paths[best].all)))
+            best = t;
+    const int p = row_precision(r);
+    for (int t = 0; best < 0 && t < N_TENSOR_PATHS; t++)
+        if ((int)tensor_paths[t].type == p)
+            best = t;
+    return best < 0 ? 0 : best;
+}
+
 /* Sum of terms; NaN if any is NaN, so a partly collected set never undercounts silently.
  * FP64 work counts where it was collected (a kernel that accumulates in double does its
- * GEMM's FLOPs there); runs from before those counters have none. */
+ * GEMM's FLOPs there); runs from before those counters have none. So do the BF16/FP16
+ * tensor ops, outside the default set: missing, they count none, except in a row of that
+ * precision, whose work is surely there uncounted (NaN). */
 static double counted_flops(const struct gp_result *r)
 {
     double fp64 = 2.0 * metric(r, GP_M_dfma) + metric(r, GP_M_dadd) + metric(r, GP_M_dmul);
+    double t16 = 0.0;
+    for (int t = 1; t < N_TENSOR_PATHS; t++) {
+        const double v = metric(r, tensor_paths[t].all);
+        if (isnan(v) && row_precision(r) == (int)tensor_paths[t].type)
+            return NAN;
+        t16 += isnan(v) ? 0.0 : v;
+    }
     return 2.0 * metric(r, GP_M_ffma) + metric(r, GP_M_fadd) + metric(r, GP_M_fmul) +
-           metric(r, GP_M_tensor_tf32) + (isnan(fp64) ? 0 : fp64);
+           metric(r, GP_M_tensor_tf32) + t16 + (isnan(fp64) ? 0 : fp64);
 }
 
 void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct gp_roof *out)
@@ -79,10 +125,15 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
     /* The pipe that did the work, from the counters where they are: 3xTF32 is FP32 by
      * accuracy but runs three tensor products per FMA, so its roof is the tensor ceiling
      * over that ratio, not the FP32 FMA ceiling (nor the tensor ceiling itself). Without
-     * the tensor counter the row's precision says. */
-    const double tensor = metric(r, GP_M_tensor_tf32), W = out->flops_analytic;
+     * the tensor counter the row's precision says. The tensor input type (TF32, BF16,
+     * FP16) picks the counter and the ceilings. */
+    const int tp = tensor_path_of(r);
+    const double tensor = metric(r, tensor_paths[tp].all), W = out->flops_analytic;
+    out->tensor_type = tensor_paths[tp].type;
     out->tensor_per_flop = tensor / W;
-    out->compute_path = tensor > 0 || strcmp(r->precision, "tf32") == 0 ? GP_PATH_TENSOR : GP_PATH_FP32;
+    const int prec = gp_precision_parse(r->precision);
+    out->compute_path = tensor > 0 || (prec >= 0 && gp_precision_is_tensor((enum gp_precision)prec)) ? GP_PATH_TENSOR
+                                                                                                   : GP_PATH_FP32;
     out->tensor_ceiling = -1;
     if (cs) {
         /* fmax ignores a NaN operand: either DRAM measurement alone is enough. A copy
@@ -176,14 +227,41 @@ enum gp_ceiling_id roof_tf32_ceiling(const struct gp_ceilings *cs)
     return cs && cs->c[GP_CEIL_tf32_wgmma].measured > 0 ? GP_CEIL_tf32_wgmma : GP_CEIL_tf32;
 }
 
+enum gp_ceiling_id roof_type_ceiling(const struct gp_ceilings *cs, enum gp_precision type)
+{
+    for (int t = 1; t < N_TENSOR_PATHS; t++)
+        if (tensor_paths[t].type == type)
+            return cs && cs->c[tensor_paths[t].wgmma].measured > 0 ? tensor_paths[t].wgmma : tensor_paths[t].mma;
+    return roof_tf32_ceiling(cs);
+}
+
 enum gp_ceiling_id roof_tensor_ceiling(const struct gp_ceilings *cs, const struct gp_result *r)
 {
     /* on Hopper mma.sync peaks well below wgmma: a kernel that did most of its tensor
      * work through it is held to that path's own ceiling */
-    const double all = metric(r, GP_M_tensor_tf32), hmma = metric(r, GP_M_tensor_hmma);
-    if (cs && cs->c[GP_CEIL_tf32_mma].measured > 0 && all > 0 && hmma > 0.5 * all)
-        return GP_CEIL_tf32_mma;
-    return roof_tf32_ceiling(cs);
+    const struct tensor_path *t = &tensor_paths[tensor_path_of(r)];
+    const double all = metric(r, t->all), hmma = metric(r, t->hmma);
+    if (cs && cs->c[t->mma].measured > 0 && all > 0 && hmma > 0.5 * all)
+        return t->mma;
+    return roof_type_ceiling(cs, t->type);
+}
+
+/* The tensor path of a derived row (an index into tensor_paths), TF32's for any other. */
+static int roof_path(const struct gp_roof *roof)
+{
+    for (int t = 0; t < N_TENSOR_PATHS; t++)
+        if (tensor_paths[t].type == (enum gp_precision)roof->tensor_type)
+            return t;
+    return 0;
+}
+
+const char *roof_tensor_name(const struct gp_roof *roof)
+{
+    static const char *const names[][2] = {{"TF32 tensor", "TF32 tensor (mma.sync)"},
+                                           {"BF16 tensor", "BF16 tensor (mma.sync)"},
+                                           {"FP16 tensor", "FP16 tensor (mma.sync)"}};
+    const int t = roof_path(roof);
+    return names[t][roof->tensor_ceiling == (int)tensor_paths[t].mma];
 }
 
 int roof_column_is_text(int i)
@@ -201,12 +279,16 @@ static void fmt_double(char *buf, size_t len, double v)
 
 void roof_compute_name(const struct gp_roof *roof, char *buf, size_t len)
 {
-    const int mma_sync = roof->tensor_ceiling == GP_CEIL_tf32_mma;
+    /* short: legends hold about 30 characters with the figure */
+    const int t = roof_path(roof), mma_sync = roof->tensor_ceiling == (int)tensor_paths[t].mma;
+    const char *type = tensor_paths[t].name;
     if (roof->compute_path != GP_PATH_TENSOR)
         snprintf(buf, len, "FP32 FMA");
-    else if (!(roof->tensor_per_flop > 1.05))   /* NaN (no counter) too: plain TF32 */
-        snprintf(buf, len, "%s", mma_sync ? "TF32 mma.sync" : "TF32 tensor");
-    else if (mma_sync)   /* short: legends hold about 30 characters with the figure */
+    else if (!(roof->tensor_per_flop > 1.05))   /* NaN (no counter) too: one product per FMA */
+        snprintf(buf, len, "%s %s", type, mma_sync ? "mma.sync" : "tensor");
+    else if (roof->tensor_type != GP_TF32)
+        snprintf(buf, len, "%s %s / %.2g", type, mma_sync ? "mma" : "tensor", roof->tensor_per_flop);
+    else if (mma_sync)
         snprintf(buf, len, "3xTF32 mma/%.2g", roof->tensor_per_flop);
     else
         snprintf(buf, len, "3xTF32: TF32 / %.2g", roof->tensor_per_flop);

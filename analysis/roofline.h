@@ -8,6 +8,7 @@
 
 #include "analysis/ceilings.h"
 #include "analysis/dataset_types.h"
+#include "analysis/precision.h"
 #include "analysis/results.h"
 
 enum gp_compute_path { GP_PATH_FP32, GP_PATH_TENSOR };
@@ -27,9 +28,13 @@ struct gp_roof {
     double peak_compute;          /* the compute roof in GEMM FLOP/s (2 m n k per second): see
                                    * compute_path and tensor_per_flop */
     int compute_path;             /* GP_PATH_TENSOR when the counters saw tensor work (or, without
-                                   * counters, the row's precision is tf32), else GP_PATH_FP32 */
+                                   * counters, the row's precision is tf32, bf16 or fp16), else
+                                   * GP_PATH_FP32 */
     double tensor_per_flop;       /* tensor ops counted / flops_analytic (3 for 3xTF32); NaN
                                    * without the tensor counter */
+    int tensor_type;              /* enum gp_precision of the tensor work: GP_TF32, GP_BF16 or
+                                   * GP_FP16, by the counters, else the row's precision (TF32
+                                   * for FP32 rows) */
     int tensor_ceiling;           /* enum gp_ceiling_id of the tensor roof (roof_tensor_ceiling);
                                    * -1 without ceilings */
     double achieved;              /* flops_analytic / median time, flop/s */
@@ -69,10 +74,16 @@ int roof_column_is_text(int i);
 /* The TF32 compute roof: our own wgmma loop (tf32_wgmma) where it was measured, else
  * cuBLAS TF32 at 8192^3 (tf32), which would make cuBLAS's own share 100% by construction. */
 enum gp_ceiling_id roof_tf32_ceiling(const struct gp_ceilings *cs);
-/* The tensor roof of row r: the mma.sync loop (tf32_mma) where the counters show that
- * most of its tensor work went through mma.sync and that ceiling was measured, else
- * roof_tf32_ceiling. */
+/* The roof of tensor type `type` (GP_TF32, GP_BF16, GP_FP16) for a row without mma.sync
+ * evidence: roof_tf32_ceiling for TF32; for BF16 and FP16 our wgmma loop where it was
+ * measured, else our mma.sync loop (there is no cuBLAS ceiling of theirs). */
+enum gp_ceiling_id roof_type_ceiling(const struct gp_ceilings *cs, enum gp_precision type);
+/* The tensor roof of row r, of its tensor type (struct gp_roof's tensor_type): that type's
+ * mma.sync loop (tf32_mma, bf16, fp16) where the counters show that most of its tensor
+ * work went through mma.sync and that ceiling was measured, else roof_type_ceiling. */
 enum gp_ceiling_id roof_tensor_ceiling(const struct gp_ceilings *cs, const struct gp_result *r);
+/* "TF32 tensor", "BF16 tensor (mma.sync)", ...: the tensor roof of a derived row. */
+const char *roof_tensor_name(const struct gp_roof *roof);
 /* The compute roof's name, for chart legends: "FP32 FMA", "TF32 tensor", or for 3xTF32
  * "3xTF32: TF32 / 3" (the tensor ceiling over the tensor ops counted per FLOP). */
 void roof_compute_name(const struct gp_roof *roof, char *buf, size_t len);

@@ -34,7 +34,11 @@ extern "C" {
 struct gemmprof_plugin {
     int abi_version;            /* GEMMPROF_PLUGIN_ABI_VERSION */
     const char *name;           /* the variant's name: letters, digits and '_', 1..31 bytes */
-    const char *precision;      /* "fp32" (FP32 multiply-add) or "tf32" (TF32 inputs) */
+    const char *precision;      /* "fp32" (FP32 multiply-add), "tf32" (TF32 inputs), "bf16" or
+                                 * "fp16" (inputs rounded to 16 bits, FP32 accumulate: the plugin
+                                 * gets the FP32 A and B like any other and rounds them itself,
+                                 * to nearest even, inside its time; it is verified against the
+                                 * reference of the rounded inputs) */
     const char *description;    /* one line, for --list and the report */
     int (*launch)(int m, int n, int k, const float *a, const float *b, float *c, void *stream);
 };

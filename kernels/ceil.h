@@ -30,9 +30,13 @@
 /* flop per thread per iteration of the mma.sync benchmark: CEIL_MMA_CHAINS m16n8k8 per
  * warp, 2 x 16 x 8 x 8 flop each, shared by 32 lanes */
 #define CEIL_MMA_FLOP_PER_ITER (CEIL_MMA_CHAINS * 2 * 16 * 8 * 8 / 32)
+/* the same for the BF16/FP16 benchmark: m16n8k16, twice the k */
+#define CEIL_MMA16_FLOP_PER_ITER (2 * CEIL_MMA_FLOP_PER_ITER)
 #define CEIL_TENSOR_BLOCK 384       /* threads per block of the tensor benchmark: 3 warpgroups */
-/* flop per block per iteration of the tensor benchmark: 3 warpgroups x 4 wgmma 64x256x8 */
+/* flop per block per iteration of the tensor benchmark: 3 warpgroups x 4 wgmma 64x256x8
+ * (TF32); BF16 and FP16 issue m64n256k16, twice that */
 #define CEIL_TENSOR_FLOP_PER_ITER (3.0 * 4.0 * 2.0 * 64.0 * 256.0 * 8.0)
+#define CEIL_TENSOR16_FLOP_PER_ITER (2.0 * CEIL_TENSOR_FLOP_PER_ITER)
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,8 +44,11 @@ extern "C" {
 
 enum ceil_kernel {
     CEIL_K_FILL, CEIL_K_DRAM_COPY, CEIL_K_DRAM_READ, CEIL_K_L2, CEIL_K_L1, CEIL_K_SHARED,
-    CEIL_K_FMA, CEIL_K_NOFMA, CEIL_K_MMA, CEIL_K_COUNT
+    CEIL_K_FMA, CEIL_K_NOFMA, CEIL_K_MMA, CEIL_K_MMA_BF16, CEIL_K_MMA_FP16, CEIL_K_COUNT
 };
+
+/* The input type of the tensor benchmarks (FP32 accumulate in all). */
+enum ceil_tensor_type { CEIL_TF32, CEIL_BF16, CEIL_FP16 };
 
 /* Sets the L1/shared carveout of the L1 kernel to the largest L1 (it uses no shared
  * memory). Call once per device before ceil_blocks_per_sm(). */
@@ -91,22 +98,25 @@ cudaError_t ceil_fma_launch(int iters, float mul, float add, float *sink, float 
 cudaError_t ceil_nofma_launch(int iters, float mul, float add, float *sink, float never, int grid,
                               unsigned long long *probe, cudaStream_t stream);
 
-/* Warp-level TF32 tensor work: every warp issues `iters` x CEIL_MMA_CHAINS independent
- * mma.sync.m16n8k8 with operands in registers (the HMMA path that mma.sync kernels use,
- * which on Hopper does not reach the wgmma rate): grid * CEIL_BLOCK * iters *
- * CEIL_MMA_FLOP_PER_ITER flop. Needs cc >= 8.0 (elsewhere the kernel does nothing). */
-cudaError_t ceil_mma_launch(int iters, float *sink, float never, int grid, unsigned long long *probe,
-                            cudaStream_t stream);
+/* Warp-level tensor work: every warp issues `iters` x CEIL_MMA_CHAINS independent
+ * mma.sync with operands in registers (the HMMA path that mma.sync kernels use, which on
+ * Hopper does not reach the wgmma rate): m16n8k8 for CEIL_TF32, grid * CEIL_BLOCK * iters
+ * * CEIL_MMA_FLOP_PER_ITER flop; m16n8k16 for CEIL_BF16 and CEIL_FP16, CEIL_MMA16_FLOP_PER_ITER.
+ * Blocks per SM: CEIL_K_MMA, CEIL_K_MMA_BF16, CEIL_K_MMA_FP16. Needs cc >= 8.0 (elsewhere
+ * the kernel does nothing). */
+cudaError_t ceil_mma_launch(enum ceil_tensor_type type, int iters, float *sink, float never, int grid,
+                            unsigned long long *probe, cudaStream_t stream);
 
-/* The TF32 tensor-core benchmark (kernels/ceil_tensor.cu, sm_90a only). Supported: 1 when
+/* The wgmma tensor-core benchmark (kernels/ceil_tensor.cu, sm_90a only). Supported: 1 when
  * this build holds it (built with SM=90) and `device` is compute capability 9.0. */
 int ceil_tensor_supported(int device);
-cudaError_t ceil_tensor_blocks_per_sm(int *blocks);
+cudaError_t ceil_tensor_blocks_per_sm(enum ceil_tensor_type type, int *blocks);
 
-/* Each of the 3 warpgroups of a block issues `iters` x 4 wgmma m64n256k8 TF32 from shared
- * memory: grid * iters * CEIL_TENSOR_FLOP_PER_ITER flop. Blocks are CEIL_TENSOR_BLOCK
- * threads; the probe is as for the other kernels. */
-cudaError_t ceil_tensor_launch(int iters, float *sink, float never, int grid,
+/* Each of the 3 warpgroups of a block issues `iters` x 4 wgmma from shared memory, m64n256k8
+ * for CEIL_TF32 (grid * iters * CEIL_TENSOR_FLOP_PER_ITER flop), m64n256k16 for CEIL_BF16
+ * and CEIL_FP16 (CEIL_TENSOR16_FLOP_PER_ITER). Blocks are CEIL_TENSOR_BLOCK threads; the
+ * probe is as for the other kernels. */
+cudaError_t ceil_tensor_launch(enum ceil_tensor_type type, int iters, float *sink, float never, int grid,
                                unsigned long long *probe, cudaStream_t stream);
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 /* Machine-ceiling micro-benchmarks: DRAM copy and read, L2 read, L1 read, shared-memory
- * read, FP32 with and without FMA. Each kernel does one kind of work as fast as the
+ * read, FP32 with and without FMA, and mma.sync in TF32, BF16 and FP16. Each kernel does one kind of work as fast as the
  * hardware allows; src/ceilings_measure.c times them with CUDA events and turns the
  * byte or flop counts documented in kernels/ceil.h into rates.
  *
@@ -192,12 +192,23 @@ ceil_fp32_kernel(int iters, float mul, float add, float *sink, float never, unsi
     probe_end(probe, ps);
 }
 
-/* ---- TF32 mma.sync ------------------------------------------------------------------ */
+/* ---- mma.sync: TF32, BF16, FP16 ------------------------------------------------------ */
+
+/* Operand register `idx` of a thread (A's 0..3, B's 4..5): a TF32 value, or two BF16/FP16
+ * values packed, from hashes of salt; random bits, as the tensor cores' power (and so the
+ * clock) depends on how many bits toggle. */
+template <enum ceil_tensor_type type>
+static __device__ __forceinline__ uint32_t mma_operand(unsigned salt, unsigned idx)
+{
+    if (type == CEIL_TF32)
+        return mt_tf32(ceil_unit(ceil_hash(salt + idx)));
+    return mt_pack16<type == CEIL_BF16>(ceil_unit(ceil_hash(salt + 2u * idx)), ceil_unit(ceil_hash(salt + 2u * idx + 1u)));
+}
 
 /* CEIL_MMA_CHAINS independent accumulator tiles per warp, mma.sync back to back, operands
- * in registers: only the HMMA path is exercised. The operands are hashed values rounded
- * to TF32 (random bits: the tensor cores' power, and so the clock, depend on how many
- * bits toggle). */
+ * in registers: only the HMMA path is exercised. TF32 issues m16n8k8, BF16 and FP16
+ * m16n8k16 (twice the flop an instruction), FP32 accumulate in all. */
+template <enum ceil_tensor_type type>
 static __global__ void __launch_bounds__(CEIL_BLOCK)
 ceil_mma_kernel(int iters, float *sink, float never, unsigned long long *probe)
 {
@@ -206,16 +217,20 @@ ceil_mma_kernel(int iters, float *sink, float never, unsigned long long *probe)
     uint32_t a[4], b[2];
 #pragma unroll
     for (int i = 0; i < 4; i++)
-        a[i] = mt_tf32(ceil_unit(ceil_hash(salt + i)));
+        a[i] = mma_operand<type>(salt, i);
 #pragma unroll
     for (int i = 0; i < 2; i++)
-        b[i] = mt_tf32(ceil_unit(ceil_hash(salt + 4u + i)));
+        b[i] = mma_operand<type>(salt, 4u + i);
     const ceil_probe_start ps = probe_begin(probe);
     float acc[CEIL_MMA_CHAINS][4] = {};
     for (int it = 0; it < iters; it++) {
 #pragma unroll
-        for (int c = 0; c < CEIL_MMA_CHAINS; c++)
-            mt_mma(acc[c], a, b);
+        for (int c = 0; c < CEIL_MMA_CHAINS; c++) {
+            if (type == CEIL_TF32)
+                mt_mma(acc[c], a, b);
+            else
+                mt_mma16<type == CEIL_BF16>(acc[c], a, b);
+        }
     }
     float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll
@@ -248,7 +263,9 @@ extern "C" cudaError_t ceil_blocks_per_sm(enum ceil_kernel k, int *blocks)
     case CEIL_K_SHARED: fn = (const void *)ceil_shared_read_kernel; break;
     case CEIL_K_FMA: fn = (const void *)ceil_fp32_kernel<true>; break;
     case CEIL_K_NOFMA: fn = (const void *)ceil_fp32_kernel<false>; break;
-    case CEIL_K_MMA: fn = (const void *)ceil_mma_kernel; break;
+    case CEIL_K_MMA: fn = (const void *)ceil_mma_kernel<CEIL_TF32>; break;
+    case CEIL_K_MMA_BF16: fn = (const void *)ceil_mma_kernel<CEIL_BF16>; break;
+    case CEIL_K_MMA_FP16: fn = (const void *)ceil_mma_kernel<CEIL_FP16>; break;
     case CEIL_K_COUNT: break;
     }
     if (fn == NULL)
@@ -317,9 +334,14 @@ extern "C" cudaError_t ceil_nofma_launch(int iters, float mul, float add, float 
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t ceil_mma_launch(int iters, float *sink, float never, int grid, unsigned long long *probe,
-                                       cudaStream_t stream)
+extern "C" cudaError_t ceil_mma_launch(enum ceil_tensor_type type, int iters, float *sink, float never, int grid,
+                                       unsigned long long *probe, cudaStream_t stream)
 {
-    ceil_mma_kernel<<<grid, CEIL_BLOCK, 0, stream>>>(iters, sink, never, probe);
+    if (type == CEIL_BF16)
+        ceil_mma_kernel<CEIL_BF16><<<grid, CEIL_BLOCK, 0, stream>>>(iters, sink, never, probe);
+    else if (type == CEIL_FP16)
+        ceil_mma_kernel<CEIL_FP16><<<grid, CEIL_BLOCK, 0, stream>>>(iters, sink, never, probe);
+    else
+        ceil_mma_kernel<CEIL_TF32><<<grid, CEIL_BLOCK, 0, stream>>>(iters, sink, never, probe);
     return cudaGetLastError();
 }

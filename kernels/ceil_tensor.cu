@@ -1,18 +1,22 @@
-/* The TF32 tensor-core ceiling: back-to-back wgmma.mma_async m64n256k8 with both operands
- * already in shared memory, so nothing but the tensor cores (and the shared-memory reads
+/* The wgmma tensor-core ceilings, TF32 (m64n256k8) and BF16/FP16 (m64n256k16, FP32
+ * accumulate): back-to-back wgmma.mma_async with both operands already in shared memory, so nothing but the tensor cores (and the shared-memory reads
  * the wgmmas make themselves) is exercised; no global memory inside the timed loop.
  *
  * Each block has CEIL_TENSOR_BLOCK threads = 3 warpgroups (the register file holds 3 x
  * 128 threads x 128 accumulators, 1 block per SM); all three read the same 64 x 32 A
  * tile (8 KB) and 256 x 32 B tile (32 KB) in the 128B-swizzled K-major layout, filled
  * with hashed values in [-0.5, 0.5) (random bits, as the tensor cores' power, and thus
- * the clock, depend on how many bits toggle). Per iteration a warpgroup issues the 4
- * k-steps of the tiles into one accumulator chain and keeps two groups in flight
+ * the clock, depend on how many bits toggle; 16-bit tiles hold 64 values of k a row, rounded
+ * to nearest even). Per iteration a warpgroup issues the 4 k-steps of the tiles (32 bytes of
+ * k each, 8 TF32 or 16 BF16/FP16 values) into one accumulator chain and keeps two groups in flight
  * (wait_group 1). SS mode (both operands by descriptor) is the instruction's fastest
  * form; the GEMM variants use A from registers, which the ceiling does not model.
  * Built for sm_90a only (Makefile SM90A_SRC); ceil_tensor_supported says whether it can run.
- * Flop per launch: grid x iters x CEIL_TENSOR_FLOP_PER_ITER (kernels/ceil.h).
+ * Flop per launch: grid x iters x CEIL_TENSOR_FLOP_PER_ITER (TF32) or
+ * CEIL_TENSOR16_FLOP_PER_ITER (BF16, FP16) (kernels/ceil.h).
  */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include "kernels/ceil.h"
@@ -24,18 +28,48 @@ enum {
     TENSOR_SMEM = (TENSOR_A_ROWS + TENSOR_B_ROWS) * TENSOR_K * 4 + 1024 /* + alignment slack */
 };
 
+#if SM90_TF32_DEVICE
+/* wgmma m64n256k16, BF16 (bf16 = 1) or FP16 inputs from shared memory (both K-major:
+ * transpose flags 0), FP32 accumulate; the 16-bit twin of wgmma_m64n256k8_ss. */
+template <bool bf16>
+static __device__ __forceinline__ void wgmma_m64n256k16_ss(float (&d)[128], uint64_t desc_a, uint64_t desc_b,
+                                                           int scale_d)
+{
+    if (bf16)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {" SM90_D128_REGS "}, "
+                     "%128, %129, p, 1, 1, 0, 0;\n}\n"
+                     : SM90_D128_OPERANDS(d)
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    else
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {" SM90_D128_REGS "}, "
+                     "%128, %129, p, 1, 1, 0, 0;\n}\n"
+                     : SM90_D128_OPERANDS(d)
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+#endif
+
+template <enum ceil_tensor_type type>
 static __global__ void __launch_bounds__(CEIL_TENSOR_BLOCK, 1)
 ceil_tensor_kernel(int iters, float *sink, float never, unsigned long long *probe)
 {
 #if SM90_TF32_DEVICE
     static_assert(CEIL_TENSOR_BLOCK % 128 == 0, "whole warpgroups");
     extern __shared__ uint8_t ceil_tensor_smem_raw[];
-    float *const tiles = reinterpret_cast<float *>(
-        ceil_tensor_smem_raw + ((1024 - (sm90_smem_addr(ceil_tensor_smem_raw) & 1023)) & 1023));
-    float *const a_tile = tiles, *const b_tile = tiles + TENSOR_A_ROWS * TENSOR_K;
+    uint8_t *const tiles = ceil_tensor_smem_raw + ((1024 - (sm90_smem_addr(ceil_tensor_smem_raw) & 1023)) & 1023);
+    uint8_t *const a_tile = tiles, *const b_tile = tiles + TENSOR_A_ROWS * TENSOR_K * 4;
     const unsigned salt = ceil_hash(blockIdx.x + 1u);
-    for (int i = threadIdx.x; i < (TENSOR_A_ROWS + TENSOR_B_ROWS) * TENSOR_K; i += blockDim.x)
-        tiles[i] = ceil_unit(ceil_hash((unsigned)i ^ salt));
+    const int nvals = (TENSOR_A_ROWS + TENSOR_B_ROWS) * TENSOR_K * (type == CEIL_TF32 ? 1 : 2);
+    for (int i = threadIdx.x; i < nvals; i += blockDim.x) {
+        const float v = ceil_unit(ceil_hash((unsigned)i ^ salt));
+        if (type == CEIL_TF32)
+            reinterpret_cast<float *>(tiles)[i] = v;
+        else if (type == CEIL_BF16)
+            reinterpret_cast<__nv_bfloat16 *>(tiles)[i] = __float2bfloat16_rn(v);
+        else
+            reinterpret_cast<__half *>(tiles)[i] = __float2half_rn(v);
+    }
     fence_proxy_async_smem(); /* st.shared above, wgmma (async proxy) reads below */
     __syncthreads();
 
@@ -47,8 +81,13 @@ ceil_tensor_kernel(int iters, float *sink, float never, unsigned long long *prob
     for (int it = 0; it < iters; ++it) {
         wgmma_fence(); /* explicit, else ptxas injects it (C7519) */
 #pragma unroll
-        for (int ks = 0; ks < TENSOR_K / 8; ++ks)
-            wgmma_m64n256k8_ss(acc, wgmma_desc_k128(a_tile + 8 * ks), wgmma_desc_k128(b_tile + 8 * ks), 1);
+        for (int ks = 0; ks < 4; ++ks) {   /* 32 bytes of k a step within the 128-byte rows */
+            const uint64_t da = wgmma_desc_k128(a_tile + 32 * ks), db = wgmma_desc_k128(b_tile + 32 * ks);
+            if (type == CEIL_TF32)
+                wgmma_m64n256k8_ss(acc, da, db, 1);
+            else
+                wgmma_m64n256k16_ss<type == CEIL_BF16>(acc, da, db, 1);
+        }
         wgmma_commit();
         wgmma_wait<1>();
     }
@@ -75,15 +114,22 @@ extern "C" int ceil_tensor_supported(int device)
     return major == 9 && minor == 0;
 }
 
-extern "C" cudaError_t ceil_tensor_blocks_per_sm(int *blocks)
+extern "C" cudaError_t ceil_tensor_blocks_per_sm(enum ceil_tensor_type type, int *blocks)
 {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, ceil_tensor_kernel, CEIL_TENSOR_BLOCK,
-                                                         TENSOR_SMEM);
+    const void *fn = type == CEIL_BF16   ? (const void *)ceil_tensor_kernel<CEIL_BF16>
+                     : type == CEIL_FP16 ? (const void *)ceil_tensor_kernel<CEIL_FP16>
+                                         : (const void *)ceil_tensor_kernel<CEIL_TF32>;
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn, CEIL_TENSOR_BLOCK, TENSOR_SMEM);
 }
 
-extern "C" cudaError_t ceil_tensor_launch(int iters, float *sink, float never, int grid,
+extern "C" cudaError_t ceil_tensor_launch(enum ceil_tensor_type type, int iters, float *sink, float never, int grid,
                                           unsigned long long *probe, cudaStream_t stream)
 {
-    ceil_tensor_kernel<<<grid, CEIL_TENSOR_BLOCK, TENSOR_SMEM, stream>>>(iters, sink, never, probe);
+    if (type == CEIL_BF16)
+        ceil_tensor_kernel<CEIL_BF16><<<grid, CEIL_TENSOR_BLOCK, TENSOR_SMEM, stream>>>(iters, sink, never, probe);
+    else if (type == CEIL_FP16)
+        ceil_tensor_kernel<CEIL_FP16><<<grid, CEIL_TENSOR_BLOCK, TENSOR_SMEM, stream>>>(iters, sink, never, probe);
+    else
+        ceil_tensor_kernel<CEIL_TF32><<<grid, CEIL_TENSOR_BLOCK, TENSOR_SMEM, stream>>>(iters, sink, never, probe);
     return cudaGetLastError();
 }

@@ -1,16 +1,20 @@
-/* cublas, cublas_tf32: the library baselines, and the shared gemm_context.
+/* cublas, cublas_tf32, cublas_bf16, cublas_fp16: the library baselines, and the shared
+ * gemm_context.
  *
  * cuBLAS is column-major; a row-major C = A*B is the column-major C^T = B^T * A^T, so we
  * pass B first with the dimensions swapped and no transposes (no copies).
  * cublas:      cublasSgemm, FP32 SIMT (on sm_90 cuBLAS picks a CUTLASS SIMT kernel).
  * cublas_tf32: cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32: tensor cores, inputs
  *              rounded to TF32, FP32 accumulate.
+ * cublas_bf16, cublas_fp16: cublasGemmEx on the 16-bit copies of A and B the shape setup
+ *              made (gemm_context_set_input16), CUDA_R_16BF / CUDA_R_16F inputs, FP32
+ *              output, CUBLAS_COMPUTE_32F (FP32 accumulate).
  * No FP32-emulation baseline: cuBLAS 13.0 has CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (FP32 on
  * BF16 tensor cores), but on the H200 a cublasGemmEx with it (emulation strategy EAGER)
  * ran cublasSgemm's own SIMT kernel (sm80_xmma_gemm_f32f32_..._ffma, 51.29 TFLOP/s at
  * 8192^3 as cublas, the same error to the last digit; results/h200/NOTES.md, "Kernel
  * notes", cublas): no emulation on sm_90, so no row of its own.
- *       ./build/gemmprof -k cublas,cublas_tf32
+ *       ./build/gemmprof -k cublas,cublas_tf32,cublas_bf16,cublas_fp16
  */
 #include <cublas_v2.h>
 #include <stdio.h>
@@ -18,9 +22,24 @@
 
 #include "kernels/gemm.h"
 
+/* The 16-bit copies of one shape's A and B, and what they were made from. */
+struct input16 {
+    const float *a, *b;
+    int m, n, k;
+    const void *a16, *b16;
+};
+
 struct gemm_context {
     cublasHandle_t blas;
+    struct input16 in16[GEMM_INPUT16_COUNT];   /* gemm_context_set_input16 */
 };
+
+extern "C" void gemm_context_set_input16(struct gemm_context *ctx, enum gemm_input16 which, const float *a,
+                                         const float *b, int m, int n, int k, const void *a16, const void *b16)
+{
+    if (ctx && which >= 0 && which < GEMM_INPUT16_COUNT)
+        ctx->in16[which] = input16{a, b, m, n, k, a16, b16};
+}
 
 extern "C" struct gemm_context *gemm_context_create(cudaStream_t stream, char *why,
                                                     unsigned long why_len)
@@ -89,4 +108,35 @@ extern "C" cudaError_t gemm_cublas_tf32_launch(struct gemm_context *ctx, int m, 
     return blas_result(cublasGemmEx(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b,
                                     CUDA_R_32F, n, a, CUDA_R_32F, k, &beta, c, CUDA_R_32F, n,
                                     CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
+}
+
+/* A 16-bit GEMM on the copies named for (a, b, m, n, k); FP32 C, FP32 accumulate. */
+static cudaError_t gemm16(struct gemm_context *ctx, enum gemm_input16 which, cudaDataType type, int m, int n,
+                          int k, const float *a, const float *b, float *c)
+{
+    const struct input16 *in = &ctx->in16[which];
+    if (!in->a16 || in->a != a || in->b != b || in->m != m || in->n != n || in->k != k)
+        return cudaErrorInvalidValue;
+    const float alpha = 1.f, beta = 0.f;
+    return blas_result(cublasGemmEx(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, in->b16, type, n,
+                                    in->a16, type, k, &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
+                                    CUBLAS_GEMM_DEFAULT));
+}
+
+GEMM_LAUNCHER(cublas_bf16);
+extern "C" cudaError_t gemm_cublas_bf16_launch(struct gemm_context *ctx, int m, int n, int k,
+                                               const float *a, const float *b, float *c,
+                                               cudaStream_t stream)
+{
+    (void)stream;
+    return gemm16(ctx, GEMM_INPUT_BF16, CUDA_R_16BF, m, n, k, a, b, c);
+}
+
+GEMM_LAUNCHER(cublas_fp16);
+extern "C" cudaError_t gemm_cublas_fp16_launch(struct gemm_context *ctx, int m, int n, int k,
+                                               const float *a, const float *b, float *c,
+                                               cudaStream_t stream)
+{
+    (void)stream;
+    return gemm16(ctx, GEMM_INPUT_FP16, CUDA_R_16F, m, n, k, a, b, c);
 }

@@ -22,6 +22,16 @@ struct gemm_context;  /* opaque: the cuBLAS handle and anything else a launcher 
 struct gemm_context *gemm_context_create(cudaStream_t stream, char *why, unsigned long why_len);
 void gemm_context_destroy(struct gemm_context *ctx);
 
+/* The 16-bit inputs (bf16, fp16 variants): the shape setup (src/shape.c) rounds A and B
+ * once per shape, outside every timed region, uploads the 16-bit patterns (row-major, the
+ * shapes of A and B) and names them here with the FP32 buffers `a`, `b` they were made
+ * from and the shape. A 16-bit launcher reads them in place of its `a`, `b`, and refuses
+ * (cudaErrorInvalidValue) a launch on any other buffers or shape rather than compute on
+ * stale copies. a16 == NULL forgets the pair. */
+enum gemm_input16 { GEMM_INPUT_BF16, GEMM_INPUT_FP16, GEMM_INPUT16_COUNT };
+void gemm_context_set_input16(struct gemm_context *ctx, enum gemm_input16 which, const float *a,
+                              const float *b, int m, int n, int k, const void *a16, const void *b16);
+
 typedef cudaError_t (*gemm_launch_fn)(struct gemm_context *ctx, int m, int n, int k,
                                       const float *a, const float *b, float *c,
                                       cudaStream_t stream);

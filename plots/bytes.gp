@@ -44,10 +44,14 @@ stats P using (strcol("shape") eq SHAPE && level_index(strcol("level")) > 0 ? pe
 BYTES_FLOOR = 300
 FLOOR = dec_floor(STATS_median / BYTES_FLOOR)
 YLO = YMIN / 3.0 > FLOOR ? dec_floor(YMIN / 3.0) : FLOOR; YHI = dec_ceil(YMAX * 4.0)
-BELOW = ""
-stats P using (strcol("shape") eq SHAPE && level_index(strcol("level")) > 0 && per_fma(0) < YLO ? \
-    BELOW = BELOW . sprintf("%s%s %s %.2g B", strlen(BELOW) ? ", " : "", strcol("variant"), \
-        level_name(strcol("level")), per_fma(0)) : 0, 0) nooutput
+# the bars below the axis, one legend row each (in one row, three ran off the canvas), up to
+# BELOW_MAX and a count of the rest
+BELOW_MAX = 16; BELOW_N = 0
+array BELOW[BELOW_MAX]
+do for [i = 1:BELOW_MAX] { BELOW[i] = "" }
+stats P using (strcol("shape") eq SHAPE && level_index(strcol("level")) > 0 && per_fma(0) < YLO ? ( \
+    BELOW_N = BELOW_N + 1, BELOW_N <= BELOW_MAX ? BELOW[BELOW_N] = sprintf("%s %s %.2g B", strcol("variant"), \
+        level_name(strcol("level")), per_fma(0)) : 0) : 0, 0) nooutput
 
 LEVEL_COLORS = "#4D4D4D #1B9E77 #D95F02 #7570B3"
 lcolor(j) = word(LEVEL_COLORS, j)
@@ -81,7 +85,8 @@ do for [FMT in FORMATS] {
       for [j = 1:4] P using (in_level(j) ? bar_x(strcol("level")) : 1/0):(per_fma(0)): \
           (bar_x(strcol("level")) - BAR / 2):(bar_x(strcol("level")) + BAR / 2):(YLO):(per_fma(0)) \
           with boxxyerror lc rgb lcolor(j) title word(LEVEL_NAMES, j), \
-      for [u = 1:(strlen(BELOW) > 0)] keyentry with points lc rgb "white" title "below the axis:", \
-      for [u = 1:(strlen(BELOW) > 0)] keyentry with points lc rgb "white" title BELOW
+      for [u = 1:(BELOW_N > 0)] keyentry with points lc rgb "white" title "below the axis:", \
+      for [u = 1:(BELOW_N < BELOW_MAX ? BELOW_N : BELOW_MAX)] keyentry with points lc rgb "white" title BELOW[u], \
+      for [u = 1:(BELOW_N > BELOW_MAX)] keyentry with points lc rgb "white" title sprintf("(%d more)", BELOW_N - BELOW_MAX)
     unset output
 }

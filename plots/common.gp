@@ -17,14 +17,14 @@ array VARIANT_RGB[8] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4
 vrgb(i) = VARIANT_RGB[(int(i) - 1) % 8 + 1]
 # Markers: the family (the CSV's family column, gemmprof numbers variants family by
 # family) sets the fill, so a family reads as one group at a glance: filled for an
-# FP32-accurate result (FP32 SIMT, 3xTF32), open for TF32 accuracy (TF32 tensor), strokes
+# FP32-accurate result (FP32 SIMT, 3xTF32), open for TF32 or BF16/FP16 inputs, strokes
 # for the cuBLAS references (never the open circle: that is the rings and level keys).
 # Within a class the shape steps with variant_index (6, 5 or 3
 # shapes) and the colour with it (8): no two of the first 24 variants drawn alike
 # (tests/host/test_plot_styles.sh). Without a family column (class 0): the older list,
 # eight filled shapes, then open, then filled again.
-FAMILY_NAMES = "FP32_SIMT TF32_tensor 3xTF32 cuBLAS"
-FAMILY_CLASS = "1 2 1 3"
+FAMILY_NAMES = "FP32_SIMT TF32_tensor 3xTF32 16-bit_tensor cuBLAS"
+FAMILY_CLASS = "1 2 1 2 3"
 CLASS_PTS1 = "7 5 9 11 13 15"
 CLASS_PTS2 = "4 8 10 12 14"
 CLASS_PTS3 = "1 2 3"
@@ -105,11 +105,15 @@ ROOF_COLOR = "#555555"
 
 # The position (1-based) of word w in list, 0 when absent.
 word_pos(list, w) = sum [wp_j = 1:words(list)] (word(list, wp_j) eq w ? wp_j : 0)
+# the one 16-bit tensor roof (analysis/plots.c draws the higher of BF16's and FP16's)
+is_16bit(r) = r eq "bf16" || r eq "fp16" || r eq "bf16_wgmma" || r eq "fp16_wgmma"
 # "2048" for a square shape, else "MxNxK".
 shape_label(m, n, k, s) = (m == n && n == k) ? sprintf("%d", m) : s
 # SI formatting for labels: 3.96 TB/s, 60.1 TFLOP/s.
-si(v) = v >= 1e12 ? sprintf("%.3g T", v / 1e12) : v >= 1e9 ? sprintf("%.3g G", v / 1e9) : \
-        v >= 1e6 ? sprintf("%.3g M", v / 1e6) : v >= 1e3 ? sprintf("%.3g k", v / 1e3) : sprintf("%.3g ", v)
+# Three digits, whole numbers from 1000 on: "1070", not "1.07e+03" (a BF16 tensor roof).
+g3(v) = abs(v) >= 999.5 && abs(v) < 1e6 ? sprintf("%.0f", v) : sprintf("%.3g", v)
+si(v) = v >= 1e12 ? g3(v / 1e12) . " T" : v >= 1e9 ? g3(v / 1e9) . " G" : \
+        v >= 1e6 ? g3(v / 1e6) . " M" : v >= 1e3 ? g3(v / 1e3) . " k" : g3(v) . " "
 
 # Clipping on a log x axis: a point more than CLIP_FACTOR times right of the last ridge
 # (TF32's L1 intensity of 1e5, say) would stretch the axis over empty decades. Such a
@@ -146,6 +150,11 @@ set tmargin at screen AREA_T
 # roofline's key make about 35 rows). KEY_PS scales the key's marker-size samples.
 set key at screen AREA_R + 0.015, AREA_T left top Left reverse samplen 3 spacing 1.0 font ",11" noautotitle
 KEY_PS = 0.6
+# About KEY_FIT rows fit at the legend's 11 points (measured on the hierarchical roofline);
+# a chart with more takes 10 points (`eval key_fit(ROWS)`, about 44 rows): past what fits,
+# gnuplot starts a second column, off the canvas, and the last rows are lost.
+KEY_FIT = 40
+key_fit(rows) = rows > KEY_FIT ? 'set key font ",10"' : ''
 # Angle in degrees of a line y = b x on log-log axes spanning [xlo:xhi] x [ylo:yhi].
 slope_angle(xlo, xhi, ylo, yhi) = 180 / pi * \
     atan2((AREA_T - AREA_B) * CANVAS_H / log10(yhi / ylo), (AREA_R - AREA_L) * CANVAS_W / log10(xhi / xlo))
@@ -178,7 +187,7 @@ peak_hi(r) = peak_m(r) > peak_t(r) ? peak_m(r) : peak_t(r)
 # short, so that it fits right of the ridge labels: "TF32 tensor  488 TFLOP/s (datasheet 535)"
 peak_text(r, lbl) = peak_m(r) > 0 ? \
     sprintf("%s  %sFLOP/s", lbl, si(peak_m(r))) . \
-        (peak_t(r) > 0 ? sprintf(" (datasheet %.3g)", peak_t(r) / (peak_m(r) >= 1e12 ? 1e12 : 1e9)) : "") : \
+        (peak_t(r) > 0 ? sprintf(" (datasheet %s)", g3(peak_t(r) / (peak_m(r) >= 1e12 ? 1e12 : 1e9))) : "") : \
     sprintf("%s  %sFLOP/s datasheet", lbl, si(peak_t(r)))
 # the same without the datasheet figure, where the long one finds no room
 peak_short(r, lbl) = sprintf("%s  %sFLOP/s", lbl, si(peak_m(r) > 0 ? peak_m(r) : peak_t(r)))
@@ -199,8 +208,14 @@ peak_lo(r) = peak_m(r) > 0 && (peak_t(r) <= 0 || peak_m(r) < peak_t(r)) ? peak_m
 # LB_J LB_XS LB_XE LB_DIR LB_YA LB_YB and runs `eval LB_CANDIDATES`: the long text above the
 # lines (bottom edge at LB_YA), then below (top edge at LB_YB), then the short text the same
 # way, then the tiny one, every LB_STEP pixels from LB_XS rightwards, or from LB_XE leftwards for LB_DIR < 0.
+# A text that does not fit between LB_XS and LB_XE gets no candidates (it would run past the
+# plot's edge), unless no text of the label fits: then the last one, ending at LB_XE.
+# A label along a sloped line (a bandwidth roof's) is added with `eval LB_SLOPED` (below).
 # Then it calls lb_pt, lb_seg, lb_box over its marks in stats passes (before `set
 # logscale`: stats drops rows outside the axes' range), then `eval LB_PICK`, `eval LB_DRAW`.
+# Each group of candidates lies in a frame of its own, turned by the angle whose cosine and
+# sine are LB_GC[g] and LB_GS[g] (1 and 0 for the level rows of the compute roofs): a
+# mark is turned into a group's frame before it is counted against that group.
 px_of(x) = (AREA_L + (AREA_R - AREA_L) * log(x / XLO) / log(XHI / XLO)) * CANVAS_W
 py_of(y) = (AREA_B + (AREA_T - AREA_B) * log(y / YLO) / log(YHI / YLO)) * CANVAS_H
 x_of(p) = XLO * exp((p / CANVAS_W - AREA_L) / (AREA_R - AREA_L) * log(XHI / XLO))
@@ -209,33 +224,91 @@ PLOT_X0 = AREA_L * CANVAS_W; PLOT_X1 = AREA_R * CANVAS_W
 PLOT_Y0 = AREA_B * CANVAS_H; PLOT_Y1 = AREA_T * CANVAS_H
 PT_PX = 4.5          # a marker's half size in pixels per unit of point size
 LB_FS = 10; LB_FONT = ",10"
-# a label's box: 0.68 em a character (the PNG's text, in points at 96 dpi, runs that wide; the
-# SVG's narrower), a line and a little air
-lb_w(text) = 0.68 * LB_FS * strlen(text) + 6
+# A text's width in pixels at font size fs (points, 4/3 pixel each at 96 dpi): the sum of its
+# characters' advances in DejaVu Sans (em, measured on pngcairo's text, in 9 groups; any
+# other 0.63), so a label of capitals and digits is known to run wider than one of "il.".
+# The SVG's text runs narrower.
+array LB_CWW[9] = [0.29, 0.33, 0.39, 0.52, 0.58, 0.69, 0.77, 0.84, 0.97]
+LB_CWG = "'ijlIJ\n ,.:;/\\|\n()[]-frt!\nsz?*_\"\ncvxyTkFLY\nABCKRVXZ\nDGHNOQU&\n#+<=>^~Mw\n%@mW"
+lb_cwg(c) = strstrt(LB_CWG, c) > 0 ? 1 + sum [lb_q = 1:strstrt(LB_CWG, c)] (LB_CWG[lb_q:lb_q] eq "\n") : 0
+lb_cw(c) = lb_cwg(c) > 0 ? LB_CWW[lb_cwg(c)] : 0.63
+lb_tw(t, fs) = fs * 4.0 / 3 * sum [lb_c = 1:strlen(t)] lb_cw(t[lb_c:lb_c])
+# a label's box: its text, a line and a little air
+lb_w(text) = lb_tw(text, LB_FS) + 6
 LB_H = 1.0 * LB_FS + 4
 LB_GAP = 3           # from the roof line to the box: half its width and some air
 LB_STEP = 16
 LB_MAX = 1200; LB_GMAX = 48
-array LB_OF[LB_MAX]; array LB_X0[LB_MAX]; array LB_X1[LB_MAX]; array LB_Y0[LB_MAX]; array LB_Y1[LB_MAX]
+array LB_X0[LB_MAX]; array LB_X1[LB_MAX]; array LB_Y0[LB_MAX]; array LB_Y1[LB_MAX]
 array LB_HIT[LB_MAX]; array LB_GA[LB_GMAX]; array LB_GB[LB_GMAX]; array LB_GY0[LB_GMAX]; array LB_GY1[LB_GMAX]
-array LB_VK[LB_MAX]; array LB_TEXT[8]; array LB_SHORT[8]; array LB_TINY[8]; array LB_AT[8]
-do for [lb_i = 1:8] { LB_TINY[lb_i] = "" }
+array LB_GC[LB_GMAX]; array LB_GS[LB_GMAX]; array LB_KG[LB_MAX]
+array LB_VK[LB_MAX]; array LB_TEXT[12]; array LB_SHORT[12]; array LB_TINY[12]; array LB_AT[12]; array LB_FIRST[12]
+do for [lb_i = 1:12] { LB_TINY[lb_i] = "" }
 lb_text(v, j) = v == 1 ? LB_TEXT[j] : v == 2 || strlen(LB_TINY[j]) == 0 ? LB_SHORT[j] : LB_TINY[j]
 LB_N = 0; LB_NG = 0; LB_NL = 0
-lb_add(j, v, x, y, w, h) = LB_N < LB_MAX ? (LB_N = LB_N + 1, LB_OF[LB_N] = j, LB_VK[LB_N] = v, LB_X0[LB_N] = x, \
-    LB_X1[LB_N] = x + w, LB_Y0[LB_N] = y, LB_Y1[LB_N] = y + h, LB_HIT[LB_N] = 0, 1) : 0
+lb_add(v, x, y, w, h) = LB_N < LB_MAX ? (LB_N = LB_N + 1, LB_VK[LB_N] = v, LB_X0[LB_N] = x, \
+    LB_X1[LB_N] = x + w, LB_Y0[LB_N] = y, LB_Y1[LB_N] = y + h, LB_HIT[LB_N] = 0, LB_KG[LB_N] = LB_NG, 1) : 0
+# a new group of candidates, in the frame turned by angle a (degrees), rows y0..y1 there
+lb_group(a, y0, y1) = (LB_NG = LB_NG + 1, LB_GA[LB_NG] = LB_N + 1, LB_GB[LB_NG] = LB_N, LB_GY0[LB_NG] = y0, \
+    LB_GY1[LB_NG] = y1, LB_GC[LB_NG] = a == 0 ? 1 : cos(a * pi / 180), LB_GS[LB_NG] = a == 0 ? 0 : sin(a * pi / 180), 1)
 # one group of candidates per label and side: a row of boxes at one height, so a mark is
 # compared with the boxes of a row only when it reaches that row's height
-LB_CANDIDATES = 'do for [lb_v = 1:(strlen(LB_TINY[LB_J]) > 0 ? 3 : 2)] { do for [lb_s = 0:1] { if (LB_NG < LB_GMAX) { ' . \
-    'LB_NG = LB_NG + 1; LB_GA[LB_NG] = LB_N + 1; lb_wd = lb_w(lb_text(lb_v, LB_J)); ' . \
-    'lb_y = lb_s ? LB_YB - LB_H : LB_YA; LB_GY0[LB_NG] = lb_y; LB_GY1[LB_NG] = lb_y + LB_H; ' . \
-    'lb_n = (LB_XE - LB_XS - lb_wd) / LB_STEP; lb_n = lb_n > 0 ? int(lb_n) : 0; ' . \
-    'do for [lb_i = 0:lb_n] { lb_ok = lb_add(LB_J, lb_v, LB_DIR > 0 ? LB_XS + lb_i * LB_STEP : ' . \
-    'LB_XE - lb_wd - lb_i * LB_STEP, lb_y, lb_wd, LB_H) }; LB_GB[LB_NG] = LB_N } } }'
+LB_CANDIDATES = 'LB_FIRST[LB_J] = LB_N + 1; lb_nv = strlen(LB_TINY[LB_J]) > 0 ? 3 : 2; ' . \
+    'do for [lb_v = 1:lb_nv] { do for [lb_s = 0:1] { if (LB_NG < LB_GMAX) { ' . \
+    'lb_wd = lb_w(lb_text(lb_v, LB_J)); lb_y = lb_s ? LB_YB - LB_H : LB_YA; lb_ok = lb_group(0, lb_y, lb_y + LB_H); ' . \
+    'lb_n = (LB_XE - LB_XS - lb_wd) / LB_STEP; ' . \
+    'lb_n = lb_n >= 0 ? int(lb_n) : (lb_v == lb_nv && lb_s == 1 && LB_N < LB_FIRST[LB_J]) ? 0 : -1; ' . \
+    'do for [lb_i = 0:lb_n] { lb_ok = lb_add(lb_v, LB_DIR > 0 && lb_wd <= LB_XE - LB_XS ? ' . \
+    'LB_XS + lb_i * LB_STEP : LB_XE - lb_wd - lb_i * LB_STEP, lb_y, lb_wd, LB_H) }; LB_GB[LB_NG] = LB_N } } }'
+# A label along a sloped line (a bandwidth roof's), drawn by the script rotated by LB_A degrees
+# in font size LB_SFS: for label LB_J with text LB_TEXT[LB_J], its mid-line starting LB_UA
+# pixels along the line (u: along the line, v: square to it, the frame turned by LB_A), first
+# at LB_VA (its usual side), then at LB_VB (the other), each from LB_UA outwards both ways
+# every LB_STEP pixels while the box stays beside the line's stretch LB_U0..LB_U1 and in the
+# plot; then the same in the compute labels' smaller font LB_FS. The first candidate, where
+# it always sat, is kept even where it does not fit. LB_VK of a candidate: 1 on its usual
+# side, 2 on the other, 3 and 4 the same in the smaller font. The script reads the pick with
+# lb_ax(j), lb_ay(j) (canvas pixels), lb_moved(j) and lb_vk(j); LB_DRAW leaves sloped labels
+# (LB_SL[j]) alone.
+LB_SFS = 12
+array LB_SL[12]
+do for [lb_i = 1:12] { LB_SL[lb_i] = 0 }
+lb_sin_ok(u0, v0, u1, v1, c, s) = lb_lo(c, u0, u1) + lb_lo(-s, v0, v1) >= PLOT_X0 && \
+    lb_hi(c, u0, u1) + lb_hi(-s, v0, v1) <= PLOT_X1 && \
+    lb_lo(s, u0, u1) + lb_lo(c, v0, v1) >= PLOT_Y0 && lb_hi(s, u0, u1) + lb_hi(c, v0, v1) <= PLOT_Y1
+# candidate i of a side: 0, +1, -1, +2, -2 ... steps from LB_UA
+lb_uoff(i) = (i % 2 ? 1 : -1) * int((i + 1) / 2) * LB_STEP
+LB_SLOPED = 'LB_SL[LB_J] = 1; LB_SHORT[LB_J] = LB_TEXT[LB_J]; LB_FIRST[LB_J] = LB_N + 1; ' . \
+    'lb_n = 2 * int(lb_max(LB_UA - LB_U0, LB_U1 - LB_UA) / LB_STEP) + 2; ' . \
+    'do for [lb_s = 1:4] { if (LB_NG < LB_GMAX) { lb_v = lb_s % 2 ? LB_VA : LB_VB; lb_fs = lb_s <= 2 ? LB_SFS : LB_FS; ' . \
+    'lb_wd = lb_tw(LB_TEXT[LB_J], lb_fs) + 6; lb_hh = (lb_fs + 4) / 2.0; ' . \
+    'lb_ok = lb_group(LB_A, lb_v - lb_hh, lb_v + lb_hh); ' . \
+    'do for [lb_i = 0:lb_n] { lb_u = LB_UA + lb_uoff(lb_i) - 3; ' . \
+    'if (LB_N < LB_FIRST[LB_J] || (lb_u >= LB_U0 && lb_u + lb_wd <= LB_U1 && ' . \
+    'lb_sin_ok(lb_u, lb_v - lb_hh, lb_u + lb_wd, lb_v + lb_hh, LB_GC[LB_NG], LB_GS[LB_NG]))) { ' . \
+    'lb_ok = lb_add(lb_s, lb_u, lb_v - lb_hh, lb_wd, 2 * lb_hh) } }; LB_GB[LB_NG] = LB_N } }'
+# the picked anchor of sloped label j, in canvas pixels, its LB_VK, and whether it left its
+# first place
+lb_au(k) = LB_X0[k] + 3
+lb_av(k) = (LB_Y0[k] + LB_Y1[k]) / 2
+lb_ax(j) = LB_GC[LB_KG[LB_AT[j]]] * lb_au(LB_AT[j]) - LB_GS[LB_KG[LB_AT[j]]] * lb_av(LB_AT[j])
+lb_ay(j) = LB_GS[LB_KG[LB_AT[j]]] * lb_au(LB_AT[j]) + LB_GC[LB_KG[LB_AT[j]]] * lb_av(LB_AT[j])
+lb_vk(j) = LB_VK[LB_AT[j]]
+lb_moved(j) = LB_AT[j] > 0 && LB_AT[j] != LB_FIRST[j]
 lb_row_meets(g, y0, y1) = y1 > LB_GY0[g] && y0 < LB_GY1[g]
-# a box (pixels) against every candidate of the rows it reaches
-lb_box(x0, y0, x1, y1) = sum [lb_g = 1:LB_NG] (lb_row_meets(lb_g, y0, y1) ? \
-    sum [lb_k = LB_GA[lb_g]:LB_GB[lb_g]] (LB_HIT[lb_k] = LB_HIT[lb_k] + (x1 > LB_X0[lb_k] && x0 < LB_X1[lb_k]), 0) : 0)
+# a point's coordinates in group g's frame
+lb_ru(g, x, y) = LB_GC[g] * x + LB_GS[g] * y
+lb_rv(g, x, y) = LB_GC[g] * y - LB_GS[g] * x
+# the least and the most of c * t for t in [a, b]
+lb_lo(c, a, b) = c >= 0 ? c * a : c * b
+lb_hi(c, a, b) = c >= 0 ? c * b : c * a
+# a box (pixels) against every candidate of the rows it reaches: its extent in each group's
+# frame (in an unturned one, the box itself: charts of 100,000 points pass here per group)
+lb_box(x0, y0, x1, y1) = sum [lb_g = 1:LB_NG] (LB_GS[lb_g] == 0 ? lb_boxg(lb_g, x0, y0, x1, y1) : lb_boxg(lb_g, \
+    lb_lo(LB_GC[lb_g], x0, x1) + lb_lo(LB_GS[lb_g], y0, y1), lb_lo(LB_GC[lb_g], y0, y1) + lb_lo(-LB_GS[lb_g], x0, x1), \
+    lb_hi(LB_GC[lb_g], x0, x1) + lb_hi(LB_GS[lb_g], y0, y1), lb_hi(LB_GC[lb_g], y0, y1) + lb_hi(-LB_GS[lb_g], x0, x1)))
+lb_boxg(g, x0, y0, x1, y1) = lb_row_meets(g, y0, y1) ? \
+    sum [lb_k = LB_GA[g]:LB_GB[g]] (LB_HIT[lb_k] = LB_HIT[lb_k] + (x1 > LB_X0[lb_k] && x0 < LB_X1[lb_k]), 0) : 0
 # a marker of point size ps at data (x, y)
 lb_pt(x, y, ps) = !(x > 0 && y > 0) ? 0 : lb_box(px_of(x) - PT_PX * ps, py_of(y) - PT_PX * ps, px_of(x) + PT_PX * ps, py_of(y) + PT_PX * ps)
 # a segment from data (ax, ay) to (bx, by): clipped to each box's x range, then its y there
@@ -247,16 +320,31 @@ lb_segk(k, ax, ay, bx, by) = lb_max(lb_min(ax, bx), LB_X0[k]) > lb_min(lb_max(ax
     (lb_yk0 = lb_yat(lb_max(lb_min(ax, bx), LB_X0[k]), ax, ay, bx, by), \
      lb_yk1 = lb_yat(lb_min(lb_max(ax, bx), LB_X1[k]), ax, ay, bx, by), \
      lb_max(lb_yk0, lb_yk1) > LB_Y0[k] && lb_min(lb_yk0, lb_yk1) < LB_Y1[k])
-lb_segp(ax, ay, bx, by) = sum [lb_g = 1:LB_NG] (lb_row_meets(lb_g, lb_min(ay, by), lb_max(ay, by)) ? \
-    sum [lb_k = LB_GA[lb_g]:LB_GB[lb_g]] (LB_HIT[lb_k] = LB_HIT[lb_k] + lb_segk(lb_k, ax, ay, bx, by), 0) : 0)
+lb_segp(ax, ay, bx, by) = sum [lb_g = 1:LB_NG] (LB_GS[lb_g] == 0 ? lb_segg(lb_g, ax, ay, bx, by) : \
+    lb_segg(lb_g, lb_ru(lb_g, ax, ay), lb_rv(lb_g, ax, ay), lb_ru(lb_g, bx, by), lb_rv(lb_g, bx, by)))
+lb_segg(g, ax, ay, bx, by) = lb_row_meets(g, lb_min(ay, by), lb_max(ay, by)) ? \
+    sum [lb_k = LB_GA[g]:LB_GB[g]] (LB_HIT[lb_k] = LB_HIT[lb_k] + lb_segk(lb_k, ax, ay, bx, by), 0) : 0
 lb_seg(ax, ay, bx, by) = !(ax > 0 && ay > 0 && bx > 0 && by > 0) ? 0 : lb_segp(px_of(ax), py_of(ay), px_of(bx), py_of(by))
-lb_meet(a, b) = LB_X0[a] < LB_X1[b] && LB_X0[b] < LB_X1[a] && LB_Y0[a] < LB_Y1[b] && LB_Y0[b] < LB_Y1[a]
+# two candidates' boxes meet: in one frame, by their extents; in two, each box against the
+# other's extent in its frame (separating axes: the sides of both boxes)
+lb_meet(a, b) = LB_GS[LB_KG[a]] == LB_GS[LB_KG[b]] ? \
+    LB_X0[a] < LB_X1[b] && LB_X0[b] < LB_X1[a] && LB_Y0[a] < LB_Y1[b] && LB_Y0[b] < LB_Y1[a] : \
+    lb_meet_in(a, b) && lb_meet_in(b, a)
+# b's box turned into a's frame (by the difference of their angles), against a's box
+lb_meet_in(a, b) = lb_meet_t(a, b, LB_GC[LB_KG[a]] * LB_GC[LB_KG[b]] + LB_GS[LB_KG[a]] * LB_GS[LB_KG[b]], \
+    LB_GS[LB_KG[b]] * LB_GC[LB_KG[a]] - LB_GC[LB_KG[b]] * LB_GS[LB_KG[a]])
+lb_meet_t(a, b, c, s) = lb_lo(c, LB_X0[b], LB_X1[b]) + lb_lo(-s, LB_Y0[b], LB_Y1[b]) < LB_X1[a] && \
+    lb_hi(c, LB_X0[b], LB_X1[b]) + lb_hi(-s, LB_Y0[b], LB_Y1[b]) > LB_X0[a] && \
+    lb_lo(s, LB_X0[b], LB_X1[b]) + lb_lo(c, LB_Y0[b], LB_Y1[b]) < LB_Y1[a] && \
+    lb_hi(s, LB_X0[b], LB_X1[b]) + lb_hi(c, LB_Y0[b], LB_Y1[b]) > LB_Y0[a]
 lb_free(k, j) = j < 2 ? 1 : (sum [lb_p = 1:j - 1] (LB_AT[lb_p] > 0 ? lb_meet(k, LB_AT[lb_p]) : 0)) == 0
-LB_PICK = 'do for [lb_j = 1:LB_NL] { LB_AT[lb_j] = 0; do for [lb_k = 1:LB_N] { ' . \
-    'if (LB_AT[lb_j] == 0 && LB_OF[lb_k] == lb_j && LB_HIT[lb_k] == 0) { if (lb_free(lb_k, lb_j)) { LB_AT[lb_j] = lb_k } } }; ' . \
-    'if (LB_AT[lb_j] == 0) { do for [lb_k = LB_N:1:-1] { if (LB_OF[lb_k] == lb_j) { LB_AT[lb_j] = lb_k } } } }'
+# each label's candidates lie together, from LB_FIRST[j]
+LB_PICK = 'do for [lb_j = 1:LB_NL] { LB_AT[lb_j] = 0; lb_e = lb_j < LB_NL ? LB_FIRST[lb_j + 1] - 1 : LB_N; ' . \
+    'do for [lb_k = LB_FIRST[lb_j]:lb_e] { ' . \
+    'if (LB_HIT[lb_k] == 0) { if (lb_free(lb_k, lb_j)) { LB_AT[lb_j] = lb_k; break } } }; ' . \
+    'if (LB_AT[lb_j] == 0 && lb_e >= LB_FIRST[lb_j]) { LB_AT[lb_j] = LB_FIRST[lb_j] } }'
 # the labels, as `set label` (tags 900 on); y in the plot's unit, flop/s / LB_YUNIT
 LB_YUNIT = 1e12
-LB_DRAW = 'do for [lb_j = 1:LB_NL] { if (LB_AT[lb_j] > 0) { lb_k = LB_AT[lb_j]; ' . \
+LB_DRAW = 'do for [lb_j = 1:LB_NL] { if (LB_AT[lb_j] > 0 && !LB_SL[lb_j]) { lb_k = LB_AT[lb_j]; ' . \
     'lb_txt = lb_text(LB_VK[lb_k], lb_j); set label 900 + lb_j lb_txt at first x_of(LB_X0[lb_k] + 3), first y_of((LB_Y0[lb_k] + LB_Y1[lb_k]) / 2) / LB_YUNIT ' . \
     'left font LB_FONT tc rgb ROOF_COLOR front } }'

@@ -81,7 +81,7 @@ if (HAVE_CP) {
         do for [j = 1:words(CPS)] { CP_D = word(CPS, j) + 0; if (CP_D > CP_C && CP_D < CP_C * 1.05) { CP_KEEP = 0 } }
         if (CP_KEEP) {
             CPD = CPD . cp_key(CP_C)
-            CPDN[words(CPD)] = sprintf("%s %.3g TFLOP/s", strlen(CPN[i]) > 0 ? CPN[i] : "roof", CP_C / 1e12)
+            CPDN[words(CPD)] = sprintf("%s %s TFLOP/s", strlen(CPN[i]) > 0 ? CPN[i] : "roof", g3(CP_C / 1e12))
         }
     }
 }
@@ -105,7 +105,7 @@ do for [FMT in FORMATS] {
       (HAVE_CP ? ', for [c in CPD] ' . \
       'P every ::0::0 using ((c + 0) / IP):((c + 0) / T) with points pt 6 ps 1.6 lw 1.5 lc rgb "black" notitle' . \
       ', for [c in CPL] ' . \
-      'P every ::0::0 using ((c + 0) / IP):((c + 0) / T):(sprintf("ridge, issue and %sFLOP/s roofs: %.3g FLOP/inst", si(c + 0), (c + 0) / IP)) ' . \
+      'P every ::0::0 using ((c + 0) / IP):((c + 0) / T):(sprintf("ridge, issue and %sFLOP/s roofs: %s FLOP/inst", si(c + 0), g3((c + 0) / IP))) ' . \
       'with labels right offset -1.0,0.9 font ",10" notitle' : '') . \
       variant_keys("points ps 1.8 lw VARIANT_LW")
     unset output

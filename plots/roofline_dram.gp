@@ -98,7 +98,7 @@ if (N_RIDGE > 0) {
     stats R using (strcol("kind") eq "ridge" && strcol("level") eq "dram" ? RIDGES = RIDGES . " " . \
         strcol("roof")[strstrt(strcol("roof"), "/") + 1:] . sprintf(" %.6e", column("ridge_ai_flop_per_byte")) : 0, 0) nooutput
 }
-ridge_text(r) = word_pos(RIDGES, r) > 0 ? sprintf(", ridge %.3g FLOP/B", word(RIDGES, word_pos(RIDGES, r) + 1) + 0) : ""
+ridge_text(r) = word_pos(RIDGES, r) > 0 ? sprintf(", ridge %s FLOP/B", g3(word(RIDGES, word_pos(RIDGES, r) + 1) + 0)) : ""
 is_row(kind, src) = strcol("kind") eq kind && strcol("source") eq src && \
                     (kind eq "compute" || strcol("level") eq "dram")
 T = 1e12

@@ -54,7 +54,7 @@ if (NKEY == 0) { exit error sprintf("%s: no rows of shape '%s'", P, SHAPE) }
 
 # The compute roofs drawn here: those named, else FP32 FMA and TF32, the two this suite's
 # variants use.
-is_peak(r) = strlen(COMPUTE_ROOFS) > 0 ? word_pos(COMPUTE_ROOFS, r) > 0 : (r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma")
+is_peak(r) = strlen(COMPUTE_ROOFS) > 0 ? word_pos(COMPUTE_ROOFS, r) > 0 : (r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma" || is_16bit(r))
 PEAK_M = 0; PEAK_T = 0; PEAK_LOW = 1e300; BWMAX_M = 0; BWMAX_T = 0; BWMIN = 1e300
 N_MEM_M = 0; N_MEM_T = 0; N_PEAK_M = 0; N_PEAK_T = 0; N_RIDGE = 0; RIDGE_MAX = 0
 if (HAVE_ROOFS) {
@@ -132,7 +132,7 @@ do for [rk_j = 1:3] {
         RT1 = ""; RT2 = ""; RN = 0
         stats R using (is_ridge(1) || is_ridge(-1) ? ( \
             strcol("label")[strstrt(strcol("label"), " / ") + 3:] eq RR ? (RN = RN + 1, \
-            RX = sprintf("  %s %.3g", level_name(strcol("level")), column("ridge_ai_flop_per_byte")), \
+            RX = sprintf("  %s %s", level_name(strcol("level")), g3(column("ridge_ai_flop_per_byte"))), \
             RN <= 2 ? RT1 = RT1 . RX : (RT2 = RT2 . RX)) : 0) : 0, 0) nooutput
         # two levels a row: four in one ran off the canvas
         RIDGE_KEY[3 * rk_j - 2] = sprintf("%s ridges, FLOP/B:", RR)
@@ -168,6 +168,31 @@ do for [lb_r in LB_ROOFS] {
         eval LB_CANDIDATES
     }
 }
+# Each measured bandwidth roof's label the same way, along its line: first where
+# LEVEL_LABEL_ALONG and LEVEL_LABEL_SIDE put it, then along the line, then on its other side,
+# then both again in the compute labels' smaller font.
+array MEM_J[4]; array MEM_MV[4]; array MEM_X[4]; array MEM_Y[4]; array MEM_SIDE[4]
+do for [lb_i = 1:4] { MEM_J[lb_i] = 0; MEM_MV[lb_i] = 0 }
+LB_A = ANGLE; LB_C = cos(ANGLE * pi / 180); LB_S = sin(ANGLE * pi / 180)
+lb_pu(x, y) = LB_C * x + LB_S * y
+lb_pv(x, y) = LB_C * y - LB_S * x
+# u of the point of the roof of bandwidth b at intensity x
+lb_lu(b, x) = lb_pu(px_of(x), py_of(x * b))
+MEM_ROOFS = ""
+if (N_MEM_M > 0) {
+    stats R using (is_mem("measured") ? MEM_ROOFS = MEM_ROOFS . " " . strcol("level") : "", 0) nooutput
+}
+do for [lb_l in MEM_ROOFS] {
+    if (LB_NL < |LB_TEXT| && level_index(lb_l) > 0) {
+        LB_NL = LB_NL + 1; LB_J = LB_NL; MEM_J[level_index(lb_l)] = LB_J
+        stats R using (is_mem("measured") && strcol("level") eq lb_l ? (rv = column("value"), rs = label_side(lb_l), \
+            LB_TEXT[LB_J] = sprintf("%s %sB/s", strcol("label"), si(rv)), \
+            LB_UA = lb_pu(lab_px(rv, rs), lab_py(rv, rs)), LB_VA = lb_pv(lab_px(rv, rs), lab_py(rv, rs)), \
+            LB_VB = lb_pv(lab_px(rv, -rs), lab_py(rv, -rs)), \
+            LB_U0 = lb_lu(rv, mem_x0(rv)), LB_U1 = lb_lu(rv, mem_x1(rv, "measured"))) : "", 0) nooutput
+        eval LB_SLOPED
+    }
+}
 if (LB_NL > 0) {
     stats P using (strcol("shape") eq SHAPE ? lb_pt(clip_x(column("ai_flop_per_byte")), column("flop_per_s"), \
         column("bound") == 1 ? 3.6 : level_ps(strcol("level"))) : 0, 0) nooutput
@@ -183,7 +208,25 @@ if (LB_NL > 0) {
         (is_ridge(1) || is_ridge(-1)) ? lb_pt(column("ridge_ai_flop_per_byte"), rv, 1.4) : 0, 0) nooutput
     eval LB_PICK
     eval LB_DRAW
+    do for [lb_i = 1:4] {
+        if (MEM_J[lb_i] > 0 && lb_moved(MEM_J[lb_i])) {
+            lb_j = MEM_J[lb_i]
+            MEM_MV[lb_i] = 1; MEM_X[lb_i] = lb_ax(lb_j); MEM_Y[lb_i] = lb_ay(lb_j)
+            MEM_SIDE[lb_i] = (lb_vk(lb_j) % 2 ? 1 : -1) * label_side(word(LEVELS, lb_i))
+            # in the smaller font: a label of its own, left out of the plot's labels (side 0)
+            if (lb_vk(lb_j) > 2) {
+                MEM_SIDE[lb_i] = 0
+                set label 920 + lb_i LB_TEXT[lb_j] at first x_of(MEM_X[lb_i]), first y_of(MEM_Y[lb_i]) / T \
+                    left rotate by ANGLE font LB_FONT tc rgb ROOF_COLOR front
+            }
+        }
+    }
 }
+# where a bandwidth roof's label is drawn: where the placer moved it, else its first place
+mem_moved(l) = level_index(l) > 0 && MEM_MV[level_index(l)]
+mem_side(l) = mem_moved(l) ? MEM_SIDE[level_index(l)] : label_side(l)
+mem_px(b, side) = mem_moved(strcol("level")) ? MEM_X[level_index(strcol("level"))] : lab_px(b, side)
+mem_py(b, side) = mem_moved(strcol("level")) ? MEM_Y[level_index(strcol("level"))] : lab_py(b, side)
 
 set logscale xy 10
 set xrange [XLO:XHI]
@@ -214,8 +257,8 @@ ROOF_ELEMS = ' \
           (column("value") / T):(XHI - comp_x0(column("value"), "theoretical")):(0) \
           with vectors nohead lw 1.5 dt 2 lc rgb ROOF_COLOR notitle, \
       for [side in "1 -1"] for [u = 1:(N_MEM_M > 0)] R using \
-          (is_mem("measured") && label_side(strcol("level")) == side ? x_of(lab_px(column("value"), side)) : 1/0): \
-          (y_of(lab_py(column("value"), side)) / T):(sprintf("%s %sB/s", strcol("label"), si(column("value")))) \
+          (is_mem("measured") && mem_side(strcol("level")) == side ? x_of(mem_px(column("value"), side)) : 1/0): \
+          (y_of(mem_py(column("value"), side)) / T):(sprintf("%s %sB/s", strcol("label"), si(column("value")))) \
           with labels left rotate by ANGLE tc rgb ROOF_COLOR notitle, \
       for [u = 1:(N_RIDGE > 0)] R using (is_ridge(1) || is_ridge(-1) ? column("ridge_ai_flop_per_byte") : 1/0): \
           (column("value") / T) with points pt 6 ps 1.4 lw 1.5 lc rgb "black" notitle, \
@@ -245,6 +288,8 @@ ROOF_KEYS = ', \
       keyentry with lines lw 1.5 dt 2 lc rgb ROOF_COLOR title "datasheet ceiling", \
       for [rk_j = 1:NRK] keyentry with points pt 6 ps 1.4 lw 1.5 lc rgb (rk_j % 3 == 1 ? "black" : "white") title RIDGE_KEY[rk_j]'
 
+# the legend's rows: variants and family names, the level keys, the clip, roof and ridge keys
+eval key_fit(NKROW + (NKEY > KEY_MAX) + 5 + 2 * (N_CLIP > 0) + (HAVE_ROOFS ? 2 + NRK : 0))
 do for [FMT in FORMATS] {
     eval set_term(FMT)
     set output OUT.".".FMT

@@ -43,7 +43,7 @@ SIZE_TICS = words(SIZES) <= SIZES_MAX
 # The FLOP/s of the slowest and the fastest repetition: the error bar's ends.
 flops_at(t) = t > 0 ? column("flop_per_s") * column("time_median_s") / t / T : 1/0
 
-is_peak(r) = r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma"
+is_peak(r) = r eq "fp32_fma" || r eq "tf32" || r eq "tf32_wgmma" || is_16bit(r)
 is_comp(src) = strcol("kind") eq "compute" && strcol("source") eq src && is_peak(strcol("roof"))
 N_PEAK_M = 0; N_PEAK_T = 0
 if (HAVE_ROOFS) {

@@ -16,6 +16,8 @@
  * Two TF32 ceilings: `tf32` is cuBLAS at 8192^3 (what a library GEMM reaches), and
  * `tf32_wgmma` our own loop of wgmma from shared memory (kernels/ceil_tensor.cu: what the
  * tensor cores do when nothing else limits them), measured on cc 9.0 with an SM=90 build.
+ * The mma.sync loops (kernels/ceil_bench.cu) give `tf32_mma`, `bf16` and `fp16`, the wgmma
+ * loop `bf16_wgmma` and `fp16_wgmma` too: BF16 and FP16 have our own loops only.
  */
 #include "src/ceilings_measure.h"
 #include "src/cuda_try.h"
@@ -60,6 +62,7 @@ struct cm {
     cublasStatus_t blas_status;  /* last cuBLAS failure, for the message */
     int gemm_m, gemm_n, gemm_k;  /* current TF32 shape */
     int tensor_grid;             /* blocks of the wgmma benchmark: SMs x resident */
+    enum ceil_tensor_type tensor_type;   /* input type of the mma.sync and wgmma benchmarks */
     FILE *log;
     char *err;
     size_t errlen;
@@ -208,13 +211,21 @@ static double amount_nofma(const struct cm *m, long work)
     return (double)grid_of(m, CEIL_K_NOFMA) * CEIL_BLOCK * (double)work * CEIL_FLOP_PER_ITER;
 }
 
+/* The mma.sync benchmark of m->tensor_type: its kernel (for the occupancy) and flop. */
+static enum ceil_kernel mma_kernel(const struct cm *m)
+{
+    return m->tensor_type == CEIL_BF16 ? CEIL_K_MMA_BF16 : m->tensor_type == CEIL_FP16 ? CEIL_K_MMA_FP16 : CEIL_K_MMA;
+}
+
 static cudaError_t launch_mma(struct cm *m, long work, unsigned long long *probe)
 {
-    return ceil_mma_launch((int)work, m->sink, CEIL_NEVER, grid_of(m, CEIL_K_MMA), probe, m->stream);
+    return ceil_mma_launch(m->tensor_type, (int)work, m->sink, CEIL_NEVER, grid_of(m, mma_kernel(m)), probe,
+                           m->stream);
 }
 static double amount_mma(const struct cm *m, long work)
 {
-    return (double)grid_of(m, CEIL_K_MMA) * CEIL_BLOCK * (double)work * CEIL_MMA_FLOP_PER_ITER;
+    return (double)grid_of(m, mma_kernel(m)) * CEIL_BLOCK * (double)work *
+           (m->tensor_type == CEIL_TF32 ? CEIL_MMA_FLOP_PER_ITER : CEIL_MMA16_FLOP_PER_ITER);
 }
 
 /* Row-major C = A B as column-major C^T = B^T A^T; A and B sit in buf_a, C in buf_b. */
@@ -242,11 +253,12 @@ static double amount_tf32(const struct cm *m, long work)
 
 static cudaError_t launch_tensor(struct cm *m, long work, unsigned long long *probe)
 {
-    return ceil_tensor_launch((int)work, m->sink, CEIL_NEVER, m->tensor_grid, probe, m->stream);
+    return ceil_tensor_launch(m->tensor_type, (int)work, m->sink, CEIL_NEVER, m->tensor_grid, probe, m->stream);
 }
 static double amount_tensor(const struct cm *m, long work)
 {
-    return (double)m->tensor_grid * (double)work * CEIL_TENSOR_FLOP_PER_ITER;
+    return (double)m->tensor_grid * (double)work *
+           (m->tensor_type == CEIL_TF32 ? CEIL_TENSOR_FLOP_PER_ITER : CEIL_TENSOR16_FLOP_PER_ITER);
 }
 
 /* ---- timing ------------------------------------------------------------------------ */
@@ -379,6 +391,14 @@ static const struct cc_rate tf32_dense[] = {
     {8, 0, 1024}, {8, 6, 256}, {8, 9, 256}, {9, 0, 2048},
 };
 
+/* Dense BF16 and FP16 tensor flop per clock per SM with FP32 accumulate, the same way:
+ * A100 312 TFLOP/s / (108 x 1.41 GHz) = 2048; RTX 3090 35.6 / (82 x 1.695) = 256 and RTX
+ * 4090 165.2 / (128 x 2.52) = 512 (GeForce: FP32 accumulate at half the FP16-accumulate
+ * rate); H100 SXM 989.4 / (132 x 1.83 GHz) = 4096, twice TF32. */
+static const struct cc_rate half_dense[] = {
+    {8, 0, 2048}, {8, 6, 256}, {8, 9, 512}, {9, 0, 4096},
+};
+
 static double cc_lookup(const struct cc_rate *t, size_t n, int major, int minor)
 {
     for (size_t i = 0; i < n; i++)
@@ -431,14 +451,18 @@ int ceilings_theoretical(int device, struct gp_ceilings *out)
                    minor, ghz);
     }
     const double tf32 = cc_lookup(tf32_dense, sizeof tf32_dense / sizeof tf32_dense[0], major, minor);
-    /* both TF32 ceilings are held to the same peak: the tensor cores at the maximum clock */
-    static const enum gp_ceiling_id tf32_ids[] = {GP_CEIL_tf32, GP_CEIL_tf32_wgmma, GP_CEIL_tf32_mma};
-    for (size_t i = 0; i < sizeof tf32_ids / sizeof tf32_ids[0]; i++) {
-        if (isnan(tf32))
-            set_theory(out, tf32_ids[i], NAN, "no datasheet constant for cc %d.%d", major, minor);
+    const double half = cc_lookup(half_dense, sizeof half_dense / sizeof half_dense[0], major, minor);
+    /* every ceiling of a type is held to the same peak: the tensor cores at the maximum clock */
+    static const struct { enum gp_ceiling_id id; int half; } tensor_ids[] = {
+        {GP_CEIL_tf32, 0}, {GP_CEIL_tf32_wgmma, 0}, {GP_CEIL_tf32_mma, 0},
+        {GP_CEIL_bf16, 1}, {GP_CEIL_fp16, 1}, {GP_CEIL_bf16_wgmma, 1}, {GP_CEIL_fp16_wgmma, 1}};
+    for (size_t i = 0; i < sizeof tensor_ids / sizeof tensor_ids[0]; i++) {
+        const double per_sm = tensor_ids[i].half ? half : tf32;
+        if (isnan(per_sm))
+            set_theory(out, tensor_ids[i].id, NAN, "no datasheet constant for cc %d.%d", major, minor);
         else
-            set_theory(out, tf32_ids[i], sms * tf32 * clk,
-                       "%d SMs x %.0f dense flop/clk (datasheet constant) x %.3f GHz max", sms, tf32, ghz);
+            set_theory(out, tensor_ids[i].id, sms * per_sm * clk,
+                       "%d SMs x %.0f dense flop/clk (datasheet constant) x %.3f GHz max", sms, per_sm, ghz);
     }
     return 0;
 }
@@ -612,40 +636,55 @@ static int measure_tf32(struct cm *m, struct gp_ceilings *out)
     return 1;
 }
 
-/* TF32 through mma.sync (the HMMA path of the warp-level kernels), one wave of blocks;
- * cc >= 8.0 only. */
-static int measure_mma(struct cm *m, struct gp_ceilings *out)
+/* The ceilings of each tensor input type: the mma.sync loop's and the wgmma loop's. */
+static const struct {
+    enum ceil_tensor_type type;
+    const char *name, *mma_shape;
+    enum gp_ceiling_id mma, wgmma;
+} tensor_types[] = {
+    {CEIL_TF32, "TF32", "m16n8k8", GP_CEIL_tf32_mma, GP_CEIL_tf32_wgmma},
+    {CEIL_BF16, "BF16", "m16n8k16", GP_CEIL_bf16, GP_CEIL_bf16_wgmma},
+    {CEIL_FP16, "FP16", "m16n8k16", GP_CEIL_fp16, GP_CEIL_fp16_wgmma},
+};
+
+/* Tensor type t through mma.sync (the HMMA path of the warp-level kernels), one wave of
+ * blocks; cc >= 8.0 only. */
+static int measure_mma(struct cm *m, struct gp_ceilings *out, size_t t)
 {
-    static const struct bench mma = {GP_CEIL_tf32_mma, launch_mma, amount_mma, 64, 1, 0, CEIL_K_MMA};
+    const struct bench mma = {tensor_types[t].mma, launch_mma, amount_mma, 64, 1, 0, CEIL_K_MMA};
+    const char *id = gp_ceiling_info[mma.id].id;
     if (m->cc_major < 8) {
         if (m->log)
-            fprintf(m->log, "ceilings: tf32_mma   skipped: cc %d.%d has no TF32 mma.sync\n", m->cc_major,
-                    m->cc_minor);
+            fprintf(m->log, "ceilings: %-10s skipped: cc %d.%d has no %s mma.sync\n", id, m->cc_major, m->cc_minor,
+                    tensor_types[t].name);
         return 1;
     }
+    m->tensor_type = tensor_types[t].type;
     struct bench_result r;
     if (!run_bench(m, &mma, &r))
         return 0;
     char detail[96];
-    snprintf(detail, sizeof detail, "mma.sync m16n8k8, %d x %d blocks of %d, %d chains per warp, work %ld", m->sms,
-             m->blocks[CEIL_K_MMA], CEIL_BLOCK, CEIL_MMA_CHAINS, r.work);
-    log_result(m, GP_CEIL_tf32_mma, &r, detail);
-    store(out, GP_CEIL_tf32_mma, &r);
+    snprintf(detail, sizeof detail, "mma.sync %s, %d x %d blocks of %d, %d chains per warp, work %ld",
+             tensor_types[t].mma_shape, m->sms, m->blocks[mma_kernel(m)], CEIL_BLOCK, CEIL_MMA_CHAINS, r.work);
+    log_result(m, mma.id, &r, detail);
+    store(out, mma.id, &r);
     return 1;
 }
 
-/* TF32 on the tensor cores alone: our wgmma loop (kernels/ceil_tensor.cu), one wave of
- * blocks. Skipped (left unmeasured) where the build or the device cannot run it. */
-static int measure_tensor(struct cm *m, int device, struct gp_ceilings *out)
+/* Tensor type t on the tensor cores alone: our wgmma loop (kernels/ceil_tensor.cu), one
+ * wave of blocks. Skipped (left unmeasured) where the build or the device cannot run it. */
+static int measure_tensor(struct cm *m, int device, struct gp_ceilings *out, size_t t)
 {
-    static const struct bench tensor = {GP_CEIL_tf32_wgmma, launch_tensor, amount_tensor, 16, 1, 0, CEIL_K_COUNT};
+    const struct bench tensor = {tensor_types[t].wgmma, launch_tensor, amount_tensor, 16, 1, 0, CEIL_K_COUNT};
     if (!ceil_tensor_supported(device)) {
         if (m->log)
-            fprintf(m->log, "ceilings: tf32_wgmma skipped: needs cc 9.0 and a build with SM=90 (sm_90a)\n");
+            fprintf(m->log, "ceilings: %-10s skipped: needs cc 9.0 and a build with SM=90 (sm_90a)\n",
+                    gp_ceiling_info[tensor.id].id);
         return 1;
     }
+    m->tensor_type = tensor_types[t].type;
     int blocks = 0;
-    if (!CM_OK(m, ceil_tensor_blocks_per_sm(&blocks), "occupancy query (tensor benchmark)"))
+    if (!CM_OK(m, ceil_tensor_blocks_per_sm(m->tensor_type, &blocks), "occupancy query (tensor benchmark)"))
         return 0;
     if (blocks < 1) {
         fail(m, "ceilings: the tensor benchmark cannot be resident on an SM");
@@ -656,10 +695,10 @@ static int measure_tensor(struct cm *m, int device, struct gp_ceilings *out)
     if (!run_bench(m, &tensor, &r))
         return 0;
     char detail[96];
-    snprintf(detail, sizeof detail, "wgmma m64n256k8 from shared memory, %d x %d blocks of %d, %ld iterations",
-             m->sms, blocks, CEIL_TENSOR_BLOCK, r.work);
-    log_result(m, GP_CEIL_tf32_wgmma, &r, detail);
-    store(out, GP_CEIL_tf32_wgmma, &r);
+    snprintf(detail, sizeof detail, "wgmma m64n256k%d %s from shared memory, %d x %d blocks of %d, %ld iterations",
+             m->tensor_type == CEIL_TF32 ? 8 : 16, tensor_types[t].name, m->sms, blocks, CEIL_TENSOR_BLOCK, r.work);
+    log_result(m, tensor.id, &r, detail);
+    store(out, tensor.id, &r);
     return 1;
 }
 
@@ -703,10 +742,8 @@ int ceilings_measure(int device, struct gp_ceilings *out, FILE *log, char *err, 
         log_result(&m, b->id, &r, detail);
         store(out, b->id, &r);
     }
-    if (ok)
-        ok = measure_mma(&m, out);
-    if (ok)
-        ok = measure_tensor(&m, device, out);
+    for (size_t t = 0; ok && t < sizeof tensor_types / sizeof tensor_types[0]; t++)
+        ok = measure_mma(&m, out, t) && measure_tensor(&m, device, out, t);
     if (ok)
         ok = measure_tf32(&m, out);
     teardown(&m);
@@ -758,7 +795,8 @@ int ceilings_cache_path(int device, const char *cache_dir, char *buf, size_t len
 }
 
 /* A cache file is usable when it names this GPU and has every ceiling this GPU can
- * measure (TF32 needs cc >= 8.0, the wgmma loop cc 9.0 and an sm_90a build). */
+ * measure (TF32 and the mma.sync loops need cc >= 8.0, the wgmma loops cc 9.0 and an
+ * sm_90a build): a cache from before the BF16/FP16 ceilings is measured again. */
 static int cache_complete(const struct gp_ceilings *cs, const char *gpu, int cc_major, int tensor_ok,
                           const char **why)
 {
@@ -769,7 +807,9 @@ static int cache_complete(const struct gp_ceilings *cs, const char *gpu, int cc_
         return 0;
     }
     for (int i = 0; i < GP_CEIL_COUNT; i++) {
-        if (((i == GP_CEIL_tf32 || i == GP_CEIL_tf32_mma) && cc_major < 8) || (i == GP_CEIL_tf32_wgmma && !tensor_ok))
+        const int needs_cc8 = i == GP_CEIL_tf32 || i == GP_CEIL_tf32_mma || i == GP_CEIL_bf16 || i == GP_CEIL_fp16;
+        const int needs_wgmma = i == GP_CEIL_tf32_wgmma || i == GP_CEIL_bf16_wgmma || i == GP_CEIL_fp16_wgmma;
+        if ((needs_cc8 && cc_major < 8) || (needs_wgmma && !tensor_ok))
             continue;
         if (!isfinite(cs->c[i].measured) || cs->c[i].measured <= 0) {
             *why = "a measured value is missing";

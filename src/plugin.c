@@ -76,8 +76,8 @@ int plugin_load(const char *spec, int (*taken)(const char *name), char *err, siz
         why = "its name must be 1..31 letters, digits or '_'";
     else if (taken && taken(p->name))
         why = "its name is already a variant's";
-    else if (!p->precision || (strcmp(p->precision, "fp32") != 0 && strcmp(p->precision, "tf32") != 0))
-        why = "its precision must be \"fp32\" or \"tf32\"";
+    else if (gp_precision_parse(p->precision) < 0)
+        why = "its precision must be \"fp32\", \"tf32\", \"bf16\" or \"fp16\"";
     else if (!p->launch)
         why = "it has no launch function";
     if (why) {
@@ -88,7 +88,7 @@ int plugin_load(const char *spec, int (*taken)(const char *name), char *err, siz
     /* the library stays loaded for the run: its launcher and strings are used to the end */
     struct plugin_variant *v = &plugins[nplugins];
     snprintf(v->name, sizeof v->name, "%s", p->name);
-    v->precision = strcmp(p->precision, "tf32") == 0 ? GP_TF32 : GP_FP32;
+    v->precision = (enum gp_precision)gp_precision_parse(p->precision);
     snprintf(v->desc, sizeof v->desc, "plugin %.60s: %.90s", path, p->description ? p->description : "");
     v->launch = p->launch;
     snprintf(v->spec, sizeof v->spec, "%s", spec);

@@ -17,7 +17,19 @@ struct shape_data {
     long *idx;                           /* NULL in full mode */
     long nidx;
     char label[64];                      /* "2048x2048x2048" */
+    /* The 16-bit precisions a selected variant runs ([0] BF16, [1] FP16; NULL where none):
+     * A and B rounded to nearest even and uploaded as 16-bit patterns (named to the context,
+     * kernels/gemm.h gemm_context_set_input16), and the reference of those rounded inputs
+     * at the same elements as `ref`. */
+    void *d_a16[2], *d_b16[2];
+    double *ref16[2];
+    struct gemm_context *ctx;            /* where the 16-bit inputs are named; forgotten on free */
 };
+
+/* The reference precision p's variants are verified against: `ref` for FP32 and TF32 (the
+ * FP32 inputs), ref16 for BF16 and FP16 (their rounded inputs); NULL when the shape was set
+ * up without it. */
+const double *shape_reference(const struct shape_data *s, int precision);
 
 /* Inputs, device buffers and the reference of shape `shape_index`; 0, or -1 with the
  * reason. shape_free releases them. */

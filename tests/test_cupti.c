@@ -132,6 +132,26 @@ static void test_offline_pass_costs(void)
           nstall_other, pn, ps);
 }
 
+/* The BF16/FP16 path counters (analysis/metrics.def) stay out of the default set because
+ * each would cost a pass there: this says so from the counter library, so the day one fits
+ * the test says it may join. */
+static void test_offline_16bit_counters(void)
+{
+    static const int ids[] = {GP_M_tensor_bf16, GP_M_tensor_fp16, GP_M_tensor_hmma_bf16, GP_M_tensor_hmma_fp16};
+    int set[GP_METRIC_COUNT], n = 0;
+    for (int i = 0; i < GP_METRIC_COUNT; i++)
+        if (gp_metrics[i].in_default)
+            set[n++] = i;
+    const int base = run_passes(set, n);
+    for (size_t j = 0; j < sizeof ids / sizeof ids[0]; j++) {
+        set[n] = ids[j];
+        const int with = run_passes(set, n + 1);
+        CHECK(!gp_metrics[ids[j]].in_default && with > base,
+              "%s: not in the default set, where it would cost a pass on GH100 (%d -> %d)", gp_metrics[ids[j]].name,
+              base, with);
+    }
+}
+
 static void test_offline_metrics(void)
 {
     char why[512];
@@ -621,6 +641,7 @@ int main(void)
 
     test_offline_metrics();
     test_offline_pass_costs();
+    test_offline_16bit_counters();
     test_offline_extra_metrics();
     test_error_text();
     test_kernel_names();

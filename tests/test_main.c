@@ -141,6 +141,9 @@ int main(int argc, char **argv)
     CHECK(run("-k naive,plugin:build/tests/plugins/libbad_plugins.so --list") == 0 && strstr(out, "host_ok") &&
               strstr(out, "tf32  plugin build/tests/plugins/libbad_plugins.so"),
           "a good plugin is listed as a variant with its precision and description");
+    CHECK(run("-k plugin:build/tests/plugins/libbad_plugins.so:bf16_plugin --list") == 0 && strstr(out, "host_bf16") &&
+              strstr(out, "bf16  plugin build/tests/plugins/libbad_plugins.so"),
+          "a plugin may declare bf16 (and fp16): the precisions of analysis/precision.h");
     bad("--format xml", 2, "--format: 'xml' is not one of table, csv, json, md");
     bad("report /nonexistent/dir", 1, "does not exist");
     bad("report", 2, "missing the results directory");

@@ -939,9 +939,11 @@ static void test_variant_styles(void)
               fabs(b - a / 3.96e12) < 1e-6 * b,
           "roofline_roofs.csv: the FP32-without-FMA roof's ridge with DRAM (%g flop/s at %g FLOP/byte)", a, b);
     path_in(path, sizeof path, out, "roofline_dram.svg");
-    CHECK(file_contains(path, ", ridge 7.63 FLOP/B<") && file_contains(path, ", ridge 15.2 FLOP/B<") &&
-              file_contains(path, ", ridge 114 FLOP/B<"),
+    CHECK(file_contains(path, ", ridge 7.63 FLOP/B<") && file_contains(path, ", ridge 15.2 FLOP/B<"),
           "roofline_dram.svg: each compute roof's label gives its ridge with DRAM, no FMA included");
+    /* right of the TF32 ridge the longer texts ran past the plot's edge into the legend */
+    CHECK(file_contains(path, ">TF32 tensor (cuBLAS)  450 TFLOP/s<") && !file_contains(path, ", ridge 114 FLOP/B<"),
+          "roofline_dram.svg: the TF32 roof's label, with no room for its ridge, in its shortest text");
     path_in(path, sizeof path, out, "roofline_hier.svg");
     CHECK(file_contains(path, ">FP32 FMA ridges, FLOP/B:<") && file_contains(path, ">DRAM 15.2  L2 6.01<") &&
               file_contains(path, ">L1 2.15  shared 2<"),
@@ -1065,6 +1067,35 @@ static void test_render_families(void)
     dataset_free(&ds);
 }
 
+/* A real H200 run with cuBLAS BF16 and FP16 rows (tests/data/h200_bf16): the all-variant
+ * charts draw the one 16-bit roof, the bytes chart names the three bars below its axis, the
+ * TF32 and 3xTF32 family charts leave the 16-bit rows out (they are no reference of theirs,
+ * and those charts lack the roof they run against). */
+static void test_render_16bit(void)
+{
+    struct gp_dataset ds;
+    char err[2048], out[512], path[600];
+    if (load("tests/data/h200_bf16", &ds))
+        return;
+    path_in(out, sizeof out, tmpdir, "bf16");
+    int n = plots_render(&ds, out, NULL, err, sizeof err);
+    path_in(path, sizeof path, out, "roofline_hier.svg");
+    CHECK(n > 0 && file_contains(path, "BF16/FP16 tensor  938 TFLOP/s (datasheet 1071)"),
+          "the BF16 run's hierarchical roofline draws the 16-bit roof, its datasheet figure whole (%d: %s)", n, err);
+    path_in(path, sizeof path, out, "bytes.svg");
+    CHECK(file_contains(path, ">cublas_tf32 L1 1.9e-05 B<") && file_contains(path, ">cublas_bf16 L1 5.5e-07 B<") &&
+              file_contains(path, ">cublas_fp16 L1 5.5e-07 B<"),
+          "bytes.svg: each bar below the axis in a legend row of its own (in one, they ran off the canvas)");
+    static const char *const fams[] = {"roofline_family_tf32_tensor.svg", "roofline_family_3xtf32.svg"};
+    for (int f = 0; f < 2; f++) {
+        path_in(path, sizeof path, out, fams[f]);
+        CHECK(file_contains(path, ">cublas_tf32<") && !file_contains(path, ">cublas_bf16<") &&
+                  !file_contains(path, ">cublas_fp16<"),
+              "%s: cuBLAS TF32 for reference, not cuBLAS BF16 or FP16", fams[f]);
+    }
+    dataset_free(&ds);
+}
+
 /* The registry drives the report: every chart drawn is linked with its caption. */
 static void test_registry_report(void)
 {
@@ -1110,6 +1141,7 @@ int main(void)
         test_clipped_points();
         test_registry_report();
         test_render_families();
+        test_render_16bit();
     } else {
         SKIP(why, "rendering the charts");
     }

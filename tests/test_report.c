@@ -895,6 +895,36 @@ static void test_many_rows(void)
     free(ds.rows);
 }
 
+/* BF16 and FP16 rows: a share of cuBLAS in their own precision (cublas_bf16, cublas_fp16),
+ * beside the share of cuBLAS SGEMM, and their own tensor ceiling as the roof. */
+static void test_16bit_rows(void)
+{
+    struct gp_dataset ds;
+    new_dataset(&ds);
+    set_ceil(&ds.ceilings, GP_CEIL_bf16, 640e12, 1070e12);
+    set_ceil(&ds.ceilings, GP_CEIL_bf16_wgmma, 900e12, 1070e12);
+    set_ceil(&ds.ceilings, GP_CEIL_fp16, 650e12, 1070e12);
+    set_ceil(&ds.ceilings, GP_CEIL_fp16_wgmma, 910e12, 1070e12);
+    const long n = 4096;
+    const double w = 2.0 * n * n * n;
+    const struct counters c = {1.0e8, 3.4e7, 1.0e9, 1.0e9, 1e7, 1e6, 1e6, 0, 0};   /* TF32 ops 0 */
+    add_row(&ds, "cublas", "fp32", n, w / 50e12, c);
+    add_row(&ds, "cublas_bf16", "bf16", n, w / 700e12, c);
+    add_row(&ds, "cublas_fp16", "fp16", n, w / 720e12, c);
+    add_row(&ds, "mine_bf16", "bf16", n, w / 350e12, c);
+    add_row(&ds, "mine_fp16", "fp16", n, w / 540e12, c);
+    char *t = render(&ds, 1, "bf16");
+    CHECK(has(t, "| `mine_bf16` | bf16 | ok |") && has(t, "| 350 | 700% | 50.0% |") &&
+              has(t, "| `mine_fp16` | fp16 | ok |") && has(t, "| 540 | 1080% | 75.0% |"),
+          "per shape: a bf16 row is 50%% of cublas_bf16, an fp16 row 75%% of cublas_fp16 (and 700%%, 1080%% of "
+          "cuBLAS SGEMM)");
+    CHECK(has(t, "| `mine_bf16` | bf16 | 350 | 50.0% |") && has(t, "| `mine_fp16` | fp16 | 540 | 75.0% |"),
+          "the ladder: each 16-bit row's %% of cuBLAS is of cuBLAS in its precision");
+    CHECK(!has(t, "IMPLAUSIBLE") && has(t, "BF16 tensor") && has(t, "FP16 tensor"),
+          "16-bit rows are plausible (2-byte inputs) and held to their own tensor ceilings");
+    free(t);
+}
+
 static void test_out_targets(void)
 {
     struct gp_dataset ds;
@@ -1007,6 +1037,7 @@ int main(void)
     test_implausible();
     test_foreign_ceilings();
     test_many_rows();
+    test_16bit_rows();
     test_out_targets();
 
     /* GP_KEEP_REPORTS=1 keeps the rendered reports for reading */

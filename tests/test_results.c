@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "analysis/csv.h"
+#include "analysis/precision.h"
 #include "analysis/results_csv.h"
 #include "tests/test.h"
 
@@ -224,6 +225,23 @@ int main(void)
     CHECK(read_err("spacename.csv", "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s\n"
                                     "tiled kernel v2,fp32,1,2,3,ok,0,1,1\n", err, sizeof err) == 0,
           "a variant name with spaces is still read: %s", err);
+    /* every precision of analysis/precision.h is read back, by its own name; others refused */
+    for (int p = 0; p < GP_PRECISION_COUNT; p++) {
+        char text[300];
+        struct gp_result *rows = NULL;
+        int nr = 0;
+        const char *name = gp_precision_name((enum gp_precision)p);
+        snprintf(text, sizeof text, "%snaive,%s,1,2,3,ok,0,1,1\n", hdr9, name);
+        int rc = results_csv_read(write_file("prec.csv", text), &rows, &nr, err, sizeof err);
+        CHECK(rc == 0 && nr == 1 && strcmp(rows[0].precision, name) == 0 && gp_precision_parse(name) == p,
+              "precision %s read back and parsed to its own value: %s", name, err);
+        free(rows);
+    }
+    CHECK(read_err("fp64.csv", "variant,precision,m,n,k,status,rel_err,time_median_s,flop_per_s\nnaive,fp64,1,2,3,ok,0,1,1\n",
+                   err, sizeof err) == -1 && strstr(err, "column precision") && strstr(err, "bf16 or fp16"),
+          "an unknown precision is refused, naming the ones known: %s", err);
+    CHECK(gp_precision_parse("fp64") == -1 && gp_precision_parse(NULL) == -1 && gp_precision_parse("") == -1,
+          "gp_precision_parse: -1 for unknown, empty or no name");
     struct gp_result *none = NULL;
     CHECK(results_csv_read("/nonexistent/results.csv", &none, &n, err, sizeof err) == -1 && strstr(err, "cannot open"),
           "missing file: %s", err);

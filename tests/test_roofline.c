@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis/ceilings.h"
+#include "analysis/precision.h"
 #include "analysis/roofline.h"
 #include "tests/test.h"
 
@@ -202,6 +203,71 @@ static void test_mma_sync_path(void)
     CHECK(o.tensor_ceiling == GP_CEIL_tf32_wgmma, "no path counter: the wgmma ceiling");
 }
 
+/* BF16 and FP16 rows are held to their own type's ceilings: by their path counter where it
+ * was collected (-m, not in the default set), else by their precision; never to TF32's. */
+static void test_16bit_path(void)
+{
+    struct gp_ceilings cs;
+    struct gp_result r;
+    struct gp_roof o;
+    char name[64];
+    hand_ceilings(&cs);
+    cs.c[GP_CEIL_tf32_wgmma].measured = 470e12;
+    cs.c[GP_CEIL_bf16].measured = 640e12;          /* mma.sync loops */
+    cs.c[GP_CEIL_fp16].measured = 650e12;
+    cs.c[GP_CEIL_bf16_wgmma].measured = 900e12;    /* wgmma loops */
+    cs.c[GP_CEIL_fp16_wgmma].measured = 910e12;
+    const double W = 2147483648.0;
+    static const struct { const char *prec; int all, hmma, mma, wgmma; const char *label; } t[] = {
+        {"bf16", GP_M_tensor_bf16, GP_M_tensor_hmma_bf16, GP_CEIL_bf16, GP_CEIL_bf16_wgmma, "BF16 tensor"},
+        {"fp16", GP_M_tensor_fp16, GP_M_tensor_hmma_fp16, GP_CEIL_fp16, GP_CEIL_fp16_wgmma, "FP16 tensor"},
+    };
+    for (int i = 0; i < 2; i++) {
+        hand_row(&r);
+        strcpy(r.precision, t[i].prec);
+        r.metric[GP_M_ffma] = r.metric[GP_M_fadd] = r.metric[GP_M_fmul] = 0;
+        r.metric[GP_M_tensor_tf32] = 0;   /* the default set: TF32's counters, none of its own */
+        r.metric[GP_M_tensor_hmma] = 0;
+        roof_derive(&r, &cs, &o);
+        roof_compute_name(&o, name, sizeof name);
+        CHECK(o.compute_path == GP_PATH_TENSOR && o.tensor_type == gp_precision_parse(t[i].prec) &&
+                  o.tensor_ceiling == t[i].wgmma && o.peak_compute == cs.c[t[i].wgmma].measured &&
+                  strcmp(name, t[i].label) == 0 && isnan(o.flops_counted),
+              "%s row, default counters (TF32's zero, its own not collected): its wgmma ceiling, '%s', "
+              "counted FLOPs unknown, not 0 (got %g, %g)", t[i].prec, name, o.peak_compute, o.flops_counted);
+        r.metric[t[i].all] = W;   /* -m: its own path counters */
+        r.metric[t[i].hmma] = 0;
+        roof_derive(&r, &cs, &o);
+        CHECK(o.tensor_ceiling == t[i].wgmma && fabs(o.peak_compute / cs.c[t[i].wgmma].measured - 1) < 1e-12 &&
+                  o.tensor_per_flop == 1.0 && o.flops_counted == W,
+              "%s row with its counters, wgmma work: the wgmma ceiling, one op per FLOP, all FLOPs counted",
+              t[i].prec);
+        r.metric[t[i].hmma] = W;
+        roof_derive(&r, &cs, &o);
+        roof_compute_name(&o, name, sizeof name);
+        CHECK(o.tensor_ceiling == t[i].mma && fabs(o.peak_compute / cs.c[t[i].mma].measured - 1) < 1e-12 &&
+                  strstr(name, "mma.sync"),
+              "%s row whose work went through mma.sync: the mma.sync loop (%g, '%s')", t[i].prec, o.peak_compute,
+              name);
+        cs.c[t[i].wgmma].measured = NAN;   /* no sm_90a build: the mma.sync loop is all there is */
+        r.metric[t[i].hmma] = 0;
+        roof_derive(&r, &cs, &o);
+        CHECK(o.tensor_ceiling == t[i].mma && fabs(o.peak_compute / cs.c[t[i].mma].measured - 1) < 1e-12,
+              "%s without a wgmma ceiling: the mma.sync one, never TF32's", t[i].prec);
+        /* the counters decide over the name: an fp32-precision row that did this type's work */
+        strcpy(r.precision, "fp32");
+        roof_derive(&r, &cs, &o);
+        CHECK(o.compute_path == GP_PATH_TENSOR && o.tensor_type == gp_precision_parse(t[i].prec) &&
+                  o.flops_counted == W,
+              "fp32-precision row with %s tensor ops: that type's path", t[i].prec);
+    }
+    /* a TF32 or FP32 row without the 16-bit counters still counts its FLOPs */
+    hand_row(&r);
+    roof_derive(&r, &cs, &o);
+    CHECK(!isnan(o.flops_counted) && o.tensor_type == GP_TF32 && o.compute_path == GP_PATH_FP32,
+          "fp32 row without the BF16/FP16 counters: FLOPs counted, FP32 path");
+}
+
 static void test_no_counters(void)
 {
     struct gp_ceilings cs;
@@ -347,10 +413,20 @@ static void test_ceilings_io(void)
         CHECK(0, "mkdtemp");
         return;
     }
-    CHECK(GP_CEIL_COUNT == 10 && strcmp(gp_ceiling_info[GP_CEIL_tf32].id, "tf32") == 0 &&
-              gp_ceiling_info[GP_CEIL_l2].kind == GP_CEIL_BANDWIDTH &&
-              strcmp(gp_ceiling_info[GP_CEIL_fp32_fma].unit, "flop/s") == 0,
-          "ceiling table from ceilings.def");
+    int ids_ok = 1, n_compute = 0;
+    for (int i = 0; i < GP_CEIL_COUNT; i++) {   /* every row of ceilings.def, whatever their number */
+        ids_ok &= gp_ceiling_info[i].id[0] && gp_ceiling_info[i].label[0];
+        for (int j = 0; j < i; j++)
+            ids_ok &= strcmp(gp_ceiling_info[i].id, gp_ceiling_info[j].id) != 0;
+        n_compute += gp_ceiling_info[i].kind == GP_CEIL_COMPUTE;
+        ids_ok &= strcmp(gp_ceiling_info[i].unit, gp_ceiling_info[i].kind == GP_CEIL_COMPUTE ? "flop/s" : "byte/s") == 0;
+    }
+    CHECK(ids_ok && strcmp(gp_ceiling_info[GP_CEIL_tf32].id, "tf32") == 0 &&
+              strcmp(gp_ceiling_info[GP_CEIL_bf16].id, "bf16") == 0 &&
+              strcmp(gp_ceiling_info[GP_CEIL_fp16_wgmma].id, "fp16_wgmma") == 0 &&
+              gp_ceiling_info[GP_CEIL_l2].kind == GP_CEIL_BANDWIDTH,
+          "ceiling table from ceilings.def: %d ceilings, %d of them compute, ids unique, units by kind",
+          GP_CEIL_COUNT, n_compute);
 
     struct gp_ceilings a, b;
     char err[512] = "";   /* a successful call leaves it untouched: never print stack bytes */
@@ -359,6 +435,13 @@ static void test_ceilings_io(void)
     strcpy(a.date, "2026-11-30T00:00:00Z");
     a.c[GP_CEIL_l2].sm_clock_hz = 1.98e9;
     strcpy(a.c[GP_CEIL_tf32].theory_source, "132 SMs x 1024 x 2, dense");
+    /* the BF16/FP16 rows too: every id is written and read back by name */
+    for (int i = 0; i < GP_CEIL_COUNT; i++)
+        if (isnan(a.c[i].measured))
+            a.c[i].measured = 1e14 * (i + 1);
+    a.c[GP_CEIL_bf16_wgmma].theoretical = 1.0705e15;
+    a.c[GP_CEIL_fp16].sm_clock_hz = 1.755e9;
+    strcpy(a.c[GP_CEIL_bf16_wgmma].theory_source, "132 SMs x 4096 dense flop/clk (datasheet constant) x 1.980 GHz max");
     char path[512];
     snprintf(path, sizeof path, "%s/ceilings.csv", tmpdir);
     CHECK(ceilings_write_csv(path, &a, err, sizeof err) == 0, "write ceilings.csv%s%s", *err ? ": " : "", err);
@@ -371,7 +454,10 @@ static void test_ceilings_io(void)
         x = a.c[i].theoretical, y = b.c[i].theoretical;
         same &= (isnan(x) && isnan(y)) || x == y;
     }
-    CHECK(same, "round trip keeps every value, NaN as NaN");
+    CHECK(same, "round trip keeps every value of all %d ceilings, NaN as NaN", GP_CEIL_COUNT);
+    CHECK(b.c[GP_CEIL_fp16].sm_clock_hz == 1.755e9 &&
+              strcmp(b.c[GP_CEIL_bf16_wgmma].theory_source, a.c[GP_CEIL_bf16_wgmma].theory_source) == 0,
+          "the BF16/FP16 rows keep their clock and theory source");
     CHECK(strcmp(b.gpu, a.gpu) == 0 && strcmp(b.date, a.date) == 0 &&
               b.c[GP_CEIL_l2].sm_clock_hz == 1.98e9 &&
               strcmp(b.c[GP_CEIL_tf32].theory_source, a.c[GP_CEIL_tf32].theory_source) == 0,
@@ -498,6 +584,7 @@ int main(void)
     test_compute_bound();
     test_tensor_path();
     test_mma_sync_path();
+    test_16bit_path();
     test_no_counters();
     test_partial_data();
     test_columns();

@@ -3,12 +3,16 @@
 # the charts of the recorded H200 run (19 variants x 4 shapes, results/h200) are rendered
 # as SVG and each <text> in the plot area gets a box from its position, rotation, anchor
 # and font size (0.6 em a character: DejaVu Sans runs narrower, so a box errs large); a
-# box that meets another box, a drawn segment (grid lines aside) or a marker fails. The
-# legend and the axes' labels lie outside the plot area and are not checked. Then, so the
-# check is known to fail, a chart with two labels drawn on one spot, and one with a label
-# across the kernels' lines, must fail it.
+# box that meets another box, a drawn segment (grid lines aside) or a marker fails, and so
+# does one that, as wide as the PNG draws it (plots/common.gp's lb_tw), runs past the
+# plot's edge. The legend and the axes' labels lie outside the plot area and are not
+# checked. Then, so the check is known to fail, a chart with two labels drawn on one spot, one with a label
+# across the kernels' lines and one with a label past the plot's edge must fail it.
+# LABELS_RUN=DIR renders and checks another run (DIR's results.csv, results.json and
+# ceilings.csv) instead of results/h200, without the check's own tests.
 cd "$(dirname "$0")/../.." || exit 1
 build=${BUILD:-build}
+run=${LABELS_RUN:-results/h200}
 command -v gnuplot >/dev/null 2>&1 || { echo "skip - chart labels: gnuplot not installed"; exit 0; }
 command -v python3 >/dev/null 2>&1 || { echo "skip - chart labels: python3 not installed"; exit 0; }
 [ -x "$build/gemmprof" ] || { echo "skip - chart labels: $build/gemmprof not built"; exit 0; }
@@ -18,14 +22,22 @@ trap 'rm -rf "$tmp"' EXIT
 # overlaps SVG...: one line per collision, nothing when every label is clear
 overlaps() {
     python3 - "$@" <<'EOF'
-import math, re, sys
+import math, re, subprocess, sys
 W, H = 1400, 900                           # plots/common.gp CANVAS_W, CANVAS_H
 L, R, B, T = 0.07, 0.78, 0.09, 0.89        # plots/common.gp AREA_*
-X0, X1, Y0, Y1 = L * W, R * W, (1 - T) * H, (1 - B) * H
 num = r'(-?[0-9.]+)'
 for path in sys.argv[1:]:
     svg = open(path).read()
+    X0, X1, Y0, Y1 = L * W, R * W, (1 - T) * H, (1 - B) * H
+    # the plot area: the border, gnuplot's first closed rectangle (a chart with tic labels
+    # under its axis, bytes.svg, has a taller bottom margin than common.gp's)
+    rect = re.search(r"d='M" + num + ',' + num + ' L' + num + ',' + num + ' L' + num + ',' + num + ' L' + num + ',' + num +
+                     ' L' + num + ',' + num + " Z", svg)
+    if rect:
+        xs, ys = [float(rect[i]) for i in (1, 3, 5, 7)], [float(rect[i]) for i in (2, 4, 6, 8)]
+        X0, X1, Y0, Y1 = min(xs), max(xs), min(ys), max(ys)
     boxes = []   # (text, centre x, centre y, half width, half height, angle)
+    texts = []   # (text, anchor x, anchor y, angle, anchor, font size)
     for m in re.finditer(r'<g transform="translate\(' + num + ',' + num + r'\)(?: rotate\(' + num +
                          r'\))?"[^>]*font-size="' + num + r'"[^>]*text-anchor="(\w+)">\s*<text[^>]*>([^<]*)</text>', svg):
         x, y, rot, fs, anchor, text = float(m[1]), float(m[2]), float(m[3] or 0), float(m[4]), m[5], m[6]
@@ -38,6 +50,22 @@ for path in sys.argv[1:]:
         cx = x + along * math.cos(a) + 0.33 * fs * math.sin(a)
         cy = y + along * math.sin(a) - 0.33 * fs * math.cos(a)
         boxes.append((text, cx, cy, w / 2 - 1, h / 2 - 1, a))
+        texts.append((text, x, y, a, anchor, fs))
+    # the PNG's text runs wider: at its width (plots/common.gp's lb_tw, DejaVu Sans' advances)
+    # each label must stay inside the plot area
+    gp = 'load "plots/common.gp"; set print "-"; ' + '; '.join('print lb_tw("%s", %g)' % (t[0].replace('\\', '\\\\').replace('"', '\\"'), t[5])
+                                               for t in texts)
+    widths = subprocess.run(['gnuplot', '-e', gp], capture_output=True, text=True).stdout.split() if texts else []
+    for (text, x, y, a, anchor, fs), wp in zip(texts, map(float, widths)):
+        along = {'start': wp / 2, 'middle': 0, 'end': -wp / 2}[anchor]
+        px = x + along * math.cos(a) + 0.33 * fs * math.sin(a)
+        py = y + along * math.sin(a) - 0.33 * fs * math.cos(a)
+        ext_x = wp / 2 * abs(math.cos(a)) + 0.475 * fs * abs(math.sin(a))
+        ext_y = wp / 2 * abs(math.sin(a)) + 0.475 * fs * abs(math.cos(a))
+        if px - ext_x < X0 or px + ext_x > X1 or py - ext_y < Y0 or py + ext_y > Y1:
+            print(f"{path.rsplit('/', 1)[-1]}: label '{text}' runs past the plot's edge")
+    if len(widths) != len(texts):
+        print(f"{path.rsplit('/', 1)[-1]}: gnuplot gave {len(widths)} text widths for {len(texts)} labels")
     def local(b, px, py):      # a point in box b's frame
         dx, dy = px - b[1], py - b[2]
         return dx * math.cos(b[5]) + dy * math.sin(b[5]), -dx * math.sin(b[5]) + dy * math.cos(b[5])
@@ -94,9 +122,9 @@ for path in sys.argv[1:]:
 EOF
 }
 
-cp results/h200/results.csv results/h200/results.json results/h200/ceilings.csv "$tmp/"
+cp "$run/results.csv" "$run/results.json" "$run/ceilings.csv" "$tmp/" || { echo "FAIL - no run to render in $run"; exit 0; }
 if ! "$build/gemmprof" plots "$tmp" >"$tmp/log" 2>&1; then
-    echo "FAIL - gemmprof plots on results/h200: $(tail -3 "$tmp/log")"
+    echo "FAIL - gemmprof plots on $run: $(tail -3 "$tmp/log")"
     exit 0
 fi
 n=0
@@ -104,19 +132,24 @@ for svg in "$tmp"/*.svg; do
     msg=$(overlaps "$svg")
     n=$((n + 1))
     if [ -z "$msg" ]; then
-        echo "ok - $(basename "$svg"): no label over another label, a line or a marker"
+        echo "ok - $run/$(basename "$svg"): no label over another label, a line or a marker"
     else
-        echo "FAIL - $(basename "$svg"): $(echo "$msg" | head -5 | tr '\n' ';') ($(echo "$msg" | wc -l) in all)"
+        echo "FAIL - $run/$(basename "$svg"): $(echo "$msg" | head -5 | tr '\n' ';') ($(echo "$msg" | wc -l) in all)"
     fi
 done
-[ "$n" -ge 6 ] && echo "ok - $n charts checked" || echo "FAIL - only $n charts rendered from results/h200"
+[ "$n" -ge 6 ] && echo "ok - $n charts checked" || echo "FAIL - only $n charts rendered from $run"
 
 # the check itself: two labels on one spot, and one across a roof line, must be caught
+# (on results/h200, whose charts the planted labels are written for)
+[ -z "$LABELS_RUN" ] || exit 0
 mkdir "$tmp/plots" && cp plots/*.gp "$tmp/plots/"
 sed -i 's/^do for \[FMT in FORMATS\] {$/set label "ridge label" at graph 0.5, 0.5; set label "ridge label 2" at graph 0.52, 0.5\n&/' \
     "$tmp/plots/issue_roofline.gp"
 # where the roof labels sat before the placer: the sweep's kernels cross 60 TFLOP/s between 1024 and 2048
 sed -i 's/^do for \[FMT in FORMATS\] {$/set label "crossed by kernels" at first 1250, first 60\n&/' "$tmp/plots/sweep.gp"
+# a label that starts inside the plot and runs past its right edge
+sed -i 's/^do for \[FMT in FORMATS\] {$/set label "a label running past the edge" at graph 0.9, graph 0.03\n&/' \
+    "$tmp/plots/roofline_dram.gp"
 rm -f "$tmp"/*.svg
 GEMMPROF_PLOTS="$tmp/plots" "$build/gemmprof" plots "$tmp" >/dev/null 2>&1
 msg=$(overlaps "$tmp/issue_roofline.svg")
@@ -128,4 +161,9 @@ msg=$(overlaps "$tmp/sweep.svg")
 case "$msg" in
 *"'crossed by kernels' crossed by a line"*) echo "ok - a label across the kernels' lines is caught" ;;
 *) echo "FAIL - a label across the sweep's lines passed the check (${msg:-no report})" ;;
+esac
+msg=$(overlaps "$tmp/roofline_dram.svg")
+case "$msg" in
+*"'a label running past the edge' runs past the plot's edge"*) echo "ok - a label past the plot's edge is caught" ;;
+*) echo "FAIL - a label past the DRAM roofline's right edge passed the check (${msg:-no report})" ;;
 esac

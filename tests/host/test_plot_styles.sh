@@ -7,10 +7,15 @@
 # families never look alike either. Then the charts themselves: the recorded H200 run (19
 # variants, 4 families) is rendered and every legend read back from the SVGs, so that no
 # chart draws two variants alike and each variant looks the same in every chart (the
-# family charts included). Then, so that each check is known to fail, a copy with one
-# marker changed must fail it.
+# family charts included), and no hierarchical chart's legend is cut short. Then, so that
+# each check is known to fail, a copy with one marker changed (or a larger legend font)
+# must fail it.
+# STYLES_RUN=DIR renders and reads back another run (DIR's results.csv, results.json and
+# ceilings.csv) instead of results/h200: every variant of its results.csv must be named
+# (the rendered check's own tests stay on results/h200).
 cd "$(dirname "$0")/../.." || exit 1
 build=${BUILD:-build}
+run=${STYLES_RUN:-results/h200}
 command -v gnuplot >/dev/null 2>&1 || { echo "skip - chart styles: gnuplot not installed"; exit 0; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -89,6 +94,15 @@ for f in sorted(os.listdir(d)):
         u, nxt = use.search(svg, m.end()), svg.find("<text", m.end())
         if m[1] in names and u and (nxt < 0 or u.start() < nxt):
             style[m[1]] = (u[1], u[2], u[3], u[4])
+    # a hierarchical chart's legend ends with the ridges of its compute roofs (up to 3,
+    # roofline_hier.gp): gnuplot drops the rows of a legend taller than the plot (its
+    # second column falls off the canvas)
+    if "Hierarchical roofline" in svg:
+        roofs = [m[2] for m in re.finditer(r'<g transform="translate\(([0-9.]+),[0-9.]+\)[^>]*>\s*<text[^>]*>([^<]*)</text>', svg)
+                 if 98 < float(m[1]) < 1092 and "FLOP/s" in m[2] and "  " in m[2]]
+        ridges = len(re.findall(r">[^<]* ridges, FLOP/B:<", svg))
+        if ridges < min(3, len(roofs)):
+            print(f"{f}: the legend is cut short: the ridges of {ridges} of its {len(roofs)} compute roofs")
     if not style:
         continue
     charts += 1
@@ -107,20 +121,32 @@ if ! command -v python3 >/dev/null 2>&1 || [ ! -x "$build/gemmprof" ]; then
     echo "skip - the rendered charts' styles: python3 or $build/gemmprof missing"
     exit 0
 fi
-mkdir "$tmp/r" && cp results/h200/results.csv results/h200/results.json results/h200/ceilings.csv "$tmp/r/"
+mkdir "$tmp/r" && cp "$run/results.csv" "$run/results.json" "$run/ceilings.csv" "$tmp/r/"
 "$build/gemmprof" plots "$tmp/r" >/dev/null 2>&1
+nvar=$(python3 -c 'import csv, sys; print(len({r["variant"] for r in csv.DictReader(open(sys.argv[1]))}))' "$tmp/r/results.csv")
 msg=$(legend_styles "$tmp/r" 2>"$tmp/count")
-if [ -z "$msg" ] && grep -q ", 19 variants" "$tmp/count"; then
-    echo "ok - results/h200's charts ($(cat "$tmp/count")): no two variants drawn alike, each the same in every chart"
+if [ -z "$msg" ] && grep -q ", $nvar variants" "$tmp/count"; then
+    echo "ok - $run's charts ($(cat "$tmp/count")): no two variants drawn alike, each the same in every chart"
 else
-    echo "FAIL - results/h200's charts ($(cat "$tmp/count")): $(echo "$msg" | head -3 | tr '\n' ';')"
+    echo "FAIL - $run's charts ($(cat "$tmp/count"), $nvar in results.csv): $(echo "$msg" | head -3 | tr '\n' ';')"
 fi
+[ -z "$STYLES_RUN" ] || exit 0   # the rendered check's own tests are on results/h200
+# broken SED: the rendered check on the charts drawn with common.gp changed by SED
+broken() {
+    rm -rf "$tmp/plots" && mkdir "$tmp/plots" && cp plots/*.gp "$tmp/plots/"
+    sed -i "$1" "$tmp/plots/common.gp"
+    rm -f "$tmp/r"/*.svg
+    GEMMPROF_PLOTS="$tmp/plots" "$build/gemmprof" plots "$tmp/r" >/dev/null 2>&1
+    legend_styles "$tmp/r" 2>/dev/null
+}
+# a legend in a larger font holds fewer rows: its last ones, the ridges, must be missed
+msg=$(broken 's/^KEY_FIT = 40$/KEY_FIT = 999; set key font ",15"/')
+case "$msg" in
+*"legend is cut short"*) echo "ok - a legend cut short is caught: $(echo "$msg" | grep -m1 'cut short')" ;;
+*) echo "FAIL - a legend too tall for the chart passed the rendered check (${msg:-no report})" ;;
+esac
 # a palette whose 8 markers cycle with the 8 colours draws variant 9 as variant 1
-mkdir "$tmp/plots" && cp plots/*.gp "$tmp/plots/"
-sed -i 's/^CLASS_PTS1 = "7 5 9 11 13 15"$/CLASS_PTS1 = "7 5 9 11 13 15 7 5"/' "$tmp/plots/common.gp"
-rm -f "$tmp/r"/*.svg
-GEMMPROF_PLOTS="$tmp/plots" "$build/gemmprof" plots "$tmp/r" >/dev/null 2>&1
-msg=$(legend_styles "$tmp/r" 2>/dev/null)
+msg=$(broken 's/^CLASS_PTS1 = "7 5 9 11 13 15"$/CLASS_PTS1 = "7 5 9 11 13 15 7 5"/')
 case "$msg" in
 *"drawn alike"*) echo "ok - two variants drawn alike in a rendered chart are caught: $(echo "$msg" | head -1)" ;;
 *) echo "FAIL - a palette drawing variant 9 as variant 1 passed the rendered check (${msg:-no report})" ;;

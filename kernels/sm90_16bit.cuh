@@ -185,6 +185,21 @@ static inline cudaError_t sm90_16bit_gemm(struct sm90_maps16 *maps, bool *smem_r
 
 /* ---- device ---------------------------------------------------------------------------- */
 
+/* C(row, col) and C(row, col + 1) of the row at c_row, guarded by n (col even): one 8-byte
+ * store when `pairs` (n even, C 8-byte aligned), else scalars. Any architecture. */
+static __device__ __forceinline__ void c_store_pair(float *c_row, int col, int n, float v0, float v1, bool pairs)
+{
+    if (col >= n)
+        return;
+    if (pairs) {
+        *reinterpret_cast<float2 *>(c_row + col) = make_float2(v0, v1);
+    } else {
+        c_row[col] = v0;
+        if (col + 1 < n)
+            c_row[col + 1] = v1;
+    }
+}
+
 #if SM90_TF32_DEVICE
 
 /* A 128B-swizzled shared-memory descriptor with explicit byte offsets (multiples of 16). */
@@ -260,19 +275,8 @@ static __device__ __forceinline__ void wgmma16_store(const float (&acc)[128], fl
             continue;
         float *const c_row = c + (size_t)row * n;
 #pragma unroll
-        for (int j = 0; j < 32; ++j) {
-            const int col = col_base + 8 * j + 2 * tig;
-            const float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-            if (col >= n)
-                continue;
-            if (pairs) {
-                *reinterpret_cast<float2 *>(c_row + col) = make_float2(v0, v1);
-            } else {
-                c_row[col] = v0;
-                if (col + 1 < n)
-                    c_row[col + 1] = v1;
-            }
-        }
+        for (int j = 0; j < 32; ++j)
+            c_store_pair(c_row, col_base + 8 * j + 2 * tig, n, acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], pairs);
     }
 }
 

@@ -192,15 +192,15 @@ if has wgmma16; then
     # issue 28 (about 3 minutes after `build`): the N-major B descriptor probe
     # (tools/lab/probe_wgmma16.cu; its verdict line says whether bf16_wgmma's encoding reads B
     # right and, if not, which WGMMA16_* setting in kernels/sm90_16bit.cuh does), then
-    # bf16_wgmma and fp16_wgmma beside cuBLAS at odd and large shapes, then
-    # compute-sanitizer memcheck and racecheck on bf16_wgmma at ragged shapes
+    # bf16_wgmma, fp16_wgmma and bf16_mma beside cuBLAS at odd and large shapes, then
+    # compute-sanitizer memcheck and racecheck on bf16_wgmma and bf16_mma at ragged shapes
     stamp "wgmma16: descriptor probe"
     nvcc -O2 -std=c++17 -gencode arch=compute_90a,code=sm_90a -DGP_SM90A -I. tools/lab/probe_wgmma16.cu \
         -o "$W/probe_wgmma16" >"$W/logs/probe_wgmma16.log" 2>&1 && timeout 120 "$W/probe_wgmma16" >>"$W/logs/probe_wgmma16.log" 2>&1
     echo "exit $?" >>"$W/logs/probe_wgmma16.log"
     cat "$W/logs/probe_wgmma16.log"
-    stamp "wgmma16: bf16_wgmma, fp16_wgmma and cuBLAS -> $W/wgmma16"
-    timeout 150 build/gemmprof -k bf16_wgmma,fp16_wgmma,cublas_bf16,cublas_fp16 \
+    stamp "wgmma16: bf16_wgmma, fp16_wgmma, bf16_mma and cuBLAS -> $W/wgmma16"
+    timeout 150 build/gemmprof -k bf16_wgmma,fp16_wgmma,bf16_mma,cublas_bf16,cublas_fp16 \
         -s 1,17x33x65,257x513x4099,1000x1500x700,2049,4096,8192 --no-counters --no-report -o "$W/wgmma16" \
         >"$W/logs/wgmma16.log" 2>&1
     echo "exit $?" >>"$W/logs/wgmma16.log"
@@ -218,8 +218,8 @@ for r in rows:
           f" (tol {r['tolerance'] or '-'}) {float(r['time_median_s'] or 0) * 1e3:9.4f} ms {f / 1e12:7.1f} TFLOP/s {share} {r['error']}")
 PY
     for tool in memcheck racecheck; do
-        stamp "wgmma16: compute-sanitizer $tool on bf16_wgmma"
-        timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof -k bf16_wgmma \
+        stamp "wgmma16: compute-sanitizer $tool on bf16_wgmma, bf16_mma"
+        timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof -k bf16_wgmma,bf16_mma \
             -s 257x513x4099,17x33x65 -r 1 -w 0 --no-ceilings --no-report --no-flush -o "$W/wgmma16_$tool" \
             >"$W/logs/wgmma16_$tool.log" 2>&1
         echo "exit $?" >>"$W/logs/wgmma16_$tool.log"

@@ -18,9 +18,9 @@
  *   box [128 rows][64 k]) + B 32 KB (four boxes [64 k][64 n]), every row 128 bytes under
  *   TMA's 128B swizzle, which wgmma reads conflict-free through the descriptors
  *   (kernels/sm90_16bit.cuh has the layout and the descriptor encoding). 4 stages: 192 KB,
- *   one block per SM; a fifth (240 KB) does not fit in 227 KB. 256 x 128 would need two
- *   m64n128 per k16 per warpgroup: 12 KB of operand reads per 2 x 128 x 16 x 64 MACs against
- *   10 KB here.
+ *   one block per SM; a fifth (240 KB) does not fit in 227 KB. A 256 x 128 tile would
+ *   take two m64n128k16 per k16 a warpgroup: 12 KB of operand reads for the 64 x 256 x 16
+ *   MACs one m64n256k16 does with 10 KB.
  * - Warp-specialised and persistent, as wgmma_ws: warpgroup 0 gives its registers away
  *   (setmaxnreg 40) and its thread 0 walks the block's tiles filling the mbarrier ring; the
  *   consumers take 232 registers. One block per SM walks tiles blockIdx.x, + gridDim.x, ...

@@ -1,9 +1,9 @@
 /* Hopper (sm_90a) building blocks for 16-bit (BF16, FP16) operands, beside the TF32 ones of
  * kernels/sm90_tf32.cuh (whose TMA encoder, mbarriers, wgmma fences, K-major descriptor
- * and device check they use): 16-bit tensor maps and pitch-padded copies, the MN-major
- * 128B-swizzled shared-memory descriptor, wgmma m64n256k16 from shared memory, and one
- * stage's loads and k-tile of the tile that 18_wgmma16.cu and tools/lab/probe_wgmma16.cu
- * share, so the probe checks the very layout the kernel uses.
+ * and device check they use): 16-bit tensor maps and pitch-padded copies (19_mma16.cu's
+ * too), the MN-major 128B-swizzled shared-memory descriptor, wgmma m64n256k16 from shared
+ * memory, and one stage's loads, k-tile and store of the tile that 18_wgmma16.cu and
+ * tools/lab/probe_wgmma16.cu share, so the probe checks the very layout the kernel uses.
  *
  * The tile in shared memory (every stage 1024-aligned):
  *  - A (m x k row-major, K-major for wgmma): one TMA box of [rows][64 k], 128-byte rows
@@ -19,8 +19,9 @@
  * descriptor's two offset fields carries which stride for a swizzled MN-major operand:
  * CUTLASS's canonical MN-major form ((64 elements, n blocks), (8 k rows, k groups)) puts the
  * n-block stride in the leading byte offset and the k-group stride in the stride byte
- * offset, the reverse of what the fields' names suggest; WGMMA16_MN_LBO_IS_MN below is that
- * choice, in one place, and tools/lab/probe_wgmma16.cu runs both on the GPU.
+ * offset (for K-major operands the stride byte offset is the 8-row group stride, the leading
+ * one unused); WGMMA16_MN_LBO_IS_MN below is that choice, in one place, and
+ * tools/lab/probe_wgmma16.cu runs both on the GPU.
  */
 #ifndef GEMMPROF_KERNELS_SM90_16BIT_CUH
 #define GEMMPROF_KERNELS_SM90_16BIT_CUH

@@ -21,34 +21,13 @@
 
 #include "kernels/ceil.h"
 #include "kernels/ceil_probe.cuh"
+#include "kernels/sm90_16bit.cuh" /* wgmma_m64n256k16_ss, K-major B: imm-trans-b 0 */
 #include "kernels/sm90_tf32.cuh"
 
 enum {
     TENSOR_A_ROWS = 64, TENSOR_B_ROWS = 256, TENSOR_K = 32, /* one 128-byte row of k each */
     TENSOR_SMEM = (TENSOR_A_ROWS + TENSOR_B_ROWS) * TENSOR_K * 4 + 1024 /* + alignment slack */
 };
-
-#if SM90_TF32_DEVICE
-/* wgmma m64n256k16, BF16 (bf16 = 1) or FP16 inputs from shared memory (both K-major:
- * transpose flags 0), FP32 accumulate; the 16-bit twin of wgmma_m64n256k8_ss. */
-template <bool bf16>
-static __device__ __forceinline__ void wgmma_m64n256k16_ss(float (&d)[128], uint64_t desc_a, uint64_t desc_b,
-                                                           int scale_d)
-{
-    if (bf16)
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {" SM90_D128_REGS "}, "
-                     "%128, %129, p, 1, 1, 0, 0;\n}\n"
-                     : SM90_D128_OPERANDS(d)
-                     : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-    else
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {" SM90_D128_REGS "}, "
-                     "%128, %129, p, 1, 1, 0, 0;\n}\n"
-                     : SM90_D128_OPERANDS(d)
-                     : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-}
-#endif
 
 template <enum ceil_tensor_type type>
 static __global__ void __launch_bounds__(CEIL_TENSOR_BLOCK, 1)

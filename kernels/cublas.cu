@@ -41,6 +41,20 @@ extern "C" void gemm_context_set_input16(struct gemm_context *ctx, enum gemm_inp
         ctx->in16[which] = input16{a, b, m, n, k, a16, b16};
 }
 
+extern "C" cudaError_t gemm_context_input16(const struct gemm_context *ctx, enum gemm_input16 which,
+                                            const float *a, const float *b, int m, int n, int k,
+                                            const void **a16, const void **b16)
+{
+    *a16 = *b16 = NULL;
+    if (!ctx || which < 0 || which >= GEMM_INPUT16_COUNT)
+        return cudaErrorInvalidValue;
+    const struct input16 *in = &ctx->in16[which];
+    if (!in->a16 || in->a != a || in->b != b || in->m != m || in->n != n || in->k != k)
+        return cudaErrorInvalidValue;
+    *a16 = in->a16, *b16 = in->b16;
+    return cudaSuccess;
+}
+
 extern "C" struct gemm_context *gemm_context_create(cudaStream_t stream, char *why,
                                                     unsigned long why_len)
 {
@@ -114,13 +128,13 @@ extern "C" cudaError_t gemm_cublas_tf32_launch(struct gemm_context *ctx, int m, 
 static cudaError_t gemm16(struct gemm_context *ctx, enum gemm_input16 which, cudaDataType type, int m, int n,
                           int k, const float *a, const float *b, float *c)
 {
-    const struct input16 *in = &ctx->in16[which];
-    if (!in->a16 || in->a != a || in->b != b || in->m != m || in->n != n || in->k != k)
-        return cudaErrorInvalidValue;
+    const void *a16, *b16;
+    const cudaError_t e = gemm_context_input16(ctx, which, a, b, m, n, k, &a16, &b16);
+    if (e != cudaSuccess)
+        return e;
     const float alpha = 1.f, beta = 0.f;
-    return blas_result(cublasGemmEx(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, in->b16, type, n,
-                                    in->a16, type, k, &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
-                                    CUBLAS_GEMM_DEFAULT));
+    return blas_result(cublasGemmEx(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b16, type, n, a16,
+                                    type, k, &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
 GEMM_LAUNCHER(cublas_bf16);

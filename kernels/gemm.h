@@ -31,6 +31,11 @@ void gemm_context_destroy(struct gemm_context *ctx);
 enum gemm_input16 { GEMM_INPUT_BF16, GEMM_INPUT_FP16, GEMM_INPUT16_COUNT };
 void gemm_context_set_input16(struct gemm_context *ctx, enum gemm_input16 which, const float *a,
                               const float *b, int m, int n, int k, const void *a16, const void *b16);
+/* The 16-bit copies named for exactly (a, b, m, n, k) into *a16, *b16: cudaSuccess, or
+ * cudaErrorInvalidValue (both NULL) when none are, or they were made from other buffers or
+ * another shape. What every 16-bit launcher calls first. */
+cudaError_t gemm_context_input16(const struct gemm_context *ctx, enum gemm_input16 which, const float *a,
+                                 const float *b, int m, int n, int k, const void **a16, const void **b16);
 
 typedef cudaError_t (*gemm_launch_fn)(struct gemm_context *ctx, int m, int n, int k,
                                       const float *a, const float *b, float *c,

@@ -5,7 +5,7 @@
 # outputs included, into $OUT/bundle.tgz (default /tmp/gemmprof-out).
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
-# dbufstalls tune trace sass simttune
+# wgmma16 dbufstalls tune trace sass simttune
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -238,6 +238,44 @@ if has mmaprobe; then
         >"$W/logs/probe_mma_sync.log" 2>&1 && timeout 60 "$W/probe_mma_sync" >>"$W/logs/probe_mma_sync.log" 2>&1
     echo "exit $?" >>"$W/logs/probe_mma_sync.log"
     cat "$W/logs/probe_mma_sync.log"
+fi
+if has wgmma16; then
+    # issue 28 (about 3 minutes after `build`): the N-major B descriptor probe
+    # (tools/lab/probe_wgmma16.cu; its verdict line says whether bf16_wgmma's encoding reads B
+    # right and, if not, which WGMMA16_* setting in kernels/sm90_16bit.cuh does), then
+    # bf16_wgmma, fp16_wgmma and bf16_mma beside cuBLAS at odd and large shapes, then
+    # compute-sanitizer memcheck and racecheck on bf16_wgmma and bf16_mma at ragged shapes
+    stamp "wgmma16: descriptor probe"
+    nvcc -O2 -std=c++17 -gencode arch=compute_90a,code=sm_90a -DGP_SM90A -I. tools/lab/probe_wgmma16.cu \
+        -o "$W/probe_wgmma16" >"$W/logs/probe_wgmma16.log" 2>&1 && timeout 120 "$W/probe_wgmma16" >>"$W/logs/probe_wgmma16.log" 2>&1
+    echo "exit $?" >>"$W/logs/probe_wgmma16.log"
+    cat "$W/logs/probe_wgmma16.log"
+    stamp "wgmma16: bf16_wgmma, fp16_wgmma, bf16_mma and cuBLAS -> $W/wgmma16"
+    timeout 150 build/gemmprof -k bf16_wgmma,fp16_wgmma,bf16_mma,cublas_bf16,cublas_fp16 \
+        -s 1,17x33x65,257x513x4099,1000x1500x700,2049,4096,8192 --no-counters --no-report -o "$W/wgmma16" \
+        >"$W/logs/wgmma16.log" 2>&1
+    echo "exit $?" >>"$W/logs/wgmma16.log"
+    tail -3 "$W/logs/wgmma16.log"
+    python3 - "$W/wgmma16/results.csv" <<'PY' | tee "$W/logs/wgmma16_summary.txt"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+blas = {(r["precision"], r["m"], r["n"], r["k"]): float(r["flop_per_s"] or 0)
+        for r in rows if r["variant"].startswith("cublas") and r["status"] == "ok"}
+for r in rows:
+    f = float(r["flop_per_s"] or 0)
+    b = blas.get((r["precision"], r["m"], r["n"], r["k"]), 0)
+    share = f"{100 * f / b:6.1f}% of cuBLAS" if b and f else ""
+    print(f"{r['variant']:12s} {r['m']}x{r['n']}x{r['k']:5s} {r['status']:8s} rel_err {r['rel_err'] or '-':>14s}"
+          f" (tol {r['tolerance'] or '-'}) {float(r['time_median_s'] or 0) * 1e3:9.4f} ms {f / 1e12:7.1f} TFLOP/s {share} {r['error']}")
+PY
+    for tool in memcheck racecheck; do
+        stamp "wgmma16: compute-sanitizer $tool on bf16_wgmma, bf16_mma"
+        timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof -k bf16_wgmma,bf16_mma \
+            -s 257x513x4099,17x33x65 -r 1 -w 0 --no-ceilings --no-report --no-flush -o "$W/wgmma16_$tool" \
+            >"$W/logs/wgmma16_$tool.log" 2>&1
+        echo "exit $?" >>"$W/logs/wgmma16_$tool.log"
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^exit" "$W/logs/wgmma16_$tool.log"
+    done
 fi
 if has dbufstalls; then
     # issue 12: why dbuf issues on fewer cycles than cuBLAS at 4096^3 (83.6% against 89.7%)

@@ -144,7 +144,7 @@ $(BUILD)/%.o: %.cu
 # Hopper-only code (wgmma, TMA, setmaxnreg) needs the architecture-specific target
 # sm_90a; with SM=90 these objects are built for it alone (and told so by GP_SM90A),
 # for any other SM they compile to launchers that return cudaErrorNotSupported.
-SM90A_SRC := kernels/12_wgmma.cu kernels/13_wgmma_ws.cu kernels/17_tf32x3_wgmma.cu kernels/14_wgmma_ss.cu kernels/15_wgmma_rs.cu kernels/ceil_tensor.cu
+SM90A_SRC := kernels/12_wgmma.cu kernels/13_wgmma_ws.cu kernels/18_tf32x3_wgmma.cu kernels/14_wgmma_ss.cu kernels/15_wgmma_rs.cu kernels/16_tf32_auto.cu kernels/ceil_tensor.cu
 ifeq ($(SM),90)
 $(call obj,$(SM90A_SRC)): NVCCFLAGS := $(filter-out $(GENCODE),$(NVCCFLAGS)) \
                                        -gencode arch=compute_90a,code=sm_90a -DGP_SM90A

@@ -72,7 +72,7 @@ static __device__ __forceinline__ bool sm90_splitk_fixup(float (&acc)[P::BM / 2]
                                                          int z, int ct)
 {
     constexpr int CT = P::CONSUMERS * 128, CHUNKS = P::BM / 8; /* float4s per thread */
-    constexpr int GROUP = 8;                                   /* float4 loads in flight */
+    constexpr int GROUP = P::MIN_BLOCKS > 1 ? 4 : 8;           /* float4 loads in flight */
     static_assert(CHUNKS % GROUP == 0, "chunk groups");
     __shared__ int last_slice;
     float4 *const slots = reinterpret_cast<float4 *>(sk.ws) + (size_t)tile * sk.split * (CHUNKS * CT) + ct;
@@ -96,13 +96,10 @@ static __device__ __forceinline__ bool sm90_splitk_fixup(float (&acc)[P::BM / 2]
     if (!last_slice)
         return false;
     __threadfence();
+    /* acc = slice 0, then + slice 1, ...: its own values are in the workspace too */
 #pragma unroll
-    for (int j0 = 0; j0 < CHUNKS; j0 += GROUP) {
-        float4 sum[GROUP];
-#pragma unroll
-        for (int j = 0; j < GROUP; ++j)
-            sum[j] = __ldcg(slots + (j0 + j) * CT);
-        for (int s = 1; s < sk.split; ++s) {
+    for (int j0 = 0; j0 < CHUNKS; j0 += GROUP)
+        for (int s = 0; s < sk.split; ++s) {
             const float4 *const part = slots + (size_t)s * (CHUNKS * CT);
             float4 v[GROUP];
 #pragma unroll
@@ -110,16 +107,13 @@ static __device__ __forceinline__ bool sm90_splitk_fixup(float (&acc)[P::BM / 2]
                 v[j] = __ldcg(part + (j0 + j) * CT);
 #pragma unroll
             for (int j = 0; j < GROUP; ++j) {
-                sum[j].x += v[j].x, sum[j].y += v[j].y;
-                sum[j].z += v[j].z, sum[j].w += v[j].w;
+                float *const a = &acc[4 * (j0 + j)];
+                if (s == 0)
+                    a[0] = v[j].x, a[1] = v[j].y, a[2] = v[j].z, a[3] = v[j].w;
+                else
+                    a[0] += v[j].x, a[1] += v[j].y, a[2] += v[j].z, a[3] += v[j].w;
             }
         }
-#pragma unroll
-        for (int j = 0; j < GROUP; ++j) {
-            acc[4 * (j0 + j)] = sum[j].x, acc[4 * (j0 + j) + 1] = sum[j].y;
-            acc[4 * (j0 + j) + 2] = sum[j].z, acc[4 * (j0 + j) + 3] = sum[j].w;
-        }
-    }
     return true;
 }
 

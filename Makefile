@@ -61,6 +61,7 @@ DIAG_PLUGIN    := $(BUILD)/tests/diagnosis/libgemmprof_bottlenecks.so
 GPU_TEST_BIN  := $(BUILD)/tests/test_cupti
 HOST_TEST_BIN := $(filter-out $(GPU_TEST_BIN),$(TEST_BIN))
 SIMT_EMULATED := $(BUILD)/tests/test_simt_emulated
+SM90_EMULATED := $(BUILD)/tests/test_sm90_emulated
 
 .DEFAULT_GOAL := all
 
@@ -71,7 +72,7 @@ $(shell mkdir -p $(BUILD); echo '$(GIT_REV) $(VERSION)' | cmp -s - $(GITREV_STAM
 $(BUILD)/src/main.o $(BUILD)/src/harness.o $(BUILD)/analysis/report.o: $(GITREV_STAMP)
 
 .PHONY: all run test test-host test-gpu test-ncu deps plots report clean sass help fuzz
-all: $(GEMMPROF) $(TEST_BIN) $(SIMT_EMULATED) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS) $(DIAG_PLUGIN)
+all: $(GEMMPROF) $(TEST_BIN) $(SIMT_EMULATED) $(SM90_EMULATED) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS) $(DIAG_PLUGIN)
 
 help:
 	@echo "make            build $(GEMMPROF) and the tests"
@@ -108,6 +109,12 @@ $(HOST_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(HOST_LIB)
 $(SIMT_EMULATED): tests/simt_emulated.cpp $(HOST_LIB)
 	@echo "  CXX     $@"
 	$(Q)$(CXX) -std=c++20 -O2 $(WARN) -Wno-unknown-pragmas -I. -MMD -MP -o $@ $< $(HOST_LIB) -lpthread -lm
+
+# The warp-specialised wgmma kernel of kernels/sm90_rs.cuh (wgmma_rs, tf32_auto) run on the
+# host, its mbarriers, TMA and wgmma emulated (tests/sm90_emulated.cpp).
+$(SM90_EMULATED): tests/sm90_emulated.cpp $(HOST_LIB)
+	@echo "  CXX     $@"
+	$(Q)$(CXX) -std=c++20 -O2 $(WARN) -Wno-unknown-pragmas -I. -I$(CUDA_HOME)/include -MMD -MP -o $@ $< $(HOST_LIB) -lpthread -lm
 
 # Plugins (include/gemmprof_plugin.h): the example, built like any user's would be, and
 # the broken ones the host tests must see refused.

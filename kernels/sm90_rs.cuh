@@ -61,7 +61,7 @@ static __device__ __forceinline__ void sm90_rs_k8(float (&acc)[BM / 2], const ui
 /* The consumer warpgroups only (the producer thread has left): named barrier 1. */
 template <class P> static __device__ __forceinline__ void sm90_consumers_sync(void)
 {
-    asm volatile("bar.sync 1, %0;\n" ::"n"(P::CONSUMERS * 128) : "memory");
+    named_barrier_sync<P::CONSUMERS * 128>(1);
 }
 
 /* Split-K fixup of one unit (the file comment): stores this slice's partial tile, then

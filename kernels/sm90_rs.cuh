@@ -72,7 +72,9 @@ static __device__ __forceinline__ bool sm90_splitk_fixup(float (&acc)[P::BM / 2]
                                                          int z, int ct)
 {
     constexpr int CT = P::CONSUMERS * 128, CHUNKS = P::BM / 8; /* float4s per thread */
-    constexpr int GROUP = P::MIN_BLOCKS > 1 ? 4 : 8;           /* float4 loads in flight */
+    /* float4 loads in flight per slice: all of them where the registers allow (each group
+     * is a round trip to L2 per slice), 8 beside 128 accumulators, 4 under 2 blocks' cap */
+    constexpr int GROUP = P::MIN_BLOCKS > 1 ? 4 : CHUNKS > 16 ? 8 : CHUNKS;
     static_assert(CHUNKS % GROUP == 0, "chunk groups");
     __shared__ int last_slice;
     float4 *const slots = reinterpret_cast<float4 *>(sk.ws) + (size_t)tile * sk.split * (CHUNKS * CT) + ct;

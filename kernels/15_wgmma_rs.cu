@@ -37,8 +37,8 @@
  * copies for k % 4 or n % 4 != 0, timed with the kernel).
  * The kernel body is the template of kernels/sm90_rs.cuh at this tile without split-K
  * (tf32_auto instantiates it at other tiles, with it); the template's code at this tile is
- * byte for byte the code this file held before (the cubins' .text and .nv.info sections
- * compared, nvcc 13.0: 168 registers, no spills).
+ * byte for byte the code this file held before (the cubins' .text sections compared, nvcc
+ * 13.0: 168 registers, no spills).
  * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
  * Measured on the H200: results/h200/NOTES.md, "Kernel notes", wgmma_rs.
  *       ./build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32

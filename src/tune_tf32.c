@@ -131,6 +131,18 @@ static int tf32_write_csv(const struct run *r, const struct shape_data *s, const
     return atomic_commit(&af, err, errlen);
 }
 
+/* `name` starts with one of the comma-separated prefixes of `list` */
+static int tf32_name_listed(const char *name, const char *list)
+{
+    for (const char *p = list; *p;) {
+        const size_t len = strcspn(p, ",");
+        if (len > 0 && strncmp(name, p, len) == 0)
+            return 1;
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
 int tune_tf32_run(struct run *r)
 {
     char err[1200];
@@ -152,13 +164,13 @@ int tune_tf32_run(struct run *r)
     }
     const struct tf32_plan pick = tf32_plan_pick(&mc, s.m, s.n, s.k);
     int nplans = tf32_plan_candidates(&mc, s.m, s.n, s.k, plans, (int)(sizeof plans / sizeof plans[0]));
-    /* GEMMPROF_TUNE_ONLY=PREFIX: only the tiles whose name starts with PREFIX, and no
-     * reference variants (the sanitizer runs of tools/h200_session.sh tf32tune) */
+    /* GEMMPROF_TUNE_ONLY=PREFIX[,PREFIX...]: only the tiles whose name starts with one of
+     * them, and no reference variants (the sanitizer runs of tools/h200_session.sh tf32tune) */
     const char *only = getenv("GEMMPROF_TUNE_ONLY");
     if (only && *only) {
         int kept = 0;
         for (int i = 0; i < nplans; i++)
-            if (strncmp(tf32_configs[plans[i].config].name, only, strlen(only)) == 0)
+            if (tf32_name_listed(tf32_configs[plans[i].config].name, only))
                 plans[kept++] = plans[i];
         nplans = kept;
     }

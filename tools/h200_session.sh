@@ -171,15 +171,17 @@ if has shapes28; then
 fi
 if has tf32tune; then
     # issue 28: tf32_auto (wgmma_rs's kernel with its tile and split-K per shape), about 6
-    # minutes after `build`: (1) verified with wgmma_rs at odd and skinny shapes, (2) C the same
-    # bit for bit in two runs at split-K shapes, (3) compute-sanitizer memcheck and racecheck on
-    # the rule's picks at small shapes and on every split of two tiles (the tuner,
-    # GEMMPROF_TUNE_ONLY), (4) timed beside wgmma_rs and cuBLAS TF32 at the nine shapes with
-    # the 90% check, (5) the tuner at the nine shapes, the pick's share of the best plan.
+    # minutes after `build`, most telling first: (1) verified beside wgmma_rs at odd and
+    # skinny shapes, (2) timed beside wgmma_rs and cuBLAS TF32 at the nine shapes with the 90%
+    # check, (3) the tuner at the nine shapes (-k tf32_auto; the pick's share of the best
+    # plan), (4) C the same bit for bit in two runs at split-K shapes, (5) compute-sanitizer
+    # memcheck and racecheck on the rule's picks at small shapes and on every split of two
+    # tiles (the tuner with GEMMPROF_TUNE_ONLY); skipped once 7 minutes have gone.
     # Logs: $W/logs/tf32-*.log; the summary: $W/logs/tf32tune-summary.txt
     S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
     sum="$W/logs/tf32tune-summary.txt"
     : >"$sum"
+    t_start=$SECONDS
     odd=1x1x1,17x33x65,130x67x45,257x513x4099,1000x1500x700,2049,8192x64x4096,64x8192x4096,1023x1025x4097,4096x4096x64
     stamp "tf32_auto verified at $odd -> $W/tf32_verify"
     timeout 120 build/gemmprof -k tf32_auto,wgmma_rs -s "$odd" -r 2 -w 1 --no-counters --no-ceilings --no-report \
@@ -189,30 +191,6 @@ if has tf32tune; then
       python3 tests/gpu/csvcheck.py all-ok "$W/tf32_verify/results.csv" $((2 * $(echo "$odd" | tr ',' '\n' | wc -l)))
       grep -A1 "^tf32_auto" "$W/logs/tf32-verify.log" | grep -vx -- "--"
     } 2>&1 | tee -a "$sum"
-    stamp "tf32_auto: C bit for bit in two runs"
-    for i in 1 2; do
-        timeout 60 build/gemmprof -k tf32_auto -s 1024,257x513x4099,8192x64x4096 -r 1 -w 0 --dump-npy --no-counters \
-            --no-ceilings --no-report -o "$W/tf32_det$i" >"$W/logs/tf32-det$i.log" 2>&1
-    done
-    for f in "$W"/tf32_det1/npy/tf32_auto_*_C.npy; do
-        g="$W/tf32_det2/npy/$(basename "$f")"
-        if cmp -s "$f" "$g"; then echo "deterministic: $(basename "$f") identical"; else echo "NOT deterministic: $(basename "$f")"; fi
-    done 2>&1 | tee -a "$sum"
-    if command -v compute-sanitizer >/dev/null 2>&1; then
-        for tool in memcheck racecheck; do
-            stamp "compute-sanitizer $tool on tf32_auto"
-            timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof -k tf32_auto \
-                -s 17x33x65,130x67x45,300x200x1000 -r 1 -w 0 --no-counters --no-ceilings --no-report --no-flush \
-                -o "$W/tf32_$tool" >"$W/logs/tf32-$tool.log" 2>&1
-            echo "$tool, the rule's picks at 17x33x65,130x67x45,300x200x1000: exit $?, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/tf32-$tool.log" | tail -1)" | tee -a "$sum"
-            for t in w128x128 w64x64b2; do
-                GEMMPROF_TUNE_ONLY=$t timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof \
-                    --tune 200x136x1000 -k tf32_auto -r 1 -w 0 --no-flush -o "$W/tf32_${tool}_$t" \
-                    >"$W/logs/tf32-$tool-$t.log" 2>&1
-                echo "$tool, every split of $t at 200x136x1000: exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/tf32-$tool-$t.log") plans ok, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/tf32-$tool-$t.log" | tail -1)" | tee -a "$sum"
-            done
-        done
-    fi
     stamp "tf32_auto, wgmma_rs, cublas_tf32 at $S28 -> $W/tf32_shapes"
     timeout 150 build/gemmprof -k tf32_auto,wgmma_rs,cublas_tf32 -s "$S28" --no-counters --no-report \
         -o "$W/tf32_shapes" >"$W/logs/tf32-shapes.log" 2>&1
@@ -236,7 +214,34 @@ PY
         rc=$?
         echo "tune $s: exit $rc; $(grep -h "the rule's pick" "$W/logs/tf32-tune-$s.log")" | tee -a "$sum"
     done
-    echo "-- summary: $sum"
+    stamp "tf32_auto: C bit for bit in two runs"
+    for i in 1 2; do
+        timeout 60 build/gemmprof -k tf32_auto -s 1024,257x513x4099,8192x64x4096 -r 1 -w 0 --dump-npy --no-counters \
+            --no-ceilings --no-report -o "$W/tf32_det$i" >"$W/logs/tf32-det$i.log" 2>&1
+    done
+    for f in "$W"/tf32_det1/npy/tf32_auto_*_C.npy; do
+        g="$W/tf32_det2/npy/$(basename "$f")"
+        if cmp -s "$f" "$g"; then echo "deterministic: $(basename "$f") identical"; else echo "NOT deterministic: $(basename "$f")"; fi
+    done 2>&1 | tee -a "$sum"
+    if ! command -v compute-sanitizer >/dev/null 2>&1; then
+        echo "compute-sanitizer: not installed" | tee -a "$sum"
+    else
+        for tool in memcheck racecheck; do
+            if [ $((SECONDS - t_start)) -gt 420 ]; then
+                echo "$tool: skipped, 7 minutes gone" | tee -a "$sum"; continue
+            fi
+            stamp "compute-sanitizer $tool on tf32_auto"
+            timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof -k tf32_auto \
+                -s 17x33x65,130x67x45,300x200x1000 -r 1 -w 0 --no-counters --no-ceilings --no-report --no-flush \
+                -o "$W/tf32_$tool" >"$W/logs/tf32-$tool.log" 2>&1
+            echo "$tool, the rule's picks at 17x33x65,130x67x45,300x200x1000: exit $?, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/tf32-$tool.log" | tail -1)" | tee -a "$sum"
+            GEMMPROF_TUNE_ONLY=w128x128,w64x64b2 timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 \
+                build/gemmprof --tune 130x136x520 -k tf32_auto -r 1 -w 0 --no-flush -o "$W/tf32_${tool}_tune" \
+                >"$W/logs/tf32-$tool-tune.log" 2>&1
+            echo "$tool, every split of w128x128 and w64x64b2 at 130x136x520: exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/tf32-$tool-tune.log") plans ok, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/tf32-$tool-tune.log" | tail -1)" | tee -a "$sum"
+        done
+    fi
+    echo "tf32tune: $((SECONDS - t_start)) s; summary in $sum" | tee -a "$sum"
 fi
 if has tensor; then
     # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,

@@ -102,7 +102,8 @@ int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int co
         return -1;
     p->sm_cycles = sm_cycles(mc, p);
     const double dram = 4.0 * ((double)m * k + (double)k * n + (double)m * n) / TF32_DRAM_BYTES_PER_CLK;
-    p->est_cycles = pow(pow(p->sm_cycles, 4) + pow(dram, 4), 0.25) + TF32_LAUNCH_CLK;
+    const double s2 = p->sm_cycles * p->sm_cycles, d2 = dram * dram;
+    p->est_cycles = sqrt(sqrt(s2 * s2 + d2 * d2)) + TF32_LAUNCH_CLK;
     return 0;
 }
 

@@ -18,6 +18,7 @@ void cli_usage(FILE *f)
             "       gemmprof report DIR [--out F]  write DIR/report.md from a results directory (no GPU)\n"
             "       gemmprof plots DIR             render DIR's charts with gnuplot (no GPU)\n"
             "       gemmprof compare BASE NEW      faster or slower, row by row, and which counters moved\n"
+            "       gemmprof tune-check CSV...     tf32_auto's rule, as built, against --tune's measured plans\n"
             "\n"
             "  -k, --variants LIST    variants to run, comma-separated, or 'all' (default: all; see --list)\n"
             "  -s, --sizes LIST       N (square), MxNxK, ranges A:B:xF or A:B:+S, comma-separated\n"

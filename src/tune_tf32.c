@@ -2,8 +2,9 @@
  * tile of kernels/tf32_configs.def with each split of K its rule considers), verified and
  * timed exactly as the sweep times a variant (measure_variant), as src/tune.c does for
  * simt_auto. Prints a table with the rule's pick marked and writes it to DIR/tune.csv
- * (first column: the variant); then, for reference, wgmma_rs and cuBLAS TF32 at the same
- * shape. The columns that calibrate the rule: "eff", the measured FLOP/s as a fraction of
+ * (first column: the variant; `gemmprof tune-check` reads it back without a GPU to judge
+ * a recalibrated rule against these times); then, for reference, wgmma_rs and cuBLAS TF32
+ * at the same shape. The columns that calibrate the rule: "eff", the measured FLOP/s as a fraction of
  * the TF32 tensor peak (SMs x TF32_MACS_PER_CLK x 2 at TF32_MODEL_SM_HZ), the number for
  * the EFF column of kernels/tf32_configs.def (from a large shape's split1 rows), "B/clk",
  * the operand bytes the busiest SM brought in per cycle (against TF32_SM_BYTES_PER_CLK),
@@ -102,13 +103,11 @@ static int tf32_write_csv(const struct run *r, const struct shape_data *s, const
     FILE *f = atomic_open(&af, path, err, errlen);
     if (!f)
         return -1;
-    fputs("variant,m,n,k,config,config_name,block_m,block_n,block_k,consumers,stages,min_blocks,threads,split,"
-          "k_tiles_per_slice,tiles,units,grid,registers,blocks_per_sm,waves,picked,status,rel_err,time_median_s,"
-          "time_min_s,time_max_s,flop_per_s,pct_of_best,eff,sm_bytes_per_clk,model_s\n", f);
+    fputs(TUNE_TF32_CSV_HEADER "\n", f);
     for (int i = 0; i < n; i++) {
         const struct tf32_row *t = &rows[i];
         const struct tf32_config *c = &tf32_configs[t->plan.config];
-        fprintf(f, "tf32_auto,%ld,%ld,%ld,", s->m, s->n, s->k);
+        fprintf(f, "tf32_auto,%ld,%ld,%ld,%d,", s->m, s->n, s->k, mc->sms);
         csv_write_field(f, t->res.config);
         fprintf(f, ",%s,%d,%d,32,%d,%d,%d,%d,%d,%d,%ld,%ld,%ld,%d,%d,", c->name, c->bm, tf32_config_bn(c),
                 c->consumers, c->stages, c->min_blocks, tf32_config_threads(c), t->plan.split, t->plan.kts,

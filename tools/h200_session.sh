@@ -214,6 +214,8 @@ PY
         rc=$?
         echo "tune $s: exit $rc; $(grep -h "the rule's pick" "$W/logs/tf32-tune-$s.log")" | tee -a "$sum"
     done
+    # the same tables read back without a GPU: what a recalibrated rule is checked with
+    build/gemmprof tune-check "$W"/tf32tune/*/tune.csv 2>&1 | tee -a "$sum"
     stamp "tf32_auto: C bit for bit in two runs"
     for i in 1 2; do
         timeout 60 build/gemmprof -k tf32_auto -s 1024,257x513x4099,8192x64x4096 -r 1 -w 0 --dump-npy --no-counters \

@@ -192,7 +192,7 @@ if has tf32tune; then
       grep -A1 "^tf32_auto" "$W/logs/tf32-verify.log" | grep -vx -- "--"
     } 2>&1 | tee -a "$sum"
     stamp "tf32_auto, wgmma_rs, cublas_tf32 at $S28 -> $W/tf32_shapes"
-    timeout 150 build/gemmprof -k tf32_auto,wgmma_rs,cublas_tf32 -s "$S28" --no-counters --no-report \
+    timeout 150 build/gemmprof -k tf32_auto,wgmma_rs,cublas_tf32 -s "$S28" --no-counters --no-ceilings --no-report \
         -o "$W/tf32_shapes" >"$W/logs/tf32-shapes.log" 2>&1
     echo "exit $?" >>"$W/logs/tf32-shapes.log"
     python3 - "$W/tf32_shapes/results.csv" <<'PY' | tee -a "$sum"
@@ -225,6 +225,7 @@ PY
         g="$W/tf32_det2/npy/$(basename "$f")"
         if cmp -s "$f" "$g"; then echo "deterministic: $(basename "$f") identical"; else echo "NOT deterministic: $(basename "$f")"; fi
     done 2>&1 | tee -a "$sum"
+    rm -rf "$W"/tf32_det1/npy "$W"/tf32_det2/npy   # 300 MB of operands: not for the bundle
     if ! command -v compute-sanitizer >/dev/null 2>&1; then
         echo "compute-sanitizer: not installed" | tee -a "$sum"
     else

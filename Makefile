@@ -61,6 +61,7 @@ DIAG_PLUGIN    := $(BUILD)/tests/diagnosis/libgemmprof_bottlenecks.so
 GPU_TEST_BIN  := $(BUILD)/tests/test_cupti
 HOST_TEST_BIN := $(filter-out $(GPU_TEST_BIN),$(TEST_BIN))
 SIMT_EMULATED := $(BUILD)/tests/test_simt_emulated
+SM90_EMULATED := $(BUILD)/tests/test_sm90_emulated
 
 .DEFAULT_GOAL := all
 
@@ -71,7 +72,7 @@ $(shell mkdir -p $(BUILD); echo '$(GIT_REV) $(VERSION)' | cmp -s - $(GITREV_STAM
 $(BUILD)/src/main.o $(BUILD)/src/harness.o $(BUILD)/analysis/report.o: $(GITREV_STAMP)
 
 .PHONY: all run test test-host test-gpu test-ncu deps plots report clean sass help fuzz
-all: $(GEMMPROF) $(TEST_BIN) $(SIMT_EMULATED) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS) $(DIAG_PLUGIN)
+all: $(GEMMPROF) $(TEST_BIN) $(SIMT_EMULATED) $(SM90_EMULATED) $(EXAMPLE_PLUGIN) $(BAD_PLUGINS) $(DIAG_PLUGIN)
 
 help:
 	@echo "make            build $(GEMMPROF) and the tests"
@@ -109,6 +110,12 @@ $(SIMT_EMULATED): tests/simt_emulated.cpp $(HOST_LIB)
 	@echo "  CXX     $@"
 	$(Q)$(CXX) -std=c++20 -O2 $(WARN) -Wno-unknown-pragmas -I. -MMD -MP -o $@ $< $(HOST_LIB) -lpthread -lm
 
+# The warp-specialised wgmma kernel of kernels/sm90_rs.cuh (wgmma_rs, tf32_auto) run on the
+# host, its mbarriers, TMA and wgmma emulated (tests/sm90_emulated.cpp).
+$(SM90_EMULATED): tests/sm90_emulated.cpp $(HOST_LIB)
+	@echo "  CXX     $@"
+	$(Q)$(CXX) -std=c++20 -O2 $(WARN) -Wno-unknown-pragmas -I. -I$(CUDA_HOME)/include -MMD -MP -o $@ $< $(HOST_LIB) -lpthread -lm
+
 # Plugins (include/gemmprof_plugin.h): the example, built like any user's would be, and
 # the broken ones the host tests must see refused.
 $(EXAMPLE_PLUGIN): examples/example_plugin.cu include/gemmprof_plugin.h
@@ -144,7 +151,7 @@ $(BUILD)/%.o: %.cu
 # Hopper-only code (wgmma, TMA, setmaxnreg) needs the architecture-specific target
 # sm_90a; with SM=90 these objects are built for it alone (and told so by GP_SM90A),
 # for any other SM they compile to launchers that return cudaErrorNotSupported.
-SM90A_SRC := kernels/12_wgmma.cu kernels/13_wgmma_ws.cu kernels/17_tf32x3_wgmma.cu kernels/14_wgmma_ss.cu kernels/15_wgmma_rs.cu kernels/ceil_tensor.cu
+SM90A_SRC := kernels/12_wgmma.cu kernels/13_wgmma_ws.cu kernels/18_tf32x3_wgmma.cu kernels/14_wgmma_ss.cu kernels/15_wgmma_rs.cu kernels/16_tf32_auto.cu kernels/ceil_tensor.cu
 SM90A_SRC += kernels/20_wgmma16.cu
 ifeq ($(SM),90)
 $(call obj,$(SM90A_SRC)): NVCCFLAGS := $(filter-out $(GENCODE),$(NVCCFLAGS)) \

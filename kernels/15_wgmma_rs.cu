@@ -35,129 +35,33 @@
  * never stored; the register loads pick B's elements in the order wgmma wants.
  * Shapes: any m, n, k >= 1, as wgmma_ws (TMA zero-fill, guarded stores, pitch-padded
  * copies for k % 4 or n % 4 != 0, timed with the kernel).
+ * The kernel body is the template of kernels/sm90_rs.cuh at this tile without split-K
+ * (tf32_auto instantiates it at other tiles, with it); the template's code at this tile is
+ * byte for byte the code this file held before (the cubins' .text sections compared, nvcc
+ * 13.0: 168 registers, no spills).
  * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
  * Measured on the H200: results/h200/NOTES.md, "Kernel notes", wgmma_rs.
  *       ./build/gemmprof -k wgmma_ss,wgmma_rs,cublas_tf32
  */
 #include <stdint.h>
-#include <type_traits>
 
 #include "kernels/gemm.h"
-#include "kernels/pipeline.cuh"
+#include "kernels/sm90_rs.cuh"
 #include "kernels/sm90_tf32.cuh"
 #include "kernels/sm90_ws.cuh"
 
 using wgmma_rs_cfg = sm90_ws_cfg; /* kernels/sm90_ws.cuh */
 
-/* Keeps a fragment set's registers live up to this point: the tensor core reads them
- * after the wgmma instruction has issued, which the compiler cannot see. */
-static __device__ __forceinline__ void pin_fragments(uint32_t (&f)[4][4])
-{
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-        asm volatile("" : "+r"(f[i][0]), "+r"(f[i][1]), "+r"(f[i][2]), "+r"(f[i][3])::"memory");
-}
-
-/* Two fragment register sets: k-tile t uses set t % 2; after issuing k-tile t and
- * retiring k-tile t-1 (wait_group 1), k-tile t+1's fragments go into set (t+1) % 2, which
- * k-tile t-1 (just retired) used. BW: the width in n of B's TMA boxes: 8 (16 unswizzled
- * [32 k][8 n] panels per stage, as wgmma_ws) or 32 (4 boxes [32 k][32 n], 128-byte rows
- * with TMA's 128B swizzle). */
+/* The body is kernels/sm90_rs.cuh's template at this tile, without split-K (tf32_auto
+ * runs the same template at other tiles, with it). */
 template <int BW>
 static __global__ void __launch_bounds__(wgmma_rs_cfg::NT, 1)
 gemm_wgmma_rs_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
                 const __grid_constant__ CUtensorMap map_b, float *__restrict__ c)
 {
 #if SM90_TF32_DEVICE
-    using P = wgmma_rs_cfg;
-    constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
     extern __shared__ uint8_t wgmma_rs_smem_raw[];
-    sm90_ws_block blk;
-    if (!sm90_ws_start<BW>(wgmma_rs_smem_raw, m, n, k, &map_a, &map_b, &blk))
-        return; /* the producer warpgroup */
-
-    /* consumers: warpgroup cw owns n rows 64 cw .. 64 cw + 63 of the tile, all BM m */
-    float *const as = blk.as, *const bs = blk.bs;
-    uint64_t *const full = blk.full, *const empty = blk.empty;
-    const int tiles = blk.tiles, ktiles = blk.ktiles;
-    const int tid = threadIdx.x, wg = tid / 128;
-    const int cw = wg - 1, warp = (tid / 32) % 4, lane = tid % 32, g = lane / 4, tig = lane % 4;
-    float acc[BM / 2];
-    constexpr int SETS = 2;
-    uint32_t frag[SETS][BK / 8][4];
-    int it = 0;
-
-    /* B^T fragments of stage s into register set BUF: element (n, k) of the tile. BW 8:
-     * panel n/8, row k, 8 floats (conflict-free: a warp reads 4 rows x 32 bytes). BW 32:
-     * box n/32, row k of 128 bytes, 16-byte chunk (n % 32) / 4 XOR k % 8 (TMA's 128B
-     * swizzle): a warp reads 2 chunks x 4 rows, 2-way conflicts at most. */
-    auto b_at = [&](int s, int nn, int kk) -> float {
-        const float *const box = bs + s * (BN * BK) + (nn / BW) * (BK * BW);
-        if (BW == 8)
-            return box[kk * 8 + nn % 8];
-        return box[kk * 32 + ((((nn % 32) >> 2) ^ (kk & 7)) << 2) + (nn & 3)];
-    };
-    auto load_frag = [&](auto buf_c, int s) {
-        constexpr int BUF = decltype(buf_c)::value;
-        const int n0 = 64 * cw + 16 * warp + g;
-#pragma unroll
-        for (int ks = 0; ks < BK / 8; ++ks) {
-            const int k0 = 8 * ks + tig;
-            frag[BUF][ks][0] = __float_as_uint(b_at(s, n0, k0));
-            frag[BUF][ks][1] = __float_as_uint(b_at(s, n0 + 8, k0));
-            frag[BUF][ks][2] = __float_as_uint(b_at(s, n0, k0 + 4));
-            frag[BUF][ks][3] = __float_as_uint(b_at(s, n0 + 8, k0 + 4));
-        }
-    };
-    /* k-tile `it` (fragments in set BUF): four wgmmas, committed; k-tile it-1 retired
-     * (wait_group 1), its set pinned up to here and its stage released; then k-tile it+1's
-     * stage awaited and its fragments loaded while k-tile it runs */
-    auto step = [&](auto buf_c, bool release_prev, bool has_next) {
-        constexpr int BUF = decltype(buf_c)::value;
-        constexpr int PREV = (BUF + SETS - 1) % SETS, NEXT = (BUF + 1) % SETS;
-        const int s = it % STAGES;
-        wgmma_fence();
-        const float *const ap = as + s * (BM * BK);
-#pragma unroll
-        for (int ks = 0; ks < BK / 8; ++ks)
-            wgmma_m64n256k8_rs(acc, frag[BUF][ks], wgmma_desc_k128(ap + 8 * ks), 1);
-        wgmma_commit();
-        wgmma_wait<1>();
-        pin_fragments(frag[PREV]);
-        if (release_prev && lane == 0)
-            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
-        if (has_next) {
-            const int s1 = (it + 1) % STAGES;
-            mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
-            load_frag(std::integral_constant<int, NEXT>(), s1);
-        }
-        ++it;
-    };
-
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        int row0, col0;
-        grouped_tile<P::BM, P::BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-#pragma unroll
-        for (int i = 0; i < BM / 2; ++i)
-            acc[i] = 0.f;
-        mbar_wait(&full[it % STAGES], (unsigned)(it / STAGES) & 1u);
-        load_frag(std::integral_constant<int, 0>(), it % STAGES);
-        for (int t = 0; t < ktiles; t += SETS) {
-            step(std::integral_constant<int, 0>(), t > 0, t + 1 < ktiles);
-            if (t + 1 < ktiles)
-                step(std::integral_constant<int, 1 % SETS>(), true, t + 2 < ktiles);
-            if (SETS > 2 && t + 2 < ktiles)
-                step(std::integral_constant<int, 2 % SETS>(), true, t + 3 < ktiles);
-        }
-        wgmma_wait<0>();
-#pragma unroll
-        for (int b2 = 0; b2 < SETS; ++b2)
-            pin_fragments(frag[b2]);
-        if (lane == 0)
-            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the tile's last stage */
-
-        sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
-    }
+    sm90_rs_gemm<wgmma_rs_cfg, BW, false>(wgmma_rs_smem_raw, m, n, k, &map_a, &map_b, c, sm90_split{});
 #else
     (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c;
 #endif

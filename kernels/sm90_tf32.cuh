@@ -21,7 +21,9 @@
 #define GEMMPROF_KERNELS_SM90_TF32_CUH
 
 #include <cuda.h> /* CUtensorMap and the encoder's types only: libcuda is not linked */
+#ifndef SM90_EMULATED
 #include <cuda_runtime.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,11 @@
 /* SM90_TF32_DEVICE: this device pass has the sm_90a features (nvcc defines
  * __CUDA_ARCH_FEAT_SM90_ALL for compute_90a). SM90_TF32_BUILT: for host code, the object
  * holds sm_90a kernels (the Makefile adds -DGP_SM90A with the sm_90a gencode). */
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#if defined(SM90_EMULATED)
+/* tests/sm90_emulated.cpp: the device code on the host, with its own primitives (mbarriers,
+ * TMA, wgmma, barriers) in place of the PTX below; it leaves out the host part */
+#define SM90_TF32_DEVICE 1
+#elif defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define SM90_TF32_DEVICE 1
 #else
 #define SM90_TF32_DEVICE 0
@@ -41,6 +47,7 @@
 #define SM90_TF32_BUILT false
 #endif
 
+#ifndef SM90_EMULATED
 /* ---- host: tensor maps --------------------------------------------------------------- */
 
 /* cuTensorMapEncodeTiled through the runtime's driver entry point (the process already
@@ -129,23 +136,24 @@ static inline cudaError_t sm90_check_device(bool built_for_sm90a)
 }
 
 /* Row-major rows x cols copy of src into dst with row pitch ld >= cols (the padding is
- * never read: the tensor map's dimensions stay rows x cols). */
+ * never read: the tensor map's dimensions stay rows x cols). Rows by blockIdx.y, columns
+ * by the threads of blockIdx.x: no division per element (with one index, its 64-bit
+ * divide and modulo were most of the copy's time: about 10 us for 257x513x4099's two
+ * operands on the H200, by instruction count). */
 static __global__ void sm90_pad_rows_kernel(const float *__restrict__ src, float *__restrict__ dst, int rows,
                                             int cols, long ld)
 {
-    const long total = (long)rows * cols;
-    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (long)gridDim.x * blockDim.x) {
-        const long r = i / cols, c = i % cols;
-        dst[r * ld + c] = src[i];
-    }
+    for (long r = blockIdx.y; r < rows; r += gridDim.y)
+        for (long c = (long)blockIdx.x * blockDim.x + threadIdx.x; c < cols; c += (long)gridDim.x * blockDim.x)
+            dst[r * ld + c] = src[r * cols + c];
 }
 
 static inline cudaError_t sm90_pad_rows(const float *src, float *dst, int rows, int cols, long ld, cudaStream_t stream)
 {
-    const long total = (long)rows * cols;
-    long blocks = (total + 255) / 256;
-    blocks = blocks > 1024 ? 1024 : blocks;
-    sm90_pad_rows_kernel<<<(unsigned)blocks, 256, 0, stream>>>(src, dst, rows, cols, ld);
+    /* about 2048 blocks of 256 threads: at most 8 across a row, the rest down the rows */
+    const unsigned across = (unsigned)((cols + 255) / 256 < 8 ? (cols + 255) / 256 : 8);
+    const unsigned down = (unsigned)(rows < (int)(2048 / across) ? rows : (int)(2048 / across));
+    sm90_pad_rows_kernel<<<dim3(across, down), 256, 0, stream>>>(src, dst, rows, cols, ld);
     return cudaGetLastError();
 }
 
@@ -281,14 +289,19 @@ static inline cudaError_t sm90_persistent_grid(int m, int n, int bm, int bn, uns
     return cudaSuccess;
 }
 
+#endif /* SM90_EMULATED */
+
 /* ---- device ---------------------------------------------------------------------------- */
 
+#ifndef SM90_EMULATED
 static __device__ __forceinline__ uint32_t sm90_smem_addr(const void *p)
 {
     return (uint32_t)__cvta_generic_to_shared(p);
 }
+#endif
 
 #if SM90_TF32_DEVICE
+#ifndef SM90_EMULATED /* the PTX primitives (the emulator has its own) */
 
 static __device__ __forceinline__ void mbar_init(uint64_t *bar, unsigned count)
 {
@@ -378,6 +391,14 @@ template <int R> static __device__ __forceinline__ void setmaxnreg_dec(void)
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
 }
 
+/* Named barrier `id` (1-15; 0 is __syncthreads) for COUNT threads, whole warps: a part of
+ * the block synchronises without the rest. */
+template <int COUNT> static __device__ __forceinline__ void named_barrier_sync(int id)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "n"(COUNT) : "memory");
+}
+#endif /* SM90_EMULATED */
+
 /* Descriptor of a K-major operand laid out by TMA with 128B swizzle: rows of 128 bytes
  * (32 tf32 of k), 8-row groups 1024 bytes apart (stride byte offset); the leading byte
  * offset is not used by swizzled K-major layouts (1 by convention). `start` may sit
@@ -389,6 +410,7 @@ static __device__ __forceinline__ uint64_t wgmma_desc_k128(const void *start)
     return ((addr & 0x3FFFFull) >> 4) | (1ull << 16) | ((1024ull >> 4) << 32) | (1ull << 62);
 }
 
+#ifndef SM90_EMULATED
 /* D (+)= A * B, 64 x N x 8, TF32 inputs, FP32 accumulators (d as in the file comment).
  * _rs: A from registers (a0..a3 above), B by descriptor; _ss: both by descriptor.
  * scale_d 0 ignores d's old value (D = A * B). */
@@ -458,6 +480,24 @@ static __device__ __forceinline__ void wgmma_m64n256k8_ss(float (&d)[128], uint6
                  : SM90_D128_OPERANDS(d)
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
+
+/* m64n64k8, A from registers: the narrowest tile of tf32_auto (kernels/sm90_rs.cuh). */
+static __device__ __forceinline__ void wgmma_m64n64k8_rs(float (&d)[32], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+                 "}, {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
+
+#endif /* SM90_EMULATED */
 
 /* Stores a consumer warpgroup's accumulators, C^T of 64 n x BM m, into row-major C:
  * acc[4j + 2h + e] is C(row0 + 8j + 2 tig + e, n_base + 8h) with n_base = the warp's

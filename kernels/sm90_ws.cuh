@@ -1,6 +1,8 @@
-/* What wgmma_ws (13_wgmma_ws.cu) and wgmma_rs (15_wgmma_rs.cu) share: the tile, the
- * stage ring's barriers, the producer thread and the block's start (sm90_ws_start). They differ only in their consumers
- * (when fragments are loaded) and in the width of B's TMA boxes (BW).
+/* What the warp-specialised wgmma kernels share: the tile (sm90_ws_tile), the stage
+ * ring's barriers, the producer thread and the block's start (sm90_ws_start). wgmma_ws
+ * (13_wgmma_ws.cu) and wgmma_rs (15_wgmma_rs.cu) run the tile sm90_ws_cfg and differ only
+ * in their consumers (when fragments are loaded) and in the width of B's TMA boxes (BW);
+ * tf32_auto (16_tf32_auto.cu) runs the tiles of kernels/tf32_configs.def with split-K.
  * Shared memory, 1024-aligned: A^T [STAGES][BM][BK] (128B-swizzled TMA boxes), B
  * [STAGES][BN/BW][BK][BW], then full[STAGES] and empty[STAGES]. */
 #ifndef GEMMPROF_KERNELS_SM90_WS_CUH
@@ -11,28 +13,39 @@
 #include "kernels/pipeline.cuh"
 #include "kernels/sm90_tf32.cuh"
 
-struct sm90_ws_cfg {
-    static constexpr int BM = 256;     /* m per tile = wgmma N */
-    static constexpr int BN = 128;     /* n per tile = 64 per consumer warpgroup */
+/* A block of one producer warpgroup and CONSUMERS consumer warpgroups: tile BM (m, the
+ * wgmma N) x 64 CONSUMERS (n) x 32 (k), STAGES stages, MIN_BLOCKS blocks per SM. */
+template <int BM_, int CONSUMERS_, int STAGES_, int MIN_BLOCKS_ = 1>
+struct sm90_ws_tile {
+    static constexpr int BM = BM_;     /* m per tile = wgmma N */
+    static constexpr int CONSUMERS = CONSUMERS_;
+    static constexpr int BN = 64 * CONSUMERS; /* n per tile = 64 per consumer warpgroup */
     static constexpr int BK = 32;      /* k per stage: one 128-byte swizzle row of A */
-    static constexpr int CONSUMERS = BN / 64;
     static constexpr int NT = (CONSUMERS + 1) * 128;
-    static constexpr int STAGES = 4;
+    static constexpr int STAGES = STAGES_;
+    static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
     static constexpr int GROUP_M = 8;  /* tile rows per L2 group */
+    /* Two consumer warpgroups of one block per SM take the producer's registers
+     * (setmaxnreg: 128 accumulators + fragments at BM 256); one consumer warpgroup has
+     * 255 registers a thread without it. */
+    static constexpr bool REG_SPLIT = CONSUMERS == 2 && MIN_BLOCKS == 1;
     static constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
     static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4;
     static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
     static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 1024;
-    static_assert(BK == 32 && BM % 8 == 0 && BM <= 256 && BN % 64 == 0, "tile shape");
-    static_assert(PRODUCER_REGS * 128 + CONSUMER_REGS * 128 * CONSUMERS <= 65536, "register file");
+    static_assert(BK == 32 && BM % 8 == 0 && BM <= 256 && (CONSUMERS == 1 || CONSUMERS == 2), "tile shape");
+    static_assert(!REG_SPLIT || PRODUCER_REGS * 128 + CONSUMER_REGS * 128 * CONSUMERS <= 65536, "register file");
 };
+
+/* wgmma_ws's and wgmma_rs's tile: 256 x 128 x 32, 4 stages x 48 KB */
+using sm90_ws_cfg = sm90_ws_tile<256, 2, 4>;
 
 #if SM90_TF32_DEVICE
 /* Thread 0: prefetch both tensor maps and set up the ring's barriers. */
+template <class P>
 static __device__ __forceinline__ void sm90_ws_ring_init(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                          uint64_t *full, uint64_t *empty)
 {
-    using P = sm90_ws_cfg;
     tma_prefetch_map(map_a);
     tma_prefetch_map(map_b);
     for (int s = 0; s < P::STAGES; ++s) {
@@ -42,20 +55,51 @@ static __device__ __forceinline__ void sm90_ws_ring_init(const CUtensorMap *map_
     mbar_init_fence();
 }
 
-/* The producer thread: walks the block's tiles and k-tiles; `it` counts stage uses over
- * all of them, so the ring carries on across tiles. B lands as BN / BW boxes of [BK][BW]. */
-template <int BW>
-static __device__ __forceinline__ void sm90_ws_produce(int m, int n, int tiles, int ktiles, const CUtensorMap *map_a,
-                                                       const CUtensorMap *map_b, float *as, float *bs,
-                                                       uint64_t *full, uint64_t *empty)
+/* A consumer's view of the block: its shared memory, carved, and the work. */
+struct sm90_ws_block {
+    float *as;               /* A^T [STAGES][BM][BK], 128B-swizzled */
+    float *bs;               /* B [STAGES][BN/BW][BK][BW] */
+    uint64_t *full, *empty;  /* the ring's barriers */
+    int tiles, ktiles;
+    int units;               /* work units: the tiles, or (split-K) tiles x slices of K */
+    int kts;                 /* split-K: k-tiles per slice */
+};
+
+/* Work unit u: its tile, slice z of K, the tile's origin and its k-tiles kt0 .. kt0 +
+ * nkt - 1. Without split-K a unit is a tile and walks all of K. With it, unit u is slice
+ * u / tiles of tile u % tiles: the blocks running at once hold the same slice of
+ * neighbouring tiles (the L2 grouping still applies), and every slice is non-empty (the
+ * plan's k-tiles per slice, kernels/tf32_plan.h). */
+template <class P, bool SPLIT>
+static __device__ __forceinline__ void sm90_ws_unit(const sm90_ws_block &b, int u, int m, int n, int *tile, int *z,
+                                                    int *row0, int *col0, int *kt0, int *nkt)
 {
-    using P = sm90_ws_cfg;
+    if constexpr (SPLIT) {
+        *z = u / b.tiles;
+        *tile = u - *z * b.tiles;
+        *kt0 = *z * b.kts;
+        *nkt = min(b.kts, b.ktiles - *kt0);
+    } else {
+        *z = 0, *tile = u, *kt0 = 0, *nkt = b.ktiles;
+    }
+    grouped_tile<P::BM, P::BN>(*tile, m, n, P::GROUP_M, row0, col0);
+}
+
+/* The producer thread: walks the block's units and their k-tiles; `it` counts stage uses
+ * over all of them, so the ring carries on across units. B lands as BN / BW boxes of
+ * [BK][BW]. */
+template <class P, int BW, bool SPLIT>
+static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_ws_block &b,
+                                                       const CUtensorMap *map_a, const CUtensorMap *map_b)
+{
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
+    float *const as = b.as, *const bs = b.bs;
+    uint64_t *const full = b.full, *const empty = b.empty;
     int it = 0;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        int row0, col0;
-        grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-        for (int t = 0; t < ktiles; ++t, ++it) {
+    for (int u = blockIdx.x; u < b.units; u += gridDim.x) {
+        int tile, z, row0, col0, kt0, nkt;
+        sm90_ws_unit<P, SPLIT>(b, u, m, n, &tile, &z, &row0, &col0, &kt0, &nkt);
+        for (int t = kt0; t < kt0 + nkt; ++t, ++it) {
             const int s = it % STAGES;
             if (it >= STAGES) /* wait for the consumers' release of the previous use */
                 mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
@@ -68,24 +112,16 @@ static __device__ __forceinline__ void sm90_ws_produce(int m, int n, int tiles, 
     }
 }
 
-/* A consumer's view of the block: its shared memory, carved, and the work. */
-struct sm90_ws_block {
-    float *as;               /* A^T [STAGES][BM][BK], 128B-swizzled */
-    float *bs;               /* B [STAGES][BN/BW][BK][BW] */
-    uint64_t *full, *empty;  /* the ring's barriers */
-    int tiles, ktiles;
-};
-
 /* Everything before the consumers: carve the 1024-aligned shared memory, set up the ring,
  * then warpgroup 0 gives up registers and its thread 0 produces. Returns false in the
  * producer warpgroup (the kernel returns), true in the consumers, with `b` filled and
- * their registers raised. */
-template <int BW>
+ * their registers raised. SPLIT: `split` slices of K of `kts` k-tiles each (the last may
+ * be shorter); otherwise both are ignored. */
+template <int BW, class P = sm90_ws_cfg, bool SPLIT = false>
 static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, int n, int k,
                                                      const CUtensorMap *map_a, const CUtensorMap *map_b,
-                                                     sm90_ws_block *b)
+                                                     sm90_ws_block *b, int split = 1, int kts = 0)
 {
-    using P = sm90_ws_cfg;
     uint8_t *const smem = smem_raw + ((1024 - (sm90_smem_addr(smem_raw) & 1023)) & 1023);
     b->as = reinterpret_cast<float *>(smem);
     b->bs = reinterpret_cast<float *>(smem + P::STAGES * P::A_BYTES);
@@ -94,18 +130,22 @@ static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, i
     const int tiles_m = (m + P::BM - 1) / P::BM, tiles_n = (n + P::BN - 1) / P::BN;
     b->tiles = tiles_m * tiles_n;
     b->ktiles = (k + P::BK - 1) / P::BK;
+    b->units = SPLIT ? b->tiles * split : b->tiles;
+    b->kts = SPLIT ? kts : b->ktiles;
     const int tid = threadIdx.x, wg = tid / 128;
     if (tid == 0)
-        sm90_ws_ring_init(map_a, map_b, b->full, b->empty);
+        sm90_ws_ring_init<P>(map_a, map_b, b->full, b->empty);
     __syncthreads();
     if (wg == 0) {
-        setmaxnreg_dec<P::PRODUCER_REGS>();
+        if constexpr (P::REG_SPLIT)
+            setmaxnreg_dec<P::PRODUCER_REGS>();
         if (tid != 0)
             return false;
-        sm90_ws_produce<BW>(m, n, b->tiles, b->ktiles, map_a, map_b, b->as, b->bs, b->full, b->empty);
+        sm90_ws_produce<P, BW, SPLIT>(m, n, *b, map_a, map_b);
         return false;
     }
-    setmaxnreg_inc<P::CONSUMER_REGS>();
+    if constexpr (P::REG_SPLIT)
+        setmaxnreg_inc<P::CONSUMER_REGS>();
     return true;
 }
 #endif

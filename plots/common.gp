@@ -7,20 +7,22 @@ set datafile separator comma
 set datafile columnheaders
 
 # Each variant's colour and marker, keyed by variant_index, the same in every chart.
-# Colours: Okabe-Ito without its yellow (unreadable on white), then Paul Tol's wine;
-# distinguishable with the common colour-vision deficiencies.
-VARIANT_COLORS = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000 #882255"
+# Colours: Okabe-Ito without its yellow (unreadable on white), then Paul Tol's wine, teal,
+# olive and indigo; distinguishable with the common colour-vision deficiencies. Eleven, prime
+# to every marker list's length, so colour and marker repeat together only after 33 variants.
+VARIANT_COLORS = "#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000 #882255 #44AA99 #999933 #332288"
 vcolor(i) = word(VARIANT_COLORS, (int(i) - 1) % words(VARIANT_COLORS) + 1)
 # The same colours as numbers, for "lc rgb variable": every variant in one pass over the
 # file, so a chart's cost does not grow with the number of variants.
-array VARIANT_RGB[8] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000, 0x882255]
-vrgb(i) = VARIANT_RGB[(int(i) - 1) % 8 + 1]
+array VARIANT_RGB[11] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000, 0x882255, \
+                         0x44AA99, 0x999933, 0x332288]
+vrgb(i) = VARIANT_RGB[(int(i) - 1) % 11 + 1]
 # Markers: the family (the CSV's family column, gemmprof numbers variants family by
 # family) sets the fill, so a family reads as one group at a glance: filled for an
 # FP32-accurate result (FP32 SIMT, 3xTF32), open for TF32 or BF16/FP16 inputs, strokes
 # for the cuBLAS references (never the open circle: that is the rings and level keys).
 # Within a class the shape steps with variant_index (6, 5 or 3
-# shapes) and the colour with it (8): no two of the first 24 variants drawn alike
+# shapes) and the colour with it (11): no two of the first 32 variants drawn alike
 # (tests/host/test_plot_styles.sh). Without a family column (class 0): the older list,
 # eight filled shapes, then open, then filled again.
 FAMILY_NAMES = "FP32_SIMT TF32_tensor 3xTF32 16-bit_tensor cuBLAS"
@@ -68,7 +70,7 @@ has_column(fvar, col, var) = sprintf('%s = 0; do for [hc_i = 1:200] { HC_H = "";
     'stats %s every ::0::0 using (HC_H = columnhead(hc_i), 0) nooutput; ' . \
     'if (strlen(HC_H) == 0 || HC_H eq "%s") { %s = HC_H eq "%s"; break } }', var, fvar, col, var, col)
 # How many variants the legend names; the others are drawn and summed up in one entry.
-KEY_MAX = 24
+KEY_MAX = 32
 # The legend entries, for the end of a plot command: eval 'plot ... ' . variant_keys(STYLE),
 # STYLE e.g. "points ps 1.8 lw 2" (the marker shape is the variant's, added here). The
 # rows, KROW[1..NKROW] from load_variants: i for variant i, -i for the name of the family

@@ -18,6 +18,7 @@ void cli_usage(FILE *f)
             "       gemmprof report DIR [--out F]  write DIR/report.md from a results directory (no GPU)\n"
             "       gemmprof plots DIR             render DIR's charts with gnuplot (no GPU)\n"
             "       gemmprof compare BASE NEW      faster or slower, row by row, and which counters moved\n"
+            "       gemmprof tune-check CSV...     tf32_auto's rule, as built, against --tune's measured plans\n"
             "\n"
             "  -k, --variants LIST    variants to run, comma-separated, or 'all' (default: all; see --list)\n"
             "  -s, --sizes LIST       N (square), MxNxK, ranges A:B:xF or A:B:+S, comma-separated\n"
@@ -48,7 +49,8 @@ void cli_usage(FILE *f)
             "                         progress and warnings always go to stderr\n"
             "      --no-launch-facts  no CUPTI capture around the verify launches (grid, block, occupancy)\n"
             "      --tune MxNxK       run, verify and time every tile configuration and split-K of\n"
-            "                         simt_auto at one shape, simt_auto's pick marked; also DIR/tune.csv\n"
+            "                         simt_auto at one shape, simt_auto's pick marked; also DIR/tune.csv;\n"
+            "                         with -k tf32_auto, tf32_auto's plans instead\n"
             "      --list             list the variants\n"
             "      --list-metrics     list the metrics gemmprof knows\n"
             "  -h, --help             this help\n"
@@ -272,14 +274,21 @@ static int add_stall_metrics(struct cli_options *o, char *err, size_t errlen)
     return 0;
 }
 
-/* --tune SHAPE: one shape, simt_auto's plans, timing only (no counters, ceilings or report:
- * the tuner compares plans with each other). -s and -k do not apply. */
+/* --tune SHAPE: one shape, one auto variant's plans (simt_auto unless -k names
+ * tf32_auto), timing only (no counters, ceilings or report: the tuner compares plans with
+ * each other). -s does not apply. */
 static int tune_options(const char *shape, const char *sizes, const char *variants, struct cli_options *o,
                         char *err, size_t errlen)
 {
-    if (sizes || strcmp(variants, "all") != 0) {
-        snprintf(err, errlen, "--tune %s: the tuner takes its one shape and simt_auto's plans; drop %s", shape,
-                 sizes ? "-s/--sizes" : "-k/--variants");
+    if (sizes) {
+        snprintf(err, errlen, "--tune %s: the tuner takes its one shape; drop -s/--sizes", shape);
+        return -1;
+    }
+    if (strcmp(variants, "all") == 0)
+        variants = "simt_auto";
+    if (strcmp(variants, "simt_auto") != 0 && strcmp(variants, "tf32_auto") != 0) {
+        snprintf(err, errlen, "--tune %s: -k '%s': the tuner times the plans of simt_auto or tf32_auto, one of them",
+                 shape, variants);
         return -1;
     }
     if (cli_parse_sizes(shape, o->shapes, &o->nshapes, CLI_MAX_SHAPES, err, errlen))
@@ -288,11 +297,11 @@ static int tune_options(const char *shape, const char *sizes, const char *varian
         snprintf(err, errlen, "--tune '%s': one shape (N or MxNxK), not %d", shape, o->nshapes);
         return -1;
     }
-    int n = registry_parse_list("simt_auto", o->variants, CLI_MAX_VARIANTS, err, errlen);
+    int n = registry_parse_list(variants, o->variants, CLI_MAX_VARIANTS, err, errlen);
     if (n < 0)
         return -1;
     o->nvariants = n;
-    o->tune = 1;
+    o->tune = strcmp(variants, "tf32_auto") == 0 ? CLI_TUNE_TF32 : CLI_TUNE_SIMT;
     o->counters = o->ceilings = o->report = o->launch_facts = 0;
     return 0;
 }

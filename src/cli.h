@@ -21,6 +21,8 @@ enum cli_action { CLI_RUN, CLI_HELP, CLI_VERSION, CLI_LIST, CLI_LIST_METRICS };
 /* What goes to stdout: the results table in one of these forms; progress, warnings and
  * everything else go to stderr, so `gemmprof --format csv | ...` works. */
 enum cli_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON, FORMAT_MD };
+/* --tune: whose plans (0: no tuning) */
+enum cli_tune { CLI_TUNE_SIMT = 1, CLI_TUNE_TF32 = 2 };
 
 struct cli_options {
     enum cli_action action;
@@ -47,7 +49,8 @@ struct cli_options {
     int report;                  /* end with the report */
     enum cli_format format;      /* --format */
     int launch_facts;            /* capture grid, block, registers, occupancy (--no-launch-facts) */
-    int tune;                    /* --tune MxNxK: time every simt_auto plan at shapes[0] (src/tune.c) */
+    int tune;                    /* --tune MxNxK: time every plan of an auto variant at shapes[0]:
+                                    CLI_TUNE_SIMT (src/tune.c) or CLI_TUNE_TF32 (src/tune_tf32.c) */
 };
 
 /* Parses argv into opts (defaults first). Returns 0, or -1 with a one-line message

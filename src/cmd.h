@@ -28,4 +28,10 @@ int merge_main(int argc, char **argv);
  * directory. */
 int compare_main(int argc, char **argv);
 
+/* gemmprof tune-check TUNE_CSV...: tf32_auto's rule as built against tables of `gemmprof
+ * --tune MxNxK -k tf32_auto` (src/cmd_tune_check.c). Per table the pick and its share of
+ * the best measured plan on stdout. 0 every pick within 5% of the best, 1 one is not, 2 bad
+ * arguments or an unreadable table. */
+int tune_check_main(int argc, char **argv);
+
 #endif

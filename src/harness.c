@@ -529,7 +529,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     for (int i = 0; i < o->nshapes * o->nvariants; i++)
         r->meta.planned_rows += !r->share.not_mine[i];
     if (o->tune) {   /* the tuner's own table and tune.csv; results.csv stays as it was */
-        rc = tune_run(r);
+        rc = o->tune == CLI_TUNE_TF32 ? tune_tf32_run(r) : tune_run(r);
         if (interrupt_pending())
             rc = 128 + interrupt_pending();
         goto done;

@@ -2,7 +2,8 @@
  *   gemmprof [options]          the sweep (see --help)
  *   gemmprof report DIR         report.md from a results directory, no GPU needed
  *   gemmprof plots DIR          the charts of a results directory, no GPU needed
- *   gemmprof merge OUT DIR...   one dataset from the rank directories of a multi-GPU run */
+ *   gemmprof merge OUT DIR...   one dataset from the rank directories of a multi-GPU run
+ *   gemmprof tune-check CSV...  tf32_auto's rule against the tuner's measured plans */
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,8 @@ int main(int argc, char **argv)
         return plots_cli(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return merge_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "tune-check") == 0)
+        return tune_check_main(argc - 1, argv + 1);
 
     if (cli_parse(argc, argv, &opts, err, sizeof err)) {
         gp_message("%s", err);

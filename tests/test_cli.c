@@ -208,5 +208,21 @@ int main(void)
     CHECK(parse("--tune 1024,2048", &o, err, sizeof err) == -1 && strstr(err, "one shape"), "--tune takes one shape: %s",
           err);
     CHECK(parse("--tune 0x5x5", &o, err, sizeof err) == -1 && strstr(err, "size 0"), "--tune 0x5x5: %s", err);
+    /* --tune -k tf32_auto: tf32_auto's plans (src/tune_tf32.c); -k simt_auto is the default */
+    CHECK(parse("--tune 8192x64x4096 -k tf32_auto", &o, err, sizeof err) == 0 && o.tune == CLI_TUNE_TF32 &&
+              o.nvariants == 1 && o.variants[0] == registry_find("tf32_auto") && o.shapes[0].n == 64 && !o.counters,
+          "--tune MxNxK -k tf32_auto: tf32_auto's plans (%s)", err);
+    CHECK(parse("--tune 1024 -k simt_auto", &o, err, sizeof err) == 0 && o.tune == CLI_TUNE_SIMT &&
+              o.variants[0] == registry_find("simt_auto") &&
+              parse("--tune 1024", &o, err, sizeof err) == 0 && o.tune == CLI_TUNE_SIMT,
+          "--tune with -k simt_auto or no -k: simt_auto's plans (%s)", err);
+    static const char *const bad_tune[] = {"--tune 1024 -k simt_auto,tf32_auto", "--tune 1024 -k cublas_tf32",
+                                           "--tune 1024 -k tf32"};
+    for (size_t i = 0; i < sizeof bad_tune / sizeof bad_tune[0]; i++)
+        CHECK(parse(bad_tune[i], &o, err, sizeof err) == -1 && strstr(err, "-k") && strstr(err, "tf32_auto") &&
+                  !strchr(err, '\n'),
+              "'%s' refused in one line naming the choices: %s", bad_tune[i], err);
+    CHECK(parse("--tune 1024x5 -k tf32_auto", &o, err, sizeof err) == -1 && strstr(err, "1024x5"),
+          "--tune with a bad shape and -k tf32_auto: %s", err);
     TEST_EXIT();
 }

@@ -1,4 +1,4 @@
-/* The 3xTF32 arithmetic of tf32x3_wgmma (kernels/17_tf32x3_wgmma.cu) on the host: its
+/* The 3xTF32 arithmetic of tf32x3_wgmma (kernels/18_tf32x3_wgmma.cu) on the host: its
  * operand splits, and a model of the tensor core's FP32 accumulation that chose the fold
  * interval (a fresh partial per k-tile of 32 k, added to an FP32 accumulator).
  *

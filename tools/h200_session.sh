@@ -5,7 +5,7 @@
 # outputs included, into $OUT/bundle.tgz (default /tmp/gemmprof-out).
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
-# wgmma16 dbufstalls tune trace sass simttune
+# wgmma16 dbufstalls tune tf32tune trace sass simttune
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -202,6 +202,83 @@ for (m, n, k), v in t.items():
     if "simt_auto" in v and "cublas" in v:
         print(f"{m}x{n}x{k}: simt_auto at {100 * v['cublas'] / v['simt_auto']:.1f}% of cuBLAS SGEMM")
 PY
+fi
+if has tf32tune; then
+    # issue 28: tf32_auto (wgmma_rs's kernel with its tile and split-K per shape), about 6
+    # minutes after `build`, most telling first: (1) verified beside wgmma_rs at odd and
+    # skinny shapes, (2) timed beside wgmma_rs and cuBLAS TF32 at the nine shapes with the 90%
+    # check, (3) the tuner at the nine shapes (-k tf32_auto; the pick's share of the best
+    # plan), (4) C the same bit for bit in two runs at split-K shapes, (5) compute-sanitizer
+    # memcheck and racecheck on the rule's picks at small shapes and on every split of two
+    # tiles (the tuner with GEMMPROF_TUNE_ONLY); skipped once 7 minutes have gone.
+    # Logs: $W/logs/tf32-*.log; the summary: $W/logs/tf32tune-summary.txt
+    S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
+    sum="$W/logs/tf32tune-summary.txt"
+    : >"$sum"
+    t_start=$SECONDS
+    odd=1x1x1,17x33x65,130x67x45,257x513x4099,1000x1500x700,2049,8192x64x4096,64x8192x4096,1023x1025x4097,4096x4096x64
+    stamp "tf32_auto verified at $odd -> $W/tf32_verify"
+    timeout 120 build/gemmprof -k tf32_auto,wgmma_rs -s "$odd" -r 2 -w 1 --no-counters --no-ceilings --no-report \
+        -o "$W/tf32_verify" >"$W/logs/tf32-verify.log" 2>&1
+    echo "exit $?" >>"$W/logs/tf32-verify.log"
+    { echo "verify: $(tail -1 "$W/logs/tf32-verify.log")"
+      python3 tests/gpu/csvcheck.py all-ok "$W/tf32_verify/results.csv" $((2 * $(echo "$odd" | tr ',' '\n' | wc -l)))
+      grep -A1 "^tf32_auto" "$W/logs/tf32-verify.log" | grep -vx -- "--"
+    } 2>&1 | tee -a "$sum"
+    stamp "tf32_auto, wgmma_rs, cublas_tf32 at $S28 -> $W/tf32_shapes"
+    timeout 150 build/gemmprof -k tf32_auto,wgmma_rs,cublas_tf32 -s "$S28" --no-counters --no-ceilings --no-report \
+        -o "$W/tf32_shapes" >"$W/logs/tf32-shapes.log" 2>&1
+    echo "exit $?" >>"$W/logs/tf32-shapes.log"
+    python3 - "$W/tf32_shapes/results.csv" <<'PY' | tee -a "$sum"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+t = {(r["variant"], r["m"], r["n"], r["k"]): r for r in rows}
+print("shape             tf32_auto ms  wgmma_rs ms  cublas_tf32 ms  auto/cuBLAS  config")
+for key in dict.fromkeys((r["m"], r["n"], r["k"]) for r in rows):
+    a, w, c = (t.get((v,) + key) for v in ("tf32_auto", "wgmma_rs", "cublas_tf32"))
+    ms = lambda r: float(r["time_median_s"]) * 1e3 if r and r["status"] == "ok" and r["time_median_s"] else float("nan")
+    share = ms(c) / ms(a) if a and c else float("nan")
+    flag = "" if share >= 0.9 else "  <-- under 90%"
+    print(f"{'x'.join(key):17s} {ms(a):12.4f} {ms(w):12.4f} {ms(c):15.4f} {share * 100:10.1f}%  {a['config'] if a else '-'}{flag}")
+PY
+    for s in ${S28//,/ }; do
+        stamp "tf32_auto tuner at $s -> $W/tf32tune/$s"
+        timeout 90 build/gemmprof --tune "$s" -k tf32_auto ${TF32TUNE_REPS:+-r $TF32TUNE_REPS} -o "$W/tf32tune/$s" \
+            >"$W/logs/tf32-tune-$s.log" 2>&1
+        rc=$?
+        echo "tune $s: exit $rc; $(grep -h "the rule's pick" "$W/logs/tf32-tune-$s.log")" | tee -a "$sum"
+    done
+    # the same tables read back without a GPU: what a recalibrated rule is checked with
+    build/gemmprof tune-check "$W"/tf32tune/*/tune.csv 2>&1 | tee -a "$sum"
+    stamp "tf32_auto: C bit for bit in two runs"
+    for i in 1 2; do
+        timeout 60 build/gemmprof -k tf32_auto -s 300x200x1000,257x513x4099,8192x64x4096 -r 1 -w 0 --dump-npy --no-counters \
+            --no-ceilings --no-report -o "$W/tf32_det$i" >"$W/logs/tf32-det$i.log" 2>&1
+    done
+    for f in "$W"/tf32_det1/npy/tf32_auto_*_C.npy; do
+        g="$W/tf32_det2/npy/$(basename "$f")"
+        if cmp -s "$f" "$g"; then echo "deterministic: $(basename "$f") identical"; else echo "NOT deterministic: $(basename "$f")"; fi
+    done 2>&1 | tee -a "$sum"
+    rm -rf "$W"/tf32_det1/npy "$W"/tf32_det2/npy   # 300 MB of operands: not for the bundle
+    if ! command -v compute-sanitizer >/dev/null 2>&1; then
+        echo "compute-sanitizer: not installed" | tee -a "$sum"
+    else
+        for tool in memcheck racecheck; do
+            if [ $((SECONDS - t_start)) -gt 420 ]; then
+                echo "$tool: skipped, 7 minutes gone" | tee -a "$sum"; continue
+            fi
+            stamp "compute-sanitizer $tool on tf32_auto"
+            timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof -k tf32_auto \
+                -s 17x33x65,130x67x45,300x200x1000 -r 1 -w 0 --no-counters --no-ceilings --no-report --no-flush \
+                -o "$W/tf32_$tool" >"$W/logs/tf32-$tool.log" 2>&1
+            echo "$tool, the rule's picks at 17x33x65,130x67x45,300x200x1000: exit $?, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/tf32-$tool.log" | tail -1)" | tee -a "$sum"
+            GEMMPROF_TUNE_ONLY=w128x128,w64x64b2 timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 \
+                build/gemmprof --tune 130x136x520 -k tf32_auto -r 1 -w 0 --no-flush -o "$W/tf32_${tool}_tune" \
+                >"$W/logs/tf32-$tool-tune.log" 2>&1
+            echo "$tool, every split of w128x128 and w64x64b2 at 130x136x520: exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/tf32-$tool-tune.log") plans ok, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/tf32-$tool-tune.log" | tail -1)" | tee -a "$sum"
+        done
+    fi
+    echo "tf32tune: $((SECONDS - t_start)) s; summary in $sum" | tee -a "$sum"
 fi
 if has tensor; then
     # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,

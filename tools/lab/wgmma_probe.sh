@@ -19,7 +19,7 @@ rm -rf "$OUT" && mkdir -p "$OUT/sweep" "$OUT/ceil" "$OUT/npy" "$OUT/npy_overlap"
 T="timeout -k 5"
 
 echo "== build: sm_90a objects"
-for o in 12_wgmma 13_wgmma_ws 17_tf32x3_wgmma ceil_tensor; do
+for o in 12_wgmma 13_wgmma_ws 18_tf32x3_wgmma ceil_tensor; do
     f=$BUILD/kernels/$o.o
     if [ -f "$f" ] && grep -aq "sm_90a" "$f"; then echo "  $o.o: sm_90a"; else echo "  $o.o: NO sm_90a code (built with SM != 90?)"; fi
 done

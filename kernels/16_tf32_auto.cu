@@ -1,0 +1,240 @@
+/* tf32_auto: wgmma_rs's TF32 kernel with its tile and split of K chosen per shape, as
+ * simt_auto does for the SIMT kernel.
+ *
+ * Why: wgmma_rs reaches cuBLAS TF32 where its one tile fills the GPU (2048^3-8192^3,
+ * 3000x3000x512) and falls to a third to a half of it elsewhere (H200: results/h200/NOTES.md,
+ * "Kernel notes", tf32_auto): 1024^3 makes 32 tiles of 256 x 128 for 132 SMs (60%); at 8192x64x4096 and
+ * 64x8192x4096 one operand is 134 MB, the shape is DRAM-bound and wants ~130 blocks
+ * streaming it, where wgmma_rs has 32 or 64 and wastes half or three quarters of each tile
+ * on the short dimension (50%, 44%); 257x513x4099 makes 10 tiles that each walk all 129
+ * k-tiles (33%).
+ * Design:
+ * - One kernel template for every tile: kernels/sm90_rs.cuh, wgmma_rs's body with the
+ *   tile as a parameter (wgmma N = C's m per tile: 256, 128 or 64 through m64nNk8; one or
+ *   two consumer warpgroups of 64 of C's n; stages as shared memory allows). wgmma_rs is
+ *   its 256 x 128 instantiation without split-K, compiled to the same code as before.
+ *   The tiles: kernels/tf32_configs.def.
+ * - Split-K in one launch, deterministic: the persistent blocks walk units (tile, slice
+ *   of K); every unit stores its partial tile to a workspace, counts itself on the tile's
+ *   counter, and the last to arrive adds the slices in order z = 0, 1, ... and stores C
+ *   (kernels/sm90_rs.cuh says how, fences included). Against simt_auto's second reduction
+ *   kernel this saves a launch and a pass over C: 1024^3 takes cuBLAS 15.7 us in all, and
+ *   the partial tiles stay in L2. No unit ever waits for another, so no grid size can
+ *   deadlock; the counters are zeroed when allocated and every launch leaves them zero.
+ * - The rule (kernels/tf32_plan.h): a wave and fill model per tile as simt_auto's, plus
+ *   the operand bytes an SM can bring in and the device's DRAM time, so that a DRAM-bound
+ *   shape goes to the plan with enough blocks in flight and the least compute wasted.
+ *   `gemmprof --tune MxNxK -k tf32_auto` times every plan with the rule's pick marked and
+ *   prints the numbers the table's EFF column takes.
+ * Shapes: any m, n, k >= 1, as wgmma_rs (TMA zero-fill, guarded stores, pitch-padded
+ * copies for k % 4 or n % 4 != 0, timed with the kernel).
+ * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
+ *       ./build/gemmprof -k wgmma_rs,tf32_auto,cublas_tf32 -s 1024,8192x64x4096,257x513x4099
+ */
+#include <stdint.h>
+
+#include "kernels/gemm.h"
+#include "kernels/sm90_rs.cuh"
+#include "kernels/sm90_tf32.cuh"
+#include "kernels/sm90_ws.cuh"
+#include "kernels/tf32_auto.h"
+
+#define TF32_CONFIG(name, bm, consumers, stages, minb, eff) \
+    using tf32_cfg_##name = sm90_ws_tile<bm, consumers, stages, minb>;
+#include "kernels/tf32_configs.def"
+#undef TF32_CONFIG
+
+template <class P>
+static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
+gemm_tf32_auto_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
+                      const __grid_constant__ CUtensorMap map_b, float *__restrict__ c, float *ws,
+                      unsigned *counters, int split, int kts)
+{
+#if SM90_TF32_DEVICE
+    extern __shared__ uint8_t tf32_auto_smem_raw[];
+    sm90_rs_gemm<P, 32, true>(tf32_auto_smem_raw, m, n, k, &map_a, &map_b, c, sm90_split{ws, counters, split, kts});
+#else
+    (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c, (void)ws, (void)counters, (void)split, (void)kts;
+#endif
+}
+
+/* Resident blocks per SM of one configuration, as launched, and its registers. */
+template <class P> static cudaError_t tf32_occupancy(int *blocks, int *regs)
+{
+    cudaError_t err =
+        cudaFuncSetAttribute(gemm_tf32_auto_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM);
+    struct cudaFuncAttributes fa;
+    if (err == cudaSuccess)
+        err = cudaFuncGetAttributes(&fa, gemm_tf32_auto_kernel<P>);
+    if (err != cudaSuccess)
+        return err;
+    *regs = fa.numRegs;
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_tf32_auto_kernel<P>, P::NT, P::SMEM);
+}
+
+/* One plan of configuration P: maps kept per configuration (the A box is BM rows). */
+template <class P>
+static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, const float *a, const float *b, float *c,
+                            float *ws, unsigned *counters, cudaStream_t stream)
+{
+    static struct sm90_maps maps;
+    static bool smem_raised = false;
+    maps.b_box_n = 32, maps.b_swizzle128 = true;
+    const unsigned grid = (unsigned)p->grid;
+    const int split = p->split, kts = p->kts;
+    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<P>, P::SMEM, P::BM, P::BK, m, n,
+                          k, a, b, stream, [&](const struct sm90_maps &mp) {
+                              gemm_tf32_auto_kernel<P><<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c, ws,
+                                                                                         counters, split, kts);
+                          });
+}
+
+typedef cudaError_t (*tf32_run_fn)(const struct tf32_plan *, int, int, int, const float *, const float *, float *,
+                                   float *, unsigned *, cudaStream_t);
+
+/* per row of the table, in its order (the host table kernels/tf32_plan.c has the same) */
+static const tf32_run_fn tf32_runs[] = {
+#define TF32_CONFIG(name, ...) tf32_run<tf32_cfg_##name>,
+#include "kernels/tf32_configs.def"
+#undef TF32_CONFIG
+};
+static cudaError_t (*const tf32_occupancies[])(int *, int *) = {
+#define TF32_CONFIG(name, ...) tf32_occupancy<tf32_cfg_##name>,
+#include "kernels/tf32_configs.def"
+#undef TF32_CONFIG
+};
+static constexpr int tf32_nconfigs = (int)(sizeof tf32_runs / sizeof tf32_runs[0]);
+static_assert(tf32_nconfigs <= TF32_MAX_CONFIGS, "raise TF32_MAX_CONFIGS");
+
+extern "C" cudaError_t tf32_machine_query(struct tf32_machine *mc)
+{
+    static int cached_device = -1;
+    static struct tf32_machine cached;
+    cudaError_t err = sm90_check_device(SM90_TF32_BUILT);
+    int dev;
+    if (err == cudaSuccess)
+        err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return err;
+    if (dev != cached_device) {
+        struct tf32_machine fresh = {};
+        err = cudaDeviceGetAttribute(&fresh.sms, cudaDevAttrMultiProcessorCount, dev);
+        for (int i = 0; i < tf32_nconfigs && err == cudaSuccess; i++)
+            err = tf32_occupancies[i](&fresh.blocks_per_sm[i], &fresh.regs[i]);
+        if (err != cudaSuccess)
+            return err;
+        cached = fresh;
+        cached_device = dev;
+    }
+    *mc = cached;
+    return cudaSuccess;
+}
+
+/* The split-K workspace (partial tiles) and the per-tile counters: grown on demand and
+ * kept for the process, one device at a time. Counters are zeroed on the stream when
+ * (re)allocated, and every launch leaves them zero. */
+static cudaError_t tf32_workspace(size_t ws_bytes, size_t counter_bytes, cudaStream_t stream, float **ws,
+                                  unsigned **counters)
+{
+    static float *ws_ptr;
+    static unsigned *cnt_ptr;
+    static size_t ws_have, cnt_have;
+    static int device = -1;
+    int dev;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return err;
+    if (dev != device || ws_bytes > ws_have || counter_bytes > cnt_have) {
+        /* cudaFree waits for the kernels that may still use the old buffers */
+        if (ws_ptr)
+            cudaFree(ws_ptr);
+        if (cnt_ptr)
+            cudaFree(cnt_ptr);
+        ws_ptr = NULL, cnt_ptr = NULL;
+        if (dev != device)
+            ws_have = cnt_have = 0;
+        device = dev;
+        /* never less than before: growing one buffer must not shrink the other */
+        ws_bytes = ws_bytes > ws_have ? ws_bytes : ws_have;
+        counter_bytes = counter_bytes > cnt_have ? counter_bytes : cnt_have;
+        ws_have = cnt_have = 0;
+        err = cudaMalloc((void **)&ws_ptr, ws_bytes);
+        if (err == cudaSuccess)
+            err = cudaMalloc((void **)&cnt_ptr, counter_bytes);
+        if (err == cudaSuccess)
+            err = cudaMemsetAsync(cnt_ptr, 0, counter_bytes, stream);
+        if (err != cudaSuccess) {
+            cudaFree(ws_ptr);
+            cudaFree(cnt_ptr);
+            ws_ptr = NULL, cnt_ptr = NULL;
+            return err;
+        }
+        ws_have = ws_bytes, cnt_have = counter_bytes;
+    }
+    *ws = ws_ptr, *counters = cnt_ptr;
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t tf32_plan_launch(const struct tf32_plan *p, int m, int n, int k, const float *a,
+                                        const float *b, float *c, cudaStream_t stream)
+{
+    if (p->config < 0 || p->config >= tf32_nconfigs || p->split < 1 || p->kts < 1 || p->grid < 1)
+        return cudaErrorInvalidValue;
+    cudaError_t err = sm90_check_device(SM90_TF32_BUILT);
+    if (err != cudaSuccess)
+        return err;
+    float *ws = NULL;
+    unsigned *counters = NULL;
+    if (p->split > 1 &&
+        (err = tf32_workspace(tf32_plan_workspace_bytes(p), tf32_plan_counter_bytes(p), stream, &ws, &counters)) !=
+            cudaSuccess)
+        return err;
+    return tf32_runs[p->config](p, m, n, k, a, b, c, ws, counters, stream);
+}
+
+/* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this
+ * device; any m, n, k >= 1. Returns cudaErrorNotSupported unless built for sm_90a and run
+ * on compute capability 9.0, else the first error; never synchronizes (except the
+ * workspace's first allocation or growth). */
+GEMM_LAUNCHER(tf32_auto);
+/* The rule's pick at m x n x k on the current device, kept for the next call at the same
+ * shape: a timed launch of a 15 us GEMM should not spend microseconds of host time
+ * choosing its plan again (the events time the gap too). */
+static cudaError_t tf32_auto_pick(int m, int n, int k, struct tf32_plan *p)
+{
+    static int last_m = -1, last_n = -1, last_k = -1, last_dev = -1;
+    static struct tf32_plan last;
+    struct tf32_machine mc;
+    int dev;
+    cudaError_t err = tf32_machine_query(&mc);
+    if (err == cudaSuccess)
+        err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return err;
+    if (m != last_m || n != last_n || k != last_k || dev != last_dev) {
+        last = tf32_plan_pick(&mc, m, n, k);
+        last_m = m, last_n = n, last_k = k, last_dev = dev;
+    }
+    *p = last;
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t gemm_tf32_auto_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
+                                             const float *b, float *c, cudaStream_t stream)
+{
+    (void)ctx;
+    struct tf32_plan p;
+    const cudaError_t err = tf32_auto_pick(m, n, k, &p);
+    return err != cudaSuccess ? err : tf32_plan_launch(&p, m, n, k, a, b, c, stream);
+}
+
+/* The plan a launch at m x n x k runs, for the config column; empty if the device cannot
+ * run it. */
+extern "C" void gemm_tf32_auto_config(int m, int n, int k, char *buf, unsigned long len)
+{
+    struct tf32_plan p;
+    if (len)
+        buf[0] = '\0';
+    if (tf32_auto_pick(m, n, k, &p) == cudaSuccess)
+        tf32_plan_describe(&p, buf, len);
+}

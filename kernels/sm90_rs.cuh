@@ -1,0 +1,226 @@
+/* The RS-mode warp-specialised GEMM of wgmma_rs (15_wgmma_rs.cu, where its design is
+ * told) as a template over the tile (kernels/sm90_ws.cuh's sm90_ws_tile: BM 256, 128 or 64
+ * rows of C's m as the wgmma N; one or two consumer warpgroups of 64 of C's n; stages) and
+ * over split-K, the work unit being a tile (wgmma_rs) or one slice of K of a tile
+ * (tf32_auto, 16_tf32_auto.cu).
+ *
+ * Split-K, one launch, deterministic ("serial split-K" with an in-kernel fixup): every
+ * unit stores its partial tile to the workspace (slot tile x split + z, the accumulators
+ * in register order, 16-byte stores), fences, and its thread 0 counts the stored slices
+ * of the tile with an atomic per tile. The unit that sees the count reach `split` (the
+ * last to arrive, whichever slice it is) resets the counter to 0 for the next launch,
+ * fences, adds the partial tiles in order z = 0 .. split-1 and stores C. No unit waits
+ * for another (the last one only finds the others done), so no grid size or residency
+ * can deadlock, and C is written once, bit for bit the same from run to run whatever
+ * the arrival order.
+ * Memory order: each storing thread's __threadfence() and the consumers' barrier come
+ * before thread 0's atomic (with its own fence); the last unit's thread 0 fences after
+ * the atomic, the barrier hands the verdict on, and every thread fences again before it
+ * reads the partials, by ld.global.cg (L2: no L1 line of them can exist in this block).
+ */
+#ifndef GEMMPROF_KERNELS_SM90_RS_CUH
+#define GEMMPROF_KERNELS_SM90_RS_CUH
+
+#include <stdint.h>
+#include <type_traits>
+
+#include "kernels/sm90_tf32.cuh"
+#include "kernels/sm90_ws.cuh"
+
+/* A split-K launch's extra arguments (ignored without split-K). */
+struct sm90_split {
+    float *ws;           /* partial tiles: [tiles][split][BM x BN floats], register order */
+    unsigned *counters;  /* per tile: slices stored; 0 before and after every launch */
+    int split;           /* slices of K */
+    int kts;             /* k-tiles (of 32) per slice; the last slice may be shorter */
+};
+
+#if SM90_TF32_DEVICE
+/* Keeps a fragment set's registers live up to this point: the tensor core reads them
+ * after the wgmma instruction has issued, which the compiler cannot see. */
+static __device__ __forceinline__ void pin_fragments(uint32_t (&f)[4][4])
+{
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        asm volatile("" : "+r"(f[i][0]), "+r"(f[i][1]), "+r"(f[i][2]), "+r"(f[i][3])::"memory");
+}
+
+/* acc (+)= A fragments x B descriptor, m64 x BM x k8: wgmma's N is the tile's BM. */
+template <int BM>
+static __device__ __forceinline__ void sm90_rs_k8(float (&acc)[BM / 2], const uint32_t (&a)[4], uint64_t desc)
+{
+    static_assert(BM == 256 || BM == 128 || BM == 64, "wgmma N of the RS tiles");
+    if constexpr (BM == 256)
+        wgmma_m64n256k8_rs(acc, a, desc, 1);
+    else if constexpr (BM == 128)
+        wgmma_m64n128k8_rs(acc, a, desc, 1);
+    else
+        wgmma_m64n64k8_rs(acc, a, desc, 1);
+}
+
+/* The consumer warpgroups only (the producer thread has left): named barrier 1. */
+template <class P> static __device__ __forceinline__ void sm90_consumers_sync(void)
+{
+    named_barrier_sync<P::CONSUMERS * 128>(1);
+}
+
+/* Split-K fixup of one unit (the file comment): stores this slice's partial tile, then
+ * returns true only in the tile's last slice to arrive, with acc = the sum of all slices
+ * in order of z (the caller stores C), false in the others. ct: the consumer thread. */
+template <class P>
+static __device__ __forceinline__ bool sm90_splitk_fixup(float (&acc)[P::BM / 2], const sm90_split &sk, int tile,
+                                                         int z, int ct)
+{
+    constexpr int CT = P::CONSUMERS * 128, CHUNKS = P::BM / 8; /* float4s per thread */
+    /* float4 loads in flight per slice: all of them where the registers allow (each group
+     * is a round trip to L2 per slice), 8 beside 128 accumulators, 4 under 2 blocks' cap */
+    constexpr int GROUP = P::MIN_BLOCKS > 1 ? 4 : CHUNKS > 16 ? 8 : CHUNKS;
+    static_assert(CHUNKS % GROUP == 0, "chunk groups");
+    __shared__ int last_slice;
+    float4 *const slots = reinterpret_cast<float4 *>(sk.ws) + (size_t)tile * sk.split * (CHUNKS * CT) + ct;
+    float4 *const mine = slots + (size_t)z * (CHUNKS * CT);
+#pragma unroll
+    for (int j = 0; j < CHUNKS; ++j)
+        __stcg(mine + j * CT, make_float4(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]));
+    __threadfence();
+    sm90_consumers_sync<P>();
+    if (ct == 0) {
+        __threadfence();
+        const unsigned before = atomicAdd(&sk.counters[tile], 1u);
+        const int last = before == (unsigned)sk.split - 1;
+        if (last) {
+            sk.counters[tile] = 0; /* every slice has counted: the next launch starts at 0 */
+            __threadfence();
+        }
+        last_slice = last;
+    }
+    sm90_consumers_sync<P>();
+    if (!last_slice)
+        return false;
+    __threadfence();
+    /* acc = slice 0, then + slice 1, ...: its own values are in the workspace too */
+#pragma unroll
+    for (int j0 = 0; j0 < CHUNKS; j0 += GROUP)
+        for (int s = 0; s < sk.split; ++s) {
+            const float4 *const part = slots + (size_t)s * (CHUNKS * CT);
+            float4 v[GROUP];
+#pragma unroll
+            for (int j = 0; j < GROUP; ++j)
+                v[j] = __ldcg(part + (j0 + j) * CT);
+#pragma unroll
+            for (int j = 0; j < GROUP; ++j) {
+                float *const a = &acc[4 * (j0 + j)];
+                if (s == 0)
+                    a[0] = v[j].x, a[1] = v[j].y, a[2] = v[j].z, a[3] = v[j].w;
+                else
+                    a[0] += v[j].x, a[1] += v[j].y, a[2] += v[j].z, a[3] += v[j].w;
+            }
+        }
+    return true;
+}
+
+/* The block's whole work: C = A * B by tiles of P, B's TMA boxes BW (8 or 32) n wide.
+ * Two fragment register sets: k-tile t uses set t % 2; after issuing k-tile t and
+ * retiring k-tile t-1 (wait_group 1), k-tile t+1's fragments go into set (t+1) % 2, which
+ * k-tile t-1 (just retired) used. BW: the width in n of B's TMA boxes: 8 (16 unswizzled
+ * [32 k][8 n] panels per stage, as wgmma_ws) or 32 (BN / 32 boxes [32 k][32 n], 128-byte
+ * rows with TMA's 128B swizzle). SPLIT: units are slices of K (sk), else whole tiles. */
+template <class P, int BW, bool SPLIT>
+static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, int n, int k, const CUtensorMap *map_a,
+                                                    const CUtensorMap *map_b, float *__restrict__ c,
+                                                    const sm90_split &sk)
+{
+    constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
+    sm90_ws_block blk;
+    if (!sm90_ws_start<BW, P, SPLIT>(smem_raw, m, n, k, map_a, map_b, &blk, sk.split, sk.kts))
+        return; /* the producer warpgroup */
+
+    /* consumers: warpgroup cw owns n rows 64 cw .. 64 cw + 63 of the tile, all BM m */
+    float *const as = blk.as, *const bs = blk.bs;
+    uint64_t *const full = blk.full, *const empty = blk.empty;
+    const int tid = threadIdx.x, wg = tid / 128;
+    const int cw = wg - 1, warp = (tid / 32) % 4, lane = tid % 32, g = lane / 4, tig = lane % 4;
+    float acc[BM / 2];
+    constexpr int SETS = 2;
+    uint32_t frag[SETS][BK / 8][4];
+    int it = 0;
+
+    /* B^T fragments of stage s into register set BUF: element (n, k) of the tile. BW 8:
+     * panel n/8, row k, 8 floats (conflict-free: a warp reads 4 rows x 32 bytes). BW 32:
+     * box n/32, row k of 128 bytes, 16-byte chunk (n % 32) / 4 XOR k % 8 (TMA's 128B
+     * swizzle): a warp reads 2 chunks x 4 rows, 2-way conflicts at most. */
+    auto b_at = [&](int s, int nn, int kk) -> float {
+        const float *const box = bs + s * (BN * BK) + (nn / BW) * (BK * BW);
+        if (BW == 8)
+            return box[kk * 8 + nn % 8];
+        return box[kk * 32 + ((((nn % 32) >> 2) ^ (kk & 7)) << 2) + (nn & 3)];
+    };
+    auto load_frag = [&](auto buf_c, int s) {
+        constexpr int BUF = decltype(buf_c)::value;
+        const int n0 = 64 * cw + 16 * warp + g;
+#pragma unroll
+        for (int ks = 0; ks < BK / 8; ++ks) {
+            const int k0 = 8 * ks + tig;
+            frag[BUF][ks][0] = __float_as_uint(b_at(s, n0, k0));
+            frag[BUF][ks][1] = __float_as_uint(b_at(s, n0 + 8, k0));
+            frag[BUF][ks][2] = __float_as_uint(b_at(s, n0, k0 + 4));
+            frag[BUF][ks][3] = __float_as_uint(b_at(s, n0 + 8, k0 + 4));
+        }
+    };
+    /* k-tile `it` (fragments in set BUF): four wgmmas, committed; k-tile it-1 retired
+     * (wait_group 1), its set pinned up to here and its stage released; then k-tile it+1's
+     * stage awaited and its fragments loaded while k-tile it runs */
+    auto step = [&](auto buf_c, bool release_prev, bool has_next) {
+        constexpr int BUF = decltype(buf_c)::value;
+        constexpr int PREV = (BUF + SETS - 1) % SETS, NEXT = (BUF + 1) % SETS;
+        const int s = it % STAGES;
+        wgmma_fence();
+        const float *const ap = as + s * (BM * BK);
+#pragma unroll
+        for (int ks = 0; ks < BK / 8; ++ks)
+            sm90_rs_k8<BM>(acc, frag[BUF][ks], wgmma_desc_k128(ap + 8 * ks));
+        wgmma_commit();
+        wgmma_wait<1>();
+        pin_fragments(frag[PREV]);
+        if (release_prev && lane == 0)
+            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
+        if (has_next) {
+            const int s1 = (it + 1) % STAGES;
+            mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
+            load_frag(std::integral_constant<int, NEXT>(), s1);
+        }
+        ++it;
+    };
+
+    for (int u = blockIdx.x; u < blk.units; u += gridDim.x) {
+        int tile, z, row0, col0, kt0, ktiles;
+        sm90_ws_unit<P, SPLIT>(blk, u, m, n, &tile, &z, &row0, &col0, &kt0, &ktiles);
+#pragma unroll
+        for (int i = 0; i < BM / 2; ++i)
+            acc[i] = 0.f;
+        mbar_wait(&full[it % STAGES], (unsigned)(it / STAGES) & 1u);
+        load_frag(std::integral_constant<int, 0>(), it % STAGES);
+        for (int t = 0; t < ktiles; t += SETS) {
+            step(std::integral_constant<int, 0>(), t > 0, t + 1 < ktiles);
+            if (t + 1 < ktiles)
+                step(std::integral_constant<int, 1 % SETS>(), true, t + 2 < ktiles);
+            if (SETS > 2 && t + 2 < ktiles)
+                step(std::integral_constant<int, 2 % SETS>(), true, t + 3 < ktiles);
+        }
+        wgmma_wait<0>();
+#pragma unroll
+        for (int b2 = 0; b2 < SETS; ++b2)
+            pin_fragments(frag[b2]);
+        if (lane == 0)
+            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the unit's last stage */
+
+        if constexpr (SPLIT) {
+            if (sk.split > 1 && !sm90_splitk_fixup<P>(acc, sk, tile, z, tid - 128))
+                continue; /* the tile's last slice to arrive stores it */
+        }
+        sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
+    }
+}
+#endif
+
+#endif

@@ -1,0 +1,112 @@
+/* tf32_auto's plans: which tile (kernels/tf32_configs.def) and which split of K run a
+ * given M x N x K, and the model that picks one. Pure host code with no CUDA dependency,
+ * so the rule is tested without a GPU (tests/test_tf32_plan.c); the kernels
+ * (kernels/16_tf32_auto.cu) and the tuner (src/tune_tf32.c) call the same functions.
+ *
+ * The rule, in one paragraph. For every tile c and every split s of TF32_SPLITS whose
+ * slice of ceil(K/32) k-tiles, kts = ceil(ceil(K/32) / s), is at least TF32_MIN_KTS (split
+ * 1 always) with every slice non-empty and the workspace within TF32_MAX_WORKSPACE_BYTES:
+ * the grid is persistent, T = ceil(M/BM) * ceil(N/BN) tiles make U = T * s units, G =
+ * min(U, SMs * b) blocks (b: blocks of c resident per SM, from the occupancy API) each run
+ * L = ceil(U / G) units, and the busiest SM holds min(b, ceil(G / SMs)) blocks. A unit
+ * takes max(BM * BN * 32 kts / (TF32_MACS_PER_CLK * EFF_c), its operand bytes (BM + BN) *
+ * 128 kts / TF32_SM_BYTES_PER_CLK) cycles of its SM; each block adds TF32_UNIT_CLK per unit
+ * (its epilogue), and a split adds each unit's partial-tile store and, per tile the SM
+ * reduces (ceil(T / SMs)), TF32_FIXUP_CLK plus reading s partial tiles (bytes at
+ * TF32_FIXUP_BYTES_PER_CLK). The SM's time S and the device's DRAM time D (A, B and C once:
+ * 4 (MK + KN + MN) bytes at TF32_DRAM_BYTES_PER_CLK) overlap, not perfectly: the estimate
+ * is (S^4 + D^4)^(1/4) + TF32_LAUNCH_CLK. So a compute-bound shape goes by the wave count
+ * and the last wave's fill, as simt_auto's rule, and a DRAM-bound one (a skinny operand of
+ * 134 MB) to the plan with the most slack under the DRAM time: enough units in flight,
+ * little compute wasted on a short dimension, the smallest split that gets there. The
+ * smallest estimate wins; ties go to the earlier tile, then the smaller split. Nothing in
+ * it names a shape. */
+#ifndef GEMMPROF_KERNELS_TF32_PLAN_H
+#define GEMMPROF_KERNELS_TF32_PLAN_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The rule's constants (calibrated with `gemmprof --tune MxNxK -k tf32_auto`; the first
+ * values fit wgmma_rs on the H200 at the nine shapes of issue 28 within 10%). */
+#define TF32_SPLITS {1, 2, 3, 4, 6, 8, 12, 16}
+#define TF32_MIN_KTS 4                      /* a slice of fewer k-tiles is mostly ring fill */
+#define TF32_MACS_PER_CLK 1024.0            /* dense TF32 wgmma MACs per SM per cycle (sm_90) */
+#define TF32_LAUNCH_CLK 8000.0              /* per launch: the first loads' latency, last store */
+#define TF32_UNIT_CLK 3000.0                /* per unit of a block: its epilogue */
+#define TF32_SM_BYTES_PER_CLK 48.0          /* operand bytes one SM's TMA brings in per cycle */
+#define TF32_DRAM_BYTES_PER_CLK 1700.0      /* device DRAM bytes per SM cycle (3.36 TB/s) */
+#define TF32_FIXUP_BYTES_PER_CLK 64.0       /* one SM's partial-tile stores and loads (L2) */
+#define TF32_FIXUP_CLK 1500.0               /* the fixup's fences, atomic and barriers */
+#define TF32_MAX_WORKSPACE_BYTES (256L << 20)
+#define TF32_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
+#define TF32_MAX_CONFIGS 16
+
+struct tf32_config {
+    const char *name;
+    int bm, consumers, stages, min_blocks;
+    double eff;
+};
+
+extern const struct tf32_config tf32_configs[];
+extern const int tf32_config_count;
+
+/* n per tile (64 per consumer warpgroup) and threads per block (a producer warpgroup
+ * besides the consumers). */
+int tf32_config_bn(const struct tf32_config *c);
+int tf32_config_threads(const struct tf32_config *c);
+/* Index of the configuration called `name`, or -1. */
+int tf32_config_find(const char *name);
+
+/* What the rule knows of the device: SM count and, per configuration, blocks resident per
+ * SM (0: the table's MIN_BLOCKS) and registers per thread (the tuner's table only; 0:
+ * unknown). */
+struct tf32_machine {
+    int sms;
+    int blocks_per_sm[TF32_MAX_CONFIGS];
+    int regs[TF32_MAX_CONFIGS];
+};
+
+/* One way to run a shape: tile, `split` slices of K of `kts` k-tiles (32 of K) each, the
+ * last possibly shorter and none empty; its persistent grid; the estimate in SM cycles
+ * and its SM-time part (without the DRAM time and the launch). */
+struct tf32_plan {
+    int config;
+    int split;
+    int kts;
+    long tiles, units, grid;
+    double est_cycles, sm_cycles;
+};
+
+/* The plan of configuration `config` with `split` slices at m x n x k: 0, or -1 when it
+ * is not a candidate (see the top of this file). */
+int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int config, int split,
+                   struct tf32_plan *p);
+
+/* The rule: the candidate with the smallest estimate. */
+struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k);
+
+/* Every candidate plan, configuration by configuration, splits ascending (the tuner's
+ * list); returns how many were written (at most max). */
+int tf32_plan_candidates(const struct tf32_machine *mc, long m, long n, long k, struct tf32_plan *out, int max);
+
+/* Bytes of the partial tiles (0 without a split) and of the per-tile counters a plan
+ * needs. */
+size_t tf32_plan_workspace_bytes(const struct tf32_plan *p);
+size_t tf32_plan_counter_bytes(const struct tf32_plan *p);
+
+/* Operand bytes the plan's busiest SM brings in (the tuner's B/clk column). */
+double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan *p);
+
+/* "256x128x32 wg2 s4 split1" into buf (the results' config column): tile, consumer
+ * warpgroups, stages, " b2" where MIN_BLOCKS is 2, split. */
+void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len);
+void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

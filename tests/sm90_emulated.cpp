@@ -1,0 +1,422 @@
+/* The warp-specialised RS kernel of kernels/sm90_rs.cuh (wgmma_rs, and tf32_auto's tiles
+ * with split-K) run on the host, so that its index math and protocols are checked without
+ * a GPU: one OS thread per CUDA thread, the mbarriers as phase counters with arrivals and
+ * transaction bytes (a wait that never ends fails), TMA as an immediate box copy with
+ * zero-fill and the 128B swizzle applied to the shared address, wgmma m64nNk8 as a
+ * warpgroup-collective product that reads B^T from its fragment registers and A^T through
+ * the shared-memory descriptor (swizzle included), named barriers, atomics and fences as
+ * the host's. Shared memory is poisoned with NaN before each block, C and the workspace
+ * have guard words. Every tile of kernels/tf32_configs.def runs the plans the rule makes
+ * (kernels/tf32_plan.c) on a 3-SM machine, so the persistent blocks walk several units,
+ * at ragged shapes with and without split-K; split-K runs twice with the blocks in
+ * opposite orders (another unit of each tile arrives last) and C must be the same bit for
+ * bit, the tile counters zero after each launch. wgmma_rs's instantiation runs too.
+ * What it cannot see: timing (a wgmma completes when issued, so register operands can
+ * never be overwritten in flight), the hardware's own rounding of TF32 (inputs truncated
+ * here), bank conflicts; compute-sanitizer on the H200 (tools/h200_session.sh tf32tune)
+ * covers races. */
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <cuda.h> /* CUtensorMap: 128 opaque bytes, filled here with the emulator's map */
+
+#include "tests/test.h"
+
+/* ---- what the kernel body needs from CUDA, on the host ---- */
+#define SM90_EMULATED 1
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __shared__ static /* the fixup's flag: one per block, blocks run one at a time */
+struct dim3 {
+    unsigned x = 1, y = 1, z = 1;
+};
+struct float4 {
+    float x, y, z, w;
+};
+static inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
+thread_local dim3 blockIdx, threadIdx;
+static dim3 gridDim;
+using std::min;
+
+/* A bad address or a broken protocol is a failed check, then the end. */
+static void must(bool ok, const char *what)
+{
+    if (!ok) {
+        printf("FAIL - %s\n", what);
+        fflush(stdout);
+        abort();
+    }
+}
+
+static inline uint32_t __float_as_uint(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline float uint_as_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+static inline unsigned atomicAdd(unsigned *p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+static inline void __stcg(float4 *p, float4 v) { *p = v; }
+static inline float4 __ldcg(const float4 *p) { return *p; }
+
+/* shared memory of the block being run: address 0 of the shared window is smem_base */
+static uint8_t *smem_base;
+static size_t smem_size;
+static inline uint32_t sm90_smem_addr(const void *p)
+{
+    const uint8_t *q = static_cast<const uint8_t *>(p);
+    must(q >= smem_base && q < smem_base + smem_size, "a shared-memory address inside the block's shared memory");
+    return (uint32_t)(q - smem_base);
+}
+static inline float smem_float(uint32_t off)
+{
+    must(off % 4 == 0 && off + 4 <= smem_size, "a wgmma operand read inside shared memory, aligned");
+    float v;
+    memcpy(&v, smem_base + off, 4);
+    return v;
+}
+
+static std::barrier<> *block_barrier, *consumer_barrier, *wg_barrier[2];
+static int consumer_count;
+static inline void __syncthreads() { block_barrier->arrive_and_wait(); }
+template <int COUNT> static inline void named_barrier_sync(int id)
+{
+    must(id == 1 && COUNT == consumer_count, "named barrier 1 counts the consumer warpgroups' threads");
+    consumer_barrier->arrive_and_wait();
+}
+template <int R> static inline void setmaxnreg_inc() {}
+template <int R> static inline void setmaxnreg_dec() {}
+static inline void mbar_init_fence() {}
+static inline void fence_proxy_async_smem() {}
+static inline void wgmma_fence() {}
+static inline void wgmma_commit() {}
+template <int N> static inline void wgmma_wait() {}
+
+/* mbarriers: per shared address, the arrivals still expected in the current phase, the
+ * transaction bytes still to land, and the phase number */
+struct mbarrier {
+    unsigned count, pending, phase;
+    long tx;
+};
+static std::mutex mbar_mutex;
+static std::condition_variable mbar_cv;
+static std::map<uint32_t, mbarrier> mbars;
+static mbarrier &mbar_at(uint64_t *bar)
+{
+    const uint32_t a = sm90_smem_addr(bar);
+    must(a % 8 == 0 && mbars.count(a), "an mbarrier operation on an initialised, 8-byte aligned barrier");
+    return mbars[a];
+}
+static void mbar_settle(mbarrier &b)
+{
+    must(b.tx >= 0, "no more transaction bytes complete than were expected");
+    if (b.pending == 0 && b.tx == 0) {
+        b.phase++;
+        b.pending = b.count;
+        mbar_cv.notify_all();
+    }
+}
+static inline void mbar_init(uint64_t *bar, unsigned count)
+{
+    std::lock_guard<std::mutex> lock(mbar_mutex);
+    mbars[sm90_smem_addr(bar)] = {count, count, 0, 0};
+}
+static void mbar_arrive_tx(uint64_t *bar, long bytes)
+{
+    std::lock_guard<std::mutex> lock(mbar_mutex);
+    mbarrier &b = mbar_at(bar);
+    must(b.pending > 0, "no arrival beyond an mbarrier's count in one phase");
+    b.tx += bytes;
+    b.pending--;
+    mbar_settle(b);
+}
+static inline void mbar_arrive_expect_tx(uint64_t *bar, unsigned bytes) { mbar_arrive_tx(bar, bytes); }
+static inline void mbar_arrive(uint64_t *bar) { mbar_arrive_tx(bar, 0); }
+static void mbar_complete_tx(uint64_t *bar, long bytes)
+{
+    std::lock_guard<std::mutex> lock(mbar_mutex);
+    mbarrier &b = mbar_at(bar);
+    b.tx -= bytes;
+    mbar_settle(b);
+}
+/* try_wait.parity: done once the phase of that parity has completed, i.e. the current
+ * phase has the other parity */
+static void mbar_wait(uint64_t *bar, unsigned parity)
+{
+    std::unique_lock<std::mutex> lock(mbar_mutex);
+    mbarrier &b = mbar_at(bar);
+    const bool done = mbar_cv.wait_for(lock, std::chrono::seconds(30), [&] { return (b.phase & 1u) != parity; });
+    must(done, "an mbarrier wait completes (30 s without the phase: a deadlock)");
+}
+
+/* A tensor map, as the emulator fills CUtensorMap's 128 bytes: a rows x cols row-major
+ * matrix with row pitch `pitch` floats, boxes of box_cols x box_rows. */
+struct emu_map {
+    const float *base;
+    long rows, cols, pitch;
+    int box_cols, box_rows, swizzle128;
+};
+static_assert(sizeof(emu_map) <= sizeof(CUtensorMap), "a tensor map holds the emulator's");
+static inline void tma_prefetch_map(const CUtensorMap *) {}
+/* the box at (c0 innermost, c1) into shared memory at once, zeros outside the matrix;
+ * 128B swizzle: 16-byte chunk bits 4-6 of the shared address XOR its bits 7-9 */
+static void tma_load_2d(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar)
+{
+    emu_map m;
+    memcpy(&m, map, sizeof m);
+    const uint32_t d = sm90_smem_addr(dst);
+    const long bytes = (long)m.box_rows * m.box_cols * 4;
+    must(d + (size_t)bytes <= smem_size, "a TMA box lands inside shared memory");
+    must(!m.swizzle128 || (m.box_cols * 4 == 128 && d % 1024 == 0), "a 128B-swizzled box: 128-byte rows, 1024-aligned");
+    must(d % 128 == 0, "a TMA destination 128-byte aligned");
+    for (int r = 0; r < m.box_rows; r++)
+        for (int cc = 0; cc < m.box_cols; cc++) {
+            const long gr = (long)c1 + r, gc = (long)c0 + cc;
+            const float v = gr >= 0 && gr < m.rows && gc >= 0 && gc < m.cols ? m.base[gr * m.pitch + gc] : 0.f;
+            uint32_t off = d + (uint32_t)(r * m.box_cols + cc) * 4;
+            if (m.swizzle128)
+                off ^= ((off >> 7) & 7u) << 4;
+            memcpy(smem_base + off, &v, 4);
+        }
+    mbar_complete_tx(bar, bytes);
+}
+
+/* TF32: the 10 mantissa bits an input keeps (truncated) */
+static inline double tf32(float f) { return uint_as_float(__float_as_uint(f) & 0xFFFFE000u); }
+
+/* wgmma m64nNk8 with A from registers: the warpgroup's 128 threads hand in their A
+ * fragments (a0 row 16q+g col tig, a1 row +8, a2 col +4, a3 both), then each computes its
+ * accumulators d[4j+2h+e] = (row 16q+g+8h, column 8j+2tig+e) from B^T by the descriptor:
+ * K-major, 128B swizzle, 8-row groups SBO bytes apart. */
+static float wg_a[2][64][8];
+template <int N> static void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc, int scale_d)
+{
+    const int wgi = (int)threadIdx.x / 128 - 1, t = (int)threadIdx.x % 128;
+    must(wgi >= 0 && wgi < 2, "wgmma from a consumer warpgroup");
+    const int q = t / 32, g = (t % 32) / 4, tig = t % 4;
+    wg_a[wgi][16 * q + g][tig] = uint_as_float(a[0]);
+    wg_a[wgi][16 * q + g + 8][tig] = uint_as_float(a[1]);
+    wg_a[wgi][16 * q + g][tig + 4] = uint_as_float(a[2]);
+    wg_a[wgi][16 * q + g + 8][tig + 4] = uint_as_float(a[3]);
+    wg_barrier[wgi]->arrive_and_wait();
+    const uint32_t start = (uint32_t)(desc & 0x3FFF) << 4, sbo = (uint32_t)((desc >> 32) & 0x3FFF) << 4;
+    must((desc >> 62) == 1 && sbo == 1024 && ((desc >> 49) & 7) == 0, "a K-major 128B-swizzle descriptor, SBO 1024");
+    for (int j = 0; j < N / 8; j++)
+        for (int h = 0; h < 2; h++)
+            for (int e = 0; e < 2; e++) {
+                const int row = 16 * q + g + 8 * h, col = 8 * j + 2 * tig + e;
+                double sum = 0;
+                for (int kk = 0; kk < 8; kk++) {
+                    uint32_t off = start + (uint32_t)(col / 8) * sbo + (uint32_t)(col % 8) * 128 + kk * 4;
+                    off ^= ((off >> 7) & 7u) << 4;
+                    sum += tf32(wg_a[wgi][row][kk]) * tf32(smem_float(off));
+                }
+                float &acc = d[4 * j + 2 * h + e];
+                acc = (scale_d ? acc : 0.f) + (float)sum;
+            }
+    wg_barrier[wgi]->arrive_and_wait();
+}
+static inline void wgmma_m64n64k8_rs(float (&d)[32], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<64>(d, a, desc, s); }
+static inline void wgmma_m64n128k8_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<128>(d, a, desc, s); }
+static inline void wgmma_m64n256k8_rs(float (&d)[128], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<256>(d, a, desc, s); }
+
+#include "kernels/sm90_rs.cuh"
+#include "kernels/tf32_plan.h"
+
+#define TF32_CONFIG(name, bm, consumers, stages, minb, eff) \
+    using tf32_cfg_##name = sm90_ws_tile<bm, consumers, stages, minb>;
+#include "kernels/tf32_configs.def"
+#undef TF32_CONFIG
+
+/* guard words around a device buffer: a write past either end changes them */
+static const int GUARD = 64;
+static bool guards_intact(const std::vector<float> &v)
+{
+    for (int i = 0; i < GUARD; i++)
+        if (__float_as_uint(v[i]) != 0x7fc00bad || __float_as_uint(v[v.size() - 1 - i]) != 0x7fc00bad)
+            return false;
+    return true;
+}
+static std::vector<float> guarded(size_t n, float fill)
+{
+    std::vector<float> v(n + 2 * GUARD, fill);
+    for (int i = 0; i < GUARD; i++)
+        v[i] = v[v.size() - 1 - i] = uint_as_float(0x7fc00bad);
+    return v;
+}
+
+/* One launch of P on `grid` blocks, block by block (forward or reversed), each block's
+ * threads as threads; A and B with row pitches rounded up to 4 floats (as the launcher's
+ * padded copies), the padding NaN. */
+template <class P, bool SPLIT>
+static void launch(int m, int n, int k, const std::vector<float> &a, long lda, const std::vector<float> &b, long ldb,
+                   float *c, const sm90_split &sk, unsigned grid, bool reversed)
+{
+    CUtensorMap map_a, map_b;
+    const emu_map ea = {a.data(), m, k, lda, 32, P::BM, 1}, eb = {b.data(), k, n, ldb, 32, P::BK, 1};
+    memset(&map_a, 0, sizeof map_a);
+    memset(&map_b, 0, sizeof map_b);
+    memcpy(&map_a, &ea, sizeof ea);
+    memcpy(&map_b, &eb, sizeof eb);
+    /* the dynamic shared memory starts 16 bytes into the window, after the static flag */
+    std::vector<uint8_t> window(16 + P::SMEM + 1024);
+    smem_base = window.data() + ((1024 - ((uintptr_t)window.data() & 1023)) & 1023);
+    smem_size = 16 + P::SMEM;
+    gridDim = {grid, 1, 1};
+    for (unsigned i = 0; i < grid; i++) {
+        const unsigned bx = reversed ? grid - 1 - i : i;
+        std::fill((float *)smem_base, (float *)(smem_base + smem_size), NAN);
+        mbars.clear();
+        std::barrier<> all(P::NT), consumers(P::CONSUMERS * 128), wg0(128), wg1(128);
+        block_barrier = &all, consumer_barrier = &consumers, wg_barrier[0] = &wg0, wg_barrier[1] = &wg1;
+        consumer_count = P::CONSUMERS * 128;
+        std::vector<std::thread> threads;
+        for (int t = 0; t < P::NT; t++)
+            threads.emplace_back([&, t, bx] {
+                blockIdx = {bx, 0, 0};
+                threadIdx = {(unsigned)t, 0, 0};
+                sm90_rs_gemm<P, 32, SPLIT>(smem_base + 16, m, n, k, (const CUtensorMap *)&map_a,
+                                           (const CUtensorMap *)&map_b, c, sk);
+            });
+        for (auto &t : threads)
+            t.join();
+    }
+}
+
+struct operands {
+    int m, n, k;
+    long lda, ldb;
+    std::vector<float> a, b;
+    std::vector<double> ref; /* the product of the TF32-truncated inputs, in double */
+};
+
+static operands make_operands(int m, int n, int k)
+{
+    operands o{m, n, k, (k + 3) / 4 * 4, (n + 3) / 4 * 4, {}, {}, {}};
+    std::mt19937 rng(m * 131 + n * 7 + k);
+    std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
+    o.a.assign((size_t)m * o.lda, NAN);
+    o.b.assign((size_t)k * o.ldb, NAN);
+    for (int i = 0; i < m; i++)
+        for (int kk = 0; kk < k; kk++)
+            o.a[(size_t)i * o.lda + kk] = uniform(rng);
+    for (int kk = 0; kk < k; kk++)
+        for (int j = 0; j < n; j++)
+            o.b[(size_t)kk * o.ldb + j] = uniform(rng);
+    o.ref.assign((size_t)m * n, 0.0);
+    for (int i = 0; i < m; i++)
+        for (int kk = 0; kk < k; kk++) {
+            const double x = tf32(o.a[(size_t)i * o.lda + kk]);
+            for (int j = 0; j < n; j++)
+                o.ref[(size_t)i * n + j] += x * tf32(o.b[(size_t)kk * o.ldb + j]);
+        }
+    return o;
+}
+
+/* relative error of C against the reference, NaN when an element was never written */
+static double rel_error(const operands &o, const std::vector<float> &c)
+{
+    double err = 0, ref2 = 0;
+    for (size_t i = 0; i < o.ref.size(); i++) {
+        const double got = c[GUARD + i];
+        if (!std::isfinite(got))
+            return NAN;
+        err += (got - o.ref[i]) * (got - o.ref[i]);
+        ref2 += o.ref[i] * o.ref[i];
+    }
+    return std::sqrt(err / (ref2 + 1e-300));
+}
+
+/* tf32_auto's plan of tile `config` with `split` slices at o's shape on a 3-SM machine,
+ * run (twice with split-K, the blocks in opposite orders) and checked */
+template <class P>
+static void check_plan(int config, const operands &o, int split)
+{
+    struct tf32_machine mc = {3, {0}, {0}};
+    struct tf32_plan p;
+    if (tf32_plan_make(&mc, o.m, o.n, o.k, config, split, &p) != 0)
+        return; /* not a candidate at this shape */
+    char what[96];
+    tf32_plan_describe(&p, what, sizeof what);
+    std::vector<float> ws = guarded(tf32_plan_workspace_bytes(&p) / 4, NAN);
+    std::vector<unsigned> counters(p.tiles + 2, 0);
+    counters[0] = counters[p.tiles + 1] = 0xdeadbeef;
+    const sm90_split sk = {ws.data() + GUARD, counters.data() + 1, p.split, p.kts};
+    std::vector<float> c1 = guarded((size_t)o.m * o.n, NAN), c2 = c1;
+    launch<P, true>(o.m, o.n, o.k, o.a, o.lda, o.b, o.ldb, c1.data() + GUARD, sk, (unsigned)p.grid, false);
+    bool zero = std::all_of(counters.begin() + 1, counters.end() - 1, [](unsigned x) { return x == 0; });
+    const double rel = rel_error(o, c1);
+    bool same = true;
+    if (p.split > 1) {
+        launch<P, true>(o.m, o.n, o.k, o.a, o.lda, o.b, o.ldb, c2.data() + GUARD, sk, (unsigned)p.grid, true);
+        same = memcmp(c1.data(), c2.data(), c1.size() * 4) == 0;
+        zero = zero && std::all_of(counters.begin() + 1, counters.end() - 1, [](unsigned x) { return x == 0; });
+    }
+    const bool guards = guards_intact(c1) && guards_intact(c2) && guards_intact(ws) && counters[0] == 0xdeadbeef &&
+                        counters[p.tiles + 1] == 0xdeadbeef;
+    CHECK(rel < 1e-5 && same && zero && guards,
+          "%dx%dx%d, %s: %ld units on %ld blocks, %d k-tiles a slice: relative error %.2e%s%s%s", o.m, o.n, o.k, what,
+          p.units, p.grid, p.kts, rel, p.split > 1 ? (same ? ", C bit for bit the same in reverse block order" : ", C differs in reverse block order") : "",
+          zero ? "" : ", counters left non-zero", guards ? "" : ", a write past a buffer's end");
+}
+
+template <class P>
+static void check_config(int config, const operands &o, std::initializer_list<int> splits)
+{
+    for (int s : splits)
+        check_plan<P>(config, o, s);
+}
+
+/* wgmma_rs: the template's 256 x 128 tile without split-K, 2 persistent blocks */
+static void check_wgmma_rs(const operands &o)
+{
+    std::vector<float> c = guarded((size_t)o.m * o.n, NAN);
+    const int tiles = ((o.m + 255) / 256) * ((o.n + 127) / 128);
+    launch<sm90_ws_cfg, false>(o.m, o.n, o.k, o.a, o.lda, o.b, o.ldb, c.data() + GUARD, sm90_split{}, tiles < 2 ? tiles : 2,
+                               false);
+    const double rel = rel_error(o, c);
+    CHECK(rel < 1e-5 && guards_intact(c), "wgmma_rs's instantiation at %dx%dx%d, %d tiles on %d blocks: relative error %.2e",
+          o.m, o.n, o.k, tiles, tiles < 2 ? tiles : 2, rel);
+}
+
+int main()
+{
+    const operands tiny = make_operands(1, 1, 1), ragged = make_operands(17, 33, 65);
+    const operands mid = make_operands(130, 67, 300), deep = make_operands(200, 136, 1000);
+    const operands wide = make_operands(70, 300, 700);
+    check_wgmma_rs(tiny);
+    check_wgmma_rs(make_operands(300, 200, 100));
+    int ci = 0;
+#define TF32_CONFIG(name, ...)                                                                               \
+    check_config<tf32_cfg_##name>(ci, tiny, {1});                                                            \
+    check_config<tf32_cfg_##name>(ci, ragged, {1});                                                          \
+    check_config<tf32_cfg_##name>(ci, mid, {1, 2});                                                          \
+    check_config<tf32_cfg_##name>(ci, deep, {3, 8});                                                         \
+    check_config<tf32_cfg_##name>(ci, wide, {4});                                                            \
+    ci++;
+#include "kernels/tf32_configs.def"
+#undef TF32_CONFIG
+    TEST_EXIT();
+}

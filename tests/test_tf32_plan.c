@@ -1,0 +1,157 @@
+/* tf32_auto's selection rule (kernels/tf32_plan.c) on an H200-like machine, and its tile
+ * table against what the kernel template can build (--tune -k tf32_auto's parsing is in
+ * tests/test_cli.c). No GPU. */
+#include <math.h>
+#include <string.h>
+
+#include "kernels/tf32_plan.h"
+#include "tests/test.h"
+
+/* 132 SMs; blocks per SM as the occupancy API gives them on sm_90a (the table's
+ * MIN_BLOCKS: every tile but the b2 one fills the SM's shared memory) */
+static struct tf32_machine h200(void)
+{
+    struct tf32_machine mc = {132, {0}, {0}};
+    for (int i = 0; i < tf32_config_count; i++)
+        mc.blocks_per_sm[i] = tf32_configs[i].min_blocks;
+    return mc;
+}
+
+static const struct tf32_config *cfg(const struct tf32_plan *p)
+{
+    return &tf32_configs[p->config];
+}
+
+/* every slice non-empty, all of K covered, the grid within the units and the SMs' slots */
+static int plan_sound(const struct tf32_machine *mc, const struct tf32_plan *p, long m, long n, long k)
+{
+    const long ktiles = (k + 31) / 32;
+    const struct tf32_config *c = cfg(p);
+    return p->split >= 1 && p->kts >= 1 && (long)p->split * p->kts >= ktiles && (long)(p->split - 1) * p->kts < ktiles &&
+           (p->split == 1 || p->kts >= TF32_MIN_KTS) &&
+           p->tiles == ((m + c->bm - 1) / c->bm) * ((n + tf32_config_bn(c) - 1) / tf32_config_bn(c)) &&
+           p->units == p->tiles * p->split && p->grid >= 1 && p->grid <= p->units &&
+           p->grid <= (long)mc->sms * c->min_blocks && tf32_plan_workspace_bytes(p) <= (size_t)TF32_MAX_WORKSPACE_BYTES &&
+           isfinite(p->est_cycles) && p->est_cycles > p->sm_cycles;
+}
+
+static void test_table(void)
+{
+    int ok = tf32_config_count > 0 && tf32_config_count <= TF32_MAX_CONFIGS;
+    for (int i = 0; i < tf32_config_count; i++) {
+        const struct tf32_config *c = &tf32_configs[i];
+        const long stage = (long)(c->bm + tf32_config_bn(c)) * 128;
+        /* the template's static_asserts and the launch's limits, restated: a wgmma N of
+         * 64, 128 or 256, one or two consumer warpgroups, the ring within the 227 KB a
+         * block may have (a share of the SM's 228 KB with 2 blocks), 2 blocks only
+         * without setmaxnreg */
+        const long smem = c->stages * stage + 16L * c->stages + 1024 + 16;
+        ok = ok && (c->bm == 64 || c->bm == 128 || c->bm == 256) && (c->consumers == 1 || c->consumers == 2) &&
+             c->stages >= 2 && smem <= 232448 && smem * c->min_blocks + 1024L * c->min_blocks <= 233472 &&
+             (c->min_blocks == 1 || (c->min_blocks == 2 && c->consumers == 1)) && c->eff > 0 && c->eff <= 1 &&
+             tf32_config_threads(c) == 128 * (c->consumers + 1) && tf32_config_find(c->name) == i;
+    }
+    CHECK(ok, "%d tiles: wgmma N 64/128/256, 1-2 consumer warpgroups, rings that fit shared memory", tf32_config_count);
+    const struct tf32_config *first = &tf32_configs[0];
+    CHECK(first->bm == 256 && first->consumers == 2 && first->stages == 4 && first->min_blocks == 1,
+          "the first tile is wgmma_rs's 256 x 128 x 32, 4 stages (ties go to it)");
+    char buf[80];
+    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0};
+    tf32_plan_describe(&p, buf, sizeof buf);
+    CHECK(strcmp(buf, "256x128x32 wg2 s4 split3") == 0, "a plan described as the config column says: %s", buf);
+    const int b2 = tf32_config_find("w64x64b2");
+    if (b2 >= 0) {
+        tf32_config_describe(&tf32_configs[b2], 1, buf, sizeof buf);
+        CHECK(strcmp(buf, "64x64x32 wg1 s6 b2 split1") == 0, "two blocks per SM say b2: %s", buf);
+    }
+    CHECK(tf32_config_find("nosuch") == -1, "an unknown tile name is -1");
+}
+
+static void test_rule(void)
+{
+    const struct tf32_machine mc = h200();
+    char b1[80];
+    /* large squares: wgmma_rs's tile, unsplit (it reaches cuBLAS there) */
+    static const long big[] = {4096, 8192};
+    for (int i = 0; i < 2; i++) {
+        const struct tf32_plan p = tf32_plan_pick(&mc, big[i], big[i], big[i]);
+        tf32_plan_describe(&p, b1, sizeof b1);
+        CHECK(p.config == 0 && p.split == 1, "%ld^3 runs wgmma_rs's tile unsplit (%s)", big[i], b1);
+    }
+    /* 1024^3: 256 x 128 tiles make 32 units for 132 SMs */
+    const struct tf32_plan small = tf32_plan_pick(&mc, 1024, 1024, 1024);
+    tf32_plan_describe(&small, b1, sizeof b1);
+    CHECK(small.units >= mc.sms * 9 / 10 && small.units <= mc.sms, "1024^3 fills 90-100%% of the SMs in one wave: %ld units (%s)",
+          small.units, b1);
+    /* the skinny shapes: DRAM-bound, so enough units in flight and no short side wasted */
+    const struct tf32_plan tall = tf32_plan_pick(&mc, 8192, 64, 4096);
+    tf32_plan_describe(&tall, b1, sizeof b1);
+    CHECK(tf32_config_bn(cfg(&tall)) == 64 && tall.units >= mc.sms * 9 / 10,
+          "8192x64x4096: tiles 64 wide in n, at least 90%% of the SMs busy (%ld units, %s)", tall.units, b1);
+    const struct tf32_plan wide = tf32_plan_pick(&mc, 64, 8192, 4096);
+    tf32_plan_describe(&wide, b1, sizeof b1);
+    CHECK(cfg(&wide)->bm == 64 && wide.units >= mc.sms * 9 / 10,
+          "64x8192x4096: tiles 64 tall in m, at least 90%% of the SMs busy (%ld units, %s)", wide.units, b1);
+    const double dram = 4.0 * (8192.0 * 4096 + 4096.0 * 64 + 8192.0 * 64) / TF32_DRAM_BYTES_PER_CLK;
+    CHECK(tall.est_cycles >= dram + TF32_LAUNCH_CLK && tall.sm_cycles < dram,
+          "8192x64x4096 is estimated DRAM-bound: %.0f cycles of SM time under the DRAM's %.0f", tall.sm_cycles, dram);
+    const struct tf32_plan deep = tf32_plan_pick(&mc, 257, 513, 4099);
+    tf32_plan_describe(&deep, b1, sizeof b1);
+    CHECK(deep.split > 1 && deep.units > 32, "257x513x4099 (129 k-tiles, few tiles) splits K: %s", b1);
+    const struct tf32_plan shallow = tf32_plan_pick(&mc, 4096, 4096, 64);
+    CHECK(shallow.split == 1, "a K of 64 (2 k-tiles) is never split (slice below %d k-tiles)", TF32_MIN_KTS);
+
+    /* fewer SMs: no more parallelism than before */
+    struct tf32_machine few = mc;
+    few.sms = 16;
+    const struct tf32_plan on_few = tf32_plan_pick(&few, 1024, 1024, 1024);
+    CHECK(on_few.units <= small.units && on_few.grid <= 16L * cfg(&on_few)->min_blocks,
+          "on 16 SMs 1024^3 runs no more units (%ld) than on 132 (%ld), on 16 SMs' blocks", on_few.units, small.units);
+
+    /* the pick is the candidate list's minimum; every candidate is sound */
+    static const long shapes[][3] = {{1, 1, 1},          {17, 33, 65},        {130, 67, 45},      {1000, 1500, 700},
+                                     {2048, 2048, 2048}, {8192, 64, 4096},    {64, 8192, 4096},   {3000, 3000, 512},
+                                     {257, 513, 4099},   {2049, 2049, 2049},  {1023, 1025, 4097}, {64, 2048, 32},
+                                     {300000, 64, 64},   {65, 65, 1000000}};
+    struct tf32_plan cand[TF32_MAX_CONFIGS * 16];
+    int ok = 1, sound = 1, unsplit = 1;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const long m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        const struct tf32_plan p = tf32_plan_pick(&mc, m, n, k);
+        const int nc = tf32_plan_candidates(&mc, m, n, k, cand, (int)(sizeof cand / sizeof cand[0]));
+        double least = INFINITY;
+        int whole = 0;
+        for (int j = 0; j < nc; j++) {
+            least = fmin(least, cand[j].est_cycles);
+            sound = sound && plan_sound(&mc, &cand[j], m, n, k);
+            whole += cand[j].split == 1;
+        }
+        ok = ok && p.est_cycles == least && plan_sound(&mc, &p, m, n, k);
+        unsplit = unsplit && whole == tf32_config_count;
+    }
+    CHECK(ok, "at 14 shapes (1x1x1 .. 65x65x1000000) the pick is the cheapest candidate");
+    CHECK(sound, "every candidate's slices are non-empty and cover K, its grid fits the SMs, its workspace the cap");
+    CHECK(unsplit, "every tile is a candidate unsplit at every shape");
+
+    struct tf32_plan q;
+    CHECK(tf32_plan_make(&mc, 100, 100, 100, 0, 2, &q) == -1, "2 slices of 4 k-tiles (K 100) are refused (< %d each)",
+          TF32_MIN_KTS);
+    CHECK(tf32_plan_make(&mc, 100, 100, 800, 0, 8, &q) == -1 && tf32_plan_make(&mc, 100, 100, 800, 0, 4, &q) == 0,
+          "8 slices of 25 k-tiles (4 each) are refused, one would be empty; 4 slices are not");
+    CHECK(tf32_plan_make(&mc, 100, 100, 100, 0, 1, &q) == 0 && q.kts == 4 && q.units == 1 && q.grid == 1,
+          "unsplit: one slice of all 4 k-tiles, one unit, one block");
+    CHECK(tf32_plan_make(&mc, 1000, 1000, 1000, 1, 4, &q) == 0 && q.kts == 8 && q.tiles == 64 && q.units == 256 &&
+              q.grid == 132 && tf32_plan_workspace_bytes(&q) == 256UL * 128 * 128 * 4 &&
+              tf32_plan_counter_bytes(&q) == 64 * sizeof(unsigned),
+          "128 x 128 tiles at 1000^3, 4 slices: 64 tiles, 256 units on 132 blocks, 16 MB of partial tiles");
+    CHECK(tf32_plan_make(&mc, 100, 100, 100, 0, 0, &q) == -1 && tf32_plan_make(&mc, 0, 100, 100, 0, 1, &q) == -1 &&
+              tf32_plan_make(&mc, 100, 100, 100, tf32_config_count, 1, &q) == -1,
+          "no split, an empty shape or an unknown tile: no plan");
+}
+
+int main(void)
+{
+    test_table();
+    test_rule();
+    TEST_EXIT();
+}

@@ -11,7 +11,10 @@
  * slices in order z = 0, 1, ... into C. No atomics, so the result is the same bit for bit
  * from run to run, and C is written exactly once (no clearing before the launch). The
  * workspace is allocated on the first launch that needs it and grown when a later one needs
- * more: after a shape's first (verify) launch, its timed launches allocate nothing.
+ * more: after a shape's first (verify) launch, its timed launches allocate nothing. When
+ * N % 4 != 0 the rule may copy B first into rows padded to 4 floats (kernels/pad_rows.cuh,
+ * timed with the launch) so that the 16-byte copies run; the reduction then drops the
+ * padding columns ("padB" in the config column).
  * Changed from bigtile: the tile is chosen per shape from the table, plus split-K.
  * Tiles: kernels/simt_configs.def; the row's config column says which ran
  * ("128x256x16 w64x64 t16x8 s4 split1"), and `gemmprof --tune MxNxK` times them all.
@@ -24,6 +27,7 @@
 
 #include "kernels/gemm.h"
 #include "kernels/simt.h"
+#include "kernels/pad_rows.cuh"
 #include "kernels/simt_gemm.cuh"
 
 typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
@@ -121,9 +125,10 @@ static __device__ __forceinline__ float4 add(float4 x, float4 y)
     return make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
 }
 
-/* c = sum of the split partial products ws[z] (each `count` floats), added in order of z
- * (the same result every run). Items are float4 when VEC (count % 4 == 0 and c 16-byte
- * aligned; the workspace always is), else floats. Each thread sums SIMT_REDUCE_ILP items
+/* c = sum of the split partial products ws[z] (slices `stride` items apart), added in order
+ * of z (the same result every run). Items are float4 when VEC (count % 4 == 0 and c 16-byte
+ * aligned; the workspace always is), else floats; a padded plan's partials have rows of ld
+ * floats for C's rows of n (item i of C is partial item i / n * ld + i % n; ld == n: i). Each thread sums SIMT_REDUCE_ILP items
  * at a time and loads SIMT_REDUCE_SLICES slices of them before adding any, so a round of
  * the grid waits for L2 once per group of slices, not once per slice. One block per SM
  * adding one slice at a time was latency-bound: fitted to the H200's tuner tables, a
@@ -131,16 +136,21 @@ static __device__ __forceinline__ float4 add(float4 x, float4 y)
  * 4 us of a 62 us GEMM). */
 template <class T>
 static __global__ void __launch_bounds__(SIMT_REDUCE_THREADS)
-gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size_t items, int split)
+gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size_t items, int split, size_t stride,
+                               int n, int ld)
 {
     constexpr int ILP = SIMT_REDUCE_ILP, SLICES = SIMT_REDUCE_SLICES;
     const size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x; first < items; first += ILP * threads) {
         T sum[ILP];
+        size_t at[ILP];
 #pragma unroll
-        for (int u = 0; u < ILP; ++u)
-            if (first + u * threads < items)
-                sum[u] = ws[first + u * threads];
+        for (int u = 0; u < ILP; ++u) {
+            const size_t i = first + u * threads;
+            at[u] = n == ld ? i : i / n * ld + i % n;
+            if (i < items)
+                sum[u] = ws[at[u]];
+        }
         for (int z = 1; z < split; z += SLICES) {
             T part[SLICES][ILP];
 #pragma unroll
@@ -148,7 +158,7 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
 #pragma unroll
                 for (int u = 0; u < ILP; ++u)
                     if (z + j < split && first + u * threads < items)
-                        part[j][u] = ws[(size_t)(z + j) * items + first + u * threads];
+                        part[j][u] = ws[(size_t)(z + j) * stride + at[u]];
 #pragma unroll
             for (int j = 0; j < SLICES; ++j)
 #pragma unroll
@@ -168,25 +178,34 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
 {
     if (p->config < 0 || p->config >= simt_nconfigs || p->split < 1 || p->k_slice < 1)
         return cudaErrorInvalidValue;
-    if (p->split == 1)
+    if (p->split == 1 && !p->pad_n)
         return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, stream);
+    if (p->pad_n && (p->pad_n < n || p->pad_n % 4 != 0))
+        return cudaErrorInvalidValue;
     float *ws;
-    cudaError_t err = simt_workspace(simt_plan_workspace_bytes(p, m, n), &ws);
+    cudaError_t err = simt_workspace(simt_plan_workspace_bytes(p, m, n, k), &ws);
+    if (err != cudaSuccess)
+        return err;
+    /* a padded plan: B's copy with rows of pad_n floats first, the partials after it */
+    const int ld = p->pad_n ? p->pad_n : n;
+    float *part = ws + (p->pad_n ? (size_t)k * ld : 0);
+    if (p->pad_n)
+        err = pad_rows(b, ws, k, n, ld, stream);
     if (err == cudaSuccess)
-        err = simt_runs[p->config](m, n, k, p->k_slice, p->split, a, b, ws, stream);
+        err = simt_runs[p->config](m, ld, k, p->k_slice, p->split, a, p->pad_n ? ws : b, part, stream);
     if (err != cudaSuccess)
         return err;
     /* the rule's estimate follows this launch (kernels/simt_plan.c, simt_reduce_cycles) */
     const long gemm_threads = p->blocks * simt_config_threads(&simt_configs[p->config]);
-    const size_t count = (size_t)m * (size_t)n;
-    const bool vec = count % 4 == 0 && simt_aligned16(c);
+    const size_t count = (size_t)m * (size_t)n, stride = (size_t)m * ld;
+    const bool vec = count % 4 == 0 && simt_aligned16(c) && !p->pad_n;
     const unsigned blocks = (unsigned)simt_reduce_blocks(m, n, gemm_threads, vec);
     if (vec)
         gemm_simt_splitk_reduce_kernel<float4><<<blocks, SIMT_REDUCE_THREADS, 0, stream>>>(
-            reinterpret_cast<const float4 *>(ws), reinterpret_cast<float4 *>(c), count / 4, p->split);
+            reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c), count / 4, p->split, stride / 4, 1, 1);
     else
-        gemm_simt_splitk_reduce_kernel<float><<<blocks, SIMT_REDUCE_THREADS, 0, stream>>>(ws, c, count,
-                                                                                      p->split);
+        gemm_simt_splitk_reduce_kernel<float><<<blocks, SIMT_REDUCE_THREADS, 0, stream>>>(part, c, count, p->split,
+                                                                                      stride, n, ld);
     return cudaGetLastError();
 }
 

@@ -101,78 +101,122 @@ long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16)
  * slices before it adds them: its dependent L2 round trips are the grid's rounds times
  * the slice groups (slice 0, then the rest in groups); the bytes are every partial read
  * and C written. */
-double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads)
+static double reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads, int vec)
 {
     const int sms = mc->sms > 0 ? mc->sms : 1;
     const long count = m * n;
-    const long items = count % 4 == 0 ? count / 4 : count;
-    const long threads = simt_reduce_blocks(m, n, gemm_threads, 1) * SIMT_REDUCE_THREADS;
+    const long items = count % 4 == 0 && vec ? count / 4 : count;
+    const long threads = simt_reduce_blocks(m, n, gemm_threads, vec) * SIMT_REDUCE_THREADS;
     const long rounds = ceil_div(items, threads * SIMT_REDUCE_ILP) * (1 + ceil_div(split - 1, SIMT_REDUCE_SLICES));
     return SIMT_REDUCE_LAUNCH_CLK + rounds * SIMT_REDUCE_ROUND_CLK +
            (double)(split + 1) * count * 4 / (SIMT_REDUCE_BYTES_PER_CLK * sms);
 }
 
-int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split,
-                   struct simt_plan *p)
+double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads)
+{
+    return reduce_cycles(mc, m, n, split, gemm_threads, 1);
+}
+
+int simt_pad_width(long n)
+{
+    return n % 4 == 0 ? 0 : (int)ceil_div(n, 4) * 4;
+}
+
+double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n)
+{
+    const int sms = mc->sms > 0 ? mc->sms : 1;
+    return SIMT_PAD_LAUNCH_CLK + (double)k * (n + pad_n) * 4 / (SIMT_PAD_BYTES_PER_CLK * sms);
+}
+
+/* pad: 0, or B's padded width (the GEMM then runs at m x pad x k into the workspace) */
+static int plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
+                     struct simt_plan *p)
 {
     if (config < 0 || config >= simt_config_count || split < 1 || m < 1 || n < 1 || k < 1)
         return -1;
     const struct simt_config *c = &simt_configs[config];
     const long slice = ceil_div(ceil_div(k, split), c->bk) * c->bk;
+    const long gn = pad ? pad : n;
     /* every slice non-empty: otherwise this is a smaller split under another name */
     if (split > 1 && (slice < SIMT_MIN_K_SLICE || (split - 1) * slice >= k))
         return -1;
     p->config = config;
     p->split = split;
+    p->pad_n = pad;
     p->k_slice = (int)(split == 1 ? ceil_div(k, c->bk) * c->bk : slice);
-    p->blocks = ceil_div(m, c->bm) * ceil_div(n, c->bn) * split;
-    if (simt_plan_workspace_bytes(p, m, n) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
+    p->blocks = ceil_div(m, c->bm) * ceil_div(gn, c->bn) * split;
+    if (simt_plan_workspace_bytes(p, m, n, k) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
         return -1;
     /* the last slice may be shorter; the busiest SM still waits for a full one */
-    p->est_cycles = gemm_cycles(mc, config, n, k, p->blocks, p->k_slice);
-    if (split > 1)
-        p->est_cycles += simt_reduce_cycles(mc, m, n, split, p->blocks * simt_config_threads(c));
+    p->est_cycles = gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
+    if (split > 1 || pad)
+        p->est_cycles += reduce_cycles(mc, m, n, split, p->blocks * simt_config_threads(c), !pad);
+    if (pad)
+        p->est_cycles += simt_pad_cycles(mc, n, k, pad);
     return 0;
+}
+
+int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split,
+                   struct simt_plan *p)
+{
+    return plan_make(mc, m, n, k, config, split, 0, p);
+}
+
+int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k, int config, int split,
+                          struct simt_plan *p)
+{
+    const int pad = simt_pad_width(n);
+    return pad ? plan_make(mc, m, n, k, config, split, pad, p) : -1;
 }
 
 int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, struct simt_plan *out,
                          int max)
 {
     int count = 0;
-    for (int c = 0; c < simt_config_count; c++)
-        for (int s = 0; s < NSPLITS && count < max; s++)
-            if (simt_plan_make(mc, m, n, k, c, simt_splits[s], &out[count]) == 0)
-                count++;
+    for (int pad = 0; pad < 2; pad++)
+        for (int c = 0; c < simt_config_count; c++)
+            for (int s = 0; s < NSPLITS && count < max; s++)
+                if ((pad ? simt_plan_make_padded : simt_plan_make)(mc, m, n, k, c, simt_splits[s], &out[count]) == 0)
+                    count++;
     return count;
 }
 
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k)
 {
-    struct simt_plan best = {0, 1, 0, 0, INFINITY}, p;
-    for (int c = 0; c < simt_config_count; c++)
-        for (int s = 0; s < NSPLITS; s++)
-            /* strictly smaller: ties keep the larger tile, then the smaller split */
-            if (simt_plan_make(mc, m, n, k, c, simt_splits[s], &p) == 0 && p.est_cycles < best.est_cycles)
-                best = p;
+    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0}, p;
+    for (int pad = 0; pad < 2; pad++)
+        for (int c = 0; c < simt_config_count; c++)
+            for (int s = 0; s < NSPLITS; s++)
+                /* strictly smaller: ties keep the larger tile, then the smaller split, then no copy */
+                if ((pad ? simt_plan_make_padded : simt_plan_make)(mc, m, n, k, c, simt_splits[s], &p) == 0 &&
+                    p.est_cycles < best.est_cycles)
+                    best = p;
     if (isinf(best.est_cycles))   /* bad sizes: still a plan the launcher can refuse */
         simt_plan_make(mc, m > 0 ? m : 1, n > 0 ? n : 1, k > 0 ? k : 1, 0, 1, &best);
     return best;
 }
 
-size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n)
+size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long k)
 {
+    if (p->pad_n)
+        return ((size_t)k + (size_t)p->split * (size_t)m) * (size_t)p->pad_n * sizeof(float);
     return p->split > 1 ? (size_t)p->split * (size_t)m * (size_t)n * sizeof(float) : 0;
+}
+
+static void describe(const struct simt_config *c, int pad, int split, char *buf, size_t len)
+{
+    int tm, tn;
+    simt_config_thread_tile(c, &tm, &tn);
+    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s%s split%d", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn,
+             c->stages, c->a_kmajor ? "" : " aT", pad ? " padB" : "", split);
 }
 
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len)
 {
-    int tm, tn;
-    simt_config_thread_tile(c, &tm, &tn);
-    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s split%d", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn,
-             c->stages, c->a_kmajor ? "" : " aT", split);
+    describe(c, 0, split, buf, len);
 }
 
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len)
 {
-    simt_config_describe(&simt_configs[p->config], p->split, buf, len);
+    describe(&simt_configs[p->config], p->pad_n, p->split, buf, len);
 }

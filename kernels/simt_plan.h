@@ -18,7 +18,11 @@
  * tiles, when K % 8 leaves A's 32-byte row pieces across two sectors. A split adds the
  * second pass (simt_reduce_cycles): a launch, its rounds of dependent L2 loads and its
  * bytes. The smallest estimate wins; ties go to the earlier configuration (larger tile),
- * then the smaller split. Nothing in it names a shape: tiles, waves, the last wave's fill,
+ * then the smaller split, then no copy. When N % 4 != 0 every configuration and split is also
+ * a candidate with B copied first into rows padded to a multiple of 4 floats (the 16-byte
+ * copies then run; simt_pad_cycles: a launch and its bytes), the GEMM writing m x padded-n
+ * partials to the workspace and the reduction (one slice too) writing C's m x n.
+ * Nothing in it names a shape: tiles, waves, the last wave's fill,
  * the warps per SM and the reduction decide. The constants were fitted to the H200's tuner
  * tables at nine shapes (results/h200/NOTES.md, "Kernel notes", simt_configs); the host
  * test replays those tables (tests/test_simt_plan.c). */
@@ -34,18 +38,23 @@ extern "C" {
 /* The rule's constants, fitted to `gemmprof --tune` tables on the H200 (see above). */
 #define SIMT_SPLITS {1, 2, 3, 4, 6, 8, 12, 16}
 #define SIMT_MIN_K_SLICE 64                 /* a shorter slice is mostly pipeline fill */
-#define SIMT_FILL_K 31.8                    /* a block's fixed cost, in k-steps of its tile */
-#define SIMT_FILL_K_STAGE 0.25              /* plus this x (STAGES - 1) x BK (the prologue) */
-#define SIMT_FEED_WARPS 11.4                /* warps per SM that keep 8x4 thread tiles fed */
-#define SIMT_FEED_WARPS_TILE 0.26           /* W_full x (outputs / 32)^-this */
-#define SIMT_FEED_EXP 0.21                  /* e of 8x4 thread tiles */
-#define SIMT_FEED_EXP_TILE 0.85             /* e x (outputs / 32)^this */
-#define SIMT_NARROW_T 0.87                  /* EFF of transposed-A tiles on 4-byte B copies */
-#define SIMT_NARROW_K 0.79                  /* EFF of k-major tiles on 4-byte copies */
-#define SIMT_A_SECTOR 0.98                  /* EFF of transposed-A tiles when K % 8 != 0 */
-#define SIMT_REDUCE_LAUNCH_CLK 940.0        /* the split's second kernel: launch and ramp */
-#define SIMT_REDUCE_ROUND_CLK 530.0         /* one round of dependent loads from L2 */
-#define SIMT_REDUCE_BYTES_PER_CLK 21.1      /* its traffic, per SM (L2-resident partials) */
+#define SIMT_FILL_K 13.3611                 /* a block's fixed cost, in k-steps of its tile */
+#define SIMT_FILL_K_STAGE 0.2296            /* plus this x (STAGES - 1) x BK (the prologue) */
+#define SIMT_FEED_WARPS 14.3981             /* warps per SM that keep 8x4 thread tiles fed */
+#define SIMT_FEED_WARPS_TILE 0.3461         /* W_full x (outputs / 32)^-this */
+#define SIMT_FEED_EXP 0.2323                /* e of 8x4 thread tiles */
+#define SIMT_FEED_EXP_TILE 0.4823           /* e x (outputs / 32)^this */
+#define SIMT_NARROW_T 0.8373                /* EFF of transposed-A tiles on 4-byte B copies */
+#define SIMT_NARROW_K 0.7784                /* EFF of k-major tiles on 4-byte copies */
+#define SIMT_A_SECTOR 0.9632                /* EFF of transposed-A tiles when K % 8 != 0 */
+#define SIMT_REDUCE_LAUNCH_CLK 5045.3       /* the split's second kernel: launch and ramp */
+#define SIMT_REDUCE_ROUND_CLK 1202.3        /* one round of dependent loads from L2 */
+#define SIMT_REDUCE_BYTES_PER_CLK 21.44     /* its traffic, per SM (L2-resident partials) */
+/* B's padded copy: its launch, and its bytes (read from DRAM, written to L2) per SM per cycle.
+ * Guessed (the reduction's launch; about 4 TB/s read plus write) until tuner tables hold
+ * padded plans. */
+#define SIMT_PAD_LAUNCH_CLK 5045.3
+#define SIMT_PAD_BYTES_PER_CLK 30.0
 #define SIMT_MAX_WORKSPACE_BYTES (256L << 20)
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 /* The reduction kernel's shape (kernels/10_simt_auto.cu), which the rule's estimate
@@ -54,6 +63,8 @@ extern "C" {
 #define SIMT_REDUCE_ILP 4
 #define SIMT_REDUCE_SLICES 4
 #define SIMT_MAX_CONFIGS 24
+/* candidates per shape, at most: every configuration and split, unpadded and padded */
+#define SIMT_MAX_PLANS (SIMT_MAX_CONFIGS * 16 * 2)
 
 struct simt_config {
     const char *name;
@@ -81,20 +92,28 @@ struct simt_machine {
 };
 
 /* One way to run a shape: configuration, split of K into `split` slices of k_slice
- * (a multiple of BK; every slice non-empty), and the rule's estimate in SM cycles. */
+ * (a multiple of BK; every slice non-empty), and the rule's estimate in SM cycles;
+ * pad_n: 0, or the width B is copied to first (N rounded up to 4; see above). */
 struct simt_plan {
     int config;
     int split;
     int k_slice;
     long blocks;          /* thread blocks of the GEMM kernel */
     double est_cycles;
+    int pad_n;
 };
+
+/* The padded width of B's rows for a padded plan at n (0 when n % 4 == 0: no copy). */
+int simt_pad_width(long n);
 
 /* The plan of configuration `config` with `split` slices at m x n x k: 0, or -1 when the
  * split is not a candidate (slice below SIMT_MIN_K_SLICE unless split is 1, an empty
  * slice, or too much workspace). */
 int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                    struct simt_plan *p);
+/* The same with B's padded copy (-1 also when n % 4 == 0). */
+int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k, int config, int split,
+                          struct simt_plan *p);
 
 /* The rule: the candidate with the smallest estimate (see the top of this file). */
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k);
@@ -111,13 +130,16 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
  * C 16-byte aligned: c_aligned16), and the rule's estimate of its cycles. */
 long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16);
 double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads);
+/* The rule's estimate of B's padded copy (k rows of n floats into rows of pad_n). */
+double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n);
 
-/* Workspace bytes a plan needs (0 without a split). */
-size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n);
+/* Workspace bytes a plan needs (0 without a split or a copy): the padded B (k x pad_n
+ * floats) first, then the split's m x (pad_n or n) partials. */
+size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long k);
 
 /* "128x256x16 w64x64 t16x8 s4 split1" into buf (the results' config column): a
  * configuration with a split, or a plan; a transposed-A configuration says so
- * ("128x256x16 w64x64 t16x8 s4 aT split1"). */
+ * ("128x256x16 w64x64 t16x8 s4 aT split1"), a padded plan too ("... aT padB split8"). */
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len);
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len);
 

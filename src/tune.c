@@ -134,7 +134,7 @@ int tune_run(struct run *r)
     char err[1200];
     struct shape_data s;
     struct simt_machine mc;
-    static struct simt_plan plans[SIMT_MAX_CONFIGS * 16];
+    static struct simt_plan plans[SIMT_MAX_PLANS];
     struct tune_row *rows = NULL;
     int rc = EXIT_FAILED, failures = 0, n = 0;
     const struct gemm_variant v = {"simt_auto", GP_FP32, 4.0, "one simt_auto plan", tune_launch, NULL, NULL};
@@ -169,7 +169,7 @@ int tune_run(struct run *r)
     for (; n < nplans && !r->context_lost && !interrupt_pending(); n++) {
         struct tune_row *t = &rows[n];
         t->plan = tune_current = plans[n];
-        t->picked = plans[n].config == pick.config && plans[n].split == pick.split;
+        t->picked = plans[n].config == pick.config && plans[n].split == pick.split && plans[n].pad_n == pick.pad_n;
         t->waves = (double)t->plan.blocks / ((double)mc.sms * blocks_per_sm(&mc, t->plan.config));
         measure_variant(r, &s, &v, -1, &t->res);
         simt_plan_describe(&t->plan, t->res.config, sizeof t->res.config);

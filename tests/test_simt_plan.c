@@ -54,11 +54,11 @@ static void test_table(void)
     CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16 (k-major) or 8",
           simt_config_count);
     char buf[80];
-    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0};
+    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0};
     simt_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 split2") == 0, "a plan described as the config column says: %s",
           buf);
-    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0};
+    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0};
     simt_plan_describe(&t, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 aT split1") == 0, "a transposed-A plan says aT: %s", buf);
 }
@@ -102,7 +102,7 @@ static void test_rule(void)
     static const long shapes[][3] = {{1, 1, 1},       {67, 45, 33},   {130, 129, 17},     {1000, 1500, 700},
                                      {2048, 2048, 2048}, {8192, 64, 4096}, {1023, 1025, 4097}, {4096, 4096, 256},
                                      {64, 2048, 32},  {2049, 2049, 2049}};
-    struct simt_plan cand[SIMT_MAX_CONFIGS * 16];
+    struct simt_plan cand[SIMT_MAX_PLANS];
     int ok = 1, covers = 1;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         const long m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
@@ -112,7 +112,7 @@ static void test_rule(void)
         for (int j = 0; j < nc; j++) {
             least = fmin(least, cand[j].est_cycles);
             covers = covers && plan_covers(&cand[j], k) &&
-                     simt_plan_workspace_bytes(&cand[j], m, n) <= (size_t)SIMT_MAX_WORKSPACE_BYTES;
+                     simt_plan_workspace_bytes(&cand[j], m, n, k) <= (size_t)SIMT_MAX_WORKSPACE_BYTES;
         }
         ok = ok && nc >= simt_config_count && p.est_cycles == least && plan_covers(&p, k);
     }
@@ -175,6 +175,23 @@ static void test_model(void)
     const struct simt_plan ragged = simt_plan_pick(&mc, 257, 513, 4099);
     simt_plan_describe(&ragged, b, sizeof b);
     CHECK(!simt_configs[ragged.config].a_kmajor && ragged.split > 1, "257x513x4099 runs a split transposed-A tile: %s", b);
+
+    /* B's padded copy: a candidate only when N % 4 != 0; it pays where the GEMM is long
+     * against the copy (K rows of B), not where it is short; its workspace holds the copy */
+    struct simt_plan pad, plain;
+    CHECK(simt_plan_make_padded(&mc, 256, 512, 4096, t64, 8, &pad) == -1 && simt_pad_width(512) == 0 &&
+              simt_pad_width(513) == 516,
+          "no padded plan when N %% 4 == 0; 513 pads to 516");
+    CHECK(simt_plan_make_padded(&mc, 257, 513, 4099, t64, 8, &pad) == 0 &&
+              simt_plan_make(&mc, 257, 513, 4099, t64, 8, &plain) == 0 && pad.pad_n == 516 &&
+              simt_plan_workspace_bytes(&pad, 257, 513, 4099) == (4099UL + 8 * 257) * 516 * 4 &&
+              pad.est_cycles < plain.est_cycles,
+          "257x513x4099, t64x64 split8: the padded plan is cheaper (%.0f vs %.0f cycles)", pad.est_cycles,
+          plain.est_cycles);
+    CHECK(ragged.pad_n == 516, "257x513x4099 picks a padded plan: %s", b);
+    const struct simt_plan square_odd = simt_plan_pick(&mc, 4095, 4095, 64);
+    simt_plan_describe(&square_odd, b, sizeof b);
+    CHECK(square_odd.pad_n == 0, "4095x4095x64 (a short K: the copy costs more than it saves) runs unpadded: %s", b);
 }
 
 /* The rule against the H200: each row of tests/data/h200_simt_tune.csv is one plan of
@@ -192,7 +209,7 @@ static void test_h200_tables(void)
     enum { MAXROWS = 2048 };
     static struct {
         long m, n, k;
-        int config, split, per_sm;
+        int config, split, per_sm, pad;
         double t;
     } row[MAXROWS];
     char line[256], name[64];
@@ -204,9 +221,14 @@ static void test_h200_tables(void)
         row[nrows].m = strtol(p, &p, 10), p++;
         row[nrows].n = strtol(p, &p, 10), p++;
         row[nrows].k = strtol(p, &p, 10), p++;
+        /* "t64x64+pad": the plan with B's padded copy */
         size_t len = strcspn(p, ",");
         snprintf(name, sizeof name, "%.*s", (int)len, p);
         p += len + 1;
+        char *plus = strstr(name, "+pad");
+        row[nrows].pad = plus != NULL;
+        if (plus)
+            *plus = '\0';
         row[nrows].split = (int)strtol(p, &p, 10), p++;
         row[nrows].per_sm = (int)strtol(p, &p, 10), p++;
         row[nrows].t = strtod(p, NULL);
@@ -225,23 +247,26 @@ static void test_h200_tables(void)
             end++;
         struct simt_machine mc = {132, {0}, {0}};
         double best = INFINITY;
+        int padded = 0;
         for (int i = first; i < end; i++) {
             if (row[i].config >= 0)
                 mc.blocks_per_sm[row[i].config] = row[i].per_sm;
             best = fmin(best, row[i].t);
+            padded |= row[i].pad;
         }
-        /* the rule's cheapest plan among the configurations the table measured (a row added
-         * to the table since is not judged until new tables are recorded) */
-        static struct simt_plan cand[SIMT_MAX_CONFIGS * 16];
+        /* the rule's cheapest plan among the configurations the table measured, padded plans
+         * only where it measured them (a row or a kind of plan added since is not judged
+         * until new tables are recorded) */
+        static struct simt_plan cand[SIMT_MAX_PLANS];
         const int nc = simt_plan_candidates(&mc, row[first].m, row[first].n, row[first].k, cand,
                                             (int)(sizeof cand / sizeof cand[0]));
-        struct simt_plan p = {-1, 0, 0, 0, INFINITY};
+        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0};
         for (int j = 0; j < nc; j++)
-            if (mc.blocks_per_sm[cand[j].config] > 0 && cand[j].est_cycles < p.est_cycles)
+            if (mc.blocks_per_sm[cand[j].config] > 0 && (padded || !cand[j].pad_n) && cand[j].est_cycles < p.est_cycles)
                 p = cand[j];
         double t = NAN;
         for (int i = first; i < end; i++)
-            if (row[i].config == p.config && row[i].split == p.split)
+            if (row[i].config == p.config && row[i].split == p.split && row[i].pad == (p.pad_n > 0))
                 t = row[i].t;
         char b[80] = "none";
         if (p.config >= 0)

@@ -190,6 +190,8 @@ if has simttune; then
         python3 - "$W/simttune/$s/tune.csv" >>"$W/simttune/h200_simt_tune.csv" <<'PY'
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
+    # a plan with B's padded copy: "t64x64+pad" (tests/test_simt_plan.c reads it so)
+    r["config_name"] += "+pad" if " padB " in r["config"] else ""
     print(",".join(r[c] for c in ("m", "n", "k", "config_name", "split", "blocks_per_sm", "time_median_s")))
 PY
     done

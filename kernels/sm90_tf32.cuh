@@ -135,38 +135,25 @@ static inline cudaError_t sm90_check_device(bool built_for_sm90a)
     return major == 9 && minor == 0 ? cudaSuccess : cudaErrorNotSupported;
 }
 
-/* Row-major rows x cols copies of src into dst with row pitch ld >= cols (the padding is
- * never read: the tensor map's dimensions stay rows x cols), both operands in one launch
- * (blockIdx.z picks the copy): a launch is a few microseconds, as much as a small shape's
- * copy itself. Rows by blockIdx.y, columns by the threads of blockIdx.x: no division per
- * element (with one index, its 64-bit divide and modulo were most of the copy's time). */
-struct sm90_pad_copy {
-    const float *src;
-    float *dst;
-    int rows, cols;
-    long ld;
-};
-static __global__ void sm90_pad_rows_kernel(struct sm90_pad_copy c0, struct sm90_pad_copy c1)
+/* Row-major rows x cols copy of src into dst with row pitch ld >= cols (the padding is
+ * never read: the tensor map's dimensions stay rows x cols). Rows by blockIdx.y, columns
+ * by the threads of blockIdx.x: no division per element (with one index, its 64-bit
+ * divide and modulo were most of the copy's time: about 10 us for 257x513x4099's two
+ * operands on the H200, by instruction count). */
+static __global__ void sm90_pad_rows_kernel(const float *__restrict__ src, float *__restrict__ dst, int rows,
+                                            int cols, long ld)
 {
-    const struct sm90_pad_copy &p = blockIdx.z == 0 ? c0 : c1;
-    for (long r = blockIdx.y; r < p.rows; r += gridDim.y)
-        for (long c = (long)blockIdx.x * blockDim.x + threadIdx.x; c < p.cols; c += (long)gridDim.x * blockDim.x)
-            p.dst[r * p.ld + c] = p.src[r * p.cols + c];
+    for (long r = blockIdx.y; r < rows; r += gridDim.y)
+        for (long c = (long)blockIdx.x * blockDim.x + threadIdx.x; c < cols; c += (long)gridDim.x * blockDim.x)
+            dst[r * ld + c] = src[r * cols + c];
 }
 
-/* ncopies (1 or 2) copies of copy[] in one launch */
-static inline cudaError_t sm90_pad_rows(const struct sm90_pad_copy *copy, int ncopies, cudaStream_t stream)
+static inline cudaError_t sm90_pad_rows(const float *src, float *dst, int rows, int cols, long ld, cudaStream_t stream)
 {
-    /* about 2048 blocks of 256 threads per copy: at most 8 across a row, the rest down the
-     * rows (the wider copy sets the grid; the other's blocks past its rows do nothing) */
-    unsigned across = 1, down = 1;
-    for (int i = 0; i < ncopies; i++) {
-        const unsigned a = (unsigned)((copy[i].cols + 255) / 256 < 8 ? (copy[i].cols + 255) / 256 : 8);
-        const unsigned d = (unsigned)(copy[i].rows < (int)(2048 / a) ? copy[i].rows : (int)(2048 / a));
-        across = a > across ? a : across;
-        down = d > down ? d : down;
-    }
-    sm90_pad_rows_kernel<<<dim3(across, down, (unsigned)ncopies), 256, 0, stream>>>(copy[0], copy[ncopies - 1]);
+    /* about 2048 blocks of 256 threads: at most 8 across a row, the rest down the rows */
+    const unsigned across = (unsigned)((cols + 255) / 256 < 8 ? (cols + 255) / 256 : 8);
+    const unsigned down = (unsigned)(rows < (int)(2048 / across) ? rows : (int)(2048 / across));
+    sm90_pad_rows_kernel<<<dim3(across, down), 256, 0, stream>>>(src, dst, rows, cols, ld);
     return cudaGetLastError();
 }
 
@@ -198,17 +185,17 @@ static inline cudaError_t sm90_operands_prepare(int m, int n, int k, const float
     cudaError_t e = cudaMallocAsync((void **)&op->scratch, (a_elems + b_elems) * sizeof(float), stream);
     if (e != cudaSuccess)
         return e;
-    struct sm90_pad_copy copies[2];
-    int ncopies = 0;
     if (pad_a) {
-        copies[ncopies++] = {a, op->scratch, m, k, lda};
+        if ((e = sm90_pad_rows(a, op->scratch, m, k, lda, stream)) != cudaSuccess)
+            return e;
         op->a = op->scratch, op->lda = lda;
     }
     if (pad_b) {
-        copies[ncopies++] = {b, op->scratch + a_elems, k, n, ldb};
+        if ((e = sm90_pad_rows(b, op->scratch + a_elems, k, n, ldb, stream)) != cudaSuccess)
+            return e;
         op->b = op->scratch + a_elems, op->ldb = ldb;
     }
-    return sm90_pad_rows(copies, ncopies, stream);
+    return cudaSuccess;
 }
 
 static inline cudaError_t sm90_operands_release(struct sm90_operands *op, cudaStream_t stream)

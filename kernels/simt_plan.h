@@ -51,10 +51,10 @@ extern "C" {
 #define SIMT_REDUCE_ROUND_CLK 1202.3        /* one round of dependent loads from L2 */
 #define SIMT_REDUCE_BYTES_PER_CLK 21.44     /* its traffic, per SM (L2-resident partials) */
 /* B's padded copy: its launch, and its bytes (read from DRAM, written to L2) per SM per cycle.
- * Guessed (the reduction's launch; about 4 TB/s read plus write) until tuner tables hold
- * padded plans. */
+ * The launch is the reduction's; the byte rate fitted to the H200's padded plans at
+ * 257x513x4099 (t64x64 split8 2.7 us slower padded than unpadded; results/h200/NOTES.md). */
 #define SIMT_PAD_LAUNCH_CLK 5045.3
-#define SIMT_PAD_BYTES_PER_CLK 30.0
+#define SIMT_PAD_BYTES_PER_CLK 8.0
 #define SIMT_MAX_WORKSPACE_BYTES (256L << 20)
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 /* The reduction kernel's shape (kernels/10_simt_auto.cu), which the rule's estimate

@@ -176,8 +176,10 @@ static void test_model(void)
     simt_plan_describe(&ragged, b, sizeof b);
     CHECK(!simt_configs[ragged.config].a_kmajor && ragged.split > 1, "257x513x4099 runs a split transposed-A tile: %s", b);
 
-    /* B's padded copy: a candidate only when N % 4 != 0; it pays where the GEMM is long
-     * against the copy (K rows of B), not where it is short; its workspace holds the copy */
+    /* B's padded copy: a candidate only when N % 4 != 0; its workspace holds the copy. On
+     * the H200 (tests/data/h200_simt_tune.csv) t64x64 split8 at 257x513x4099 ran 64.0 us
+     * padded against 61.3 unpadded: the copy cost more than the 16-byte path saved, and
+     * the model must say so */
     struct simt_plan pad, plain;
     CHECK(simt_plan_make_padded(&mc, 256, 512, 4096, t64, 8, &pad) == -1 && simt_pad_width(512) == 0 &&
               simt_pad_width(513) == 516,
@@ -185,10 +187,11 @@ static void test_model(void)
     CHECK(simt_plan_make_padded(&mc, 257, 513, 4099, t64, 8, &pad) == 0 &&
               simt_plan_make(&mc, 257, 513, 4099, t64, 8, &plain) == 0 && pad.pad_n == 516 &&
               simt_plan_workspace_bytes(&pad, 257, 513, 4099) == (4099UL + 8 * 257) * 516 * 4 &&
-              pad.est_cycles < plain.est_cycles,
-          "257x513x4099, t64x64 split8: the padded plan is cheaper (%.0f vs %.0f cycles)", pad.est_cycles,
-          plain.est_cycles);
-    CHECK(ragged.pad_n == 516, "257x513x4099 picks a padded plan: %s", b);
+              pad.est_cycles > plain.est_cycles + 1.5e-6 * SIMT_MODEL_SM_HZ &&
+              pad.est_cycles < plain.est_cycles + 4e-6 * SIMT_MODEL_SM_HZ,
+          "257x513x4099, t64x64 split8: the padded plan 1.5-4 us dearer (2.7 measured) (%.0f vs %.0f cycles)",
+          pad.est_cycles, plain.est_cycles);
+    CHECK(ragged.pad_n == 0, "257x513x4099 runs unpadded, as the H200's table says: %s", b);
     const struct simt_plan square_odd = simt_plan_pick(&mc, 4095, 4095, 64);
     simt_plan_describe(&square_odd, b, sizeof b);
     CHECK(square_odd.pad_n == 0, "4095x4095x64 (a short K: the copy costs more than it saves) runs unpadded: %s", b);

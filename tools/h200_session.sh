@@ -5,7 +5,7 @@
 # outputs included, into $OUT/bundle.tgz (default /tmp/gemmprof-out).
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
-# wgmma16 dbufstalls tune tf32tune trace sass simttune
+# wgmma16 dbufstalls tune tf32tune trace sass simttune record
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -281,6 +281,34 @@ PY
         done
     fi
     echo "tf32tune: $((SECONDS - t_start)) s; summary in $sum" | tee -a "$sum"
+fi
+if has record; then
+    # the recorded run (results/h200): the default sweep with the stall reasons; then issue
+    # 28's shape table in one invocation (each auto and hand 16-bit variant beside its
+    # cuBLAS at the nine shapes, timing only), simt_auto's tuner where its rule last changed,
+    # and the sanitizers on fp16_wgmma (bf16_wgmma's kernel, FP16 inputs)
+    stamp "recorded run: build/gemmprof --stalls --out $W/record"
+    t0=$SECONDS
+    timeout 200 build/gemmprof --stalls --out "$W/record" >"$W/logs/run-recorded.log" 2>&1
+    echo "exit $? after $((SECONDS - t0)) s" >>"$W/logs/run-recorded.log"
+    tail -4 "$W/logs/run-recorded.log"
+    S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
+    stamp "issue 28's table -> $W/shapes_final"
+    timeout 200 build/gemmprof -k simt_auto,cublas,tf32_auto,cublas_tf32,bf16_wgmma,cublas_bf16,fp16_wgmma,cublas_fp16 \
+        -s "$S28" --no-counters --no-report -o "$W/shapes_final" >"$W/logs/shapes-final.log" 2>&1
+    echo "exit $?" >>"$W/logs/shapes-final.log"
+    tail -2 "$W/logs/shapes-final.log"
+    python3 tools/lab/auto_table.py "$W/shapes_final" | tee "$W/logs/shapes-final-table.md"
+    for s in ${RECORD_TUNE:-257x513x4099}; do
+        timeout 90 build/gemmprof --tune "$s" --no-counters -o "$W/simttune_final/$s" >"$W/logs/simttune-final-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/simttune-final-$s.log")"
+    done
+    for tool in memcheck racecheck; do
+        timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof -k fp16_wgmma \
+            -s 17x33x65,257x513x4099 -r 1 -w 0 --no-counters --no-ceilings --no-report --no-flush \
+            -o "$W/fp16_$tool" >"$W/logs/fp16-$tool.log" 2>&1
+        echo "$tool fp16_wgmma: exit $?, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/fp16-$tool.log" | tail -1)"
+    done
 fi
 if has tensor; then
     # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,

@@ -299,6 +299,7 @@ if has record; then
     echo "exit $?" >>"$W/logs/shapes-final.log"
     tail -2 "$W/logs/shapes-final.log"
     python3 tools/lab/auto_table.py "$W/shapes_final" | tee "$W/logs/shapes-final-table.md"
+    mkdir -p "$W/simttune_final"
     for s in ${RECORD_TUNE:-257x513x4099}; do
         timeout 90 build/gemmprof --tune "$s" --no-counters -o "$W/simttune_final/$s" >"$W/logs/simttune-final-$s.log" 2>&1
         echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/simttune-final-$s.log")"

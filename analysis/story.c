@@ -62,6 +62,8 @@ static int kind_of(const struct story_input *in, int i)
         return K_OTHER;
     if (ro->compute_path != GP_PATH_TENSOR)
         return K_SIMT;
+    if (ro->tensor_type != GP_TF32)
+        return K_OTHER;   /* BF16/FP16 tensor work: not the TF32 story's */
     return ro->tensor_per_flop > TENSOR_3X ? K_3X : K_TF32;
 }
 

@@ -268,7 +268,7 @@ static void table(const struct sum *S, long pct_n, long lim_n, FILE *f)
         fprintf(f, "---:|");
     fprintf(f, "---:|---|---|\n");
     /* each row against the cuBLAS of its own precision, where the run has it */
-    int cb = row_at(S, "cublas", pct_n), cb_tf32 = row_at(S, "cublas_tf32", pct_n);
+    int cb = row_at(S, "cublas", pct_n);
     for (int v = 0; v < vars.ngroups; v++) {
         int cnt;
         const char *name = ds->rows[row_group(&vars, v, &cnt)[0]].variant;
@@ -281,7 +281,10 @@ static void table(const struct sum *S, long pct_n, long lim_n, FILE *f)
                 fprintf(f, " %.2f |", S->roof[i].achieved / 1e12);
         }
         int i = row_at(S, name, pct_n), k = row_at(S, name, lim_n);
-        int ref = i >= 0 && strcmp(ds->rows[i].precision, "tf32") == 0 && cb_tf32 >= 0 ? cb_tf32 : cb;
+        char own[40];   /* cublas_tf32, cublas_bf16, ...: the baseline of a tensor precision */
+        snprintf(own, sizeof own, "cublas_%s", i >= 0 ? ds->rows[i].precision : "");
+        const int own_ref = i >= 0 && strcmp(ds->rows[i].precision, "fp32") != 0 ? row_at(S, own, pct_n) : -1;
+        const int ref = own_ref >= 0 ? own_ref : cb;
         if (i >= 0 && ref >= 0)
             fprintf(f, " %.1f%% |", 100 * S->roof[i].achieved / S->roof[ref].achieved); /* 94.7, not 95 */
         else

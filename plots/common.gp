@@ -153,10 +153,12 @@ set tmargin at screen AREA_T
 set key at screen AREA_R + 0.015, AREA_T left top Left reverse samplen 3 spacing 1.0 font ",11" noautotitle
 KEY_PS = 0.6
 # About KEY_FIT rows fit at the legend's 11 points (measured on the hierarchical roofline);
-# a chart with more takes 10 points (`eval key_fit(ROWS)`, about 44 rows): past what fits,
-# gnuplot starts a second column, off the canvas, and the last rows are lost.
-KEY_FIT = 40
-key_fit(rows) = rows > KEY_FIT ? 'set key font ",10"' : ''
+# a chart with more takes 10 points, then 9, then 8 (`eval key_fit(ROWS)`; 25 variants, their
+# 5 families and the hierarchical key make 40 rows, which 11 points cut short): past what
+# fits, gnuplot starts a second column, off the canvas, and the last rows are lost.
+KEY_FIT = 36
+key_fit(rows) = rows > KEY_FIT + 18 ? 'set key font ",8"' : rows > KEY_FIT + 10 ? 'set key font ",9"' : \
+                rows > KEY_FIT ? 'set key font ",10"' : ''
 # Angle in degrees of a line y = b x on log-log axes spanning [xlo:xhi] x [ylo:yhi].
 slope_angle(xlo, xhi, ylo, yhi) = 180 / pi * \
     atan2((AREA_T - AREA_B) * CANVAS_H / log10(yhi / ylo), (AREA_R - AREA_L) * CANVAS_W / log10(xhi / xlo))

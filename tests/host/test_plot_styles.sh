@@ -4,8 +4,8 @@
 # naive's blue filled circle), and KEY_MAX covers the built-in variants (gemmprof --list).
 # The same for the family marker classes (filled FP32-accurate, open TF32, cuBLAS strokes):
 # every pair of every class distinct from every other, so two variants of different
-# families never look alike either. Then the charts themselves: the recorded H200 run (19
-# variants, 4 families) is rendered and every legend read back from the SVGs, so that no
+# families never look alike either. Then the charts themselves: the recorded H200 run (25
+# variants, 5 families) is rendered and every legend read back from the SVGs, so that no
 # chart draws two variants alike and each variant looks the same in every chart (the
 # family charts included), and no hierarchical chart's legend is cut short. Then, so that
 # each check is known to fail, a copy with one marker changed (or a larger legend font)
@@ -141,7 +141,7 @@ broken() {
     legend_styles "$tmp/r" 2>/dev/null
 }
 # a legend in a larger font holds fewer rows: its last ones, the ridges, must be missed
-msg=$(broken 's/^KEY_FIT = 40$/KEY_FIT = 999; set key font ",15"/')
+msg=$(broken 's/^KEY_FIT = 36$/KEY_FIT = 999; set key font ",15"/')
 case "$msg" in
 *"legend is cut short"*) echo "ok - a legend cut short is caught: $(echo "$msg" | grep -m1 'cut short')" ;;
 *) echo "FAIL - a legend too tall for the chart passed the rendered check (${msg:-no report})" ;;

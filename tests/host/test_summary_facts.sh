@@ -60,9 +60,12 @@ def tensor_per_flop(r):
 def kind(r):            # analysis/story.c's families of hand-written kernels
     if r["variant"].startswith("cublas"):
         return "lib"
+    if r["precision"] in ("bf16", "fp16"):
+        return "16bit"  # not in the TF32 story
     if not fl(r.get(TENSOR, "")) > 0 and r["precision"] != "tf32":
         return "simt"
     return "3x" if tensor_per_flop(r) > 1.05 else "tf32"
+BASELINE = {"fp32": "cublas", "tf32": "cublas_tf32", "bf16": "cublas_bf16", "fp16": "cublas_fp16"}
 LEVEL = {"dram": "DRAM", "l2": "L2", "l1": "L1", "shared": "shared memory", "compute": "compute"}
 
 # the ladder table
@@ -70,7 +73,7 @@ m = re.search(r"\*\*The ladder at (\d+)x(\d+)x(\d+)\*\*", summ)
 if m:
     shape = m.groups()
     at = [r for r in rows if (r["m"], r["n"], r["k"]) == shape]
-    cub = {p: next((r for r in at if r["variant"] == ("cublas" if p == "fp32" else "cublas_tf32")), None) for p in ("fp32", "tf32")}
+    cub = {p: next((r for r in at if r["variant"] == v), None) for p, v in BASELINE.items()}
     prev = None
     for line in summ.split("\n"):
         c = [x.strip() for x in line.strip().strip("|").split("|")]
@@ -182,7 +185,7 @@ if hdr:
         if not m or len(cells) < ncols + 2 or not cells[ncols + 1].endswith("%"):
             continue
         r = square(m[1])
-        ref = square("cublas_tf32") if r and r["precision"] == "tf32" and square("cublas_tf32") else square("cublas")
+        ref = (square(BASELINE.get(r["precision"], "cublas")) if r else None) or square("cublas")
         if r and ref:
             expect(f"README table: {m[1]} % of cuBLAS at {N}", 100 * tfl(r) / tfl(ref), cells[ncols + 1][:-1])
 print(f"checked {n}")
@@ -222,7 +225,7 @@ PY
 }
 for e in "results.csv dbuf time_median_s dbuf" \
          "results.csv warptile bytes_shared warptile shared B per FMA" \
-         "results.csv wgmma_rs time_median_s wgmma_rs TFLOP/s" \
+         "results.csv tf32_auto time_median_s tf32_auto: TFLOP/s" \
          "results.csv tf32x3_wgmma rel_err tf32x3_wgmma relative error" \
          "ceilings.csv tf32_wgmma measured TF32 ceiling" \
          "ceilings.csv shared measured shared-memory ceiling"; do

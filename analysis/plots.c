@@ -1078,7 +1078,7 @@ static void describe_rows(const struct gp_dataset *ds, const struct row_groups *
 }
 
 /* The variant families charted one by one, and each one's file-name part. */
-static const int family_charted[] = {FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32};
+static const int family_charted[] = {FAM_FP32_SIMT, FAM_TF32, FAM_3XTF32, FAM_TENSOR16};
 static const char *const family_slug[FAM_COUNT] = {"fp32_simt", "tf32_tensor", "3xtf32", "tensor16", "cublas"};
 
 /* A cuBLAS row is family f's reference when it computes on the pipe f's kernels use:
@@ -1086,8 +1086,8 @@ static const char *const family_slug[FAM_COUNT] = {"fp32_simt", "tf32_tensor", "
  * accuracy on them); cuBLAS BF16 and FP16 for none of these (a family of their own). */
 static int cublas_refers(int f, const struct gp_roof *ro)
 {
-    if (is_16bit_row(ro))
-        return f == FAM_TENSOR16;
+    if (is_16bit_row(ro) || f == FAM_TENSOR16)
+        return is_16bit_row(ro) && f == FAM_TENSOR16;
     return f == FAM_3XTF32 || (ro->compute_path == GP_PATH_TENSOR) == (f == FAM_TF32);
 }
 

@@ -290,6 +290,13 @@ ROOF_KEYS = ', \
 
 # the legend's rows: variants and family names, the level keys, the clip, roof and ridge keys
 eval key_fit(NKROW + (NKEY > KEY_MAX) + 5 + 2 * (N_CLIP > 0) + (HAVE_ROOFS ? 2 + NRK : 0))
+# a ridge title longer than the legend's width at 11 points ("BF16/FP16 tensor ridges,
+# FLOP/B:") ran past the canvas: 10 points then, if key_fit left it larger
+RK_LONG = 0
+do for [rk_j = 1:NRK] { RK_LONG = RK_LONG || strlen(RIDGE_KEY[rk_j]) > 30 }
+if (RK_LONG && strlen(key_fit(NKROW + (NKEY > KEY_MAX) + 5 + 2 * (N_CLIP > 0) + (HAVE_ROOFS ? 2 + NRK : 0))) == 0) {
+    set key font ",10"
+}
 do for [FMT in FORMATS] {
     eval set_term(FMT)
     set output OUT.".".FMT

@@ -1000,9 +1000,9 @@ static void test_clipped_points(void)
     dataset_free(&ds);
 }
 
-/* The recorded H200 run (19 variants in 4 families at its main shape, more than the 8
- * colours): one hierarchical roofline per family besides the main one, each holding its
- * family and the cuBLAS of its pipe, and only the compute roofs those run against (for
+/* The recorded H200 run (25 variants in 5 families at its main shape): one hierarchical
+ * roofline per family besides the main one, each holding its family and the cuBLAS of its
+ * pipe (BF16/FP16's for the 16-bit kernels, and only there), and only the compute roofs those run against (for
  * 3xTF32, TF32 over its tensor products); the report links each with its family.
  * Re-rendered from 7 variants, the family charts go. */
 static void test_render_families(void)
@@ -1018,11 +1018,12 @@ static void test_render_families(void)
     int fams = 0;
     for (int c = 0; po && c < po->ncharts; c++)
         fams += po->chart[c].rendered && po->chart[c].family[0];
-    CHECK(n > 0 && fams == 3, "results/h200: 3 family charts rendered (%d charts: %s)", n, err);
+    CHECK(n > 0 && fams == 4, "results/h200: 4 family charts rendered (%d charts: %s)", n, err);
     static const struct { const char *slug, *has[3], *lacks[3]; } want[] = {
         {"fp32_simt", {">naive<", ">dbuf<", ">cublas<"}, {">wgmma_rs<", ">cublas_tf32<", "TF32 tensor  "}},
         {"tf32_tensor", {">wgmma_rs<", ">cublas_tf32<", "TF32 tensor  "}, {">naive<", ">cublas<", "FP32 FMA  "}},
         {"3xtf32", {">tf32x3_wgmma<", ">cublas<", ">cublas_tf32<"}, {">naive<", ">wgmma_rs<", ">tiled<"}},
+        {"tensor16", {">bf16_wgmma<", ">cublas_bf16<", ">cublas_fp16<"}, {">cublas<", ">cublas_tf32<", "FP32 FMA  "}},
     };
     for (size_t f = 0; f < sizeof want / sizeof want[0]; f++) {
         char png[700];

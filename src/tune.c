@@ -129,6 +129,40 @@ static int write_csv(const struct run *r, const struct shape_data *s, const stru
     return atomic_commit(&af, err, errlen);
 }
 
+int tune_time_references(struct run *r, struct shape_data *s, const char *const *names, int n,
+                         struct gp_result *refs)
+{
+    int i = 0;
+    for (; i < n && !r->context_lost && !interrupt_pending(); i++) {
+        const int vi = registry_find(names[i]);
+        const struct gemm_variant *ref = vi >= 0 ? registry_variant(vi) : NULL;
+        gp_result_init(&refs[i]);
+        if (ref)
+            measure_variant(r, s, ref, -1, &refs[i]);
+        gp_message("tune reference %s: %s", names[i], gp_status_name(refs[i].status));
+    }
+    return i;
+}
+
+void tune_account(const struct gp_result *res, int i, int nplans, double *best_s, int *best, int *failures)
+{
+    if (res->status != GP_STATUS_OK)
+        (*failures)++;
+    else if (res->time_median_s < *best_s) {
+        *best_s = res->time_median_s;
+        *best = i;
+    }
+    gp_message("tune %d/%d %s: %s%s%s", i + 1, nplans, res->config, gp_status_name(res->status),
+               res->error[0] ? ": " : "", res->error);
+}
+
+void tune_say_pick(const struct gp_result *pick, const struct gp_result *best)
+{
+    if (pick->status == GP_STATUS_OK && best->status == GP_STATUS_OK && pick->time_median_s > 0)
+        fprintf(stderr, "the rule's pick %s runs at %.1f%% of the best plan (%s)\n", pick->config,
+                100 * best->time_median_s / pick->time_median_s, best->config);
+}
+
 int tune_run(struct run *r)
 {
     char err[1200];
@@ -173,34 +207,18 @@ int tune_run(struct run *r)
         t->waves = (double)t->plan.blocks / ((double)mc.sms * blocks_per_sm(&mc, t->plan.config));
         measure_variant(r, &s, &v, -1, &t->res);
         simt_plan_describe(&t->plan, t->res.config, sizeof t->res.config);
-        if (t->res.status != GP_STATUS_OK)
-            failures++;
-        else if (t->res.time_median_s < best_s) {
-            best_s = t->res.time_median_s;
-            best = n;
-        }
-        gp_message("tune %d/%d %s: %s%s%s", n + 1, nplans, t->res.config, gp_status_name(t->res.status),
-                   t->res.error[0] ? ": " : "", t->res.error);
+        tune_account(&t->res, n, nplans, &best_s, &best, &failures);
     }
     struct gp_result refs[NREFS];
-    int nrefs = 0;
-    for (; nrefs < NREFS && !(only && *only) && !r->context_lost && !interrupt_pending(); nrefs++) {
-        const int vi = registry_find(tune_references[nrefs]);
-        const struct gemm_variant *ref = vi >= 0 ? registry_variant(vi) : NULL;
-        gp_result_init(&refs[nrefs]);
-        if (ref)
-            measure_variant(r, &s, ref, -1, &refs[nrefs]);
-        gp_message("tune reference %s: %s", tune_references[nrefs], gp_status_name(refs[nrefs].status));
-    }
+    const int nrefs = only && *only ? 0 : tune_time_references(r, &s, tune_references, NREFS, refs);
     print_table(stdout, r, &s, &mc, rows, n, refs, nrefs, best_s);
     if (write_csv(r, &s, &mc, rows, n, best_s, err, sizeof err))
         gp_message("%s", err);
     else
         fprintf(stderr, "%s/tune.csv: %d plan%s\n", r->o->out_dir, n, n == 1 ? "" : "s");
     for (int i = 0; i < n; i++)
-        if (rows[i].picked && best >= 0 && rows[i].res.status == GP_STATUS_OK)
-            fprintf(stderr, "the rule's pick %s runs at %.1f%% of the best plan (%s)\n", rows[i].res.config,
-                    100 * best_s / rows[i].res.time_median_s, rows[best].res.config);
+        if (rows[i].picked && best >= 0)
+            tune_say_pick(&rows[i].res, &rows[best].res);
     rc = failures || n < nplans ? EXIT_FAILED : EXIT_OK;
 out:
     free(rows);

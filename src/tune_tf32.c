@@ -186,34 +186,18 @@ int tune_tf32_run(struct run *r)
         t->waves = (double)t->plan.units / ((double)mc.sms * tf32_blocks(&mc, t->plan.config));
         measure_variant(r, &s, &v, -1, &t->res);
         tf32_plan_describe(&t->plan, t->res.config, sizeof t->res.config);
-        if (t->res.status != GP_STATUS_OK)
-            failures++;
-        else if (t->res.time_median_s < best_s) {
-            best_s = t->res.time_median_s;
-            best = n;
-        }
-        gp_message("tune %d/%d %s: %s%s%s", n + 1, nplans, t->res.config, gp_status_name(t->res.status),
-                   t->res.error[0] ? ": " : "", t->res.error);
+        tune_account(&t->res, n, nplans, &best_s, &best, &failures);
     }
     struct gp_result refs[NREFS];
-    int nrefs = 0;
-    for (; nrefs < NREFS && !(only && *only) && !r->context_lost && !interrupt_pending(); nrefs++) {
-        const int vi = registry_find(tf32_references[nrefs]);
-        const struct gemm_variant *ref = vi >= 0 ? registry_variant(vi) : NULL;
-        gp_result_init(&refs[nrefs]);
-        if (ref)
-            measure_variant(r, &s, ref, -1, &refs[nrefs]);
-        gp_message("tune reference %s: %s", tf32_references[nrefs], gp_status_name(refs[nrefs].status));
-    }
+    const int nrefs = only && *only ? 0 : tune_time_references(r, &s, tf32_references, NREFS, refs);
     tf32_print(stdout, r, &s, &mc, rows, n, refs, nrefs, best_s);
     if (tf32_write_csv(r, &s, &mc, rows, n, best_s, err, sizeof err))
         gp_message("%s", err);
     else
         fprintf(stderr, "%s/tune.csv: %d tf32_auto plan%s\n", r->o->out_dir, n, n == 1 ? "" : "s");
     for (int i = 0; i < n; i++)
-        if (rows[i].picked && best >= 0 && rows[i].res.status == GP_STATUS_OK)
-            fprintf(stderr, "the rule's pick %s runs at %.1f%% of the best plan (%s)\n", rows[i].res.config,
-                    100 * best_s / rows[i].res.time_median_s, rows[best].res.config);
+        if (rows[i].picked && best >= 0)
+            tune_say_pick(&rows[i].res, &rows[best].res);
     rc = failures || n < nplans ? EXIT_FAILED : EXIT_OK;
 out:
     free(rows);

@@ -72,7 +72,7 @@ enum plots_data {
                           * PLOTS_FAMILY_SPLIT_AT from two families or more */
     PLOTS_DATA_KINDS
 };
-#define PLOTS_FAMILY_SPLIT_AT 8   /* the palette's colours (plots/common.gp): past them, a
+#define PLOTS_FAMILY_SPLIT_AT 11  /* the palette's colours (plots/common.gp): past them, a
                                    * variant is told from another by its marker alone */
 
 /* The chart registry, from plots/charts.def: name (plots/NAME.gp, NAME.png), data, caption. */

@@ -1049,7 +1049,7 @@ static void test_render_families(void)
     path_in(md, sizeof md, rdir, "report.md");
     CHECK(rc == 0 && file_contains(md, "with its cuBLAS references: TF32 tensor](roofline_family_tf32_tensor.png)"),
           "report.md links each family chart with its family (rc %d)", rc);
-    /* 7 variants of 3 families fit the palette's 8 colours: no family charts, none left behind */
+    /* 7 variants of 3 families fit the palette's 11 colours: no family charts, none left behind */
     static const char *const seven = " naive tiled wgmma wgmma_rs tf32x3_wgmma cublas cublas_tf32 ";
     for (int i = 0; i < ds.nrows; i++) {
         char key[40];

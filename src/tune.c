@@ -77,15 +77,8 @@ static void print_table(FILE *f, const struct run *r, const struct shape_data *s
                     100 * best_s / t->res.time_median_s, tune_eff(r, &t->res));
         fprintf(f, " %9.4f\n", 1e3 * t->plan.est_cycles / SIMT_MODEL_SM_HZ);
     }
-    for (int i = 0; i < nrefs; i++) {
-        const struct gp_result *x = &refs[i];
-        fprintf(f, "  (variant %-10s) %-28s %-13s", tune_references[i], x->config, gp_status_name(x->status));
-        if (x->status == GP_STATUS_OK && !isinf(best_s))
-            fprintf(f, " %10.4f %8.2f %6.1f%% %5.3f\n", x->time_median_s * 1e3, x->flop_per_s * 1e-12,
-                    100 * best_s / x->time_median_s, tune_eff(r, x));
-        else
-            fputc('\n', f);
-    }
+    for (int i = 0; i < nrefs; i++)
+        tune_print_reference(f, 10, 28, tune_references[i], &refs[i], best_s, tune_eff(r, &refs[i]));
     fflush(f);
 }
 
@@ -142,6 +135,17 @@ int tune_time_references(struct run *r, struct shape_data *s, const char *const 
         gp_message("tune reference %s: %s", names[i], gp_status_name(refs[i].status));
     }
     return i;
+}
+
+void tune_print_reference(FILE *f, int name_width, int config_width, const char *name, const struct gp_result *x,
+                          double best_s, double eff)
+{
+    fprintf(f, "  (variant %-*s) %-*s %-13s", name_width, name, config_width, x->config, gp_status_name(x->status));
+    if (x->status == GP_STATUS_OK && !isinf(best_s))
+        fprintf(f, " %10.4f %8.2f %6.1f%% %5.3f\n", x->time_median_s * 1e3, x->flop_per_s * 1e-12,
+                100 * best_s / x->time_median_s, eff);
+    else
+        fputc('\n', f);
 }
 
 void tune_account(const struct gp_result *res, int i, int nplans, double *best_s, int *best, int *failures)

@@ -3,6 +3,8 @@
 #ifndef GEMMPROF_SRC_TUNE_H
 #define GEMMPROF_SRC_TUNE_H
 
+#include <stdio.h>
+
 struct run;
 struct shape_data;
 struct gp_result;
@@ -23,6 +25,9 @@ int tune_time_references(struct run *r, struct shape_data *s, const char *const 
                          struct gp_result *refs);
 void tune_account(const struct gp_result *res, int i, int nplans, double *best_s, int *best, int *failures);
 void tune_say_pick(const struct gp_result *pick, const struct gp_result *best);
+/* A reference variant's row of a tuner's table, in that table's column widths. */
+void tune_print_reference(FILE *f, int name_width, int config_width, const char *name, const struct gp_result *x,
+                          double best_s, double eff);
 
 /* The columns of tf32_auto's DIR/tune.csv, which `gemmprof tune-check` reads back
  * (src/cmd_tune_check.c). */

@@ -81,15 +81,8 @@ static void tf32_print(FILE *f, const struct run *r, const struct shape_data *s,
                     100 * best_s / t->res.time_median_s, tf32_eff(r, &t->res), tf32_bytes_per_clk(mc, t));
         fprintf(f, " %9.4f\n", 1e3 * t->plan.est_cycles / TF32_MODEL_SM_HZ);
     }
-    for (int i = 0; i < nrefs; i++) {
-        const struct gp_result *x = &refs[i];
-        fprintf(f, "  (variant %-11s) %-36s %-13s", tf32_references[i], x->config, gp_status_name(x->status));
-        if (x->status == GP_STATUS_OK && !isinf(best_s))
-            fprintf(f, " %10.4f %8.2f %6.1f%% %5.3f\n", x->time_median_s * 1e3, x->flop_per_s * 1e-12,
-                    100 * best_s / x->time_median_s, tf32_eff(r, x));
-        else
-            fputc('\n', f);
-    }
+    for (int i = 0; i < nrefs; i++)
+        tune_print_reference(f, 11, 36, tf32_references[i], &refs[i], best_s, tf32_eff(r, &refs[i]));
     fflush(f);
 }
 

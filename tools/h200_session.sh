@@ -27,6 +27,8 @@ OUT=${OUT:-/tmp/gemmprof-out}
 W=${WORK:-/tmp/gemmprof-work}
 mkdir -p "$W/logs"
 steps=${*:-build cupti run rerun tests trace sass cost sol}
+# issue 28's nine shapes, for the steps that measure the auto variants (SHAPES28 overrides)
+S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
 has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 stamp() { echo "[$(date +%T)] $*"; }
 
@@ -157,7 +159,6 @@ fi
 if has shapes28; then
     # issue 28: the auto variants and every TF32 kernel beside both cuBLAS baselines at the
     # issue's nine shapes, timing only, one invocation; then the tuner at each shape
-    S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
     stamp "auto variants, TF32 kernels and cuBLAS at $S28 -> $W/shapes28"
     timeout 300 build/gemmprof -k ${SHAPES28_VARIANTS:-simt_auto,cublas,tf32_mma,wgmma,wgmma_ws,wgmma_ss,wgmma_rs,cublas_tf32} \
         -s "$S28" --no-counters --no-report -o "$W/shapes28" >"$W/logs/shapes28.log" 2>&1
@@ -176,7 +177,6 @@ if has simttune; then
     # invocation), then the tuner at each: is the rule's pick within 5% of the best plan,
     # and simt_auto within 90% of cuBLAS? The tables, joined in the layout of
     # tests/data/h200_simt_tune.csv (the host test's replay), land in $W/simttune/.
-    S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
     stamp "simt_auto and cuBLAS at $S28, then --tune at each -> $W/simttune"
     mkdir -p "$W/simttune"
     timeout 120 build/gemmprof -k simt_auto,cublas -s "$S28" --no-counters --no-report -o "$W/simttune/timing" \
@@ -214,7 +214,6 @@ if has tf32tune; then
     # memcheck and racecheck on the rule's picks at small shapes and on every split of two
     # tiles (the tuner with GEMMPROF_TUNE_ONLY); skipped once 7 minutes have gone.
     # Logs: $W/logs/tf32-*.log; the summary: $W/logs/tf32tune-summary.txt
-    S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
     sum="$W/logs/tf32tune-summary.txt"
     : >"$sum"
     t_start=$SECONDS
@@ -292,7 +291,6 @@ if has record; then
     timeout 200 build/gemmprof --stalls --out "$W/record" >"$W/logs/run-recorded.log" 2>&1
     echo "exit $? after $((SECONDS - t0)) s" >>"$W/logs/run-recorded.log"
     tail -4 "$W/logs/run-recorded.log"
-    S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
     stamp "issue 28's table -> $W/shapes_final"
     timeout 200 build/gemmprof -k simt_auto,cublas,tf32_auto,cublas_tf32,bf16_wgmma,cublas_bf16,fp16_wgmma,cublas_fp16 \
         -s "$S28" --no-counters --no-report -o "$W/shapes_final" >"$W/logs/shapes-final.log" 2>&1

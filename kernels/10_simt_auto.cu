@@ -31,7 +31,7 @@
 #include "kernels/simt_gemm.cuh"
 
 typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
-                                   const float *b, float *c, cudaStream_t stream);
+                                   const float *b, float *c, bool after_copy, cudaStream_t stream);
 
 /* Resident blocks per SM of one configuration, as launched, and its registers per thread
  * (16-byte path). */
@@ -140,6 +140,7 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
                                int n, int ld)
 {
     constexpr int ILP = SIMT_REDUCE_ILP, SLICES = SIMT_REDUCE_SLICES;
+    pdl_wait();   /* the GEMM's partials */
     const size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x; first < items; first += ILP * threads) {
         T sum[ILP];
@@ -179,7 +180,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (p->config < 0 || p->config >= simt_nconfigs || p->split < 1 || p->k_slice < 1)
         return cudaErrorInvalidValue;
     if (p->split == 1 && !p->pad_n)
-        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, stream);
+        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, false, stream);
     if (p->pad_n && (p->pad_n < n || p->pad_n % 4 != 0))
         return cudaErrorInvalidValue;
     float *ws;
@@ -192,7 +193,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (p->pad_n)
         err = pad_rows(b, ws, k, n, ld, stream);
     if (err == cudaSuccess)
-        err = simt_runs[p->config](m, ld, k, p->k_slice, p->split, a, p->pad_n ? ws : b, part, stream);
+        err = simt_runs[p->config](m, ld, k, p->k_slice, p->split, a, p->pad_n ? ws : b, part, p->pad_n != 0, stream);
     if (err != cudaSuccess)
         return err;
     /* the rule's estimate follows this launch (kernels/simt_plan.c, simt_reduce_cycles) */
@@ -200,13 +201,13 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     const size_t count = (size_t)m * (size_t)n, stride = (size_t)m * ld;
     const bool vec = count % 4 == 0 && simt_aligned16(c) && !p->pad_n;
     const unsigned blocks = (unsigned)simt_reduce_blocks(m, n, gemm_threads, vec);
+    /* a dependent launch: it starts while the GEMM drains (kernels/pdl.cuh) */
     if (vec)
-        gemm_simt_splitk_reduce_kernel<float4><<<blocks, SIMT_REDUCE_THREADS, 0, stream>>>(
-            reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c), count / 4, p->split, stride / 4, 1, 1);
-    else
-        gemm_simt_splitk_reduce_kernel<float><<<blocks, SIMT_REDUCE_THREADS, 0, stream>>>(part, c, count, p->split,
-                                                                                      stride, n, ld);
-    return cudaGetLastError();
+        return pdl_launch(true, gemm_simt_splitk_reduce_kernel<float4>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0,
+                          stream, reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c), count / 4,
+                          p->split, stride / 4, 1, 1);
+    return pdl_launch(true, gemm_simt_splitk_reduce_kernel<float>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0, stream,
+                      (const float *)part, c, count, p->split, stride, n, ld);
 }
 
 /* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this

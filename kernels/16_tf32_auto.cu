@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "kernels/gemm.h"
+#include "kernels/pdl.cuh"
 #include "kernels/sm90_rs.cuh"
 #include "kernels/sm90_tf32.cuh"
 #include "kernels/sm90_ws.cuh"
@@ -52,6 +53,7 @@ gemm_tf32_auto_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap m
 {
 #if SM90_TF32_DEVICE
     extern __shared__ uint8_t tf32_auto_smem_raw[];
+    pdl_wait();   /* an odd shape: the operands' padded copies */
     sm90_rs_gemm<P, 32, true>(tf32_auto_smem_raw, m, n, k, &map_a, &map_b, c, sm90_split{ws, counters, split, kts});
 #else
     (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c, (void)ws, (void)counters, (void)split, (void)kts;
@@ -84,8 +86,9 @@ static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, cons
     const int split = p->split, kts = p->kts;
     return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<P>, P::SMEM, P::BM, P::BK, m, n,
                           k, a, b, stream, [&](const struct sm90_maps &mp) {
-                              gemm_tf32_auto_kernel<P><<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c, ws,
-                                                                                         counters, split, kts);
+                              /* after the padded copies: a dependent launch (kernels/pdl.cuh) */
+                              pdl_launch(mp.pa != a || mp.pb != b, gemm_tf32_auto_kernel<P>, dim3(grid), dim3(P::NT),
+                                         P::SMEM, stream, m, n, k, mp.a, mp.b, c, ws, counters, split, kts);
                           });
 }
 

@@ -38,6 +38,7 @@
 #include <type_traits>
 
 #include "kernels/simt_plan.h"
+#include "kernels/pdl.cuh"
 #include "kernels/pipeline.cuh"
 
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int WMITER_, int STAGES_, int MIN_BLOCKS_, bool A_KMAJOR_>
@@ -484,6 +485,8 @@ static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
 gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
                  const float *__restrict__ b, float *__restrict__ c)
 {
+    pdl_wait();      /* a padded plan: B's copy */
+    pdl_trigger();   /* a split plan: the reduction may launch */
     if constexpr (P::A_KMAJOR)
         simt_body_kmajor<P, VEC>(m, n, k, k_slice, a, b, c);
     else
@@ -510,7 +513,7 @@ static inline bool simt_vec_ok(int n, int k, const float *a, const float *b, con
  * when the pipeline needs more. */
 template <class P, bool VEC>
 static cudaError_t simt_gemm_run(int m, int n, int k, int k_slice, int split, const float *a,
-                                 const float *b, float *c, cudaStream_t stream)
+                                 const float *b, float *c, bool after_copy, cudaStream_t stream)
 {
     if (P::SMEM > 48 * 1024) {
         const cudaError_t err = cudaFuncSetAttribute(
@@ -519,18 +522,18 @@ static cudaError_t simt_gemm_run(int m, int n, int k, int k_slice, int split, co
             return err;
     }
     const unsigned tiles = (unsigned)((m + P::BM - 1) / P::BM) * (unsigned)((n + P::BN - 1) / P::BN);
-    gemm_simt_kernel<P, VEC><<<dim3(tiles, (unsigned)split), P::NT, P::SMEM, stream>>>(m, n, k, k_slice, a, b, c);
-    return cudaGetLastError();
+    return pdl_launch(after_copy, gemm_simt_kernel<P, VEC>, dim3(tiles, (unsigned)split), dim3(P::NT), P::SMEM, stream,
+                      m, n, k, k_slice, a, b, c);
 }
 
 /* Both paths of one configuration, chosen by the operands. */
 template <class P>
 static cudaError_t simt_gemm_run_any(int m, int n, int k, int k_slice, int split, const float *a,
-                                     const float *b, float *c, cudaStream_t stream)
+                                     const float *b, float *c, bool after_copy, cudaStream_t stream)
 {
     if (simt_vec_ok<P>(n, k, a, b, c))
-        return simt_gemm_run<P, true>(m, n, k, k_slice, split, a, b, c, stream);
-    return simt_gemm_run<P, false>(m, n, k, k_slice, split, a, b, c, stream);
+        return simt_gemm_run<P, true>(m, n, k, k_slice, split, a, b, c, after_copy, stream);
+    return simt_gemm_run<P, false>(m, n, k, k_slice, split, a, b, c, after_copy, stream);
 }
 
 /* A fixed-tile variant (swizzle, bigtile): the whole of K in one slice. */
@@ -539,7 +542,7 @@ static cudaError_t simt_fixed_launch(int m, int n, int k, const float *a, const 
                                      cudaStream_t stream)
 {
     const int k_slice = (k + P::BK - 1) / P::BK * P::BK;
-    return simt_gemm_run_any<P>(m, n, k, k_slice, 1, a, b, c, stream);
+    return simt_gemm_run_any<P>(m, n, k, k_slice, 1, a, b, c, false, stream);
 }
 
 /* Its config column ("128x256x16 w64x64 t16x8 s4 split1"). */

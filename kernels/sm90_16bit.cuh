@@ -70,15 +70,6 @@ static inline cudaError_t sm90_tensor_map16(CUtensorMap *map, const void *base, 
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-/* sm90_pad_rows for 16-bit elements: row-major rows x cols into pitch ld >= cols. */
-static __global__ void sm90_pad_rows16_kernel(const uint16_t *__restrict__ src, uint16_t *__restrict__ dst, int rows,
-                                              int cols, long ld)
-{
-    const long total = (long)rows * cols;
-    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (long)gridDim.x * blockDim.x)
-        dst[i / cols * ld + i % cols] = src[i];
-}
-
 /* The 16-bit operands as TMA can read them: global strides must be multiples of 16 bytes
  * (k % 8 == 0 for A, n % 8 == 0 for B) and the bases 16-byte aligned; otherwise pitch-padded
  * copies in stream-ordered scratch memory, made on `stream` before the GEMM (timed with it),
@@ -92,32 +83,11 @@ struct sm90_operands16 {
 static inline cudaError_t sm90_operands16_prepare(int m, int n, int k, const void *a, const void *b,
                                                   cudaStream_t stream, struct sm90_operands16 *op)
 {
-    const bool pad_a = k % 8 != 0 || !sm90_aligned16(a);
-    const bool pad_b = n % 8 != 0 || !sm90_aligned16(b);
-    op->a = a, op->b = b, op->lda = k, op->ldb = n, op->scratch = NULL;
-    if (!pad_a && !pad_b)
-        return cudaSuccess;
-    const long lda = (k + 7) / 8 * 8, ldb = (n + 7) / 8 * 8;
-    const size_t a_elems = pad_a ? (size_t)m * lda : 0, b_elems = pad_b ? (size_t)k * ldb : 0;
-    cudaError_t e = cudaMallocAsync((void **)&op->scratch, (a_elems + b_elems) * 2, stream);
-    if (e != cudaSuccess)
-        return e;
-    const struct { bool pad; const void *src; uint16_t *dst; int rows, cols; long ld; } copies[2] = {
-        {pad_a, a, op->scratch, m, k, lda}, {pad_b, b, op->scratch + a_elems, k, n, ldb}};
-    for (const auto &cp : copies) {
-        if (!cp.pad)
-            continue;
-        const long blocks = ((long)cp.rows * cp.cols + 255) / 256;
-        sm90_pad_rows16_kernel<<<(unsigned)(blocks > 1024 ? 1024 : blocks), 256, 0, stream>>>(
-            (const uint16_t *)cp.src, cp.dst, cp.rows, cp.cols, cp.ld);
-        if ((e = cudaGetLastError()) != cudaSuccess)
-            return e;
-    }
-    if (pad_a)
-        op->a = op->scratch, op->lda = lda;
-    if (pad_b)
-        op->b = op->scratch + a_elems, op->ldb = ldb;
-    return cudaSuccess;
+    void *scratch;
+    op->a = a, op->b = b;
+    const cudaError_t e = sm90_pad_operands<uint16_t>(m, n, k, &op->a, &op->b, &op->lda, &op->ldb, &scratch, stream);
+    op->scratch = static_cast<uint16_t *>(scratch);
+    return e;
 }
 
 static inline cudaError_t sm90_operands16_release(struct sm90_operands16 *op, cudaStream_t stream)

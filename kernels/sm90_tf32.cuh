@@ -23,6 +23,8 @@
 #include <cuda.h> /* CUtensorMap and the encoder's types only: libcuda is not linked */
 #ifndef SM90_EMULATED
 #include <cuda_runtime.h>
+
+#include "kernels/pad_rows.cuh"
 #endif
 #include <stdint.h>
 #include <stdio.h>
@@ -135,31 +137,9 @@ static inline cudaError_t sm90_check_device(bool built_for_sm90a)
     return major == 9 && minor == 0 ? cudaSuccess : cudaErrorNotSupported;
 }
 
-/* Row-major rows x cols copy of src into dst with row pitch ld >= cols (the padding is
- * never read: the tensor map's dimensions stay rows x cols). Rows by blockIdx.y, columns
- * by the threads of blockIdx.x: no division per element (with one index, its 64-bit
- * divide and modulo were most of the copy's time: about 10 us for 257x513x4099's two
- * operands on the H200, by instruction count). */
-static __global__ void sm90_pad_rows_kernel(const float *__restrict__ src, float *__restrict__ dst, int rows,
-                                            int cols, long ld)
-{
-    for (long r = blockIdx.y; r < rows; r += gridDim.y)
-        for (long c = (long)blockIdx.x * blockDim.x + threadIdx.x; c < cols; c += (long)gridDim.x * blockDim.x)
-            dst[r * ld + c] = src[r * cols + c];
-}
-
-static inline cudaError_t sm90_pad_rows(const float *src, float *dst, int rows, int cols, long ld, cudaStream_t stream)
-{
-    /* about 2048 blocks of 256 threads: at most 8 across a row, the rest down the rows */
-    const unsigned across = (unsigned)((cols + 255) / 256 < 8 ? (cols + 255) / 256 : 8);
-    const unsigned down = (unsigned)(rows < (int)(2048 / across) ? rows : (int)(2048 / across));
-    sm90_pad_rows_kernel<<<dim3(across, down), 256, 0, stream>>>(src, dst, rows, cols, ld);
-    return cudaGetLastError();
-}
-
 static inline bool sm90_aligned16(const void *p)
 {
-    return ((uintptr_t)p & 15u) == 0;
+    return pad_rows_aligned16(p);
 }
 
 /* The operands as TMA can read them: a and b themselves when their row pitches (k and n
@@ -172,30 +152,53 @@ struct sm90_operands {
     float *scratch;  /* NULL, or the copies: free with sm90_operands_release after the launch */
 };
 
+/* The pitch-padded copies of A (m x k) and B (k x n) of T elements that TMA needs: a
+ * global stride must be a multiple of 16 bytes and the base 16-byte aligned. Either copy is
+ * made only when needed, both in one launch (kernels/pad_rows.cuh) on `stream`, into
+ * stream-ordered scratch memory (*scratch, NULL when none); *a, *b and the pitches are
+ * replaced by the copies'. */
+template <class T>
+static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a, const void **b, long *lda,
+                                            long *ldb, void **scratch, cudaStream_t stream)
+{
+    constexpr int V = 16 / sizeof(T);
+    const bool pad_a = k % V != 0 || !sm90_aligned16(*a);
+    const bool pad_b = n % V != 0 || !sm90_aligned16(*b);
+    *lda = k, *ldb = n, *scratch = NULL;
+    if (!pad_a && !pad_b)
+        return cudaSuccess;
+    const int pitch_a = (k + V - 1) / V * V, pitch_b = (n + V - 1) / V * V;
+    const size_t a_elems = pad_a ? (size_t)m * pitch_a : 0, b_elems = pad_b ? (size_t)k * pitch_b : 0;
+    cudaError_t e = cudaMallocAsync(scratch, (a_elems + b_elems) * sizeof(T), stream);
+    if (e != cudaSuccess) {
+        *scratch = NULL;
+        return e;
+    }
+    T *copy_a = static_cast<T *>(*scratch), *copy_b = copy_a + a_elems;
+    struct pad_copy copies[2];
+    int n_copies = 0;
+    if (pad_a)
+        copies[n_copies++] = {*a, copy_a, m, k, pitch_a};
+    if (pad_b)
+        copies[n_copies++] = {*b, copy_b, k, n, pitch_b};
+    if ((e = pad_rows_launch<T>(copies, n_copies, stream)) != cudaSuccess)
+        return e;
+    if (pad_a)
+        *a = copy_a, *lda = pitch_a;
+    if (pad_b)
+        *b = copy_b, *ldb = pitch_b;
+    return cudaSuccess;
+}
+
 static inline cudaError_t sm90_operands_prepare(int m, int n, int k, const float *a, const float *b,
                                          cudaStream_t stream, struct sm90_operands *op)
 {
-    const bool pad_a = k % 4 != 0 || !sm90_aligned16(a);
-    const bool pad_b = n % 4 != 0 || !sm90_aligned16(b);
-    op->a = a, op->b = b, op->lda = k, op->ldb = n, op->scratch = NULL;
-    if (!pad_a && !pad_b)
-        return cudaSuccess;
-    const long lda = (k + 3) / 4 * 4, ldb = (n + 3) / 4 * 4;
-    const size_t a_elems = pad_a ? (size_t)m * lda : 0, b_elems = pad_b ? (size_t)k * ldb : 0;
-    cudaError_t e = cudaMallocAsync((void **)&op->scratch, (a_elems + b_elems) * sizeof(float), stream);
-    if (e != cudaSuccess)
-        return e;
-    if (pad_a) {
-        if ((e = sm90_pad_rows(a, op->scratch, m, k, lda, stream)) != cudaSuccess)
-            return e;
-        op->a = op->scratch, op->lda = lda;
-    }
-    if (pad_b) {
-        if ((e = sm90_pad_rows(b, op->scratch + a_elems, k, n, ldb, stream)) != cudaSuccess)
-            return e;
-        op->b = op->scratch + a_elems, op->ldb = ldb;
-    }
-    return cudaSuccess;
+    const void *pa = a, *pb = b;
+    void *scratch;
+    const cudaError_t e = sm90_pad_operands<float>(m, n, k, &pa, &pb, &op->lda, &op->ldb, &scratch, stream);
+    op->a = static_cast<const float *>(pa), op->b = static_cast<const float *>(pb);
+    op->scratch = static_cast<float *>(scratch);
+    return e;
 }
 
 static inline cudaError_t sm90_operands_release(struct sm90_operands *op, cudaStream_t stream)

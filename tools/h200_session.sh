@@ -5,7 +5,7 @@
 # outputs included, into $OUT/bundle.tgz (default /tmp/gemmprof-out).
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
-# wgmma16 dbufstalls tune tf32tune trace sass simttune record
+# wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -280,6 +280,39 @@ PY
         done
     fi
     echo "tf32tune: $((SECONDS - t_start)) s; summary in $sum" | tee -a "$sum"
+fi
+if has padcheck; then
+    # the padded copies (kernels/pad_rows.cuh, one launch for A and B) and the dependent
+    # launches (kernels/pdl.cuh): every TMA variant and simt_auto verified at shapes whose
+    # k and n leave rows unaligned; simt_auto's padded plans verified by the tuner; memcheck
+    # and racecheck on the copies; then the auto variants beside cuBLAS at the nine shapes
+    odd=1x1x1,17x33x65,130x67x45,257x513x4099,1000x1500x701,2049x2047x1029
+    stamp "TMA variants and simt_auto verified at $odd -> $W/padcheck"
+    timeout 150 build/gemmprof -k wgmma,wgmma_ws,wgmma_ss,wgmma_rs,tf32_auto,tf32x3_wgmma,bf16_wgmma,fp16_wgmma,simt_auto \
+        -s "$odd" -r 2 -w 1 --no-counters --no-ceilings --no-report -o "$W/padcheck" >"$W/logs/padcheck.log" 2>&1
+    echo "exit $?" >>"$W/logs/padcheck.log"
+    python3 tests/gpu/csvcheck.py all-ok "$W/padcheck/results.csv" $((9 * 6)) 2>&1 | tail -3
+    grep -vE "^ +config|^gemmprof: " "$W/logs/padcheck.log" | grep -vE " ok " | head -20
+    for tool in memcheck racecheck; do
+        timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof -k tf32_auto,bf16_wgmma \
+            -s 17x33x65,130x67x45 -r 1 -w 0 --no-counters --no-ceilings --no-report --no-flush \
+            -o "$W/pad_$tool" >"$W/logs/pad-$tool.log" 2>&1
+        echo "$tool tf32_auto,bf16_wgmma padded: exit $?, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/pad-$tool.log" | tail -1)"
+        GEMMPROF_TUNE_ONLY=t32x64 timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof \
+            --tune 70x67x300 -r 1 -w 0 --no-flush -o "$W/pad_${tool}_simt" >"$W/logs/pad-$tool-simt.log" 2>&1
+        echo "$tool simt plans at 70x67x300: exit $?, $(grep -cE " ok " "$W/logs/pad-$tool-simt.log") ok lines, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/pad-$tool-simt.log" | tail -1)"
+    done
+    stamp "auto variants and cuBLAS at $S28 -> $W/pad_shapes"
+    timeout 150 build/gemmprof -k simt_auto,cublas,tf32_auto,cublas_tf32,bf16_wgmma,cublas_bf16 -s "$S28" --no-counters \
+        --no-report -o "$W/pad_shapes" >"$W/logs/pad-shapes.log" 2>&1
+    echo "exit $?" >>"$W/logs/pad-shapes.log"
+    python3 tools/lab/auto_table.py "$W/pad_shapes" | tee "$W/logs/pad-shapes-table.md"
+    for s in ${PAD_TUNE:-257x513x4099 1000x1500x700}; do
+        timeout 90 build/gemmprof --tune "$s" --no-counters -o "$W/pad_tune/$s" >"$W/logs/pad-tune-$s.log" 2>&1
+        echo "simt tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/pad-tune-$s.log")"
+        timeout 90 build/gemmprof --tune "$s" -k tf32_auto -o "$W/pad_tune_tf32/$s" >"$W/logs/pad-tune-tf32-$s.log" 2>&1
+        echo "tf32 tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/pad-tune-tf32-$s.log")"
+    done
 fi
 if has record; then
     # the recorded run (results/h200): the default sweep with the stall reasons; then issue

@@ -1,0 +1,53 @@
+/* Programmatic dependent launch (sm_90): a launcher that enqueues two kernels back to back
+ * (a padded copy and the GEMM, a split-K GEMM and its reduction) lets the second launch and
+ * get its blocks resident while the first drains; the second waits for the first's memory
+ * at pdl_wait(). On the H200 a dependent launch otherwise costs about 2.5 us of an idle GPU
+ * (kernels/simt_plan.h, SIMT_REDUCE_LAUNCH_CLK), a tenth of a small GEMM.
+ * pdl_wait and pdl_trigger are no-ops in a kernel launched without the attribute, and
+ * compile to nothing before sm_90 and in host builds of the kernel bodies. */
+#ifndef GEMMPROF_KERNELS_PDL_CUH
+#define GEMMPROF_KERNELS_PDL_CUH
+
+/* Waits until the kernel before this one in the stream has finished and its writes are
+ * visible. */
+static __device__ __forceinline__ void pdl_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/* Lets the kernel after this one start launching once every block of this one has
+ * called it (or exited). */
+static __device__ __forceinline__ void pdl_trigger()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+
+/* kernel<<<grid, block, smem, stream>>>(args...), as a dependent launch of the kernel
+ * enqueued just before it when `dependent` (only then: after an event or a foreign kernel
+ * the plain launch keeps the stream's full ordering). */
+template <class... Params, class... Args>
+static inline cudaError_t pdl_launch(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem,
+                                     cudaStream_t stream, Args... args)
+{
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    cfg.attrs = dependent ? &attr : nullptr;
+    cfg.numAttrs = dependent ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...);
+}
+#endif
+
+#endif

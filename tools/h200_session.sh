@@ -5,7 +5,7 @@
 # outputs included, into $OUT/bundle.tgz (default /tmp/gemmprof-out).
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
-# wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck
+# wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
 # cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
@@ -313,6 +313,17 @@ if has padcheck; then
         timeout 90 build/gemmprof --tune "$s" -k tf32_auto -o "$W/pad_tune_tf32/$s" >"$W/logs/pad-tune-tf32-$s.log" 2>&1
         echo "tf32 tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/pad-tune-tf32-$s.log")"
     done
+fi
+if has gaps; then
+    # where a small GEMM's time goes: each timed call's kernels and the idle gaps between
+    # them, from the CUPTI activity trace (tools/lab/trace_gaps.py)
+    stamp "kernels and gaps per call -> $W/gaps"
+    timeout 120 build/gemmprof -k ${GAPS_VARIANTS:-tf32_auto,cublas_tf32,simt_auto,cublas,bf16_wgmma,cublas_bf16} \
+        -s ${GAPS_SHAPES:-257x513x4099,256x512x4096,1000x1500x700} -r 5 --no-counters --no-ceilings --no-report --trace \
+        -o "$W/gaps" >"$W/logs/gaps-run.log" 2>&1
+    echo "exit $?" >>"$W/logs/gaps-run.log"
+    python3 tools/lab/trace_gaps.py "$W/gaps/trace.json" 2>&1 | tee "$W/logs/gaps.txt"
+    rm -f "$W/gaps/trace.json.gz"
 fi
 if has record; then
     # the recorded run (results/h200): the default sweep with the stall reasons; then issue

@@ -4,11 +4,10 @@
  * Generic (no GEMM in it), for 4- and 2-byte elements: simt_auto pads B with it, the TMA
  * kernels A and B (FP32, BF16, FP16) when k or n leaves rows unaligned.
  *
- * One launch copies one or two matrices (A and B of a GEMM), each thread one 16-byte chunk
- * of a copy's row: its loads are independent and the grid covers every chunk once, so the
- * copy waits for DRAM about once. The row loops it replaced made each thread walk ~6 rows
- * with a load and a store each, one DRAM latency per row (H200: about 20 us of tf32_auto's
- * 45 us at 257x513x4099; results/h200/NOTES.md). */
+ * One launch copies one or two matrices (A and B of a GEMM), each thread four 16-byte chunks
+ * whose loads are all in flight before any store, and the grid covers every chunk once.
+ * With one chunk a thread, the copies of 257x513x4099's operands took 18 us on the H200
+ * (1.4 TB/s: too few bytes in flight), as the row loops before them (results/h200/NOTES.md). */
 #ifndef GEMMPROF_KERNELS_PAD_ROWS_CUH
 #define GEMMPROF_KERNELS_PAD_ROWS_CUH
 
@@ -26,36 +25,42 @@ struct pad_copy {
 };
 
 #define PAD_ROWS_THREADS 256
+#define PAD_ROWS_CHUNKS 4   /* 16-byte chunks per thread, their loads all issued first */
 
+/* Chunks [first, first + PAD_ROWS_CHUNKS * PAD_ROWS_THREADS) of one copy, PAD_ROWS_THREADS
+ * apart per thread (a warp's loads stay contiguous). */
 template <class T>
-static __device__ __forceinline__ void pad_rows_chunk(const struct pad_copy &cp, size_t chunk)
+static __device__ __forceinline__ void pad_rows_chunks(const T *__restrict__ src, T *__restrict__ dst, size_t rows,
+                                                       int cols, int ld, size_t first)
 {
     constexpr int V = 16 / sizeof(T);   /* elements per 16-byte chunk */
-    const unsigned per_row = (unsigned)(cp.ld / V);
-    size_t r;
-    unsigned q;
-    if ((size_t)cp.rows * per_row <= 0xffffffffu) {   /* a 32-bit divide: most copies */
-        r = (unsigned)chunk / per_row;
-        q = (unsigned)chunk - (unsigned)r * per_row;
-    } else {
-        r = chunk / per_row;
-        q = (unsigned)(chunk - r * per_row);
-    }
-    if (r >= (size_t)cp.rows)
-        return;
-    const T *s = static_cast<const T *>(cp.src) + r * (size_t)cp.cols;
-    union {
+    const unsigned per_row = (unsigned)(ld / V);
+    const bool narrow = rows * per_row <= 0xffffffffu;   /* 32-bit divides: most copies */
+    union chunk {
         T e[V];
         uint4 u;
-    } v;
-    const int c0 = (int)q * V;
+    } v[PAD_ROWS_CHUNKS];
+    size_t row[PAD_ROWS_CHUNKS];
+    unsigned q[PAD_ROWS_CHUNKS];
 #pragma unroll
-    for (int e = 0; e < V; e++)
-        v.e[e] = c0 + e < cp.cols ? s[c0 + e] : T(0);
-    reinterpret_cast<uint4 *>(static_cast<T *>(cp.dst) + r * (size_t)cp.ld)[q] = v.u;
+    for (int u = 0; u < PAD_ROWS_CHUNKS; u++) {
+        const size_t c = first + (size_t)u * PAD_ROWS_THREADS;
+        row[u] = narrow ? (unsigned)c / per_row : c / per_row;
+        q[u] = (unsigned)(c - row[u] * per_row);
+        const int c0 = (int)q[u] * V;
+        const T *s = src + row[u] * (size_t)cols;
+#pragma unroll
+        for (int e = 0; e < V; e++)
+            v[u].e[e] = row[u] < rows && c0 + e < cols ? s[c0 + e] : T(0);
+    }
+#pragma unroll
+    for (int u = 0; u < PAD_ROWS_CHUNKS; u++)
+        if (row[u] < rows)
+            reinterpret_cast<uint4 *>(dst + row[u] * (size_t)ld)[q[u]] = v[u].u;
 }
 
-/* Blocks [0, blocks0) copy `first`, the rest `second` (if any). */
+/* Blocks [0, blocks0) copy `first`, the rest `second` (if any). The fields are picked one
+ * by one: a whole struct picked by a runtime test may be copied to local memory. */
 template <class T>
 static __global__ void __launch_bounds__(PAD_ROWS_THREADS)
 pad_rows_kernel(struct pad_copy first, struct pad_copy second, unsigned blocks0)
@@ -63,7 +68,9 @@ pad_rows_kernel(struct pad_copy first, struct pad_copy second, unsigned blocks0)
     pdl_trigger();   /* the GEMM after the copy may launch now, and waits for it */
     const bool one = blockIdx.x < blocks0;
     const size_t block = one ? blockIdx.x : blockIdx.x - blocks0;
-    pad_rows_chunk<T>(one ? first : second, block * PAD_ROWS_THREADS + threadIdx.x);
+    pad_rows_chunks<T>(static_cast<const T *>(one ? first.src : second.src), static_cast<T *>(one ? first.dst : second.dst),
+                       (size_t)(one ? first.rows : second.rows), one ? first.cols : second.cols,
+                       one ? first.ld : second.ld, block * PAD_ROWS_CHUNKS * PAD_ROWS_THREADS + threadIdx.x);
 }
 
 static inline bool pad_rows_aligned16(const void *p)
@@ -84,7 +91,8 @@ static inline cudaError_t pad_rows_launch(const struct pad_copy *copies, int n, 
         const struct pad_copy &cp = copies[i];
         if (cp.rows < 1 || cp.cols < 1 || cp.ld < cp.cols || cp.ld % V != 0 || !pad_rows_aligned16(cp.dst))
             return cudaErrorInvalidValue;
-        blocks[i] = ((size_t)cp.rows * (size_t)(cp.ld / V) + PAD_ROWS_THREADS - 1) / PAD_ROWS_THREADS;
+        const size_t per_block = (size_t)PAD_ROWS_CHUNKS * PAD_ROWS_THREADS;
+        blocks[i] = ((size_t)cp.rows * (size_t)(cp.ld / V) + per_block - 1) / per_block;
     }
     if (blocks[0] + blocks[1] > 0x7fffffffu)
         return cudaErrorInvalidValue;

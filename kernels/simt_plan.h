@@ -47,7 +47,7 @@ extern "C" {
 #define SIMT_NARROW_T 0.8373                /* EFF of transposed-A tiles on 4-byte B copies */
 #define SIMT_NARROW_K 0.7784                /* EFF of k-major tiles on 4-byte copies */
 #define SIMT_A_SECTOR 0.9632                /* EFF of transposed-A tiles when K % 8 != 0 */
-#define SIMT_REDUCE_LAUNCH_CLK 5045.3       /* the split's second kernel: launch and ramp */
+#define SIMT_REDUCE_LAUNCH_CLK 1000.0       /* the reduction's launch, mostly hidden: a dependent launch */
 #define SIMT_REDUCE_ROUND_CLK 1202.3        /* one round of dependent loads from L2 */
 #define SIMT_REDUCE_BYTES_PER_CLK 21.44     /* its traffic, per SM (L2-resident partials) */
 /* B's padded copy: its launch, and its bytes (read from DRAM, written to L2) per SM per cycle.

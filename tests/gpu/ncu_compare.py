@@ -62,10 +62,11 @@ criterion (gemmprof = median of its runs, ncu = median of its calls over its pro
     whichever is larger; outside it, a one-kernel call still passes when the DRAM total
     (read + write) is within 2% of ncu's (writes are capacity evictions of C, which vary
     from call to call under both tools); the total is printed either way
-  a call of several kernels (split-K GEMM + reduction): ncu flushes the caches between the
-    kernels, gemmprof measures the call as one range, so DRAM reads must satisfy
-    ncu's largest kernel - tol <= gemmprof <= ncu's sum over the kernels + tol (tol: 2% or
-    64 KiB), not equality; the DRAM total is not used there
+  a call of several kernels (split-K GEMM + reduction, padded copies + GEMM): ncu flushes
+    the caches between the kernels, gemmprof measures the call as one range, so DRAM reads
+    must satisfy ncu's first kernel - tol <= gemmprof <= ncu's sum over the kernels + tol
+    (tol: 2% or 64 KiB), not equality, and L2 bytes may lie under ncu's sum by up to ncu's
+    extra DRAM reads; the DRAM total is not used there
   a judged value missing or not finite on either side fails; clocks, durations and peaks
     are shown, not judged"""
 
@@ -263,6 +264,8 @@ def main(argv):
             good = abs(ours - ncus) <= tol(ncus) or lo - tol(lo) <= ours <= hi + tol(hi)
             if not good and name == L2:
                 good, note = judge_l2_demand(rows, calls)
+            if not good and name == L2 and per > 1:
+                good, note = judge_l2_split(rows, calls, ours, ncus)
         elif name in WAVEFRONTS:
             good = abs(ours - ncus) <= max(0.02 * ncus, max(theirs) - min(theirs))
         else:
@@ -301,6 +304,21 @@ def judge_l2_demand(rows, calls):
                   f"{32 * statistics.median([combine(MERGED, c) for c in calls]) / 1e6:.1f} MB)")
 
 
+def judge_l2_split(rows, calls, ours, ncus):
+    """L2 bytes of a call of several kernels: ncu flushes between them, so a later kernel's
+    reads of what an earlier one wrote (split-K partials, padded copies) come back from DRAM
+    under ncu and hit the L2 in gemmprof's one range. gemmprof may then lie under ncu's sum by
+    at most ncu's extra DRAM reads (2% or 64 KiB beside): (good, note)."""
+    r_mine = values(rows, READ)
+    r_theirs = [combine(READ, c) for c in calls]
+    if r_mine is None or not (finite(r_mine) and finite(r_theirs)):
+        return False, ""
+    extra = max(0.0, statistics.median(r_theirs) - statistics.median(r_mine))
+    good = ncus - extra - tol(ncus) <= ours <= ncus + tol(ncus)
+    return good, (f"(a call of several kernels: ncu's extra DRAM reads {extra / 1e6:.2f} MB allow "
+                  f"{(ncus - extra) / 1e6:.1f}-{ncus / 1e6:.1f} MB)")
+
+
 def judge_writes(med, per):
     """DRAM writes: inside ncu's widened range, or (one-kernel calls) the DRAM total."""
     _, w_mine, w_theirs = med[WRITE]
@@ -324,17 +342,21 @@ def judge_writes(med, per):
 
 
 def judge_split_reads(med, calls, per, what):
-    """DRAM reads of a call of several kernels: between ncu's largest kernel and its sum."""
+    """DRAM reads of a call of several kernels: between ncu's first kernel and its sum. The
+    first kernel reads the call's inputs from the same flushed L2 under both tools; a later
+    one may read what an earlier one wrote, from DRAM under ncu (it flushes between them) but
+    from the L2 in gemmprof's one range (simt_auto 1024^3: the reduction read 12.6 MB under
+    ncu, the whole call 8.5 MB under gemmprof)."""
     r_ours = statistics.median(med[READ][1])
     r_ncu = statistics.median(med[READ][2])
-    largest = statistics.median([max(number(x[READ]) for x in c) for c in calls])
+    first = statistics.median([number(c[0][READ]) for c in calls])
     each = [statistics.median([number(c[i][READ]) for c in calls]) for i in range(per)]
-    holds = largest - tol(largest) <= r_ours <= r_ncu + tol(r_ncu)
+    holds = first - tol(first) <= r_ours <= r_ncu + tol(r_ncu)
     print(f"  DRAM reads over the call of {per} kernels: gemmprof {r_ours:.6g} B; ncu per kernel "
           f"{' + '.join(f'{x:.6g}' for x in each)} = {r_ncu:.6g} B (gemmprof {pct(r_ours, r_ncu):+.2f}%)")
     print(f"{'ok' if holds else 'FAIL'} - split-K call {what}: DRAM reads over the call, gemmprof "
           f"{r_ours / 1e6:.3f} MB <= ncu's sum over its {per} kernels {r_ncu / 1e6:.3f} MB and >= "
-          f"its largest kernel {largest / 1e6:.3f} MB (tolerance 2% or 64 KiB)")
+          f"its first kernel {first / 1e6:.3f} MB (tolerance 2% or 64 KiB)")
     return holds
 
 

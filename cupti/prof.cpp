@@ -18,10 +18,12 @@
  * (a beta = 0 GEMM is).
  *
  * Kernel names: range names are ours, so the kernel names come from a CUPTI callback subscriber on the runtime and driver launch APIs
- * (CUpti_CallbackData.symbolName), enabled only during prof_measure so it costs
- * the timing phase nothing. The subscriber does not profile anything itself, so it
- * does not conflict with the range profiler; it does fail with
- * MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED when ncu/nsys/sanitizer already hold CUPTI.
+ * (CUpti_CallbackData.symbolName), subscribed only during prof_measure: CUPTI takes one
+ * subscriber per process, and the launch-facts capture (cupti/launch.c) needs it while a
+ * session kept open across shapes waits. The subscriber does not profile anything
+ * itself, so it does not conflict with the range profiler; it does fail with
+ * MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED when ncu/nsys/sanitizer already hold CUPTI (tried
+ * once at prof_open, so that case is still reported there).
  *
  * The driver library is opened with dlopen, never linked, so gemmprof starts on
  * machines without a GPU driver and reports "no CUDA driver" from prof_open.
@@ -283,7 +285,7 @@ struct prof_session {
     std::vector<int> eval_of_id;       /* position in host.names, per gp metric; -1 if absent */
     CUpti_RangeProfiler_Object *rp = nullptr;
     std::vector<uint8_t> counter_data;
-    CUpti_SubscriberHandle sub = nullptr;
+    CUpti_SubscriberHandle sub = nullptr;   /* only inside measure() */
     launch_log launches;
     prof_cost cost{};
 };
@@ -296,26 +298,66 @@ static double cost_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* cuptiProfilerInitialize/DeInitialize are process-wide: counted here, so that closing one
+ * of two open sessions does not de-initialise the profiler under the other. */
+static std::mutex profiler_users_mu;
+static int profiler_users;
+
+static CUptiResult profiler_use(char *why, size_t len)
+{
+    std::lock_guard<std::mutex> lock(profiler_users_mu);
+    if (profiler_users == 0) {
+        auto p = GP_PARAMS(CUpti_Profiler_Initialize_Params);
+        CUptiResult r = CUPTI_TRY(cuptiProfilerInitialize(&p), why, len);
+        if (r != CUPTI_SUCCESS)
+            return r;
+    }
+    profiler_users++;
+    return CUPTI_SUCCESS;
+}
+
+static void profiler_release(void)
+{
+    std::lock_guard<std::mutex> lock(profiler_users_mu);
+    if (profiler_users > 0 && --profiler_users == 0) {
+        auto p = GP_PARAMS(CUpti_Profiler_DeInitialize_Params);
+        cuptiProfilerDeInitialize(&p);
+    }
+}
+
+/* The launch-name subscriber, with the callbacks off. */
+static CUptiResult subscribe(struct prof_session *s, char *why, size_t len)
+{
+    CUptiResult r = CUPTI_TRY(cuptiSubscribe(&s->sub, on_launch, &s->launches), why, len);
+    if (r != CUPTI_SUCCESS)
+        s->sub = nullptr;
+    return r;
+}
+
+static void unsubscribe(struct prof_session *s)
+{
+    if (s->sub) {
+        enable_launch_callbacks(s->sub, 0);
+        cuptiUnsubscribe(s->sub);
+        s->sub = nullptr;
+    }
+}
+
 extern "C" {
 
 void prof_close(struct prof_session *s)
 {
     if (!s)
         return;
-    if (s->sub) {
-        enable_launch_callbacks(s->sub, 0);
-        cuptiUnsubscribe(s->sub);
-    }
+    unsubscribe(s);
     if (s->rp) {
         auto p = GP_PARAMS(CUpti_RangeProfiler_Disable_Params);
         p.pRangeProfilerObject = s->rp;
         cuptiRangeProfilerDisable(&p);
     }
     host_close(&s->host);
-    if (s->profiler_initialized) {
-        auto p = GP_PARAMS(CUpti_Profiler_DeInitialize_Params);
-        cuptiProfilerDeInitialize(&p);
-    }
+    if (s->profiler_initialized)
+        profiler_release();
     if (s->ctx_retained)
         s->drv.release(s->cudev);
     if (s->drv.lib)
@@ -359,15 +401,11 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
         s->ctx_retained = true;
     }
 
-    {
-        auto p = GP_PARAMS(CUpti_Profiler_Initialize_Params);
-        /* After this fails, other CUPTI profiler calls may crash (seen offline with
-         * cuptiDeviceGetChipName): stop at the first failure. */
-        if ((r = CUPTI_TRY(cuptiProfilerInitialize(&p), why, len)) != CUPTI_SUCCESS) {
-            goto fail;
-        }
-        s->profiler_initialized = true;
-    }
+    /* After the initialise fails, other CUPTI profiler calls may crash (seen offline with
+     * cuptiDeviceGetChipName): stop at the first failure. */
+    if ((r = profiler_use(why, len)) != CUPTI_SUCCESS)
+        goto fail;
+    s->profiler_initialized = true;
     {
         auto p = GP_PARAMS(CUpti_Profiler_DeviceSupported_Params);
         p.cuDevice = s->cudev;
@@ -472,10 +510,10 @@ static struct prof_session *open_session(int device, const int *ids, int nids, c
             goto fail;
         }
     }
-    if ((r = CUPTI_TRY(cuptiSubscribe(&s->sub, on_launch, &s->launches), why, len)) != CUPTI_SUCCESS) {
-        s->sub = nullptr;
+    /* a tool holding CUPTI is said here, as for the profiler; measure() subscribes again */
+    if ((r = subscribe(s, why, len)) != CUPTI_SUCCESS)
         goto fail;
-    }
+    unsubscribe(s);
     if (why && len)
         why[0] = '\0';
     return s;
@@ -537,8 +575,11 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
         s->launches.names.assign(n, {});
         s->launches.cur = -1;
     }
+    if (subscribe(s, why, len) != CUPTI_SUCCESS)
+        return -1;
     if ((r = enable_launch_callbacks(s->sub, 1)) != CUPTI_SUCCESS) {
         cupti_describe_error("cuptiEnableCallback", r, why, len);
+        unsubscribe(s);
         return -1;
     }
 
@@ -593,7 +634,7 @@ static int measure(struct prof_session *s, int n, prof_prepare_fn prepare,
             break;
         all = stop.isAllPassSubmitted != 0;
     }
-    enable_launch_callbacks(s->sub, 0);
+    unsubscribe(s);   /* nothing of ours left on the launch path between measures */
     set_recording(s, -1);
     if (r != CUPTI_SUCCESS) {
         cupti_describe_error(failed_call, r, why, len);
@@ -749,17 +790,15 @@ int prof_device_chip(int device, char *chip, size_t chip_len, char *why, size_t 
         if (cr != CUDA_SUCCESS) {
             driver_why(&drv, "cuInit", cr, why, why_len);
         } else {
-            auto ip = GP_PARAMS(CUpti_Profiler_Initialize_Params);
             /* no chip query after a failed initialise: it may crash (see open_session) */
-            if (CUPTI_TRY(cuptiProfilerInitialize(&ip), why, why_len) == CUPTI_SUCCESS) {
+            if (profiler_use(why, why_len) == CUPTI_SUCCESS) {
                 auto cp = GP_PARAMS(CUpti_Device_GetChipName_Params);
                 cp.deviceIndex = (size_t)device;
                 if (CUPTI_TRY(cuptiDeviceGetChipName(&cp), why, why_len) == CUPTI_SUCCESS && cp.pChipName) {
                     snprintf(chip, chip_len, "%s", cp.pChipName);
                     rc = 0;
                 }
-                auto dp = GP_PARAMS(CUpti_Profiler_DeInitialize_Params);
-                cuptiProfilerDeInitialize(&dp);
+                profiler_release();
             }
         }
         dlclose(drv.lib);

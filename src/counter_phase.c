@@ -1,7 +1,16 @@
-/* The counter phase of a shape: the CUPTI range profiler, enabled only after every
- * variant of the shape has been timed, so it can never slow a timed launch. Each pass
+/* The counter phase of a shape: the CUPTI range profiler measures only after every
+ * variant of the shape has been timed, so it never runs during a timed launch. Each pass
  * starts from the L2 state chosen by GEMMPROF_COUNTER_FLUSH; all variants of the shape
- * are measured in one batch, one range each. */
+ * are measured in one batch, one range each.
+ *
+ * Sessions (GEMMPROF_COUNTER_SESSIONS): `run`, the default, opens a metric group's session
+ * the first time the group is measured and keeps it for later shapes, closing it when the
+ * run ends (counter_phase_end), or at once after a failed measure, so the next shape
+ * reopens it fresh. Per shape, the H200's default sweep (4 shapes) spent 1.48 s of its
+ * 13.24 s counter phase opening and closing sessions and 1.03 s in their warm-ups. Between
+ * shapes only the range profiler stays enabled: no pass, range, callback or subscriber is
+ * active while the next shape is timed. `shape` opens and closes them in every shape's
+ * counter phase, as before. */
 #include "src/counter_phase.h"
 
 #include <stdio.h>
@@ -49,20 +58,52 @@ static const struct counter_flush_mode {
     {"none", {0, 0, 0, 0, 0}},         /* keeps the cache warm */
 };
 
+/* When the sessions are closed: after the run (the default, first) or after each shape. */
+static const struct counter_session_mode {
+    const char *name;
+    int per_shape;
+} counter_session_modes[] = {
+    {"run", 0},
+    {"shape", 1},
+};
+
+/* The choice of table entry named by environment variable `var` (the first entry when it
+ * is unset), the name being the first member of entries `stride` bytes apart: its index,
+ * or -1 with err naming the choices. */
+static int env_choice(const char *var, const void *table, size_t stride, size_t n, char *err, size_t errlen)
+{
+    const char *value = getenv(var);
+    const char *base = table;
+    for (size_t i = 0; i < n; i++)
+        if (!value || strcmp(value, *(const char *const *)(base + i * stride)) == 0)
+            return (int)i;
+    int used = snprintf(err, errlen, "%s=%s: unknown; one of", var, value);
+    for (size_t i = 0; i < n && used > 0 && (size_t)used < errlen; i++)
+        used += snprintf(err + used, errlen - (size_t)used, "%s %s", i ? "," : "",
+                         *(const char *const *)(base + i * stride));
+    return -1;
+}
+#define ENV_CHOICE(var, table, err, errlen) \
+    env_choice(var, table, sizeof table[0], sizeof table / sizeof table[0], err, errlen)
+
 /* GEMMPROF_COUNTER_FLUSH, read once before any GPU work: 0, or -1 naming the choices. */
 int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen)
 {
-    const char *mode = getenv("GEMMPROF_COUNTER_FLUSH");
-    size_t n = sizeof counter_flush_modes / sizeof counter_flush_modes[0];
-    for (size_t i = 0; i < n; i++)
-        if (!mode || strcmp(mode, counter_flush_modes[i].name) == 0) {
-            *how = counter_flush_modes[i].how;
-            return 0;
-        }
-    int used = snprintf(err, errlen, "GEMMPROF_COUNTER_FLUSH=%s: unknown; one of", mode);
-    for (size_t i = 0; i < n && used > 0 && (size_t)used < errlen; i++)
-        used += snprintf(err + used, errlen - (size_t)used, "%s %s", i ? "," : "", counter_flush_modes[i].name);
-    return -1;
+    int i = ENV_CHOICE("GEMMPROF_COUNTER_FLUSH", counter_flush_modes, err, errlen);
+    if (i < 0)
+        return -1;
+    *how = counter_flush_modes[i].how;
+    return 0;
+}
+
+/* GEMMPROF_COUNTER_SESSIONS, read with the flush: 0, or -1 naming the choices. */
+int counter_sessions_from_env(int *per_shape, char *err, size_t errlen)
+{
+    int i = ENV_CHOICE("GEMMPROF_COUNTER_SESSIONS", counter_session_modes, err, errlen);
+    if (i < 0)
+        return -1;
+    *per_shape = counter_session_modes[i].per_shape;
+    return 0;
 }
 
 static int launch_once(void *arg);
@@ -117,28 +158,91 @@ static int tiny_workload(void *arg)
                            (float *)r->gpu.d_probe, 1, r->gpu.stream) == cudaSuccess ? 0 : -1;
 }
 
-/* One profiler session over a group of metrics, measuring every row of the shape. */
+/* The metric groups, each measured in a session of its own (count_shape). */
+enum { COUNTER_GROUP_HW, COUNTER_GROUP_SASS };
+
+/* Closes group g's session, if open: its costs summed into the run's. */
+static void close_group(struct run *r, int g)
+{
+    struct prof_session *prof = r->counters.session[g];
+    if (!prof)
+        return;
+    struct prof_cost c;
+    prof_cost_get(prof, &c);
+    r->counters.cost.prepare_s += c.prepare_s;
+    r->counters.cost.ranges_s += c.ranges_s;
+    r->counters.cost.pass_end_s += c.pass_end_s;
+    r->counters.cost.decode_s += c.decode_s;
+    r->counters.cost.passes += c.passes;
+    r->counters.cost.ranges += c.ranges;
+    const double t0 = now_s();
+    prof_close(prof);
+    r->counters.open_s += now_s() - t0;
+    r->counters.session[g] = NULL;
+}
+
+static void close_all(struct run *r)
+{
+    for (int g = 0; g < (int)(sizeof r->counters.session / sizeof r->counters.session[0]); g++)
+        close_group(r, g);
+}
+
+void counter_phase_end(struct run *r)
+{
+    const double t0 = now_s();
+    close_all(r);
+    r->counters.wall_s += now_s() - t0;   /* the closes the shapes' phases left to the end */
+}
+
+static struct prof_session *open_timed(struct run *r, const int *ids, int nids, char *why, size_t len)
+{
+    const double t0 = now_s();
+    struct prof_session *prof = prof_open(r->o->device, ids, nids, why, len);
+    r->counters.open_s += now_s() - t0;
+    r->counters.sessions_opened += prof != NULL;
+    return prof;
+}
+
+/* Opens group g's session. Kept sessions of two groups are both enabled on the context;
+ * should CUPTI refuse that, the other is closed and sessions are opened per shape from
+ * then on, rather than losing the counters. NULL, with why, when counters are off. */
+static struct prof_session *open_group(struct run *r, int g, const int *ids, int nids, char *why, size_t len)
+{
+    struct prof_session *prof = open_timed(r, ids, nids, why, len);
+    if (!prof && r->counters.session[!g]) {
+        close_group(r, !g);
+        if ((prof = open_timed(r, ids, nids, why, len))) {
+            gp_message("counters: a second session cannot be open beside the first (%s); opening them per "
+                       "shape from here", why);
+            r->counters.per_shape = 1;
+        }
+    }
+    return r->counters.session[g] = prof;
+}
+
+/* Group g's session over metrics `ids`, measuring every row of the shape: the run's kept
+ * session, or one opened now. */
 static int count_group(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows,
-                       const int *ids, int nids, int warm_up, int *passes)
+                       int g, const int *ids, int nids, int *passes)
 {
     char why[512], range[128];
-    double t_open = now_s();
-    struct prof_session *prof = prof_open(r->o->device, ids, nids, why, sizeof why);
-    r->counters.open_s += now_s() - t_open;
-    if (!prof) {
+    struct prof_session *prof = r->counters.session[g];
+    const int fresh = !prof;
+    if (fresh && !(prof = open_group(r, g, ids, nids, why, sizeof why))) {
         gp_message("warning: no hardware counters: %s", why);
         gp_message("carrying on with timing only");
         snprintf(r->meta.counters, sizeof r->meta.counters, "not collected: %.200s", why);
         r->counters.off = 1;   /* one warning, not one per shape */
+        close_all(r);
         return -1;
     }
     *passes += prof_num_passes(prof);
-    /* A throwaway first measure of a tiny kernel: on the H200 the first measure of a
-     * session carried extra DRAM writes (38 MB instead of ncu's 12 MB for naive at 2048,
-     * while the same kernel measured second agreed with ncu), as if the profiler's own
-     * set-up writes were still in the L2. Hardware counters only: instrumented counts
-     * do not depend on the cache. */
-    if (warm_up) {
+    /* A throwaway first measure of a tiny kernel in a new session: on the H200 the first
+     * measure of a session carried extra DRAM writes (38 MB instead of ncu's 12 MB for
+     * naive at 2048, while the same kernel measured second agreed with ncu), as if the
+     * profiler's own set-up writes were still in the L2. Hardware counters only:
+     * instrumented counts do not depend on the cache. */
+    if (fresh && g == COUNTER_GROUP_HW) {
         double values[GP_METRIC_SLOTS];
         char kernels[64];
         const double t0 = now_s();
@@ -165,7 +269,7 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
     }
     snprintf(range, sizeof range, "counters %s", s->label);
     gp_nvtx_push(range, -1);
-    int rc = n ? prof_measure_batch(prof, n, flush_before_pass, launch_once, args, values, kernels,
+    const int rc = n ? prof_measure_batch(prof, n, flush_before_pass, launch_once, args, values, kernels,
                                     sizeof kernels_store[0], why, sizeof why)
                : 0;
     gp_nvtx_pop();
@@ -173,7 +277,8 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
         keep_counts(batch_rows[i], ids, nids, values[i], kernels[i]);
     if (rc != 0) {
         /* one variant failing under the profiler should not cost the others their
-         * counters: measure them one at a time */
+         * counters: measure them one at a time (and then close the session: a failed
+         * profiler session should not poison the later shapes) */
         gp_message("counters for %s as a batch: %s; measuring one by one", s->label, why);
         cudaGetLastError();
         for (int i = 0; i < n; i++) {
@@ -190,22 +295,13 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
             gp_nvtx_pop();
         }
     }
-    struct prof_cost c;
-    prof_cost_get(prof, &c);
-    r->counters.cost.prepare_s += c.prepare_s;
-    r->counters.cost.ranges_s += c.ranges_s;
-    r->counters.cost.pass_end_s += c.pass_end_s;
-    r->counters.cost.decode_s += c.decode_s;
-    r->counters.cost.passes += c.passes;
-    r->counters.cost.ranges += c.ranges;
-    t_open = now_s();
-    prof_close(prof);
-    r->counters.open_s += now_s() - t_open;
+    if (rc != 0 || r->counters.per_shape)
+        close_group(r, g);
     return 0;
 }
 
-/* The counter phase of one shape: the profiler is enabled only here, after every
- * variant of the shape has been timed, so it can never slow a timed launch. Hardware
+/* The counter phase of one shape: the profiler measures only here, after every variant
+ * of the shape has been timed, so it never runs during a timed launch. Hardware
  * counters and SASS-instrumented counts are collected in separate sessions (the same
  * number of passes in total), so instrumentation traffic never pollutes the bytes. */
 void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows)
@@ -225,9 +321,9 @@ void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, in
     gp_nvtx_push("counters", -1);
     int ok = 1;
     if (nhw)
-        ok = count_group(r, s, rows, nrows, hw, nhw, 1, &passes) == 0;
-    if (ok && nsass && !interrupt_pending())   /* a signal: close here, keep what was counted */
-        ok = count_group(r, s, rows, nrows, sass, nsass, 0, &passes) == 0;
+        ok = count_group(r, s, rows, nrows, COUNTER_GROUP_HW, hw, nhw, &passes) == 0;
+    if (ok && nsass && !interrupt_pending())   /* a signal: stop here, keep what was counted */
+        ok = count_group(r, s, rows, nrows, COUNTER_GROUP_SASS, sass, nsass, &passes) == 0;
     gp_nvtx_pop();
     if (!ok)
         return;

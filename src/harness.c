@@ -263,6 +263,7 @@ fail:
 
 static void teardown_gpu(struct run *r)
 {
+    counter_phase_end(r);   /* early exits: the profiler off before the buffers go */
     for (int i = 0; r->gpu.ev_start && i < r->o->reps; i++)
         if (r->gpu.ev_start[i])
             cudaEventDestroy(r->gpu.ev_start[i]);
@@ -347,9 +348,10 @@ static void print_summary(const struct run *r)
 {
     if (r->counters.measures)
         fprintf(stderr, "counter phase: %.2f s wall for %d variant x shape measurements (%.1f ms each; "
-               "opening and closing sessions %.2f s, warm-up measures %.2f s)\n",
+               "%d session%s opened and closed, %.2f s, warm-up measures %.2f s)\n",
                r->counters.wall_s, r->counters.measures, 1e3 * r->counters.wall_s / r->counters.measures,
-               r->counters.open_s, r->counters.warmup_s);
+               r->counters.sessions_opened, r->counters.sessions_opened == 1 ? "" : "s", r->counters.open_s,
+               r->counters.warmup_s);
     if (r->counters.cost.ranges) {
         const struct prof_cost *c = &r->counters.cost;
         fprintf(stderr, "counter phase by part: %ld ranges in %ld passes; flushes (each waiting for the range "
@@ -479,7 +481,8 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
 
     /* bad input first, before anything is created or the GPU is touched */
     rc = EXIT_USAGE;
-    if (counter_flush_from_env(&r->counters.flush, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
+    if (counter_flush_from_env(&r->counters.flush, err, sizeof err) ||
+        counter_sessions_from_env(&r->counters.per_shape, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
         pad_from_env(r, err, sizeof err) || setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err) ||
         plan_shard_costs(r, err, sizeof err))
         goto fail;
@@ -543,6 +546,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     r->printer = (struct printer){stdout, o->format, r->have_ceilings ? &r->ceilings : NULL, 0};
     print_begin(&r->printer);
     sweep(r);
+    counter_phase_end(r);   /* kept sessions closed before the cost line counts them */
     print_end(&r->printer);
     if (trace)
         finish_trace(r, trace);

@@ -76,6 +76,11 @@ struct run_counters {
     int off;                 /* turned off after a failure, said once */
     int announced;           /* the metrics and passes said (once per run) */
     struct counter_flush flush;   /* GEMMPROF_COUNTER_FLUSH */
+    int per_shape;           /* GEMMPROF_COUNTER_SESSIONS=shape: sessions closed after each shape */
+    /* the open sessions, one per metric group (COUNTER_GROUP_*), kept across shapes;
+     * closed by counter_phase_end */
+    struct prof_session *session[2];
+    int sessions_opened;
     double wall_s;           /* wall time of the counter phases, for the cost of counters */
     double open_s, warmup_s;
     struct prof_cost cost;   /* summed over the sessions: where the wall time went */

@@ -607,10 +607,34 @@ static void test_gpu(void)
             CHECK_NEAR(b2[GP_M_ffma], n2, 0.10, "batch: second range's FFMA ~ its M*N*K (%.0f vs %.0f)", b2[GP_M_ffma], n2);
             CHECK(bk1[0] && bk2[0], "batch: kernel names per range (%s | %s)", bk1, bk2);
         }
-        /* CUPTI has one subscriber: with the profiler's held, the capture must refuse
-         * cleanly, as under ncu */
-        CHECK(launch_capture_begin(why, sizeof why) == -1 && strstr(why, "another tool"),
-              "launch capture while the profiler subscribes: refused (%s)", why);
+        /* CUPTI has one subscriber, and a run keeps its sessions open while the next
+         * shape's verify launch is captured: between measures the session holds none */
+        struct gp_result row;
+        gp_result_init(&row);
+        int cap = launch_capture_begin(why, sizeof why);
+        CHECK(cap == 0, "launch capture with a session open between measures (%s)", why);
+        if (cap == 0) {
+            run_sgemm(&g);
+            CHECK(launch_capture_end(&row, why, sizeof why) >= 0, "its launch facts (%s)", why);
+        }
+        int r3 = prof_measure(s, NULL, run_sgemm, &g, v1, k1, sizeof k1, why, sizeof why);
+        CHECK(r3 == 0 && k1[0], "the session measures after the capture, names included (%s)", why);
+        /* the run keeps the hardware and SASS-instrumented sessions open together */
+        const int ffma = GP_M_ffma;
+        struct prof_session *s2 = prof_open(0, &ffma, 1, why, sizeof why);
+        CHECK(s2 != NULL, "a second session open beside the first (%s)", why);
+        if (s2) {
+            double mnk = (double)g.n * g.n * g.n;
+            int r4 = prof_measure(s2, NULL, run_sgemm, &g, v2, k2, sizeof k2, why, sizeof why);
+            CHECK(r4 == 0, "the second session measures (%s)", why);
+            if (r4 == 0)
+                CHECK_NEAR(v2[GP_M_ffma], mnk, 0.03, "its FFMA ~ M*N*K (%.0f vs %.0f)", v2[GP_M_ffma], mnk);
+            prof_close(s2);   /* the profiler stays initialised for the first */
+            r3 = prof_measure(s, NULL, run_sgemm, &g, v1, k1, sizeof k1, why, sizeof why);
+            CHECK(r3 == 0, "the first session measures after the second closed (%s)", why);
+            if (r3 == 0)
+                CHECK_NEAR(v1[GP_M_ffma], mnk, 0.03, "its FFMA ~ M*N*K (%.0f vs %.0f)", v1[GP_M_ffma], mnk);
+        }
         prof_close(s);
     }
     test_gpu_launch_facts(&g);

@@ -57,6 +57,13 @@ static void bad(const char *args, int want_rc, const char *needle)
           "gemmprof %s -> exit %d, one line naming '%s': %s", args, rc, needle, errtxt);
 }
 
+/* bad() with environment variable `var` set to `value` first (left set) */
+static void bad_env(const char *var, const char *value, const char *args, int want_rc, const char *needle)
+{
+    setenv(var, value, 1);
+    bad(args, want_rc, needle);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -151,6 +158,15 @@ int main(int argc, char **argv)
     setenv("GEMMPROF_COUNTER_FLUSH", "bogus", 1);   /* the diagnostic flush choice, before GPU work */
     bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_COUNTER_FLUSH=bogus: unknown; one of read-discard");
     unsetenv("GEMMPROF_COUNTER_FLUSH");
+    /* the counter sessions' lifetime: a bad value refused up front; a good one gets past,
+     * to the next check (here the --out that is a file, with or without a GPU) */
+    const char *sessions = "GEMMPROF_COUNTER_SESSIONS";
+    bad_env(sessions, "once", "-s 64 -k naive -o /tmp/gp_main_nogpu", 2,
+            "GEMMPROF_COUNTER_SESSIONS=once: unknown; one of run, shape");
+    bad_env(sessions, "", "-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_COUNTER_SESSIONS=: unknown");
+    bad_env(sessions, "shape", "-s 64 -k naive -o /etc/passwd", 2, "is a regular file, not a directory");
+    bad_env(sessions, "run", "-s 64 -k naive -o /etc/passwd", 2, "is a regular file, not a directory");
+    unsetenv(sessions);
     setenv("GEMMPROF_TEST_SLOWDOWN", "tiled:abc", 1);   /* compare's test hook, checked up front too */
     bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_SLOWDOWN=tiled:abc: expected VARIANT:NANOSECONDS");
     setenv("GEMMPROF_TEST_SLOWDOWN", "nosuch:100", 1);
@@ -164,12 +180,11 @@ int main(int argc, char **argv)
     int slow_rm = system("rm -rf /tmp/gp_main_slowall");
     (void)slow_rm;
     unsetenv("GEMMPROF_TEST_SLOWDOWN");
-    setenv("GEMMPROF_TEST_PAD_MB", "8x", 1);   /* the ncu comparison's placement hook */
-    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_PAD_MB=8x: expected a whole number of MiB");
-    setenv("GEMMPROF_TEST_PAD_MB", "70000", 1);
-    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "0 to 65536");
-    setenv("GEMMPROF_TEST_PAD_MB", "-1", 1);
-    bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_PAD_MB=-1");
+    /* the ncu comparison's placement hook */
+    bad_env("GEMMPROF_TEST_PAD_MB", "8x", "-s 64 -k naive -o /tmp/gp_main_nogpu", 2,
+            "GEMMPROF_TEST_PAD_MB=8x: expected a whole number of MiB");
+    bad_env("GEMMPROF_TEST_PAD_MB", "70000", "-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "0 to 65536");
+    bad_env("GEMMPROF_TEST_PAD_MB", "-1", "-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_PAD_MB=-1");
     unsetenv("GEMMPROF_TEST_PAD_MB");
 
     /* no GPU: its own exit status and message, no half-written results left, and an

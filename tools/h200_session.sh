@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -18,6 +18,9 @@
 # insight (issue 10, about 4 minutes): the default sweep with the stall metrics into
 # $W/insight_default, a sweep of small, odd and tall-skinny shapes into $W/insight_extra,
 # and tests/gpu/test_ncu_launch.sh once; logs in $W/logs/insight_*.log and ncu-launch.log.
+# sessions (issue 28, about 2.5 minutes): the default sweep twice with GEMMPROF_COUNTER_SESSIONS=shape
+# and twice with =run, alternating; each run's counter-phase cost line, and the timed medians compared
+# (first shape apart: no session is open while it is timed); $W/logs/sessions.txt.
 # simttune (issue 28, about 4 minutes): simt_auto and cuBLAS at the nine shapes, then the
 # tuner at each; $W/logs/simttune-*.log, $W/simttune/<shape>/tune.csv.
 set -u
@@ -494,6 +497,41 @@ if has cost; then
     nk=$(python3 tests/gpu/ncu_csv.py kernels "$W/logs/cost_ncu.csv" | wc -l)
     echo "plain run ${t_plain} s; under ncu ${t_ncu} s profiling $nk kernels: ncu adds $((t_ncu - t_plain)) s" | tee "$W/logs/cost.txt"
     grep "counter phase" "$W/logs/run1.log" | tee -a "$W/logs/cost.txt"
+fi
+if has sessions; then
+    # GEMMPROF_COUNTER_SESSIONS: the default sweep twice per mode, alternating (about 2.5 min)
+    stamp "counter sessions per shape against per run"
+    for i in 1 2; do
+        for mode in shape run; do
+            GEMMPROF_COUNTER_SESSIONS=$mode timeout 150 build/gemmprof --no-ceilings --no-report \
+                -o "$W/sess_${mode}$i" >"$W/logs/sess_${mode}$i.log" 2>&1
+            echo "$mode $i: exit $?; $(grep -E '^counter phase:' "$W/logs/sess_${mode}$i.log")"
+            grep -E "launch facts:|session cannot|as a batch|warning" "$W/logs/sess_${mode}$i.log" | head -5
+        done
+    done
+    python3 - "$W" <<'PY' | tee "$W/logs/sessions.txt"
+import csv, statistics as st, sys
+runs = {d: list(csv.DictReader(open(f"{sys.argv[1]}/sess_{d}/results.csv"))) for d in ("shape1", "shape2", "run1", "run2")}
+key = lambda r: (r["variant"], r["m"], r["n"], r["k"])
+rows = {d: {key(r): r for r in v} for d, v in runs.items()}
+first = key(runs["shape1"][0])[1:]
+t = lambda d, k: float(rows[d][k]["time_median_s"] or "nan")
+def ratios(a, b, later):   # a's median time over b's, rows of 100 us and more
+    return [t(a, k) / t(b, k) - 1 for k in rows["shape1"] if (k[1:] != first) == later
+            and all(k in rows[d] for d in rows) and t(b, k) > 100e-6]
+for later, what in ((False, "first shape (no session open while timed in either mode)"), (True, "later shapes")):
+    print(what)
+    for a, b in (("shape2", "shape1"), ("run2", "run1"), ("run1", "shape1"), ("run2", "shape2")):
+        x = ratios(a, b, later)
+        if x:
+            print(f"  {a}/{b}: {len(x)} rows, median {100*st.median(x):+.2f}%, worst {100*max(x, key=abs):+.2f}%")
+sass = [c for c in runs["shape1"][0] if c.startswith("smsp__sass_")]
+diff = [(k[0], c) for k in rows["shape1"] for c in sass if k in rows["run1"] and rows["shape1"][k][c] != rows["run1"][k][c]]
+print(f"SASS-instrumented counts differing between shape1 and run1: {len(diff)} {diff[:5]}")
+for d in rows:
+    print(f"{d}: {len(rows[d])} rows, {sum(1 for r in runs[d] if r['launch_kernel'])} with launch facts, "
+          f"{sum(1 for r in runs[d] if r['dram__bytes_read.sum'])} with counters")
+PY
 fi
 if has sol; then
     stamp "ncu SpeedOfLight + memory workload for naive, tiled, cublas at 2048"

@@ -3,14 +3,17 @@
  * starts from the L2 state chosen by GEMMPROF_COUNTER_FLUSH; all variants of the shape
  * are measured in one batch, one range each.
  *
- * Sessions (GEMMPROF_COUNTER_SESSIONS): `run`, the default, opens a metric group's session
- * the first time the group is measured and keeps it for later shapes, closing it when the
- * run ends (counter_phase_end), or at once after a failed measure, so the next shape
- * reopens it fresh. Per shape, the H200's default sweep (4 shapes) spent 1.48 s of its
- * 13.24 s counter phase opening and closing sessions and 1.03 s in their warm-ups. Between
- * shapes only the range profiler stays enabled: no pass, range, callback or subscriber is
- * active while the next shape is timed. `shape` opens and closes them in every shape's
- * counter phase, as before. */
+ * Sessions (GEMMPROF_COUNTER_SESSIONS): `run`, the default, measures hardware counters and
+ * SASS-instrumented counts in one session when CUPTI schedules them in no more passes than
+ * two sessions take (the default set: 5 passes on GH100 either way), opened at the first
+ * shape and kept for later shapes, closed when the run ends (counter_phase_end) or at once
+ * after a failed measure, so the next shape reopens it fresh. One session, because CUPTI
+ * refused a second range-profiler session beside a kept one on the H200; two groups are
+ * opened and closed per shape. Per shape, the H200's default sweep (4 shapes) spent 1.48 s
+ * of its 13.24 s counter phase opening and closing sessions and 1.03 s in their warm-ups.
+ * Between shapes only the range profiler stays enabled: no pass, range, callback or
+ * subscriber is active while the next shape is timed. `shape` measures the two groups in
+ * sessions of their own in every shape's counter phase, as before. */
 #include "src/counter_phase.h"
 
 #include <stdio.h>
@@ -300,10 +303,27 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
     return 0;
 }
 
+/* Whether all metrics go into one session: `run` mode, and CUPTI's offline pass count for
+ * the whole set no more than the two groups' (decided once per run). */
+static int one_session(struct run *r, const int *all, int n, const int *hw, int nhw, const int *sass, int nsass)
+{
+    if (r->counters.combined < 0) {
+        char chip[64], why[256];
+        int together = -1, apart = -1;
+        if (!r->counters.per_shape && nhw && nsass && prof_device_chip(r->o->device, chip, sizeof chip, why, sizeof why) == 0) {
+            together = prof_count_passes_offline(chip, all, n);
+            const int a = prof_count_passes_offline(chip, hw, nhw), b = prof_count_passes_offline(chip, sass, nsass);
+            apart = a < 0 || b < 0 ? -1 : a + b;
+        }
+        r->counters.combined = together > 0 && apart > 0 && together <= apart;
+    }
+    return r->counters.combined;
+}
+
 /* The counter phase of one shape: the profiler measures only here, after every variant
- * of the shape has been timed, so it never runs during a timed launch. Hardware
- * counters and SASS-instrumented counts are collected in separate sessions (the same
- * number of passes in total), so instrumentation traffic never pollutes the bytes. */
+ * of the shape has been timed, so it never runs during a timed launch. Hardware counters
+ * and SASS-instrumented counts share one kept session when that costs no pass (above),
+ * else each group has a session of its own per shape. */
 void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows)
 {
     if (!r->o->counters || r->o->trace || r->counters.off)
@@ -320,10 +340,16 @@ void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, in
     gp_message("%s: counters for %d variant%s", s->label, nrows, nrows == 1 ? "" : "s");
     gp_nvtx_push("counters", -1);
     int ok = 1;
-    if (nhw)
-        ok = count_group(r, s, rows, nrows, COUNTER_GROUP_HW, hw, nhw, &passes) == 0;
-    if (ok && nsass && !interrupt_pending())   /* a signal: stop here, keep what was counted */
-        ok = count_group(r, s, rows, nrows, COUNTER_GROUP_SASS, sass, nsass, &passes) == 0;
+    if (one_session(r, r->o->metrics, r->o->nmetrics, hw, nhw, sass, nsass)) {
+        ok = count_group(r, s, rows, nrows, COUNTER_GROUP_HW, r->o->metrics, r->o->nmetrics, &passes) == 0;
+    } else {
+        if (nhw)
+            ok = count_group(r, s, rows, nrows, COUNTER_GROUP_HW, hw, nhw, &passes) == 0;
+        if (ok && nsass && !interrupt_pending())   /* a signal: stop here, keep what was counted */
+            ok = count_group(r, s, rows, nrows, COUNTER_GROUP_SASS, sass, nsass, &passes) == 0;
+        if (!r->counters.per_shape)   /* two kept sessions: CUPTI refuses the second */
+            close_all(r);
+    }
     gp_nvtx_pop();
     if (!ok)
         return;

@@ -476,6 +476,7 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     r->out.lock_fd = -1;
     meta_init(&r->meta);
     ceilings_init(&r->ceilings);
+    r->counters.combined = -1;   /* one session or two: decided at the first counter phase */
     fill_run_meta(r, argc, argv);
     interrupt_install();
 

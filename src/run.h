@@ -81,6 +81,7 @@ struct run_counters {
      * closed by counter_phase_end */
     struct prof_session *session[2];
     int sessions_opened;
+    int combined;            /* 1 one session for all metrics, 0 two groups, -1 not decided yet */
     double wall_s;           /* wall time of the counter phases, for the cost of counters */
     double open_s, warmup_s;
     struct prof_cost cost;   /* summed over the sessions: where the wall time went */

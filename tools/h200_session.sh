@@ -525,6 +525,14 @@ for later, what in ((False, "first shape (no session open while timed in either 
         x = ratios(a, b, later)
         if x:
             print(f"  {a}/{b}: {len(x)} rows, median {100*st.median(x):+.2f}%, worst {100*max(x, key=abs):+.2f}%")
+# the byte counters: one session for all metrics (run) against two (shape), beside the
+# run-to-run noise of each mode
+for col in ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum"):
+    def rel(a, b):
+        x = [float(rows[a][k][col]) / float(rows[b][k][col]) - 1 for k in rows["shape1"]
+             if k in rows[a] and k in rows[b] and rows[a][k][col] and rows[b][k][col] and float(rows[b][k][col]) > 1e6]
+        return f"median {100*st.median(x):+.2f}% worst {100*max(x, key=abs):+.2f}%" if x else "-"
+    print(f"{col}: shape2/shape1 {rel('shape2', 'shape1')}; run2/run1 {rel('run2', 'run1')}; run1/shape1 {rel('run1', 'shape1')}; run2/shape2 {rel('run2', 'shape2')}")
 sass = [c for c in runs["shape1"][0] if c.startswith("smsp__sass_")]
 diff = [(k[0], c) for k in rows["shape1"] for c in sass if k in rows["run1"] and rows["shape1"][k][c] != rows["run1"][k][c]]
 print(f"SASS-instrumented counts differing between shape1 and run1: {len(diff)} {diff[:5]}")

@@ -619,22 +619,20 @@ static void test_gpu(void)
         }
         int r3 = prof_measure(s, NULL, run_sgemm, &g, v1, k1, sizeof k1, why, sizeof why);
         CHECK(r3 == 0 && k1[0], "the session measures after the capture, names included (%s)", why);
-        /* the run keeps the hardware and SASS-instrumented sessions open together */
+        /* a second session beside a kept one: on the H200 CUPTI refuses it (counter
+         * availability: CUPTI_ERROR_INVALID_PARAMETER), which is why the run keeps only one
+         * (src/counter_phase.c). Refused or not, it must say why, and leave the first
+         * session measuring */
         const int ffma = GP_M_ffma;
+        why[0] = '\0';
         struct prof_session *s2 = prof_open(0, &ffma, 1, why, sizeof why);
-        CHECK(s2 != NULL, "a second session open beside the first (%s)", why);
-        if (s2) {
-            double mnk = (double)g.n * g.n * g.n;
-            int r4 = prof_measure(s2, NULL, run_sgemm, &g, v2, k2, sizeof k2, why, sizeof why);
-            CHECK(r4 == 0, "the second session measures (%s)", why);
-            if (r4 == 0)
-                CHECK_NEAR(v2[GP_M_ffma], mnk, 0.03, "its FFMA ~ M*N*K (%.0f vs %.0f)", v2[GP_M_ffma], mnk);
-            prof_close(s2);   /* the profiler stays initialised for the first */
-            r3 = prof_measure(s, NULL, run_sgemm, &g, v1, k1, sizeof k1, why, sizeof why);
-            CHECK(r3 == 0, "the first session measures after the second closed (%s)", why);
-            if (r3 == 0)
-                CHECK_NEAR(v1[GP_M_ffma], mnk, 0.03, "its FFMA ~ M*N*K (%.0f vs %.0f)", v1[GP_M_ffma], mnk);
-        }
+        CHECK(s2 != NULL || why[0], "a second session beside the first opens or says why (%s)", s2 ? "opened" : why);
+        prof_close(s2);
+        const double mnk = (double)g.n * g.n * g.n;
+        r3 = prof_measure(s, NULL, run_sgemm, &g, v1, k1, sizeof k1, why, sizeof why);
+        CHECK(r3 == 0, "the first session measures after the second (%s)", why);
+        if (r3 == 0)
+            CHECK_NEAR(v1[GP_M_ffma], mnk, 0.03, "its FFMA ~ M*N*K (%.0f vs %.0f)", v1[GP_M_ffma], mnk);
         prof_close(s);
     }
     test_gpu_launch_facts(&g);

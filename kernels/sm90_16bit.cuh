@@ -92,11 +92,7 @@ static inline cudaError_t sm90_operands16_prepare(int m, int n, int k, const voi
 
 static inline cudaError_t sm90_operands16_release(struct sm90_operands16 *op, cudaStream_t stream)
 {
-    cudaError_t e = cudaSuccess;
-    if (op->scratch != NULL)
-        e = cudaFreeAsync(op->scratch, stream);
-    op->scratch = NULL;
-    return e;
+    return sm90_pad_release(&op->scratch, stream);
 }
 
 /* The two tensor maps of one launch, kept while the operands stay the same: A boxes of

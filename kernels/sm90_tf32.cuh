@@ -201,13 +201,18 @@ static inline cudaError_t sm90_operands_prepare(int m, int n, int k, const float
     return e;
 }
 
+/* Frees what sm90_pad_operands allocated (after the launch that reads it, stream-ordered)
+ * and clears the pointer. */
+template <class T> static inline cudaError_t sm90_pad_release(T **scratch, cudaStream_t stream)
+{
+    const cudaError_t e = *scratch != NULL ? cudaFreeAsync(*scratch, stream) : cudaSuccess;
+    *scratch = NULL;
+    return e;
+}
+
 static inline cudaError_t sm90_operands_release(struct sm90_operands *op, cudaStream_t stream)
 {
-    cudaError_t e = cudaSuccess;
-    if (op->scratch != NULL)
-        e = cudaFreeAsync(op->scratch, stream);
-    op->scratch = NULL;
-    return e;
+    return sm90_pad_release(&op->scratch, stream);
 }
 
 /* The two tensor maps of one launch, kept while the operands stay the same (a sweep

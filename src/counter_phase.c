@@ -3,17 +3,16 @@
  * starts from the L2 state chosen by GEMMPROF_COUNTER_FLUSH; all variants of the shape
  * are measured in one batch, one range each.
  *
- * Sessions (GEMMPROF_COUNTER_SESSIONS): `run`, the default, measures hardware counters and
- * SASS-instrumented counts in one session when CUPTI schedules them in no more passes than
- * two sessions take (the default set: 5 passes on GH100 either way), opened at the first
- * shape and kept for later shapes, closed when the run ends (counter_phase_end) or at once
- * after a failed measure, so the next shape reopens it fresh. One session, because CUPTI
- * refused a second range-profiler session beside a kept one on the H200; two groups are
- * opened and closed per shape. Per shape, the H200's default sweep (4 shapes) spent 1.48 s
- * of its 13.24 s counter phase opening and closing sessions and 1.03 s in their warm-ups.
- * Between shapes only the range profiler stays enabled: no pass, range, callback or
- * subscriber is active while the next shape is timed. `shape` measures the two groups in
- * sessions of their own in every shape's counter phase, as before. */
+ * Sessions (GEMMPROF_COUNTER_SESSIONS): `run`, the default, measures all metrics in one
+ * session, opened at the first shape and kept for later shapes, when CUPTI schedules them in
+ * no more passes than the hardware and SASS-instrumented groups apart (the default set: 5
+ * passes on GH100 either way); it is closed when the run ends (counter_phase_end) or at
+ * once after a failed measure, so the next shape reopens it fresh. Only one is kept: CUPTI
+ * refused a second session beside a kept one on the H200. Otherwise, and with `shape`, each
+ * group has a session of its own per shape. Opening and warming up sessions per shape was
+ * about a fifth of the default sweep's counter phase (results/h200/NOTES.md). Between
+ * shapes only the range profiler stays enabled: no pass, range, callback or subscriber is
+ * active while the next shape is timed. */
 #include "src/counter_phase.h"
 
 #include <stdio.h>
@@ -161,13 +160,10 @@ static int tiny_workload(void *arg)
                            (float *)r->gpu.d_probe, 1, r->gpu.stream) == cudaSuccess ? 0 : -1;
 }
 
-/* The metric groups, each measured in a session of its own (count_shape). */
-enum { COUNTER_GROUP_HW, COUNTER_GROUP_SASS };
-
-/* Closes group g's session, if open: its costs summed into the run's. */
-static void close_group(struct run *r, int g)
+/* Closes the run's kept session, if open: its costs summed into the run's. */
+static void close_session(struct run *r)
 {
-    struct prof_session *prof = r->counters.session[g];
+    struct prof_session *prof = r->counters.session;
     if (!prof)
         return;
     struct prof_cost c;
@@ -181,63 +177,38 @@ static void close_group(struct run *r, int g)
     const double t0 = now_s();
     prof_close(prof);
     r->counters.open_s += now_s() - t0;
-    r->counters.session[g] = NULL;
-}
-
-static void close_all(struct run *r)
-{
-    for (int g = 0; g < (int)(sizeof r->counters.session / sizeof r->counters.session[0]); g++)
-        close_group(r, g);
+    r->counters.session = NULL;
 }
 
 void counter_phase_end(struct run *r)
 {
     const double t0 = now_s();
-    close_all(r);
-    r->counters.wall_s += now_s() - t0;   /* the closes the shapes' phases left to the end */
+    close_session(r);
+    r->counters.wall_s += now_s() - t0;   /* the close the shapes' phases left to the end */
 }
 
-static struct prof_session *open_timed(struct run *r, const int *ids, int nids, char *why, size_t len)
-{
-    const double t0 = now_s();
-    struct prof_session *prof = prof_open(r->o->device, ids, nids, why, len);
-    r->counters.open_s += now_s() - t0;
-    r->counters.sessions_opened += prof != NULL;
-    return prof;
-}
-
-/* Opens group g's session. Kept sessions of two groups are both enabled on the context;
- * should CUPTI refuse that, the other is closed and sessions are opened per shape from
- * then on, rather than losing the counters. NULL, with why, when counters are off. */
-static struct prof_session *open_group(struct run *r, int g, const int *ids, int nids, char *why, size_t len)
-{
-    struct prof_session *prof = open_timed(r, ids, nids, why, len);
-    if (!prof && r->counters.session[!g]) {
-        close_group(r, !g);
-        if ((prof = open_timed(r, ids, nids, why, len))) {
-            gp_message("counters: a second session cannot be open beside the first (%s); opening them per "
-                       "shape from here", why);
-            r->counters.per_shape = 1;
-        }
-    }
-    return r->counters.session[g] = prof;
-}
-
-/* Group g's session over metrics `ids`, measuring every row of the shape: the run's kept
- * session, or one opened now. */
+/* One session over metrics `ids`, measuring every row of the shape: the run's kept session
+ * when `keep` (opened now if none is open, and left open), else one of its own, closed
+ * after the shape. A hardware group's new session starts with a warm-up measure. */
 static int count_group(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows,
-                       int g, const int *ids, int nids, int *passes)
+                       const int *ids, int nids, int hardware, int keep, int *passes)
 {
     char why[512], range[128];
-    struct prof_session *prof = r->counters.session[g];
+    struct prof_session *prof = keep ? r->counters.session : NULL;
     const int fresh = !prof;
-    if (fresh && !(prof = open_group(r, g, ids, nids, why, sizeof why))) {
-        gp_message("warning: no hardware counters: %s", why);
-        gp_message("carrying on with timing only");
-        snprintf(r->meta.counters, sizeof r->meta.counters, "not collected: %.200s", why);
-        r->counters.off = 1;   /* one warning, not one per shape */
-        close_all(r);
-        return -1;
+    if (fresh) {
+        const double t0 = now_s();
+        prof = prof_open(r->o->device, ids, nids, why, sizeof why);
+        r->counters.open_s += now_s() - t0;
+        if (!prof) {
+            gp_message("warning: no hardware counters: %s", why);
+            gp_message("carrying on with timing only");
+            snprintf(r->meta.counters, sizeof r->meta.counters, "not collected: %.200s", why);
+            r->counters.off = 1;   /* one warning, not one per shape */
+            return -1;
+        }
+        r->counters.sessions_opened++;
+        r->counters.session = prof;   /* closed below unless kept */
     }
     *passes += prof_num_passes(prof);
     /* A throwaway first measure of a tiny kernel in a new session: on the H200 the first
@@ -245,7 +216,7 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
      * naive at 2048, while the same kernel measured second agreed with ncu), as if the
      * profiler's own set-up writes were still in the L2. Hardware counters only:
      * instrumented counts do not depend on the cache. */
-    if (fresh && g == COUNTER_GROUP_HW) {
+    if (fresh && hardware) {
         double values[GP_METRIC_SLOTS];
         char kernels[64];
         const double t0 = now_s();
@@ -298,24 +269,31 @@ static int count_group(struct run *r, struct shape_data *s, struct gp_result *ro
             gp_nvtx_pop();
         }
     }
-    if (rc != 0 || r->counters.per_shape)
-        close_group(r, g);
+    if (rc != 0 || !keep)
+        close_session(r);
     return 0;
 }
 
-/* Whether all metrics go into one session: `run` mode, and CUPTI's offline pass count for
- * the whole set no more than the two groups' (decided once per run). */
+/* Whether all metrics go into one session, kept for the run: `run` mode, and either one
+ * group only or CUPTI's offline pass count for the whole set no more than the two groups'
+ * (decided once per run). */
 static int one_session(struct run *r, const int *all, int n, const int *hw, int nhw, const int *sass, int nsass)
 {
     if (r->counters.combined < 0) {
         char chip[64], why[256];
         int together = -1, apart = -1;
-        if (!r->counters.per_shape && nhw && nsass && prof_device_chip(r->o->device, chip, sizeof chip, why, sizeof why) == 0) {
-            together = prof_count_passes_offline(chip, all, n);
-            const int a = prof_count_passes_offline(chip, hw, nhw), b = prof_count_passes_offline(chip, sass, nsass);
-            apart = a < 0 || b < 0 ? -1 : a + b;
+        if (r->counters.per_shape)
+            r->counters.combined = 0;
+        else if (!nhw || !nsass)
+            r->counters.combined = 1;
+        else {
+            if (prof_device_chip(r->o->device, chip, sizeof chip, why, sizeof why) == 0) {
+                together = prof_count_passes_offline(chip, all, n);
+                const int a = prof_count_passes_offline(chip, hw, nhw), b = prof_count_passes_offline(chip, sass, nsass);
+                apart = a < 0 || b < 0 ? -1 : a + b;
+            }
+            r->counters.combined = together > 0 && apart > 0 && together <= apart;
         }
-        r->counters.combined = together > 0 && apart > 0 && together <= apart;
     }
     return r->counters.combined;
 }
@@ -341,14 +319,14 @@ void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, in
     gp_nvtx_push("counters", -1);
     int ok = 1;
     if (one_session(r, r->o->metrics, r->o->nmetrics, hw, nhw, sass, nsass)) {
-        ok = count_group(r, s, rows, nrows, COUNTER_GROUP_HW, r->o->metrics, r->o->nmetrics, &passes) == 0;
+        ok = count_group(r, s, rows, nrows, r->o->metrics, r->o->nmetrics, nhw > 0, 1, &passes) == 0;
     } else {
+        /* two groups, each in a session of its own per shape: CUPTI refuses a second
+         * session beside a kept one */
         if (nhw)
-            ok = count_group(r, s, rows, nrows, COUNTER_GROUP_HW, hw, nhw, &passes) == 0;
+            ok = count_group(r, s, rows, nrows, hw, nhw, 1, 0, &passes) == 0;
         if (ok && nsass && !interrupt_pending())   /* a signal: stop here, keep what was counted */
-            ok = count_group(r, s, rows, nrows, COUNTER_GROUP_SASS, sass, nsass, &passes) == 0;
-        if (!r->counters.per_shape)   /* two kept sessions: CUPTI refuses the second */
-            close_all(r);
+            ok = count_group(r, s, rows, nrows, sass, nsass, 0, 0, &passes) == 0;
     }
     gp_nvtx_pop();
     if (!ok)

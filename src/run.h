@@ -76,10 +76,10 @@ struct run_counters {
     int off;                 /* turned off after a failure, said once */
     int announced;           /* the metrics and passes said (once per run) */
     struct counter_flush flush;   /* GEMMPROF_COUNTER_FLUSH */
-    int per_shape;           /* GEMMPROF_COUNTER_SESSIONS=shape: sessions closed after each shape */
-    /* the open sessions, one per metric group (COUNTER_GROUP_*), kept across shapes;
+    int per_shape;           /* GEMMPROF_COUNTER_SESSIONS=shape: no session kept across shapes */
+    /* the session kept across shapes (all metrics in one, src/counter_phase.c), or NULL;
      * closed by counter_phase_end */
-    struct prof_session *session[2];
+    struct prof_session *session;
     int sessions_opened;
     int combined;            /* 1 one session for all metrics, 0 two groups, -1 not decided yet */
     double wall_s;           /* wall time of the counter phases, for the cost of counters */

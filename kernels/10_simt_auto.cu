@@ -128,7 +128,9 @@ static __device__ __forceinline__ float4 add(float4 x, float4 y)
 /* c = sum of the split partial products ws[z] (slices `stride` items apart), added in order
  * of z (the same result every run). Items are float4 when VEC (count % 4 == 0 and c 16-byte
  * aligned; the workspace always is), else floats; a padded plan's partials have rows of ld
- * floats for C's rows of n (item i of C is partial item i / n * ld + i % n; ld == n: i). Each thread sums SIMT_REDUCE_ILP items
+ * floats for C's rows of n (item i of C is partial item i / n * ld + i % n; ld == n: i).
+ * A peeled plan's items from `strip_item` on are the strip kernel's rows: their partials
+ * start `strip_at` items into ws, slices `strip_stride` apart. Each thread sums SIMT_REDUCE_ILP items
  * at a time and loads SIMT_REDUCE_SLICES slices of them before adding any, so a round of
  * the grid waits for L2 once per group of slices, not once per slice. One block per SM
  * adding one slice at a time was latency-bound: fitted to the H200's tuner tables, a
@@ -137,18 +139,21 @@ static __device__ __forceinline__ float4 add(float4 x, float4 y)
 template <class T>
 static __global__ void __launch_bounds__(SIMT_REDUCE_THREADS)
 gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size_t items, int split, size_t stride,
-                               int n, int ld)
+                               int n, int ld, size_t strip_item, size_t strip_at, size_t strip_stride)
 {
     constexpr int ILP = SIMT_REDUCE_ILP, SLICES = SIMT_REDUCE_SLICES;
-    pdl_wait();   /* the GEMM's partials */
+    pdl_wait();   /* the GEMM's partials (a peeled plan: the strip's, after the GEMM's) */
     const size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x; first < items; first += ILP * threads) {
         T sum[ILP];
-        size_t at[ILP];
+        size_t at[ILP], step[ILP];
 #pragma unroll
         for (int u = 0; u < ILP; ++u) {
             const size_t i = first + u * threads;
-            at[u] = n == ld ? i : i / n * ld + i % n;
+            const bool strip = i >= strip_item;
+            const size_t j = strip ? i - strip_item : i;
+            at[u] = (strip ? strip_at : 0) + (n == ld ? j : j / n * ld + j % n);
+            step[u] = strip ? strip_stride : stride;
             if (i < items)
                 sum[u] = ws[at[u]];
         }
@@ -159,7 +164,7 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
 #pragma unroll
                 for (int u = 0; u < ILP; ++u)
                     if (z + j < split && first + u * threads < items)
-                        part[j][u] = ws[(size_t)(z + j) * stride + at[u]];
+                        part[j][u] = ws[(size_t)(z + j) * step[u] + at[u]];
 #pragma unroll
             for (int j = 0; j < SLICES; ++j)
 #pragma unroll
@@ -174,6 +179,78 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
     }
 }
 
+/* A peeled plan's strip: the split partials of the last `rows` (<= SIMT_PEEL_MAX) rows of C,
+ * out[z][row][ld] for slice z = blockIdx.y, a starting at the strip's first row. A block
+ * takes SIMT_STRIP_COLS columns of B; its warps take SIMT_STRIP_UNROLL consecutive k-rows of
+ * the slice at a time, in turn, issuing all of a group's loads (B coalesced, A broadcast)
+ * before its FFMAs; then the warps' sums are added in a fixed order through shared memory
+ * (no atomics: the same result every run). VEC: float4 loads of B (ld % 4 == 0, B 16-byte
+ * aligned), a lane's four columns adjacent; otherwise a lane's columns are 32 apart. */
+template <bool VEC>
+static __global__ void __launch_bounds__(SIMT_STRIP_THREADS)
+gemm_simt_strip_kernel(int rows, int ld, int k, int k_slice, const float *__restrict__ a, const float *__restrict__ b,
+                       float *__restrict__ out)
+{
+    constexpr int WARPS = SIMT_STRIP_THREADS / 32, COLS = SIMT_STRIP_COLS, U = SIMT_STRIP_UNROLL;
+    constexpr int R = SIMT_PEEL_MAX;
+    static_assert(COLS == 128, "a lane's four columns");
+    __shared__ __align__(16) float sums[WARPS][COLS];
+    pdl_wait();      /* the GEMM: the reduction after this waits for this kernel only */
+    pdl_trigger();
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int col0 = blockIdx.x * COLS;
+    auto col_of = [&](int j) { return VEC ? lane * 4 + j : lane + 32 * j; };
+    const int k_begin = blockIdx.y * k_slice, k_end = min(k, k_begin + k_slice);
+    float acc[R][4] = {};
+    for (int k0 = k_begin + warp * U; k0 < k_end; k0 += WARPS * U) {
+        float bv[U][4], av[U][R];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const int kk = k0 + u;
+            const bool k_ok = kk < k_end;
+            const float *const b_row = b + (size_t)(k_ok ? kk : k_begin) * ld + col0;
+            if (VEC) {
+                float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+                if (k_ok && col0 + col_of(0) < ld)
+                    v = __ldg(reinterpret_cast<const float4 *>(b_row + col_of(0)));
+                bv[u][0] = v.x, bv[u][1] = v.y, bv[u][2] = v.z, bv[u][3] = v.w;
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    bv[u][j] = k_ok && col0 + col_of(j) < ld ? __ldg(b_row + col_of(j)) : 0.f;
+            }
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+                av[u][r] = k_ok && r < rows ? __ldg(a + (size_t)r * k + kk) : 0.f;
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    acc[r][j] = fmaf(av[u][r], bv[u][j], acc[r][j]);
+    }
+    float *const out_z = out + (size_t)blockIdx.y * rows * ld;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        if (r >= rows) /* the same for the whole block */
+            break;
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            sums[warp][col_of(j)] = acc[r][j];
+        __syncthreads();
+        if (threadIdx.x < COLS && col0 + (int)threadIdx.x < ld) {
+            float s = 0.f;
+#pragma unroll
+            for (int w = 0; w < WARPS; ++w)
+                s += sums[w][threadIdx.x];
+            out_z[(size_t)r * ld + col0 + threadIdx.x] = s;
+        }
+        __syncthreads();
+    }
+}
+
 extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n, int k, const float *a,
                                         const float *b, float *c, cudaStream_t stream)
 {
@@ -183,31 +260,48 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
         return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, false, stream);
     if (p->pad_n && (p->pad_n < n || p->pad_n % 4 != 0))
         return cudaErrorInvalidValue;
+    const int peel = p->peel_m, m0 = m - peel;
+    if (peel && (p->split < 2 || peel > SIMT_PEEL_MAX || m0 < 1))
+        return cudaErrorInvalidValue;
     float *ws;
     cudaError_t err = simt_workspace(simt_plan_workspace_bytes(p, m, n, k), &ws);
     if (err != cudaSuccess)
         return err;
-    /* a padded plan: B's copy with rows of pad_n floats first, the partials after it */
+    /* a padded plan: B's copy with rows of pad_n floats first, the partials after it; a
+     * peeled plan: the GEMM's split x m0 rows of partials, then the strip's split x peel */
     const int ld = p->pad_n ? p->pad_n : n;
     float *part = ws + (p->pad_n ? (size_t)k * ld : 0);
+    const float *b_gemm = p->pad_n ? ws : b;
     if (p->pad_n)
         err = pad_rows(b, ws, k, n, ld, stream);
     if (err == cudaSuccess)
-        err = simt_runs[p->config](m, ld, k, p->k_slice, p->split, a, p->pad_n ? ws : b, part, p->pad_n != 0, stream);
+        err = simt_runs[p->config](m0, ld, k, p->k_slice, p->split, a, b_gemm, part, p->pad_n != 0, stream);
+    const size_t strip_at = (size_t)p->split * m0 * ld;
+    if (err == cudaSuccess && peel) {
+        const dim3 grid((unsigned)(simt_strip_blocks(ld, p->split) / p->split), (unsigned)p->split);
+        err = ld % 4 == 0 && simt_aligned16(b_gemm)
+                  ? pdl_launch(true, gemm_simt_strip_kernel<true>, grid, dim3(SIMT_STRIP_THREADS), 0, stream, peel, ld,
+                               k, p->k_slice, a + (size_t)m0 * k, b_gemm, part + strip_at)
+                  : pdl_launch(true, gemm_simt_strip_kernel<false>, grid, dim3(SIMT_STRIP_THREADS), 0, stream, peel,
+                               ld, k, p->k_slice, a + (size_t)m0 * k, b_gemm, part + strip_at);
+    }
     if (err != cudaSuccess)
         return err;
     /* the rule's estimate follows this launch (kernels/simt_plan.c, simt_reduce_cycles) */
     const long gemm_threads = p->blocks * simt_config_threads(&simt_configs[p->config]);
-    const size_t count = (size_t)m * (size_t)n, stride = (size_t)m * ld;
-    const bool vec = count % 4 == 0 && simt_aligned16(c) && !p->pad_n;
+    const size_t count = (size_t)m * (size_t)n, stride = (size_t)m0 * ld, strip_item = (size_t)m0 * n;
+    const size_t strip_stride = (size_t)peel * ld;
+    const bool vec = count % 4 == 0 && simt_aligned16(c) && !p->pad_n && (!peel || n % 4 == 0);
     const unsigned blocks = (unsigned)simt_reduce_blocks(m, n, gemm_threads, vec);
     /* a dependent launch: it starts while the GEMM drains (kernels/pdl.cuh) */
     if (vec)
         return pdl_launch(true, gemm_simt_splitk_reduce_kernel<float4>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0,
                           stream, reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c), count / 4,
-                          p->split, stride / 4, 1, 1);
+                          p->split, stride / 4, 1, 1, peel ? strip_item / 4 : count / 4, strip_at / 4,
+                          strip_stride / 4);
     return pdl_launch(true, gemm_simt_splitk_reduce_kernel<float>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0, stream,
-                      (const float *)part, c, count, p->split, stride, n, ld);
+                      (const float *)part, c, count, p->split, stride, n, ld, peel ? strip_item : count, strip_at,
+                      strip_stride);
 }
 
 /* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this

@@ -128,67 +128,105 @@ double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n)
     return SIMT_PAD_LAUNCH_CLK + (double)k * (n + pad_n) * 4 / (SIMT_PAD_BYTES_PER_CLK * sms);
 }
 
-/* pad: 0, or B's padded width (the GEMM then runs at m x pad x k into the workspace) */
+long simt_strip_blocks(long ld, int split)
+{
+    return ceil_div(ld, SIMT_STRIP_COLS) * split;
+}
+
+/* A strip block's warps each walk k_slice / warps rows of B, SIMT_STRIP_UNROLL loads in
+ * flight: one dependent L2 round per group; the busiest SM runs its blocks one after
+ * another (they are latency-bound, not issue-bound). */
+double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int k_slice)
+{
+    const int sms = mc->sms > 0 ? mc->sms : 1;
+    const long rounds = ceil_div(k_slice, (long)(SIMT_STRIP_THREADS / 32) * SIMT_STRIP_UNROLL);
+    return SIMT_STRIP_LAUNCH_CLK + ceil_div(simt_strip_blocks(ld, split), sms) * (rounds + 1) * SIMT_REDUCE_ROUND_CLK;
+}
+
+/* pad: 0, or B's padded width (the GEMM then runs at m x pad x k into the workspace);
+ * peel: the strip kernel takes the last m % BM rows */
 static int plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
-                     struct simt_plan *p)
+                     int peel, struct simt_plan *p)
 {
     if (config < 0 || config >= simt_config_count || split < 1 || m < 1 || n < 1 || k < 1)
         return -1;
     const struct simt_config *c = &simt_configs[config];
     const long slice = ceil_div(ceil_div(k, split), c->bk) * c->bk;
     const long gn = pad ? pad : n;
+    const int peel_m = peel ? (int)(m % c->bm) : 0;
+    if (peel && (peel_m < 1 || peel_m > SIMT_PEEL_MAX || m < c->bm || split < 2))
+        return -1;
     /* every slice non-empty: otherwise this is a smaller split under another name */
     if (split > 1 && (slice < SIMT_MIN_K_SLICE || (split - 1) * slice >= k))
         return -1;
     p->config = config;
     p->split = split;
     p->pad_n = pad;
+    p->peel_m = peel_m;
     p->k_slice = (int)(split == 1 ? ceil_div(k, c->bk) * c->bk : slice);
-    p->blocks = ceil_div(m, c->bm) * ceil_div(gn, c->bn) * split;
+    p->blocks = ceil_div(m - peel_m, c->bm) * ceil_div(gn, c->bn) * split;
+    const long gemm_threads = p->blocks * simt_config_threads(c);
+    /* a call's launch facts describe its kernel with the most threads: the GEMM's */
+    if (peel && simt_strip_blocks(gn, split) * SIMT_STRIP_THREADS > gemm_threads)
+        return -1;
     if (simt_plan_workspace_bytes(p, m, n, k) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
         return -1;
     /* the last slice may be shorter; the busiest SM still waits for a full one */
     p->est_cycles = gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
     if (split > 1 || pad)
-        p->est_cycles += reduce_cycles(mc, m, n, split, p->blocks * simt_config_threads(c), !pad);
+        p->est_cycles += reduce_cycles(mc, m, n, split, gemm_threads, !pad);
     if (pad)
         p->est_cycles += simt_pad_cycles(mc, n, k, pad);
+    if (peel)
+        p->est_cycles += simt_strip_cycles(mc, gn, split, p->k_slice);
     return 0;
+}
+
+int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
+                       int peel, struct simt_plan *p)
+{
+    const int width = simt_pad_width(n);
+    if (pad && !width)
+        return -1;
+    return plan_make(mc, m, n, k, config, split, pad ? width : 0, peel, p);
 }
 
 int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                    struct simt_plan *p)
 {
-    return plan_make(mc, m, n, k, config, split, 0, p);
+    return simt_plan_make_any(mc, m, n, k, config, split, 0, 0, p);
 }
 
 int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                           struct simt_plan *p)
 {
-    const int pad = simt_pad_width(n);
-    return pad ? plan_make(mc, m, n, k, config, split, pad, p) : -1;
+    return simt_plan_make_any(mc, m, n, k, config, split, 1, 0, p);
 }
+
+/* kinds of plan, in the order candidates are listed: plain, padded, peeled, both */
+#define KINDS 4
 
 int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, struct simt_plan *out,
                          int max)
 {
     int count = 0;
-    for (int pad = 0; pad < 2; pad++)
+    for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
             for (int s = 0; s < NSPLITS && count < max; s++)
-                if ((pad ? simt_plan_make_padded : simt_plan_make)(mc, m, n, k, c, simt_splits[s], &out[count]) == 0)
+                if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], kind & 1, kind >> 1, &out[count]) == 0)
                     count++;
     return count;
 }
 
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k)
 {
-    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0}, p;
-    for (int pad = 0; pad < 2; pad++)
+    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0}, p;
+    for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
             for (int s = 0; s < NSPLITS; s++)
-                /* strictly smaller: ties keep the larger tile, then the smaller split, then no copy */
-                if ((pad ? simt_plan_make_padded : simt_plan_make)(mc, m, n, k, c, simt_splits[s], &p) == 0 &&
+                /* strictly smaller: ties keep the larger tile, then the smaller split, then
+                 * no copy, then no strip */
+                if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], kind & 1, kind >> 1, &p) == 0 &&
                     p.est_cycles < best.est_cycles)
                     best = p;
     if (isinf(best.est_cycles))   /* bad sizes: still a plan the launcher can refuse */
@@ -203,20 +241,23 @@ size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long
     return p->split > 1 ? (size_t)p->split * (size_t)m * (size_t)n * sizeof(float) : 0;
 }
 
-static void describe(const struct simt_config *c, int pad, int split, char *buf, size_t len)
+static void describe(const struct simt_config *c, int pad, int peel, int split, char *buf, size_t len)
 {
     int tm, tn;
+    char strip[16] = "";
     simt_config_thread_tile(c, &tm, &tn);
-    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s%s split%d", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn,
-             c->stages, c->a_kmajor ? "" : " aT", pad ? " padB" : "", split);
+    if (peel)
+        snprintf(strip, sizeof strip, " peel%d", peel);
+    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s%s%s split%d", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn,
+             c->stages, c->a_kmajor ? "" : " aT", pad ? " padB" : "", strip, split);
 }
 
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len)
 {
-    describe(c, 0, split, buf, len);
+    describe(c, 0, 0, split, buf, len);
 }
 
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len)
 {
-    describe(&simt_configs[p->config], p->pad_n, p->split, buf, len);
+    describe(&simt_configs[p->config], p->pad_n, p->peel_m, p->split, buf, len);
 }

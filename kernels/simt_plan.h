@@ -21,7 +21,10 @@
  * then the smaller split, then no copy. When N % 4 != 0 every configuration and split is also
  * a candidate with B copied first into rows padded to a multiple of 4 floats (the 16-byte
  * copies then run; simt_pad_cycles: a launch and its bytes), the GEMM writing m x padded-n
- * partials to the workspace and the reduction (one slice too) writing C's m x n.
+ * partials to the workspace and the reduction (one slice too) writing C's m x n. When
+ * M % BM leaves 1 to SIMT_PEEL_MAX rows (and M > BM), every split plan is also a candidate
+ * with those rows peeled: the GEMM kernel on the whole tile rows, the strip kernel on the
+ * rest (simt_strip_cycles), one reduction over both.
  * Nothing in it names a shape: tiles, waves, the last wave's fill,
  * the warps per SM and the reduction decide. The constants were fitted to the H200's tuner
  * tables at nine shapes (results/h200/NOTES.md, "Kernel notes", simt_configs); the host
@@ -55,6 +58,18 @@ extern "C" {
  * 257x513x4099 (t64x64 split8 2.7 us slower padded than unpadded; results/h200/NOTES.md). */
 #define SIMT_PAD_LAUNCH_CLK 5045.3
 #define SIMT_PAD_BYTES_PER_CLK 8.0
+/* A peeled plan: when M is a few rows past a multiple of the tile (257 = 4 x 64 + 1), the
+ * GEMM kernel runs the whole tiles only (a tile row that is 1/64 full costs a whole tile
+ * row of time) and a strip kernel of SIMT_STRIP_THREADS computes the left-over rows' split
+ * partials, SIMT_STRIP_COLS columns per block, its warps taking SIMT_STRIP_UNROLL k-rows of
+ * B at a time; the reduction adds both. The strip's cost: a dependent launch and, per block
+ * on the busiest SM, its rounds of L2 loads (B was just read by the GEMM). Guesses, to be
+ * fitted to the tuner's peeled plans. */
+#define SIMT_PEEL_MAX 4
+#define SIMT_STRIP_THREADS 256
+#define SIMT_STRIP_COLS 128
+#define SIMT_STRIP_UNROLL 16
+#define SIMT_STRIP_LAUNCH_CLK 1000.0
 #define SIMT_MAX_WORKSPACE_BYTES (256L << 20)
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 /* The reduction kernel's shape (kernels/10_simt_auto.cu), which the rule's estimate
@@ -63,8 +78,9 @@ extern "C" {
 #define SIMT_REDUCE_ILP 4
 #define SIMT_REDUCE_SLICES 4
 #define SIMT_MAX_CONFIGS 24
-/* candidates per shape, at most: every configuration and split, unpadded and padded */
-#define SIMT_MAX_PLANS (SIMT_MAX_CONFIGS * 16 * 2)
+/* candidates per shape, at most: every configuration and split, unpadded and padded,
+ * peeled or not */
+#define SIMT_MAX_PLANS (SIMT_MAX_CONFIGS * 16 * 4)
 
 struct simt_config {
     const char *name;
@@ -93,7 +109,8 @@ struct simt_machine {
 
 /* One way to run a shape: configuration, split of K into `split` slices of k_slice
  * (a multiple of BK; every slice non-empty), and the rule's estimate in SM cycles;
- * pad_n: 0, or the width B is copied to first (N rounded up to 4; see above). */
+ * pad_n: 0, or the width B is copied to first (N rounded up to 4; see above); peel_m: 0,
+ * or the last rows of C (M % BM of them) left to the strip kernel (see below). */
 struct simt_plan {
     int config;
     int split;
@@ -101,6 +118,7 @@ struct simt_plan {
     long blocks;          /* thread blocks of the GEMM kernel */
     double est_cycles;
     int pad_n;
+    int peel_m;
 };
 
 /* The padded width of B's rows for a padded plan at n (0 when n % 4 == 0: no copy). */
@@ -114,6 +132,11 @@ int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int co
 /* The same with B's padded copy (-1 also when n % 4 == 0). */
 int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                           struct simt_plan *p);
+/* Either, with the last M % BM rows peeled off (peel: 1), B padded or not (pad: 1): -1
+ * also when no row is left over, more than SIMT_PEEL_MAX are, M < BM, split is 1, or the
+ * strip kernel would launch more threads than the GEMM kernel. */
+int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
+                       int peel, struct simt_plan *p);
 
 /* The rule: the candidate with the smallest estimate (see the top of this file). */
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k);
@@ -130,6 +153,10 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
  * C 16-byte aligned: c_aligned16), and the rule's estimate of its cycles. */
 long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16);
 double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads);
+/* A peeled plan's strip kernel: its grid (column groups of SIMT_STRIP_COLS, one row of
+ * blocks per slice of K) and the rule's estimate of its cycles. */
+long simt_strip_blocks(long ld, int split);
+double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int k_slice);
 /* The rule's estimate of B's padded copy (k rows of n floats into rows of pad_n). */
 double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n);
 
@@ -139,7 +166,8 @@ size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long
 
 /* "128x256x16 w64x64 t16x8 s4 split1" into buf (the results' config column): a
  * configuration with a split, or a plan; a transposed-A configuration says so
- * ("128x256x16 w64x64 t16x8 s4 aT split1"), a padded plan too ("... aT padB split8"). */
+ * ("128x256x16 w64x64 t16x8 s4 aT split1"), a padded plan too ("... aT padB split8"), a
+ * peeled one with its strip's rows ("... aT peel1 split8"). */
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len);
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len);
 

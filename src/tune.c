@@ -207,7 +207,8 @@ int tune_run(struct run *r)
     for (; n < nplans && !r->context_lost && !interrupt_pending(); n++) {
         struct tune_row *t = &rows[n];
         t->plan = tune_current = plans[n];
-        t->picked = plans[n].config == pick.config && plans[n].split == pick.split && plans[n].pad_n == pick.pad_n;
+        t->picked = plans[n].config == pick.config && plans[n].split == pick.split && plans[n].pad_n == pick.pad_n &&
+                    plans[n].peel_m == pick.peel_m;
         t->waves = (double)t->plan.blocks / ((double)mc.sms * blocks_per_sm(&mc, t->plan.config));
         measure_variant(r, &s, &v, -1, &t->res);
         simt_plan_describe(&t->plan, t->res.config, sizeof t->res.config);

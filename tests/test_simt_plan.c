@@ -54,11 +54,11 @@ static void test_table(void)
     CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16 (k-major) or 8",
           simt_config_count);
     char buf[80];
-    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0};
+    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0};
     simt_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 split2") == 0, "a plan described as the config column says: %s",
           buf);
-    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0};
+    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0};
     simt_plan_describe(&t, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 aT split1") == 0, "a transposed-A plan says aT: %s", buf);
 }
@@ -192,6 +192,32 @@ static void test_model(void)
           "257x513x4099, t64x64 split8: the padded plan 1.5-4 us dearer (2.7 measured) (%.0f vs %.0f cycles)",
           pad.est_cycles, plain.est_cycles);
     CHECK(ragged.pad_n == 0, "257x513x4099 runs unpadded, as the H200's table says: %s", b);
+
+    /* a peeled plan: the last M % BM rows (1 to SIMT_PEEL_MAX) to the strip kernel, only with
+     * a split (its partials go through the reduction), never with more strip threads than
+     * GEMM threads; the same workspace, one tile row fewer */
+    struct simt_plan peel, whole;
+    char pb[96];
+    CHECK(simt_plan_make_any(&mc, 257, 513, 4099, t64, 12, 0, 1, &peel) == 0 &&
+              simt_plan_make(&mc, 257, 513, 4099, t64, 12, &whole) == 0 && peel.peel_m == 1 &&
+              peel.blocks == 4L * 9 * 12 && whole.blocks == 5L * 9 * 12 &&
+              simt_plan_workspace_bytes(&peel, 257, 513, 4099) == simt_plan_workspace_bytes(&whole, 257, 513, 4099) &&
+              peel.est_cycles < whole.est_cycles,
+          "257x513x4099, t64x64 split12 peeled: 4 tile rows, not 5 (4 blocks on the busiest SM, not 5), the same "
+          "workspace, estimated cheaper (%.0f vs %.0f)",
+          peel.est_cycles, whole.est_cycles);
+    simt_plan_describe(&peel, pb, sizeof pb);
+    CHECK(strstr(pb, " aT peel1 split12") != NULL, "a peeled plan says so: %s", pb);
+    const int t128 = simt_config_find("t128x256");
+    CHECK(simt_plan_make_any(&mc, 256, 513, 4099, t64, 8, 0, 1, &peel) == -1 &&
+              simt_plan_make_any(&mc, 257, 513, 4099, t64, 1, 0, 1, &peel) == -1 &&
+              simt_plan_make_any(&mc, 64 + SIMT_PEEL_MAX + 1, 513, 4099, t64, 8, 0, 1, &peel) == -1 &&
+              simt_plan_make_any(&mc, 3, 513, 4099, t64, 8, 0, 1, &peel) == -1 &&
+              simt_plan_make_any(&mc, 129, 513, 4099, t128, 2, 0, 1, &peel) == -1 &&
+              simt_plan_make_any(&mc, 128 + SIMT_PEEL_MAX, 513, 4099, t64, 8, 1, 1, &peel) == 0 &&
+              peel.peel_m == SIMT_PEEL_MAX && peel.pad_n == 516,
+          "no peeled plan without left-over rows, without a split, past SIMT_PEEL_MAX rows, under one tile, or "
+          "with the strip wider than the GEMM; peeled and padded together");
     const struct simt_plan square_odd = simt_plan_pick(&mc, 4095, 4095, 64);
     simt_plan_describe(&square_odd, b, sizeof b);
     CHECK(square_odd.pad_n == 0, "4095x4095x64 (a short K: the copy costs more than it saves) runs unpadded: %s", b);
@@ -212,7 +238,7 @@ static void test_h200_tables(void)
     enum { MAXROWS = 2048 };
     static struct {
         long m, n, k;
-        int config, split, per_sm, pad;
+        int config, split, per_sm, pad, peel;
         double t;
     } row[MAXROWS];
     char line[256], name[64];
@@ -224,14 +250,13 @@ static void test_h200_tables(void)
         row[nrows].m = strtol(p, &p, 10), p++;
         row[nrows].n = strtol(p, &p, 10), p++;
         row[nrows].k = strtol(p, &p, 10), p++;
-        /* "t64x64+pad": the plan with B's padded copy */
+        /* "t64x64+pad": the plan with B's padded copy; "+peel": with the strip kernel */
         size_t len = strcspn(p, ",");
         snprintf(name, sizeof name, "%.*s", (int)len, p);
         p += len + 1;
-        char *plus = strstr(name, "+pad");
-        row[nrows].pad = plus != NULL;
-        if (plus)
-            *plus = '\0';
+        row[nrows].pad = strstr(name, "+pad") != NULL;
+        row[nrows].peel = strstr(name, "+peel") != NULL;
+        name[strcspn(name, "+")] = '\0';
         row[nrows].split = (int)strtol(p, &p, 10), p++;
         row[nrows].per_sm = (int)strtol(p, &p, 10), p++;
         row[nrows].t = strtod(p, NULL);
@@ -250,12 +275,13 @@ static void test_h200_tables(void)
             end++;
         struct simt_machine mc = {132, {0}, {0}};
         double best = INFINITY;
-        int padded = 0;
+        int padded = 0, peeled = 0;
         for (int i = first; i < end; i++) {
             if (row[i].config >= 0)
                 mc.blocks_per_sm[row[i].config] = row[i].per_sm;
             best = fmin(best, row[i].t);
             padded |= row[i].pad;
+            peeled |= row[i].peel;
         }
         /* the rule's cheapest plan among the configurations the table measured, padded plans
          * only where it measured them (a row or a kind of plan added since is not judged
@@ -263,13 +289,15 @@ static void test_h200_tables(void)
         static struct simt_plan cand[SIMT_MAX_PLANS];
         const int nc = simt_plan_candidates(&mc, row[first].m, row[first].n, row[first].k, cand,
                                             (int)(sizeof cand / sizeof cand[0]));
-        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0};
+        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0};
         for (int j = 0; j < nc; j++)
-            if (mc.blocks_per_sm[cand[j].config] > 0 && (padded || !cand[j].pad_n) && cand[j].est_cycles < p.est_cycles)
+            if (mc.blocks_per_sm[cand[j].config] > 0 && (padded || !cand[j].pad_n) && (peeled || !cand[j].peel_m) &&
+                cand[j].est_cycles < p.est_cycles)
                 p = cand[j];
         double t = NAN;
         for (int i = first; i < end; i++)
-            if (row[i].config == p.config && row[i].split == p.split && row[i].pad == (p.pad_n > 0))
+            if (row[i].config == p.config && row[i].split == p.split && row[i].pad == (p.pad_n > 0) &&
+                row[i].peel == (p.peel_m > 0))
                 t = row[i].t;
         char b[80] = "none";
         if (p.config >= 0)

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -193,8 +193,9 @@ if has simttune; then
         python3 - "$W/simttune/$s/tune.csv" >>"$W/simttune/h200_simt_tune.csv" <<'PY'
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
-    # a plan with B's padded copy: "t64x64+pad" (tests/test_simt_plan.c reads it so)
-    r["config_name"] += "+pad" if " padB " in r["config"] else ""
+    # a plan with B's padded copy: "t64x64+pad", with a peeled strip: "+peel" after it
+    # (tests/test_simt_plan.c reads them so)
+    r["config_name"] += ("+pad" if " padB " in r["config"] else "") + ("+peel" if " peel" in r["config"] else "")
     print(",".join(r[c] for c in ("m", "n", "k", "config_name", "split", "blocks_per_sm", "time_median_s")))
 PY
     done
@@ -315,6 +316,26 @@ if has padcheck; then
         echo "simt tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/pad-tune-$s.log")"
         timeout 90 build/gemmprof --tune "$s" -k tf32_auto -o "$W/pad_tune_tf32/$s" >"$W/logs/pad-tune-tf32-$s.log" 2>&1
         echo "tf32 tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/pad-tune-tf32-$s.log")"
+    done
+fi
+if has peelcheck; then
+    # simt_auto's peeled plans (the strip kernel takes the last M % BM rows): simt_auto
+    # verified beside cuBLAS at shapes a few rows past a tile multiple, compute-sanitizer
+    # memcheck and racecheck on the t64x64 plans (peeled ones among them; 4-byte and 16-byte
+    # B) through the tuner, then the tuner at 257x513x4099 (every plan verified and timed)
+    odd=257x513x4099,130x67x300,132x516x1000,1025x1025x1025,4097x256x2048,66x4000x3000,259x259x10000
+    stamp "simt_auto and cuBLAS verified at $odd -> $W/peelcheck"
+    timeout 120 build/gemmprof -k simt_auto,cublas -s "$odd" -r 5 -w 1 --no-counters --no-ceilings --no-report \
+        -o "$W/peelcheck" >"$W/logs/peelcheck.log" 2>&1
+    echo "exit $?" >>"$W/logs/peelcheck.log"
+    python3 tests/gpu/csvcheck.py all-ok "$W/peelcheck/results.csv" 14 2>&1 | tail -3
+    grep -E "^(simt_auto|cublas) |^ +config" "$W/logs/peelcheck.log"
+    for tool in memcheck racecheck; do
+        for s in 130x67x300 132x516x1000; do
+            GEMMPROF_TUNE_ONLY=t64x64 timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 build/gemmprof \
+                --tune $s -r 1 -w 0 --no-flush -o "$W/peel_${tool}_$s" >"$W/logs/peel-$tool-$s.log" 2>&1
+            echo "$tool t64x64 plans at $s: exit $?, $(grep -cE " ok " "$W/logs/peel-$tool-$s.log") ok lines ($(grep -cE "peel[0-9].* ok " "$W/logs/peel-$tool-$s.log") peeled), $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/peel-$tool-$s.log" | tail -1)"
+        done
     done
 fi
 if has gaps; then

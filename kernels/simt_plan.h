@@ -62,11 +62,11 @@ extern "C" {
  * GEMM kernel runs the whole tiles only (a tile row that is 1/64 full costs a whole tile
  * row of time) and a strip kernel of SIMT_STRIP_THREADS computes the left-over rows' split
  * partials, SIMT_STRIP_COLS columns per block, its warps taking SIMT_STRIP_UNROLL k-rows of
- * B at a time; the reduction adds both. The strip's cost: a dependent launch and, per block
+ * B at a time (half as many for more than one row); the reduction adds both. The strip's cost: a dependent launch and, per block
  * on the busiest SM, its rounds of L2 loads (B was just read by the GEMM). Guesses, to be
  * fitted to the tuner's peeled plans. */
 #define SIMT_PEEL_MAX 4
-#define SIMT_STRIP_THREADS 256
+#define SIMT_STRIP_THREADS 512
 #define SIMT_STRIP_COLS 128
 #define SIMT_STRIP_UNROLL 16
 #define SIMT_STRIP_LAUNCH_CLK 1000.0

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -337,6 +337,22 @@ if has peelcheck; then
             echo "$tool t64x64 plans at $s: exit $?, $(grep -cE " ok " "$W/logs/peel-$tool-$s.log") ok lines ($(grep -cE "peel[0-9].* ok " "$W/logs/peel-$tool-$s.log") peeled), $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/peel-$tool-$s.log" | tail -1)"
         done
     done
+fi
+if has strip; then
+    # the strip kernel of simt_auto's peeled plans on its own: the t64x64 plans at
+    # 257x513x4099 timed by the tuner, then ncu on every strip launch of that tuner run
+    # (duration, throughput, stall reasons); $W/logs/strip-*.log
+    for s in 257x513x4099 259x259x10000; do
+        GEMMPROF_TUNE_ONLY=t64x64 timeout 60 build/gemmprof --tune $s --no-counters -o "$W/strip_tune/$s" \
+            >"$W/logs/strip-tune-$s.log" 2>&1
+        echo "tune t64x64 $s: exit $?"; grep -E " (aT|aT padB)( peel[0-9])? split(8|12|16) " "$W/logs/strip-tune-$s.log"
+    done
+    GEMMPROF_TUNE_ONLY=t64x64 timeout 120 ncu --kernel-name regex:strip --section SpeedOfLight --section WarpStateStats \
+        --section LaunchStats --section MemoryWorkloadAnalysis --print-summary none \
+        build/gemmprof --tune 257x513x4099 -r 1 -w 0 --no-counters -o "$W/strip_ncu" >"$W/logs/strip-ncu.log" 2>&1
+    echo "ncu strip: exit $?"
+    grep -E "gemm_simt_strip|Duration|Memory Throughput|DRAM Through|L2 Cache Through|Stall|Grid Size|Registers|Achieved Occ" \
+        "$W/logs/strip-ncu.log" | head -60
 fi
 if has gaps; then
     # where a small GEMM's time goes: each timed call's kernels and the idle gaps between

@@ -5,6 +5,12 @@
    ncu_compare.py --names RESULTS_CSV VARIANT SHAPE
                                      prints the function names of the kernels gemmprof's row
                                      names, '|'-separated: an ncu --kernel-name regex for them
+   ncu_compare.py --split NCU_CSV CALLS OUT_DIR VARIANT SHAPE RESULTS_CSV [VARIANT SHAPE RESULTS_CSV...]
+                                     one ncu process over several cases (gemmprof -k V1,V2,...,
+                                     the cases in that order): writes each case's kernels to
+                                     OUT_DIR/VARIANT.csv, CALLS calls of the kernels its row in
+                                     RESULTS_CSV names (ncu_csv.split_cases); a FAIL line names
+                                     each case whose kernels do not add up, or that got none
 Each NCU_CSV, one per ncu process, holds ncu's view of CALLS whole calls of the variant
 (application replay, each call after gemmprof's L2 flush and ncu's own cache flush);
 l2_flush_kernel launches, if any, are dropped. The kernels per call are found from ncu's list
@@ -21,13 +27,11 @@ Prints the criterion, a table row per metric, ok/FAIL/skip lines; exits 1 on a m
 import argparse
 import csv
 import math
-import re
 import statistics
 import sys
 
-from ncu_csv import kernels, number
+from ncu_csv import FLUSH, base_names, kernels, number, split_cases, write_kernels
 
-FLUSH = "l2_flush_kernel"
 FLOOR = 65536  # bytes: below this, DRAM traffic is noise (a few dirty lines)
 COUNTS = ("smsp__sass_", "sm__ops_path_tensor_")  # instruction and tensor-op counts
 BYTES = ("dram__bytes_read.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum")
@@ -145,30 +149,6 @@ def load_rows(results, variant, shape):
     return rows, None
 
 
-def base_names(kernels_cell):
-    """Function names without return type, namespace, template or parameters, as ncu's
-    --kernel-name matches them: 'cublasLt::splitKreduce_kernel<32, 16, int>' -> 'splitKreduce_kernel'."""
-    out = []
-    for k in (kernels_cell or "").split(";"):
-        k = k.strip()
-        if k.startswith("void "):
-            k = k[5:]
-        depth, head = 0, ""
-        for ch in k:  # drop template arguments, stop at the parameter list
-            if ch == "<":
-                depth += 1
-            elif ch == ">":
-                depth -= 1
-            elif ch == "(" and depth == 0:
-                break
-            elif depth == 0:
-                head += ch
-        name = head.split("::")[-1].strip()
-        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and name not in out:
-            out.append(name)
-    return out
-
-
 def values(rows, name):
     """gemmprof's values of `name`, one per run; None if any run lacks it."""
     cells = [r.get(name) for r in rows]
@@ -185,6 +165,8 @@ def main(argv):
         rows, _ = load_rows(argv[2], argv[3], argv[4])
         print("|".join(base_names(rows[0].get("kernels") if rows else "")))
         return 0
+    if argv[1:2] == ["--split"]:
+        return split(argv[2:])
     ap = argparse.ArgumentParser()
     for a in ("results", "ncu", "variant", "shape"):
         ap.add_argument(a)
@@ -285,6 +267,44 @@ def main(argv):
               f"({names[0][:60]}), not a split-K GEMM plus a reduction; compared as one kernel")
     print(f"{'ok' if not bad else 'FAIL'} - gemmprof counters agree with ncu for {what}")
     return 1 if bad or not split_ok else 0
+
+
+def split(args):
+    """--split: one ncu CSV over several cases into one CSV per case (the module's doc)."""
+    if len(args) < 6 or (len(args) - 3) % 3 or not args[1].isdigit() or int(args[1]) < 1:
+        print("ncu_compare.py --split: expected NCU_CSV CALLS OUT_DIR, CALLS a whole number from 1, "
+              "then VARIANT SHAPE RESULTS_CSV per case", file=sys.stderr)
+        return 2
+    path, calls, out_dir = args[0], int(args[1]), args[2]
+    triples = [args[i:i + 3] for i in range(3, len(args), 3)]
+    cases = [(v, shape) for v, shape, _ in triples]
+    if len(set(v for v, _ in cases)) < len(cases):
+        print("ncu_compare.py --split: a variant named twice (gemmprof -k runs it once)", file=sys.stderr)
+        return 2
+    rows = {}
+    for v, shape, results in triples:
+        got, _ = load_rows(results, v, shape)
+        if got:
+            rows[(v, shape)] = got[0]
+    try:
+        ks = kernels(path)
+    except OSError as e:
+        ks, problems, assigned = [], [f"cannot read it: {e.strerror}"], {}
+    else:
+        assigned, problems = split_cases(ks, cases, rows, calls)
+    for p in problems:
+        print(f"FAIL - ncu's kernels and the cases ({path}): {p}")
+    n = len([k for k in ks if not k["Kernel Name"].startswith(FLUSH)])
+    print(f"  {path}: {n} kernels, {calls} calls of each of {len(cases)} cases: "
+          + ", ".join(f"{v} {sum(len(c) for c in assigned[(v, s)]) if (v, s) in assigned else 'none'}"
+                      for v, s in cases))
+    for v, shape in cases:
+        if (v, shape) in assigned:
+            write_kernels(f"{out_dir}/{v}.csv", [k for c in assigned[(v, shape)] for k in c])
+        else:
+            print(f"FAIL - ncu compare {v} {shape}: none of ncu's kernels in {path} assigned to it "
+                  "(the line above says where they stopped adding up)")
+    return 1 if problems else 0
 
 
 def judge_l2_demand(rows, calls):

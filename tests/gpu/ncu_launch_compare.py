@@ -22,13 +22,10 @@ import csv
 import math
 import re
 import statistics
-import subprocess
 import sys
 
-from ncu_compare import base_names
-from ncu_csv import kernels, number
+from ncu_csv import base, demangle, kernels, number, split_cases
 
-FLUSH = "l2_flush_kernel"
 POINTS = 2.0      # occupancy and issue-slot use: within this many percentage points
 RANGE_LO, RANGE_HI = "min over runs: ", "max over runs: "   # median_runs' extra cells
 TIE = 0.02        # stall reasons within 2% of each other may swap places
@@ -126,23 +123,6 @@ def same_order(gp, nc):
     return True, ("swapped within a tie: " + ", ".join(ties)) if ties else ""
 
 
-def demangle(name):
-    if not name.startswith("_Z"):
-        return name
-    try:
-        out = subprocess.run(["c++filt", name], capture_output=True, text=True, timeout=10)
-        return out.stdout.strip() or name
-    except (OSError, subprocess.SubprocessError):
-        return name
-
-
-def base(name):
-    """The function name ncu and gemmprof agree on: no return type, namespace, template or
-    parameters (ncu_compare.base_names); mangled names are demangled first."""
-    got = base_names(demangle(name.strip()))
-    return got[0] if got else name.strip()
-
-
 def key(name):
     """A kernel's name with its template arguments, for telling apart two instantiations of
     one function: 'void cutlass::Kernel2<X>(Params)' -> 'Kernel2<X>'."""
@@ -159,10 +139,6 @@ def key(name):
             break
     head, sep, tmpl = n.partition("<")
     return head.split("::")[-1] + sep + tmpl
-
-
-def row_kernels(row):
-    return [base(k) for k in (row.get("kernels") or "").split(";") if k.strip()]
 
 
 def cell(row, name):
@@ -235,37 +211,6 @@ def fmt(x):
 
 def finite(*xs):
     return all(isinstance(x, float) and math.isfinite(x) for x in xs)
-
-
-def split_cases(ks, cases, rows, calls):
-    """ncu's kernels assigned to the cases in order -> ({case: [call, ...]}, problems)."""
-    gemm = [k for k in ks if not k["Kernel Name"].startswith(FLUSH)]
-    out, problems, pos = {}, [], 0
-    for c in cases:
-        row = rows.get(c)
-        names = row_kernels(row) if row else []
-        if not names and row and row.get("launch_kernel"):
-            names = [base(row["launch_kernel"])]
-        if not names:
-            problems.append(f"{c[0]} {c[1]}: gemmprof's row names no kernel; cannot tell "
-                            "which of ncu's kernels are its calls")
-            return out, problems
-        got = []
-        for _ in range(calls):
-            call = gemm[pos:pos + len(names)]
-            seen = [base(k["Kernel Name"]) for k in call]
-            if sorted(seen) != sorted(names):
-                problems.append(f"{c[0]} {c[1]}: ncu's kernels {pos}..{pos + len(names) - 1} are "
-                                f"{seen or 'none'}, gemmprof's row names {names}; "
-                                "cases after it not compared")
-                return out, problems
-            got.append(call)
-            pos += len(names)
-        out[c] = got
-    if pos < len(gemm):
-        extra = sorted({k["Kernel Name"][:60] for k in gemm[pos:]})
-        problems.append(f"ncu profiled {len(gemm) - pos} kernels beyond the cases: {extra}")
-    return out, problems
 
 
 def judge(c, row, calls, has):

@@ -214,7 +214,7 @@ static void test_model(void)
               simt_plan_make_any(&mc, 64 + SIMT_PEEL_MAX + 1, 513, 4099, t64, 8, 0, 1, &peel) == -1 &&
               simt_plan_make_any(&mc, 3, 513, 4099, t64, 8, 0, 1, &peel) == -1 &&
               simt_plan_make_any(&mc, 129, 513, 4099, t128, 2, 0, 1, &peel) == -1 &&
-              simt_plan_make_any(&mc, 128 + SIMT_PEEL_MAX, 513, 4099, t64, 8, 1, 1, &peel) == 0 &&
+              simt_plan_make_any(&mc, 192 + SIMT_PEEL_MAX, 513, 4099, t64, 8, 1, 1, &peel) == 0 &&
               peel.peel_m == SIMT_PEEL_MAX && peel.pad_n == 516,
           "no peeled plan without left-over rows, without a split, past SIMT_PEEL_MAX rows, under one tile, or "
           "with the strip wider than the GEMM; peeled and padded together");

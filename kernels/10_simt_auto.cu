@@ -180,91 +180,74 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
 }
 
 /* A peeled plan's strip: the split partials of the last R (<= SIMT_PEEL_MAX) rows of C,
- * out[z][row][ld] for slice z = blockIdx.y, a starting at the strip's first row. A block
- * takes SIMT_STRIP_COLS columns of B; its warps take U consecutive k-rows of the slice at a
- * time, in turn, and issue all of a group's loads (B coalesced, A broadcast) before its
- * FFMAs: the kernel is bound by the latency of those loads, so every load is
- * unconditional (an address clamped inside the matrix, the value zeroed after) and many
- * are in flight. Then the warps' sums are added in a fixed order through shared memory (no
- * atomics: the same result every run). VEC: float4 loads of B (ld % 4 == 0, B 16-byte
- * aligned), a lane's four columns adjacent; otherwise a lane's columns are 32 apart. */
-template <bool VEC, int R>
+ * out[z][row][ld] for slice z = blockIdx.y, a starting at the strip's first row. It is a
+ * matrix-vector product, bound by how many loads are in flight and how few instructions
+ * each element costs, so it is spread wide: a block of SIMT_STRIP_THREADS takes
+ * SIMT_STRIP_COLS columns (a lane per column, a warp's loads one 128-byte line), its
+ * warps take every WARPS-th k-row of the slice, SIMT_STRIP_UNROLL rows of loads issued
+ * before their FFMAs. Then the warps' sums are added in a fixed order through shared
+ * memory (no atomics: the same result every run). */
+template <int R>
 static __global__ void __launch_bounds__(SIMT_STRIP_THREADS)
 gemm_simt_strip_kernel(int ld, int k, int k_slice, const float *__restrict__ a, const float *__restrict__ b,
                        float *__restrict__ out)
 {
-    constexpr int WARPS = SIMT_STRIP_THREADS / 32, COLS = SIMT_STRIP_COLS;
-    constexpr int U = R == 1 ? SIMT_STRIP_UNROLL : SIMT_STRIP_UNROLL / 2;
-    static_assert(COLS == 128 && R >= 1 && R <= SIMT_PEEL_MAX, "a lane's four columns, the strip's rows");
-    __shared__ __align__(16) float sums[WARPS][COLS];
+    constexpr int WARPS = SIMT_STRIP_THREADS / 32, COLS = SIMT_STRIP_COLS, U = SIMT_STRIP_UNROLL;
+    static_assert(COLS == 32 && R >= 1 && R <= SIMT_PEEL_MAX, "a lane per column, the strip's rows");
+    __shared__ float sums[R][WARPS][COLS];
     pdl_wait();      /* the GEMM: the reduction after this waits for this kernel only */
     pdl_trigger();
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int col0 = blockIdx.x * COLS;
-    auto col_of = [&](int j) { return VEC ? lane * 4 + j : lane + 32 * j; };
-    bool col_ok[4];
-    int col[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-        col_ok[j] = col0 + col_of(j) < ld;
-        col[j] = col_ok[j] ? col0 + col_of(j) : 0;
-    }
+    const int col = blockIdx.x * COLS + lane;
+    const bool col_ok = col < ld;
     const int k_begin = blockIdx.y * k_slice, k_end = min(k, k_begin + k_slice);
-    float acc[R][4] = {};
-    for (int k0 = k_begin + warp * U; k0 < k_end; k0 += WARPS * U) {
-        float bv[U][4], av[U][R];
+    const float *bp = b + (size_t)(k_begin + warp) * ld + (col_ok ? col : 0);
+    const float *ap = a + k_begin + warp;
+    const size_t b_step = (size_t)WARPS * ld;
+    float acc[R] = {};
+    int kk = k_begin + warp;
+    for (; kk + (U - 1) * WARPS < k_end; kk += U * WARPS) {
+        float bv[U], av[U][R];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-            const int kk = min(k0 + u, k_end - 1);
-            const float *const b_row = b + (size_t)kk * ld;
-            if (VEC) {
-                const float4 v = __ldg(reinterpret_cast<const float4 *>(b_row + col[0]));
-                bv[u][0] = v.x, bv[u][1] = v.y, bv[u][2] = v.z, bv[u][3] = v.w;
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; ++j)
-                    bv[u][j] = __ldg(b_row + col[j]);
-            }
+            bv[u] = __ldg(bp + u * b_step);
 #pragma unroll
             for (int r = 0; r < R; ++r)
-                av[u][r] = __ldg(a + (size_t)r * k + kk);
+                av[u][r] = __ldg(ap + (size_t)r * k + u * WARPS);
         }
+        bp += U * b_step;
+        ap += U * WARPS;
 #pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const bool k_ok = k0 + u < k_end;
+        for (int u = 0; u < U; ++u)
 #pragma unroll
             for (int r = 0; r < R; ++r)
-#pragma unroll
-                for (int j = 0; j < 4; ++j)
-                    acc[r][j] = fmaf(k_ok ? av[u][r] : 0.f, bv[u][j], acc[r][j]);
-        }
+                acc[r] = fmaf(av[u][r], bv[u], acc[r]);
     }
-    float *const out_z = out + (size_t)blockIdx.y * R * ld;
+    for (; kk < k_end; kk += WARPS) {   /* the slice's last rows, fewer than U per warp */
+        const float bv = __ldg(bp);
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
+        for (int r = 0; r < R; ++r)
+            acc[r] = fmaf(__ldg(ap + (size_t)r * k), bv, acc[r]);
+        bp += b_step;
+        ap += WARPS;
+    }
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
-            sums[warp][col_of(j)] = col_ok[j] ? acc[r][j] : 0.f;
-        __syncthreads();
-        if (threadIdx.x < COLS && col0 + (int)threadIdx.x < ld) {
-            float s = 0.f;
-#pragma unroll
-            for (int w = 0; w < WARPS; ++w)
-                s += sums[w][threadIdx.x];
-            out_z[(size_t)r * ld + col0 + threadIdx.x] = s;
-        }
-        __syncthreads();
+    for (int r = 0; r < R; ++r)
+        sums[r][warp][lane] = acc[r];
+    __syncthreads();
+    if (warp < R && col_ok) {
+        float s = 0.f;
+#pragma unroll 8
+        for (int w = 0; w < WARPS; ++w)
+            s += sums[warp][w][lane];
+        out[(size_t)blockIdx.y * R * ld + (size_t)warp * ld + col] = s;
     }
 }
 
 typedef void (*simt_strip_fn)(int, int, int, const float *, const float *, float *);
-/* [VEC][rows - 1] */
-static const simt_strip_fn simt_strips[2][SIMT_PEEL_MAX] = {
-    {gemm_simt_strip_kernel<false, 1>, gemm_simt_strip_kernel<false, 2>, gemm_simt_strip_kernel<false, 3>,
-     gemm_simt_strip_kernel<false, 4>},
-    {gemm_simt_strip_kernel<true, 1>, gemm_simt_strip_kernel<true, 2>, gemm_simt_strip_kernel<true, 3>,
-     gemm_simt_strip_kernel<true, 4>},
-};
+/* [rows - 1] */
+static const simt_strip_fn simt_strips[SIMT_PEEL_MAX] = {gemm_simt_strip_kernel<1>, gemm_simt_strip_kernel<2>,
+                                                         gemm_simt_strip_kernel<3>, gemm_simt_strip_kernel<4>};
 static_assert(SIMT_PEEL_MAX == 4, "one strip kernel per row count");
 
 extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n, int k, const float *a,
@@ -295,9 +278,8 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     const size_t strip_at = (size_t)p->split * m0 * ld;
     if (err == cudaSuccess && peel) {
         const dim3 grid((unsigned)(simt_strip_blocks(ld, p->split) / p->split), (unsigned)p->split);
-        const bool vec_b = ld % 4 == 0 && simt_aligned16(b_gemm);
-        err = pdl_launch(true, simt_strips[vec_b][peel - 1], grid, dim3(SIMT_STRIP_THREADS), 0, stream, ld, k,
-                         p->k_slice, a + (size_t)m0 * k, b_gemm, part + strip_at);
+        err = pdl_launch(true, simt_strips[peel - 1], grid, dim3(SIMT_STRIP_THREADS), 0, stream, ld, k, p->k_slice,
+                         a + (size_t)m0 * k, b_gemm, part + strip_at);
     }
     if (err != cudaSuccess)
         return err;

@@ -134,13 +134,13 @@ long simt_strip_blocks(long ld, int split)
 }
 
 /* A strip block's warps each walk k_slice / warps rows of B, SIMT_STRIP_UNROLL loads in
- * flight: one dependent L2 round per group; the busiest SM runs its blocks one after
- * another (they are latency-bound, not issue-bound). */
+ * flight: one dependent L2 round per group, plus the block's sum; two blocks fit an SM. */
 double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int k_slice)
 {
     const int sms = mc->sms > 0 ? mc->sms : 1;
     const long rounds = ceil_div(k_slice, (long)(SIMT_STRIP_THREADS / 32) * SIMT_STRIP_UNROLL);
-    return SIMT_STRIP_LAUNCH_CLK + ceil_div(simt_strip_blocks(ld, split), sms) * (rounds + 1) * SIMT_REDUCE_ROUND_CLK;
+    return SIMT_STRIP_LAUNCH_CLK +
+           ceil_div(simt_strip_blocks(ld, split), 2L * sms) * (rounds + 1) * SIMT_REDUCE_ROUND_CLK;
 }
 
 /* pad: 0, or B's padded width (the GEMM then runs at m x pad x k into the workspace);
@@ -166,9 +166,6 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     p->k_slice = (int)(split == 1 ? ceil_div(k, c->bk) * c->bk : slice);
     p->blocks = ceil_div(m - peel_m, c->bm) * ceil_div(gn, c->bn) * split;
     const long gemm_threads = p->blocks * simt_config_threads(c);
-    /* a call's launch facts describe its kernel with the most threads: the GEMM's */
-    if (peel && simt_strip_blocks(gn, split) * SIMT_STRIP_THREADS > gemm_threads)
-        return -1;
     if (simt_plan_workspace_bytes(p, m, n, k) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
         return -1;
     /* the last slice may be shorter; the busiest SM still waits for a full one */

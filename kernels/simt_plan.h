@@ -59,16 +59,15 @@ extern "C" {
 #define SIMT_PAD_LAUNCH_CLK 5045.3
 #define SIMT_PAD_BYTES_PER_CLK 8.0
 /* A peeled plan: when M is a few rows past a multiple of the tile (257 = 4 x 64 + 1), the
- * GEMM kernel runs the whole tiles only (a tile row that is 1/64 full costs a whole tile
- * row of time) and a strip kernel of SIMT_STRIP_THREADS computes the left-over rows' split
- * partials, SIMT_STRIP_COLS columns per block, its warps taking SIMT_STRIP_UNROLL k-rows of
- * B at a time (half as many for more than one row); the reduction adds both. The strip's cost: a dependent launch and, per block
- * on the busiest SM, its rounds of L2 loads (B was just read by the GEMM). Guesses, to be
- * fitted to the tuner's peeled plans. */
+ * GEMM kernel runs the whole tile rows only (a tile row that is 1/64 full costs a whole
+ * tile row of time) and a strip kernel computes the left-over rows' split partials: blocks
+ * of SIMT_STRIP_THREADS over SIMT_STRIP_COLS columns of one slice, SIMT_STRIP_UNROLL k-rows
+ * of loads in flight per warp; the reduction adds both. Its cost: a dependent launch and
+ * the rounds of L2 loads of the busiest SM's blocks (B was just read by the GEMM). */
 #define SIMT_PEEL_MAX 4
-#define SIMT_STRIP_THREADS 512
-#define SIMT_STRIP_COLS 128
-#define SIMT_STRIP_UNROLL 16
+#define SIMT_STRIP_THREADS 1024
+#define SIMT_STRIP_COLS 32
+#define SIMT_STRIP_UNROLL 8
 #define SIMT_STRIP_LAUNCH_CLK 1000.0
 #define SIMT_MAX_WORKSPACE_BYTES (256L << 20)
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
@@ -133,8 +132,7 @@ int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int co
 int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                           struct simt_plan *p);
 /* Either, with the last M % BM rows peeled off (peel: 1), B padded or not (pad: 1): -1
- * also when no row is left over, more than SIMT_PEEL_MAX are, M < BM, split is 1, or the
- * strip kernel would launch more threads than the GEMM kernel. */
+ * also when no row is left over, more than SIMT_PEEL_MAX are, M < BM, or split is 1. */
 int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
                        int peel, struct simt_plan *p);
 

@@ -151,26 +151,19 @@ gemm_wgmma_ss_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
     if (wg == 0) {
         setmaxnreg_dec<P::PRODUCER_REGS>();
         if (warp == 0) {
-            /* one thread walks the block's tiles and k-tiles; `it` counts stage uses over
-             * all of them, so both rings carry on across tiles */
             if (lane != 0)
                 return;
-            int it = 0;
-            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-                int row0, col0;
-                grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-                for (int t = 0; t < ktiles; ++t, ++it) {
-                    const int s = it % STAGES, j = it % SRC;
-                    if (it >= STAGES) /* the consumers' release of the stage's previous use */
-                        mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
-                    mbar_arrive_expect_tx(&full[s], P::A_BYTES);
-                    tma_load_2d(as + s * (BM * BK), &map_a, t * BK, row0, &full[s]);
-                    if (it >= SRC) /* the transposers are done reading the source's previous use */
-                        mbar_wait(&src_empty[j], (unsigned)(it / SRC - 1) & 1u);
-                    mbar_arrive_expect_tx(&src_full[j], P::B_BYTES);
-                    tma_load_2d(bsrc + j * (BK * BN), &map_b, col0, t * BK, &src_full[j]);
-                }
-            }
+            /* B's source ring carries on across tiles like the stages */
+            sm90_produce_tiles<BM, BN, STAGES, P::GROUP_M>(m, n, tiles, ktiles, empty, [&](int it, int s, int t,
+                                                                                         int row0, int col0) {
+                const int j = it % SRC;
+                mbar_arrive_expect_tx(&full[s], P::A_BYTES);
+                tma_load_2d(as + s * (BM * BK), &map_a, t * BK, row0, &full[s]);
+                if (it >= SRC) /* the transposers are done reading the source's previous use */
+                    mbar_wait(&src_empty[j], (unsigned)(it / SRC - 1) & 1u);
+                mbar_arrive_expect_tx(&src_full[j], P::B_BYTES);
+                tma_load_2d(bsrc + j * (BK * BN), &map_b, col0, t * BK, &src_full[j]);
+            });
             return;
         }
         if (warp > P::TRANS_THREADS / 32)

@@ -96,23 +96,16 @@ gemm_wgmma16_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map
     }
     __syncthreads();
 
-    if (wg == 0) { /* the producer: thread 0; `it` counts stage uses over all tiles */
+    if (wg == 0) { /* the producer: thread 0 */
         setmaxnreg_dec<P::PRODUCER_REGS>();
         if (tid != 0)
             return;
-        int it = 0;
-        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            int row0, col0;
-            grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-            for (int t = 0; t < ktiles; ++t, ++it) {
-                const int s = it % STAGES;
-                if (it >= STAGES) /* the consumers' release of this stage's previous use */
-                    mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
-                mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
-                wgmma16_load_stage<BM, BN, BK>(as + s * P::A_BYTES, bs + s * P::B_BYTES, &map_a, &map_b, row0, col0,
-                                               t * BK, &full[s]);
-            }
-        }
+        sm90_produce_tiles<BM, BN, STAGES, P::GROUP_M>(m, n, tiles, ktiles, empty, [&](int, int s, int t, int row0,
+                                                                                     int col0) {
+            mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
+            wgmma16_load_stage<BM, BN, BK>(as + s * P::A_BYTES, bs + s * P::B_BYTES, &map_a, &map_b, row0, col0,
+                                           t * BK, &full[s]);
+        });
         return;
     }
 

@@ -26,6 +26,7 @@
 
 #include "kernels/pad_rows.cuh"
 #endif
+#include "kernels/pipeline.cuh" /* grouped_tile */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -435,6 +436,27 @@ template <int COUNT> static __device__ __forceinline__ void named_barrier_sync(i
     asm volatile("bar.sync %0, %1;\n" ::"r"(id), "n"(COUNT) : "memory");
 }
 #endif /* SM90_EMULATED */
+
+/* The producer thread of the persistent kernels: the block's tiles and their k-tiles;
+ * `it` counts stage uses over all of them, so the ring carries on across tiles. Each use
+ * waits for the consumers' release of the stage's previous use (empty[s]), then
+ * load(it, s, t, row0, col0) fills stage s with k-tile t of the tile at row0, col0. */
+template <int BM, int BN, int STAGES, int GROUP_M, class Load>
+static __device__ __forceinline__ void sm90_produce_tiles(int m, int n, int tiles, int ktiles, uint64_t *empty,
+                                                          Load load)
+{
+    int it = 0;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row0, col0;
+        grouped_tile<BM, BN>(tile, m, n, GROUP_M, &row0, &col0);
+        for (int t = 0; t < ktiles; ++t, ++it) {
+            const int s = it % STAGES;
+            if (it >= STAGES)
+                mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
+            load(it, s, t, row0, col0);
+        }
+    }
+}
 
 /* Descriptor of a K-major operand laid out by TMA with 128B swizzle: rows of 128 bytes
  * (32 tf32 of k), 8-row groups 1024 bytes apart (stride byte offset); the leading byte

@@ -153,9 +153,6 @@ GEMM_LAUNCHER(wgmma_ws);
 extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                             const float *b, float *c, cudaStream_t stream)
 {
-    using P = wgmma_ws_cfg;
-    static struct sm90_maps maps;
-    static bool smem_raised = false;
     (void)ctx;
-    return sm90_persistent_gemm<P>(&maps, &smem_raised, gemm_wgmma_ws_kernel, m, n, k, a, b, c, stream);
+    return sm90_persistent_gemm<wgmma_ws_cfg, gemm_wgmma_ws_kernel>(m, n, k, a, b, c, stream);
 }

@@ -255,10 +255,7 @@ GEMM_LAUNCHER(wgmma_ss);
 extern "C" cudaError_t gemm_wgmma_ss_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                             const float *b, float *c, cudaStream_t stream)
 {
-    using P = wgmma_ss_cfg;
-    static struct sm90_maps maps;
-    static bool smem_raised = false;
     (void)ctx;
-    maps.b_box_n = P::BN; /* B lands as whole [32 k][128 n] tiles, transposed in the kernel */
-    return sm90_persistent_gemm<P>(&maps, &smem_raised, gemm_wgmma_ss_kernel, m, n, k, a, b, c, stream);
+    /* B lands as whole [32 k][128 n] tiles, transposed in the kernel */
+    return sm90_persistent_gemm<wgmma_ss_cfg, gemm_wgmma_ss_kernel>(m, n, k, a, b, c, stream, wgmma_ss_cfg::BN);
 }

@@ -274,9 +274,6 @@ GEMM_LAUNCHER(tf32x3_wgmma);
 extern "C" cudaError_t gemm_tf32x3_wgmma_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                                 const float *b, float *c, cudaStream_t stream)
 {
-    using P = tf32x3_wgmma_cfg;
-    static struct sm90_maps maps;
-    static bool smem_raised = false;
     (void)ctx;
-    return sm90_persistent_gemm<P>(&maps, &smem_raised, gemm_tf32x3_wgmma_kernel, m, n, k, a, b, c, stream);
+    return sm90_persistent_gemm<tf32x3_wgmma_cfg, gemm_tf32x3_wgmma_kernel>(m, n, k, a, b, c, stream);
 }

@@ -312,18 +312,22 @@ static inline cudaError_t sm90_persistent_grid(int m, int n, int bm, int bn, uns
 }
 
 /* sm90_tf32_gemm for a persistent kernel of configuration P (wgmma_ws, wgmma_ss,
- * tf32x3_wgmma): kernel(m, n, k, map_a, map_b, c) on sm90_persistent_grid's grid. */
-template <class P, class Kernel>
-static inline cudaError_t sm90_persistent_gemm(struct sm90_maps *maps, bool *smem_raised, Kernel kernel, int m, int n,
-                                               int k, const float *a, const float *b, float *c, cudaStream_t stream)
+ * tf32x3_wgmma): Kernel(m, n, k, map_a, map_b, c) on sm90_persistent_grid's grid. The maps
+ * and the raised limit are kept per kernel; b_box_n as in struct sm90_maps. */
+template <class P, auto Kernel>
+static inline cudaError_t sm90_persistent_gemm(int m, int n, int k, const float *a, const float *b, float *c,
+                                               cudaStream_t stream, int b_box_n = 0)
 {
+    static struct sm90_maps maps;
+    static bool smem_raised = false;
+    maps.b_box_n = b_box_n;
     unsigned grid;
     const cudaError_t e = sm90_persistent_grid(m, n, P::BM, P::BN, &grid);
     if (e != cudaSuccess)
         return e;
-    return sm90_tf32_gemm(maps, smem_raised, (const void *)kernel, P::SMEM, P::BM, P::BK, m, n, k, a, b, stream,
+    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)Kernel, P::SMEM, P::BM, P::BK, m, n, k, a, b, stream,
                           [&](const struct sm90_maps &mp) {
-                              kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
+                              Kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
                           });
 }
 

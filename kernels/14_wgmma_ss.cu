@@ -213,18 +213,9 @@ gemm_wgmma_ss_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
     setmaxnreg_inc<P::CONSUMER_REGS>();
     const int cw = wg - 1;
     float acc[BM / 2];
-    int it = 0;
-
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        int row0, col0;
-        grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-#pragma unroll
-        for (int i = 0; i < BM / 2; ++i)
-            acc[i] = 0.f;
-        for (int t = 0; t < ktiles; ++t, ++it) {
-            const int s = it % STAGES;
-            const unsigned phase = (unsigned)(it / STAGES) & 1u;
-            mbar_wait(&full[s], phase);
+    sm90_consume_tiles<BM, BN, STAGES, P::GROUP_M>(
+        m, n, tiles, ktiles, full, empty, lane == 0, acc,
+        [&](int s, unsigned phase) {
             mbar_wait(&tfull[s], phase);
             wgmma_fence(); /* orders the accumulator zeroing (first k-tile) before the wgmmas */
             const float *const ap = as + s * (BM * BK);
@@ -232,17 +223,10 @@ gemm_wgmma_ss_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
 #pragma unroll
             for (int ks = 0; ks < BK / 8; ++ks)
                 wgmma_m64n256k8_ss(acc, wgmma_desc_k128(bp + 8 * ks), wgmma_desc_k128(ap + 8 * ks), 1);
-            wgmma_commit();
-            wgmma_wait<1>(); /* k-tile t-1 done (t stays in flight): release its stage */
-            if (t > 0 && lane == 0)
-                mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
-        }
-        wgmma_wait<0>();
-        if (lane == 0)
-            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the tile's last stage */
-
-        sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + lane / 4, lane % 4);
-    }
+        },
+        [&](int row0, int col0) {
+            sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + lane / 4, lane % 4);
+        });
 #else
     (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c;
 #endif

@@ -462,6 +462,40 @@ static __device__ __forceinline__ void sm90_produce_tiles(int m, int n, int tile
     }
 }
 
+/* A consumer warpgroup of the same kernels that keeps one k-tile of wgmmas in flight
+ * (wgmma_ss, wgmma16), in the producer's order: per tile acc zeroed; per k-tile the wait
+ * for stage s (phase: its parity), issue(s, phase) (the fence and the k-tile's wgmmas),
+ * then the previous k-tile retired and its stage released by the warp's `leader`; after
+ * the tile's last k-tile, all retired and store(row0, col0). */
+template <int BM, int BN, int STAGES, int GROUP_M, int NACC, class Issue, class Store>
+static __device__ __forceinline__ void sm90_consume_tiles(int m, int n, int tiles, int ktiles, uint64_t *full,
+                                                          uint64_t *empty, bool leader, float (&acc)[NACC],
+                                                          Issue issue, Store store)
+{
+    int it = 0;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row0, col0;
+        grouped_tile<BM, BN>(tile, m, n, GROUP_M, &row0, &col0);
+#pragma unroll
+        for (int i = 0; i < NACC; ++i)
+            acc[i] = 0.f;
+        for (int t = 0; t < ktiles; ++t, ++it) {
+            const int s = it % STAGES;
+            const unsigned phase = (unsigned)(it / STAGES) & 1u;
+            mbar_wait(&full[s], phase);
+            issue(s, phase);
+            wgmma_commit();
+            wgmma_wait<1>(); /* k-tile t-1 retired (t stays in flight): its stage may be refilled */
+            if (t > 0 && leader)
+                mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
+        }
+        wgmma_wait<0>();
+        if (leader)
+            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the tile's last stage */
+        store(row0, col0);
+    }
+}
+
 /* Descriptor of a K-major operand laid out by TMA with 128B swizzle: rows of 128 bytes
  * (32 tf32 of k), 8-row groups 1024 bytes apart (stride byte offset); the leading byte
  * offset is not used by swizzled K-major layouts (1 by convention). `start` may sit

@@ -473,14 +473,37 @@ static int store_number(struct jparser *p, size_t at, const struct meta_field *f
 static int parse_value(struct jparser *p, int depth, const char *section,
                        const struct meta_field *fd);
 
-static int parse_object(struct jparser *p, int depth, const char *section)
+/* Past the opening '{' or '[' and any space: 1 if `close` follows at once (consumed). */
+static int opens_empty(struct jparser *p, char close)
 {
-    p->pos++;   /* '{' */
+    p->pos++;
     skip_ws(p);
-    if (p->pos < p->len && p->buf[p->pos] == '}') {
+    if (p->pos < p->len && p->buf[p->pos] == close) {
+        p->pos++;
+        return 1;
+    }
+    return 0;
+}
+
+/* After a member: 1 past a ',', 0 past `close`, else -1 with the error `what`. */
+static int next_member(struct jparser *p, char close, const char *what)
+{
+    skip_ws(p);
+    if (p->pos < p->len && p->buf[p->pos] == ',') {
+        p->pos++;
+        return 1;
+    }
+    if (p->pos < p->len && p->buf[p->pos] == close) {
         p->pos++;
         return 0;
     }
+    return jfail(p, p->pos, what);
+}
+
+static int parse_object(struct jparser *p, int depth, const char *section)
+{
+    if (opens_empty(p, '}'))
+        return 0;
     for (;;) {
         skip_ws(p);
         if (p->pos >= p->len || p->buf[p->pos] != '"')
@@ -507,27 +530,15 @@ static int parse_object(struct jparser *p, int depth, const char *section)
         p->nkeys--;
         if (rc)
             return -1;
-        skip_ws(p);
-        if (p->pos < p->len && p->buf[p->pos] == ',') {
-            p->pos++;
-            continue;
-        }
-        if (p->pos < p->len && p->buf[p->pos] == '}') {
-            p->pos++;
-            return 0;
-        }
-        return jfail(p, p->pos, "expected ',' or '}' in an object");
+        if ((rc = next_member(p, '}', "expected ',' or '}' in an object")) <= 0)
+            return rc;
     }
 }
 
 static int parse_array(struct jparser *p, int depth)
 {
-    p->pos++;   /* '[' */
-    skip_ws(p);
-    if (p->pos < p->len && p->buf[p->pos] == ']') {
-        p->pos++;
+    if (opens_empty(p, ']'))
         return 0;
-    }
     for (int i = 0;; i++) {
         snprintf(p->index[p->nkeys], sizeof p->index[0], "%d", i);
         p->keys[p->nkeys] = p->index[p->nkeys];
@@ -536,16 +547,8 @@ static int parse_array(struct jparser *p, int depth)
         p->nkeys--;
         if (rc)
             return -1;
-        skip_ws(p);
-        if (p->pos < p->len && p->buf[p->pos] == ',') {
-            p->pos++;
-            continue;
-        }
-        if (p->pos < p->len && p->buf[p->pos] == ']') {
-            p->pos++;
-            return 0;
-        }
-        return jfail(p, p->pos, "expected ',' or ']' in an array");
+        if ((rc = next_member(p, ']', "expected ',' or ']' in an array")) <= 0)
+            return rc;
     }
 }
 

@@ -153,16 +153,6 @@ GEMM_LAUNCHER(wgmma_ws);
 extern "C" cudaError_t gemm_wgmma_ws_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                             const float *b, float *c, cudaStream_t stream)
 {
-    using P = wgmma_ws_cfg;
-    static struct sm90_maps maps;
-    static bool smem_raised = false;
     (void)ctx;
-    unsigned grid; /* persistent: at most one block per SM */
-    const cudaError_t e = sm90_persistent_grid(m, n, P::BM, P::BN, &grid);
-    if (e != cudaSuccess)
-        return e;
-    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_wgmma_ws_kernel, P::SMEM, P::BM, P::BK, m, n, k, a,
-                          b, stream, [&](const struct sm90_maps &mp) {
-                              gemm_wgmma_ws_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
-                          });
+    return sm90_persistent_gemm<wgmma_ws_cfg, gemm_wgmma_ws_kernel>(m, n, k, a, b, c, stream);
 }

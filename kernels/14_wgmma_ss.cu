@@ -151,26 +151,19 @@ gemm_wgmma_ss_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
     if (wg == 0) {
         setmaxnreg_dec<P::PRODUCER_REGS>();
         if (warp == 0) {
-            /* one thread walks the block's tiles and k-tiles; `it` counts stage uses over
-             * all of them, so both rings carry on across tiles */
             if (lane != 0)
                 return;
-            int it = 0;
-            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-                int row0, col0;
-                grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-                for (int t = 0; t < ktiles; ++t, ++it) {
-                    const int s = it % STAGES, j = it % SRC;
-                    if (it >= STAGES) /* the consumers' release of the stage's previous use */
-                        mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
-                    mbar_arrive_expect_tx(&full[s], P::A_BYTES);
-                    tma_load_2d(as + s * (BM * BK), &map_a, t * BK, row0, &full[s]);
-                    if (it >= SRC) /* the transposers are done reading the source's previous use */
-                        mbar_wait(&src_empty[j], (unsigned)(it / SRC - 1) & 1u);
-                    mbar_arrive_expect_tx(&src_full[j], P::B_BYTES);
-                    tma_load_2d(bsrc + j * (BK * BN), &map_b, col0, t * BK, &src_full[j]);
-                }
-            }
+            /* B's source ring carries on across tiles like the stages */
+            sm90_produce_tiles<BM, BN, STAGES, P::GROUP_M>(m, n, tiles, ktiles, empty, [&](int it, int s, int t,
+                                                                                         int row0, int col0) {
+                const int j = it % SRC;
+                mbar_arrive_expect_tx(&full[s], P::A_BYTES);
+                tma_load_2d(as + s * (BM * BK), &map_a, t * BK, row0, &full[s]);
+                if (it >= SRC) /* the transposers are done reading the source's previous use */
+                    mbar_wait(&src_empty[j], (unsigned)(it / SRC - 1) & 1u);
+                mbar_arrive_expect_tx(&src_full[j], P::B_BYTES);
+                tma_load_2d(bsrc + j * (BK * BN), &map_b, col0, t * BK, &src_full[j]);
+            });
             return;
         }
         if (warp > P::TRANS_THREADS / 32)
@@ -220,18 +213,9 @@ gemm_wgmma_ss_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
     setmaxnreg_inc<P::CONSUMER_REGS>();
     const int cw = wg - 1;
     float acc[BM / 2];
-    int it = 0;
-
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        int row0, col0;
-        grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-#pragma unroll
-        for (int i = 0; i < BM / 2; ++i)
-            acc[i] = 0.f;
-        for (int t = 0; t < ktiles; ++t, ++it) {
-            const int s = it % STAGES;
-            const unsigned phase = (unsigned)(it / STAGES) & 1u;
-            mbar_wait(&full[s], phase);
+    sm90_consume_tiles<BM, BN, STAGES, P::GROUP_M>(
+        m, n, tiles, ktiles, full, empty, lane == 0, acc,
+        [&](int s, unsigned phase) {
             mbar_wait(&tfull[s], phase);
             wgmma_fence(); /* orders the accumulator zeroing (first k-tile) before the wgmmas */
             const float *const ap = as + s * (BM * BK);
@@ -239,17 +223,10 @@ gemm_wgmma_ss_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap ma
 #pragma unroll
             for (int ks = 0; ks < BK / 8; ++ks)
                 wgmma_m64n256k8_ss(acc, wgmma_desc_k128(bp + 8 * ks), wgmma_desc_k128(ap + 8 * ks), 1);
-            wgmma_commit();
-            wgmma_wait<1>(); /* k-tile t-1 done (t stays in flight): release its stage */
-            if (t > 0 && lane == 0)
-                mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
-        }
-        wgmma_wait<0>();
-        if (lane == 0)
-            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the tile's last stage */
-
-        sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + lane / 4, lane % 4);
-    }
+        },
+        [&](int row0, int col0) {
+            sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + lane / 4, lane % 4);
+        });
 #else
     (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c;
 #endif
@@ -262,17 +239,7 @@ GEMM_LAUNCHER(wgmma_ss);
 extern "C" cudaError_t gemm_wgmma_ss_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                             const float *b, float *c, cudaStream_t stream)
 {
-    using P = wgmma_ss_cfg;
-    static struct sm90_maps maps;
-    static bool smem_raised = false;
     (void)ctx;
-    maps.b_box_n = P::BN; /* B lands as whole [32 k][128 n] tiles, transposed in the kernel */
-    unsigned grid; /* persistent: at most one block per SM */
-    const cudaError_t e = sm90_persistent_grid(m, n, P::BM, P::BN, &grid);
-    if (e != cudaSuccess)
-        return e;
-    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_wgmma_ss_kernel, P::SMEM, P::BM, P::BK, m, n, k, a,
-                          b, stream, [&](const struct sm90_maps &mp) {
-                              gemm_wgmma_ss_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
-                          });
+    /* B lands as whole [32 k][128 n] tiles, transposed in the kernel */
+    return sm90_persistent_gemm<wgmma_ss_cfg, gemm_wgmma_ss_kernel>(m, n, k, a, b, c, stream, wgmma_ss_cfg::BN);
 }

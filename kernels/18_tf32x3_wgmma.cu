@@ -161,25 +161,16 @@ gemm_tf32x3_wgmma_kernel(int m, int n, int k, const __grid_constant__ CUtensorMa
     if (wg == 0) {
         setmaxnreg_dec<P::PRODUCER_REGS>();
         if (warp == 0) {
-            /* one thread walks the block's tiles and k-tiles; `it` counts stage uses over
-             * all of them, so the ring carries on across tiles */
             if (lane != 0)
                 return;
-            int it = 0;
-            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-                int row0, col0;
-                grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-                for (int t = 0; t < ktiles; ++t, ++it) {
-                    const int s = it % STAGES;
-                    if (it >= STAGES) /* the consumers' release of the previous use */
-                        mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
-                    mbar_arrive_expect_tx(&full[s], P::TMA_BYTES);
-                    tma_load_2d(as + s * (BM * BK), &map_a, t * BK, row0, &full[s]);
+            sm90_produce_tiles<BM, BN, STAGES, P::GROUP_M>(m, n, tiles, ktiles, empty, [&](int, int s, int t, int row0,
+                                                                                         int col0) {
+                mbar_arrive_expect_tx(&full[s], P::TMA_BYTES);
+                tma_load_2d(as + s * (BM * BK), &map_a, t * BK, row0, &full[s]);
 #pragma unroll
-                    for (int p = 0; p < BN / 8; ++p)
-                        tma_load_2d(bs + s * (BN * BK) + p * (BK * 8), &map_b, col0 + 8 * p, t * BK, &full[s]);
-                }
-            }
+                for (int p = 0; p < BN / 8; ++p)
+                    tma_load_2d(bs + s * (BN * BK) + p * (BK * 8), &map_b, col0 + 8 * p, t * BK, &full[s]);
+            });
             return;
         }
         if (warp > P::SPLIT_WARPS)
@@ -283,16 +274,6 @@ GEMM_LAUNCHER(tf32x3_wgmma);
 extern "C" cudaError_t gemm_tf32x3_wgmma_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                                 const float *b, float *c, cudaStream_t stream)
 {
-    using P = tf32x3_wgmma_cfg;
-    static struct sm90_maps maps;
-    static bool smem_raised = false;
     (void)ctx;
-    unsigned grid; /* persistent: at most one block per SM */
-    const cudaError_t e = sm90_persistent_grid(m, n, P::BM, P::BN, &grid);
-    if (e != cudaSuccess)
-        return e;
-    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32x3_wgmma_kernel, P::SMEM, P::BM, P::BK, m, n,
-                          k, a, b, stream, [&](const struct sm90_maps &mp) {
-                              gemm_tf32x3_wgmma_kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
-                          });
+    return sm90_persistent_gemm<tf32x3_wgmma_cfg, gemm_tf32x3_wgmma_kernel>(m, n, k, a, b, c, stream);
 }

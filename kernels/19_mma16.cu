@@ -198,14 +198,14 @@ static cudaError_t mma16_run(struct gemm_context *ctx, int m, int n, int k, cons
             return e;
         smem_raised = true;
     }
-    struct sm90_operands16 op;
-    if ((e = sm90_operands16_prepare(m, n, k, a16, b16, stream, &op)) == cudaSuccess) {
+    sm90_operands16 op;
+    if ((e = sm90_operands_prepare(m, n, k, a16, b16, stream, &op)) == cudaSuccess) {
         const unsigned blocks = (unsigned)(((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN));
-        gemm_mma16_kernel<BF16><<<blocks, P::NT, P::SMEM, stream>>>(m, n, k, (const uint16_t *)op.a, op.lda,
-                                                                    (const uint16_t *)op.b, op.ldb, c);
+        gemm_mma16_kernel<BF16><<<blocks, P::NT, P::SMEM, stream>>>(m, n, k, op.a, op.lda,
+                                                                    op.b, op.ldb, c);
         e = cudaGetLastError();
     }
-    const cudaError_t r = sm90_operands16_release(&op, stream);
+    const cudaError_t r = sm90_operands_release(&op, stream);
     return e != cudaSuccess ? e : r;
 }
 

@@ -96,23 +96,16 @@ gemm_wgmma16_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map
     }
     __syncthreads();
 
-    if (wg == 0) { /* the producer: thread 0; `it` counts stage uses over all tiles */
+    if (wg == 0) { /* the producer: thread 0 */
         setmaxnreg_dec<P::PRODUCER_REGS>();
         if (tid != 0)
             return;
-        int it = 0;
-        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            int row0, col0;
-            grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-            for (int t = 0; t < ktiles; ++t, ++it) {
-                const int s = it % STAGES;
-                if (it >= STAGES) /* the consumers' release of this stage's previous use */
-                    mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
-                mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
-                wgmma16_load_stage<BM, BN, BK>(as + s * P::A_BYTES, bs + s * P::B_BYTES, &map_a, &map_b, row0, col0,
-                                               t * BK, &full[s]);
-            }
-        }
+        sm90_produce_tiles<BM, BN, STAGES, P::GROUP_M>(m, n, tiles, ktiles, empty, [&](int, int s, int t, int row0,
+                                                                                     int col0) {
+            mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
+            wgmma16_load_stage<BM, BN, BK>(as + s * P::A_BYTES, bs + s * P::B_BYTES, &map_a, &map_b, row0, col0,
+                                           t * BK, &full[s]);
+        });
         return;
     }
 
@@ -122,29 +115,14 @@ gemm_wgmma16_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map
     uint32_t b_lbo, b_sbo;
     wgmma16_b_offsets<BK>(&b_lbo, &b_sbo);
     float acc[128];
-    int it = 0;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        int row0, col0;
-        grouped_tile<BM, BN>(tile, m, n, P::GROUP_M, &row0, &col0);
-#pragma unroll
-        for (int i = 0; i < 128; ++i)
-            acc[i] = 0.f;
-        for (int t = 0; t < ktiles; ++t, ++it) {
-            const int s = it % STAGES;
-            mbar_wait(&full[s], (unsigned)(it / STAGES) & 1u);
+    sm90_consume_tiles<BM, BN, STAGES, P::GROUP_M>(
+        m, n, tiles, ktiles, full, empty, lane == 0, acc,
+        [&](int s, unsigned) {
             wgmma_fence();
             wgmma16_ktile<BF16, WGMMA16_TRANS_B, BK>(acc, as + s * P::A_BYTES + cw * 64 * 128, bs + s * P::B_BYTES,
                                                     b_lbo, b_sbo);
-            wgmma_commit();
-            wgmma_wait<1>(); /* k-tile t-1 retired: its stage may be refilled */
-            if (t > 0 && lane == 0)
-                mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
-        }
-        wgmma_wait<0>();
-        if (lane == 0)
-            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the tile's last stage */
-        wgmma16_store(acc, c, m, n, row0 + 64 * cw, col0, warp, g, tig);
-    }
+        },
+        [&](int row0, int col0) { wgmma16_store(acc, c, m, n, row0 + 64 * cw, col0, warp, g, tig); });
 #else
     (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c;
 #endif

@@ -70,30 +70,9 @@ static inline cudaError_t sm90_tensor_map16(CUtensorMap *map, const void *base, 
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-/* The 16-bit operands as TMA can read them: global strides must be multiples of 16 bytes
- * (k % 8 == 0 for A, n % 8 == 0 for B) and the bases 16-byte aligned; otherwise pitch-padded
- * copies in stream-ordered scratch memory, made on `stream` before the GEMM (timed with it),
- * as sm90_operands_prepare does for FP32. */
-struct sm90_operands16 {
-    const void *a, *b;
-    long lda, ldb;      /* row pitches, elements */
-    uint16_t *scratch;  /* NULL, or the copies: free with sm90_operands16_release after the launch */
-};
-
-static inline cudaError_t sm90_operands16_prepare(int m, int n, int k, const void *a, const void *b,
-                                                  cudaStream_t stream, struct sm90_operands16 *op)
-{
-    void *scratch;
-    op->a = a, op->b = b;
-    const cudaError_t e = sm90_pad_operands<uint16_t>(m, n, k, &op->a, &op->b, &op->lda, &op->ldb, &scratch, stream);
-    op->scratch = static_cast<uint16_t *>(scratch);
-    return e;
-}
-
-static inline cudaError_t sm90_operands16_release(struct sm90_operands16 *op, cudaStream_t stream)
-{
-    return sm90_pad_release(&op->scratch, stream);
-}
+/* The 16-bit operands as TMA can read them (sm90_operands_prepare<uint16_t>): global
+ * strides must be multiples of 16 bytes (k % 8 == 0 for A, n % 8 == 0 for B). */
+typedef sm90_operands_of<uint16_t> sm90_operands16;
 
 /* The two tensor maps of one launch, kept while the operands stay the same: A boxes of
  * 64 k x bm rows, B boxes of 64 n x bk k rows (see the file comment). */
@@ -105,7 +84,7 @@ struct sm90_maps16 {
     bool bf16, valid;
 };
 
-static inline cudaError_t sm90_maps16_get(struct sm90_maps16 *c, const struct sm90_operands16 *op, bool bf16, int m,
+static inline cudaError_t sm90_maps16_get(struct sm90_maps16 *c, const sm90_operands16 *op, bool bf16, int m,
                                           int n, int k, int bm, int bk)
 {
     if (c->valid && c->pa == op->a && c->pb == op->b && c->m == m && c->n == n && c->k == k && c->bm == bm &&
@@ -122,32 +101,15 @@ static inline cudaError_t sm90_maps16_get(struct sm90_maps16 *c, const struct sm
     return cudaSuccess;
 }
 
-/* sm90_tf32_gemm for 16-bit operands a16, b16: the device check, the shared-memory limit
- * (raised once: *smem_raised), pitch-padded copies where TMA needs them, the tensor maps
- * (kept in *maps), launch(maps), then the copies released on the stream. The first error. */
+/* sm90_tf32_gemm for 16-bit operands a16, b16 (bf16 or FP16). */
 template <class Launch>
 static inline cudaError_t sm90_16bit_gemm(struct sm90_maps16 *maps, bool *smem_raised, const void *kernel, int smem,
                                           bool bf16, int bm, int bk, int m, int n, int k, const void *a16,
                                           const void *b16, cudaStream_t stream, Launch launch)
 {
-    cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
-    if (e != cudaSuccess)
-        return e;
-    if (!*smem_raised) {
-        if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem)) != cudaSuccess)
-            return e;
-        *smem_raised = true;
-    }
-    struct sm90_operands16 op;
-    e = sm90_operands16_prepare(m, n, k, a16, b16, stream, &op);
-    if (e == cudaSuccess)
-        e = sm90_maps16_get(maps, &op, bf16, m, n, k, bm, bk);
-    if (e == cudaSuccess) {
-        launch(*maps);
-        e = cudaGetLastError();
-    }
-    const cudaError_t r = sm90_operands16_release(&op, stream);
-    return e != cudaSuccess ? e : r;
+    return sm90_gemm_host<uint16_t>(
+        maps, smem_raised, kernel, smem, m, n, k, a16, b16, stream,
+        [&](const sm90_operands16 &op) { return sm90_maps16_get(maps, &op, bf16, m, n, k, bm, bk); }, launch);
 }
 
 /* ---- device ---------------------------------------------------------------------------- */

@@ -26,6 +26,7 @@
 
 #include "kernels/pad_rows.cuh"
 #endif
+#include "kernels/pipeline.cuh" /* grouped_tile */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,15 +143,16 @@ static inline bool sm90_aligned16(const void *p)
     return pad_rows_aligned16(p);
 }
 
-/* The operands as TMA can read them: a and b themselves when their row pitches (k and n
- * floats) are multiples of 16 bytes and both are 16-byte aligned; otherwise copies with
- * the pitch rounded up to 4 floats, in stream-ordered scratch memory (the copy runs on
- * `stream` before the GEMM, so its time counts in the variant's). */
-struct sm90_operands {
-    const float *a, *b;
+/* The operands (T elements) as TMA can read them: a and b themselves when their row
+ * pitches (k and n elements) are multiples of 16 bytes and both are 16-byte aligned;
+ * otherwise copies with the pitch rounded up to 16 bytes, in stream-ordered scratch memory
+ * (the copy runs on `stream` before the GEMM, so its time counts in the variant's). */
+template <class T> struct sm90_operands_of {
+    const T *a, *b;
     long lda, ldb;   /* row pitches, elements */
-    float *scratch;  /* NULL, or the copies: free with sm90_operands_release after the launch */
+    T *scratch;      /* NULL, or the copies: free with sm90_operands_release after the launch */
 };
+typedef sm90_operands_of<float> sm90_operands;
 
 /* The pitch-padded copies of A (m x k) and B (k x n) of T elements that TMA needs: a
  * global stride must be a multiple of 16 bytes and the base 16-byte aligned. Either copy is
@@ -190,14 +192,15 @@ static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a,
     return cudaSuccess;
 }
 
-static inline cudaError_t sm90_operands_prepare(int m, int n, int k, const float *a, const float *b,
-                                         cudaStream_t stream, struct sm90_operands *op)
+template <class T>
+static inline cudaError_t sm90_operands_prepare(int m, int n, int k, const void *a, const void *b,
+                                                cudaStream_t stream, sm90_operands_of<T> *op)
 {
     const void *pa = a, *pb = b;
     void *scratch;
-    const cudaError_t e = sm90_pad_operands<float>(m, n, k, &pa, &pb, &op->lda, &op->ldb, &scratch, stream);
-    op->a = static_cast<const float *>(pa), op->b = static_cast<const float *>(pb);
-    op->scratch = static_cast<float *>(scratch);
+    const cudaError_t e = sm90_pad_operands<T>(m, n, k, &pa, &pb, &op->lda, &op->ldb, &scratch, stream);
+    op->a = static_cast<const T *>(pa), op->b = static_cast<const T *>(pb);
+    op->scratch = static_cast<T *>(scratch);
     return e;
 }
 
@@ -210,7 +213,7 @@ template <class T> static inline cudaError_t sm90_pad_release(T **scratch, cudaS
     return e;
 }
 
-static inline cudaError_t sm90_operands_release(struct sm90_operands *op, cudaStream_t stream)
+template <class T> static inline cudaError_t sm90_operands_release(sm90_operands_of<T> *op, cudaStream_t stream)
 {
     return sm90_pad_release(&op->scratch, stream);
 }
@@ -230,7 +233,7 @@ struct sm90_maps {
     bool b_swizzle128; /* B boxes with TMA's 128B swizzle (b_box_n 32: rows of 128 bytes) */
 };
 
-static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const struct sm90_operands *op, int m, int n, int k, int bm,
+static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const sm90_operands *op, int m, int n, int k, int bm,
                                  int bk)
 {
     if (c->valid && c->pa == op->a && c->pb == op->b && c->m == m && c->n == n && c->k == k && c->bm == bm &&
@@ -249,14 +252,14 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const struct sm90_o
 }
 
 /* The host side the wgmma variants share: the device check, the kernel's dynamic
- * shared-memory limit (raised on the first call: *smem_raised), the operands (pitch-padded
- * copies where TMA needs them) and their tensor maps (kept in *maps while the operands do
- * not change), then launch(maps) enqueues the kernel, then the copies are released on the
- * stream. Returns the first error. */
-template <class Launch>
-static inline cudaError_t sm90_tf32_gemm(struct sm90_maps *maps, bool *smem_raised, const void *kernel, int smem,
-                                         int bm, int bk, int m, int n, int k, const float *a, const float *b,
-                                         cudaStream_t stream, Launch launch)
+ * shared-memory limit (raised on the first call: *smem_raised), the operands of T
+ * (pitch-padded copies where TMA needs them) and their tensor maps (get_maps(op): kept in
+ * *maps while the operands do not change), then launch(maps) enqueues the kernel, then the
+ * copies are released on the stream. Returns the first error. */
+template <class T, class Maps, class GetMaps, class Launch>
+static inline cudaError_t sm90_gemm_host(Maps *maps, bool *smem_raised, const void *kernel, int smem, int m, int n,
+                                         int k, const void *a, const void *b, cudaStream_t stream, GetMaps get_maps,
+                                         Launch launch)
 {
     cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
     if (e != cudaSuccess)
@@ -266,16 +269,27 @@ static inline cudaError_t sm90_tf32_gemm(struct sm90_maps *maps, bool *smem_rais
             return e;
         *smem_raised = true;
     }
-    struct sm90_operands op;
+    sm90_operands_of<T> op;
     e = sm90_operands_prepare(m, n, k, a, b, stream, &op);
     if (e == cudaSuccess)
-        e = sm90_maps_get(maps, &op, m, n, k, bm, bk);
+        e = get_maps(op);
     if (e == cudaSuccess) {
         launch(*maps);
         e = cudaGetLastError();
     }
     const cudaError_t r = sm90_operands_release(&op, stream);
     return e != cudaSuccess ? e : r;
+}
+
+/* sm90_gemm_host for FP32 operands, with maps of bm x bk tiles. */
+template <class Launch>
+static inline cudaError_t sm90_tf32_gemm(struct sm90_maps *maps, bool *smem_raised, const void *kernel, int smem,
+                                         int bm, int bk, int m, int n, int k, const float *a, const float *b,
+                                         cudaStream_t stream, Launch launch)
+{
+    return sm90_gemm_host<float>(
+        maps, smem_raised, kernel, smem, m, n, k, a, b, stream,
+        [&](const sm90_operands &op) { return sm90_maps_get(maps, &op, m, n, k, bm, bk); }, launch);
 }
 
 /* The persistent kernels' grid (wgmma_ws, wgmma_ss, tf32x3_wgmma): one block per SM, fewer
@@ -295,6 +309,26 @@ static inline cudaError_t sm90_persistent_grid(int m, int n, int bm, int bn, uns
     const long tiles = (long)((m + bm - 1) / bm) * ((n + bn - 1) / bn);
     *grid = (unsigned)(tiles < sms ? tiles : sms);
     return cudaSuccess;
+}
+
+/* sm90_tf32_gemm for a persistent kernel of configuration P (wgmma_ws, wgmma_ss,
+ * tf32x3_wgmma): Kernel(m, n, k, map_a, map_b, c) on sm90_persistent_grid's grid. The maps
+ * and the raised limit are kept per kernel; b_box_n as in struct sm90_maps. */
+template <class P, auto Kernel>
+static inline cudaError_t sm90_persistent_gemm(int m, int n, int k, const float *a, const float *b, float *c,
+                                               cudaStream_t stream, int b_box_n = 0)
+{
+    static struct sm90_maps maps;
+    static bool smem_raised = false;
+    maps.b_box_n = b_box_n;
+    unsigned grid;
+    const cudaError_t e = sm90_persistent_grid(m, n, P::BM, P::BN, &grid);
+    if (e != cudaSuccess)
+        return e;
+    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)Kernel, P::SMEM, P::BM, P::BK, m, n, k, a, b, stream,
+                          [&](const struct sm90_maps &mp) {
+                              Kernel<<<grid, P::NT, P::SMEM, stream>>>(m, n, k, mp.a, mp.b, c);
+                          });
 }
 
 #endif /* SM90_EMULATED */
@@ -406,6 +440,61 @@ template <int COUNT> static __device__ __forceinline__ void named_barrier_sync(i
     asm volatile("bar.sync %0, %1;\n" ::"r"(id), "n"(COUNT) : "memory");
 }
 #endif /* SM90_EMULATED */
+
+/* The producer thread of the persistent kernels: the block's tiles and their k-tiles;
+ * `it` counts stage uses over all of them, so the ring carries on across tiles. Each use
+ * waits for the consumers' release of the stage's previous use (empty[s]), then
+ * load(it, s, t, row0, col0) fills stage s with k-tile t of the tile at row0, col0. */
+template <int BM, int BN, int STAGES, int GROUP_M, class Load>
+static __device__ __forceinline__ void sm90_produce_tiles(int m, int n, int tiles, int ktiles, uint64_t *empty,
+                                                          Load load)
+{
+    int it = 0;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row0, col0;
+        grouped_tile<BM, BN>(tile, m, n, GROUP_M, &row0, &col0);
+        for (int t = 0; t < ktiles; ++t, ++it) {
+            const int s = it % STAGES;
+            if (it >= STAGES)
+                mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
+            load(it, s, t, row0, col0);
+        }
+    }
+}
+
+/* A consumer warpgroup of the same kernels that keeps one k-tile of wgmmas in flight
+ * (wgmma_ss, wgmma16), in the producer's order: per tile acc zeroed; per k-tile the wait
+ * for stage s (phase: its parity), issue(s, phase) (the fence and the k-tile's wgmmas),
+ * then the previous k-tile retired and its stage released by the warp's `leader`; after
+ * the tile's last k-tile, all retired and store(row0, col0). */
+template <int BM, int BN, int STAGES, int GROUP_M, int NACC, class Issue, class Store>
+static __device__ __forceinline__ void sm90_consume_tiles(int m, int n, int tiles, int ktiles, uint64_t *full,
+                                                          uint64_t *empty, bool leader, float (&acc)[NACC],
+                                                          Issue issue, Store store)
+{
+    int it = 0;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row0, col0;
+        grouped_tile<BM, BN>(tile, m, n, GROUP_M, &row0, &col0);
+#pragma unroll
+        for (int i = 0; i < NACC; ++i)
+            acc[i] = 0.f;
+        for (int t = 0; t < ktiles; ++t, ++it) {
+            const int s = it % STAGES;
+            const unsigned phase = (unsigned)(it / STAGES) & 1u;
+            mbar_wait(&full[s], phase);
+            issue(s, phase);
+            wgmma_commit();
+            wgmma_wait<1>(); /* k-tile t-1 retired (t stays in flight): its stage may be refilled */
+            if (t > 0 && leader)
+                mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
+        }
+        wgmma_wait<0>();
+        if (leader)
+            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the tile's last stage */
+        store(row0, col0);
+    }
+}
 
 /* Descriptor of a K-major operand laid out by TMA with 128B swizzle: rows of 128 bytes
  * (32 tf32 of k), 8-row groups 1024 bytes apart (stride byte offset); the leading byte

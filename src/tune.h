@@ -3,11 +3,14 @@
 #ifndef GEMMPROF_SRC_TUNE_H
 #define GEMMPROF_SRC_TUNE_H
 
+#include <stddef.h>
 #include <stdio.h>
+
+#include "analysis/results.h"
 
 struct run;
 struct shape_data;
-struct gp_result;
+struct gemm_variant;
 
 /* Runs in place of the sweep; returns the exit code. */
 int tune_run(struct run *r);
@@ -15,19 +18,44 @@ int tune_run(struct run *r);
 /* The same for tf32_auto's plans (src/tune_tf32.c, `--tune MxNxK -k tf32_auto`). */
 int tune_tf32_run(struct run *r);
 
-/* The parts both tuners share. tune_time_references: the fixed variants `names[0..n-1]`
- * timed at shape s as the sweep times them (a name the registry lacks gets an empty
- * result), stopping early on a lost context or an interrupt; returns how many ran.
- * tune_account: plan i of nplans measured into res: counted as a failure or, when the
- * fastest so far, made the best, and said on stderr.
- * tune_say_pick: the line that judges the rule, the pick's time against the best plan's. */
-int tune_time_references(struct run *r, struct shape_data *s, const char *const *names, int n,
-                         struct gp_result *refs);
-void tune_account(const struct gp_result *res, int i, int nplans, double *best_s, int *best, int *failures);
-void tune_say_pick(const struct gp_result *pick, const struct gp_result *best);
-/* A reference variant's row of a tuner's table, in that table's column widths. */
-void tune_print_reference(FILE *f, int name_width, int config_width, const char *name, const struct gp_result *x,
-                          double best_s, double eff);
+/* One row of a tuner's table: the tuner's plan `plan`, timed into res. */
+struct tune_row {
+    int plan;
+    int picked;     /* the rule's pick */
+    double waves;   /* blocks / (SMs x resident blocks per SM) */
+    struct gp_result res;
+};
+
+/* What a tuner gives tune_drive, which does the rest as both tuners do: the shape, the
+ * GEMMPROF_TUNE_ONLY filter, timing each plan then the references, the table, the CSV. */
+struct tune_spec {
+    const struct gemm_variant *v;   /* its launcher runs the plan select made current */
+    const char *const *refs;        /* the fixed variants timed after the plans */
+    int nrefs;                      /* at most TUNE_MAX_REFS */
+    int name_width, config_width;   /* the references' column widths */
+    const char *csv_header;
+    /* queries the device and lists the plans at s: how many, or -1 with the reason said */
+    int (*plans)(const struct shape_data *s);
+    const char *(*tile)(int plan);  /* the name GEMMPROF_TUNE_ONLY's prefixes match */
+    /* makes plan current for v's launcher and sets t's picked and waves */
+    void (*select)(int plan, struct tune_row *t);
+    void (*describe)(int plan, char *buf, size_t len);
+    double (*eff)(const struct run *r, const struct gp_result *res);
+    /* the table's column header and plan rows */
+    void (*print)(FILE *f, const struct run *r, const struct tune_row *rows, int n, double best_s);
+    /* one CSV row, ending with tune_csv_cells */
+    void (*csv_row)(FILE *f, const struct run *r, const struct shape_data *s, const struct tune_row *t,
+                    double best_s);
+};
+
+#define TUNE_MAX_REFS 8
+
+/* Runs the tuner of sp; returns the exit code. */
+int tune_drive(struct run *r, const struct tune_spec *sp);
+/* The timing columns of a table row (median ms, TFLOP/s, % best, eff), or dashes. */
+void tune_print_times(FILE *f, const struct gp_result *x, double best_s, double eff);
+/* The CSV columns from waves to eff, then more[0..nmore-1], then the newline. */
+void tune_csv_cells(FILE *f, const struct tune_row *t, double best_s, double eff, const double *more, int nmore);
 
 /* The columns of tf32_auto's DIR/tune.csv, which `gemmprof tune-check` reads back
  * (src/cmd_tune_check.c). */

@@ -304,17 +304,36 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
  * device; any m, n, k >= 1. Returns the first error; never synchronizes (except the
  * workspace's first allocation or growth). */
 GEMM_LAUNCHER(simt_auto);
+/* The rule's pick at m x n x k on the current device, kept for the next call at the same
+ * shape: weighing every plan costs microseconds of host time, which a timed call of a 50 us
+ * GEMM would count (its events time the gap before the first launch too). */
+static cudaError_t simt_auto_pick(int m, int n, int k, struct simt_plan *p)
+{
+    static int last_m = -1, last_n = -1, last_k = -1, last_dev = -1;
+    static struct simt_plan last;
+    struct simt_machine mc;
+    int dev;
+    cudaError_t err = simt_machine_query(&mc);
+    if (err == cudaSuccess)
+        err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return err;
+    if (m != last_m || n != last_n || k != last_k || dev != last_dev) {
+        last = simt_plan_pick(&mc, m, n, k);
+        last_m = m, last_n = n, last_k = k, last_dev = dev;
+    }
+    *p = last;
+    return cudaSuccess;
+}
+
 extern "C" cudaError_t gemm_simt_auto_launch(struct gemm_context *ctx, int m, int n, int k,
                                              const float *a, const float *b, float *c,
                                              cudaStream_t stream)
 {
     (void)ctx;
-    struct simt_machine mc;
-    const cudaError_t err = simt_machine_query(&mc);
-    if (err != cudaSuccess)
-        return err;
-    const struct simt_plan p = simt_plan_pick(&mc, m, n, k);
-    return simt_plan_launch(&p, m, n, k, a, b, c, stream);
+    struct simt_plan p;
+    const cudaError_t err = simt_auto_pick(m, n, k, &p);
+    return err != cudaSuccess ? err : simt_plan_launch(&p, m, n, k, a, b, c, stream);
 }
 
 /* The plan a launch at m x n x k runs, for the config column; empty if the device cannot

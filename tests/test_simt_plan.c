@@ -222,9 +222,8 @@ static void test_model(void)
 }
 
 /* The rule against the H200: each row of tests/data/h200_simt_tune.csv is one plan of
- * `gemmprof --tune` at one of nine shapes (median of 10, L2 flushed; the tables the
- * constants were fitted to, measured before the split-K reduction loaded several slices
- * per round). At every shape the rule's pick must be a plan of the table that ran within
+ * `gemmprof --tune` at one of nine shapes (median of 10, L2 flushed; dependent launches,
+ * peeled plans at 257x513x4099; results/h200/NOTES.md names the run). At every shape the rule's pick must be a plan of the table that ran within
  * 5% of the table's best. Replace the file with new tables when the kernels change (the
  * tools/h200_session.sh step simttune writes them in this layout). */
 static void test_h200_tables(void)

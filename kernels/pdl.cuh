@@ -29,9 +29,11 @@ static __device__ __forceinline__ void pdl_trigger()
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
 
+#include "kernels/pdl.h"
+
 /* kernel<<<grid, block, smem, stream>>>(args...), as a dependent launch of the kernel
  * enqueued just before it when `dependent` (only then: after an event or a foreign kernel
- * the plain launch keeps the stream's full ordering). */
+ * the plain launch keeps the stream's full ordering) and pdl_allowed(). */
 template <class... Params, class... Args>
 static inline cudaError_t pdl_launch(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem,
                                      cudaStream_t stream, Args... args)
@@ -44,8 +46,9 @@ static inline cudaError_t pdl_launch(bool dependent, void (*kernel)(Params...), 
     cfg.blockDim = block;
     cfg.dynamicSmemBytes = smem;
     cfg.stream = stream;
-    cfg.attrs = dependent ? &attr : nullptr;
-    cfg.numAttrs = dependent ? 1 : 0;
+    const bool on = dependent && pdl_allowed();
+    cfg.attrs = on ? &attr : nullptr;
+    cfg.numAttrs = on ? 1 : 0;
     return cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...);
 }
 #endif

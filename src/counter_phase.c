@@ -26,6 +26,7 @@
 #include "analysis/metrics.h"
 #include "cupti/prof.h"
 #include "kernels/l2_flush.h"
+#include "kernels/pdl.h"
 #include "src/interrupt.h"
 #include "src/measure.h"
 #include "src/nvtx.h"
@@ -105,6 +106,26 @@ int counter_sessions_from_env(int *per_shape, char *err, size_t errlen)
     if (i < 0)
         return -1;
     *per_shape = counter_session_modes[i].per_shape;
+    return 0;
+}
+
+/* Dependent launches while the counters measure: off (the default, first), as ncu runs
+ * the kernels, or on, as the timed calls run them (kernels/pdl.h says why off). */
+static const struct counter_pdl_mode {
+    const char *name;
+    int on;
+} counter_pdl_modes[] = {
+    {"off", 0},
+    {"on", 1},
+};
+
+/* GEMMPROF_COUNTER_PDL, read with the flush: 0, or -1 naming the choices. */
+int counter_pdl_from_env(int *on, char *err, size_t errlen)
+{
+    int i = ENV_CHOICE("GEMMPROF_COUNTER_PDL", counter_pdl_modes, err, errlen);
+    if (i < 0)
+        return -1;
+    *on = counter_pdl_modes[i].on;
     return 0;
 }
 
@@ -317,6 +338,8 @@ void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, in
     /* progress, and the phase a signal would interrupt */
     gp_message("%s: counters for %d variant%s", s->label, nrows, nrows == 1 ? "" : "s");
     gp_nvtx_push("counters", -1);
+    const int pdl_was = pdl_allowed();
+    pdl_allow(r->counters.pdl);
     int ok = 1;
     if (one_session(r, r->o->metrics, r->o->nmetrics, hw, nhw, sass, nsass)) {
         ok = count_group(r, s, rows, nrows, r->o->metrics, r->o->nmetrics, nhw > 0, 1, &passes) == 0;
@@ -328,6 +351,7 @@ void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, in
         if (ok && nsass && !interrupt_pending())   /* a signal: stop here, keep what was counted */
             ok = count_group(r, s, rows, nrows, sass, nsass, 0, 0, &passes) == 0;
     }
+    pdl_allow(pdl_was);
     gp_nvtx_pop();
     if (!ok)
         return;

@@ -15,6 +15,8 @@ int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen);
 /* GEMMPROF_COUNTER_SESSIONS=run|shape, read with it: *per_shape 1 for shape; 0, or -1
  * naming the choices. */
 int counter_sessions_from_env(int *per_shape, char *err, size_t errlen);
+/* GEMMPROF_COUNTER_PDL=off|on: dependent launches while the counters measure (default off). */
+int counter_pdl_from_env(int *on, char *err, size_t errlen);
 /* Fills the counters of the rows of shape s (rows[0..nrows), one per variant). */
 void count_shape(struct run *r, struct shape_data *s, struct gp_result *rows, int nrows);
 /* Closes the sessions the counter phases kept open, before the GPU state goes (safe to

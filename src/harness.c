@@ -483,7 +483,8 @@ int harness_run(const struct cli_options *caller_opts, int argc, char **argv)
     /* bad input first, before anything is created or the GPU is touched */
     rc = EXIT_USAGE;
     if (counter_flush_from_env(&r->counters.flush, err, sizeof err) ||
-        counter_sessions_from_env(&r->counters.per_shape, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
+        counter_sessions_from_env(&r->counters.per_shape, err, sizeof err) ||
+        counter_pdl_from_env(&r->counters.pdl, err, sizeof err) || slowdown_from_env(r, err, sizeof err) ||
         pad_from_env(r, err, sizeof err) || setup_ranks(r, err, sizeof err) || outdir_check(o->out_dir, err, sizeof err) ||
         plan_shard_costs(r, err, sizeof err))
         goto fail;

@@ -77,6 +77,7 @@ struct run_counters {
     int announced;           /* the metrics and passes said (once per run) */
     struct counter_flush flush;   /* GEMMPROF_COUNTER_FLUSH */
     int per_shape;           /* GEMMPROF_COUNTER_SESSIONS=shape: no session kept across shapes */
+    int pdl;                 /* GEMMPROF_COUNTER_PDL=on: dependent launches while counting */
     /* the session kept across shapes (all metrics in one, src/counter_phase.c), or NULL;
      * closed by counter_phase_end */
     struct prof_session *session;

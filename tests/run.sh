@@ -3,7 +3,7 @@
 #   tests/run.sh BUILD [host|gpu|ncu|all|full]
 # host: build/tests/test_* and tests/host/*.sh (no GPU needed). gpu: tests/gpu/test_*.sh but the ncu
 # comparisons, which skip with the reason on a machine without a GPU. ncu: tests/gpu/test_ncu_*.sh,
-# gemmprof's counters and launch facts against Nsight Compute (about 8 minutes on an H200). all
+# gemmprof's counters and launch facts against Nsight Compute (about 7 minutes on an H200). all
 # (`make test`): host and gpu; full (`make test-gpu` adds ncu to gpu). Ends with
 # "N passed, N failed, N skipped".
 # The host tests run TEST_JOBS at a time (default: the online CPUs, at most 8; TEST_JOBS=1 runs

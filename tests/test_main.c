@@ -167,6 +167,12 @@ int main(int argc, char **argv)
     bad_env(sessions, "shape", "-s 64 -k naive -o /etc/passwd", 2, "is a regular file, not a directory");
     bad_env(sessions, "run", "-s 64 -k naive -o /etc/passwd", 2, "is a regular file, not a directory");
     unsetenv(sessions);
+    /* dependent launches while counting: the same up-front check */
+    const char *pdl = "GEMMPROF_COUNTER_PDL";
+    bad_env(pdl, "yes", "-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_COUNTER_PDL=yes: unknown; one of off, on");
+    bad_env(pdl, "on", "-s 64 -k naive -o /etc/passwd", 2, "is a regular file, not a directory");
+    bad_env(pdl, "off", "-s 64 -k naive -o /etc/passwd", 2, "is a regular file, not a directory");
+    unsetenv(pdl);
     setenv("GEMMPROF_TEST_SLOWDOWN", "tiled:abc", 1);   /* compare's test hook, checked up front too */
     bad("-s 64 -k naive -o /tmp/gp_main_nogpu", 2, "GEMMPROF_TEST_SLOWDOWN=tiled:abc: expected VARIANT:NANOSECONDS");
     setenv("GEMMPROF_TEST_SLOWDOWN", "nosuch:100", 1);

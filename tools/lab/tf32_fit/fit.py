@@ -1,0 +1,47 @@
+# tf32_auto's rule replayed on the tuner tables with some constants of kernels/tf32_plan.h
+# replaced, without rebuilding gemmprof:
+#   python3 tools/lab/tf32_fit/fit.py [TF32_NAME=VALUE ...]   (from the repository root)
+# TABLES (a glob, default results/h200/tune/tf32/*.csv, the newest per shape) picks the tables.
+import csv, glob, subprocess, os, sys, itertools, re, tempfile
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+TMP = tempfile.mkdtemp(prefix='tf32_fit')
+newest = {}
+for t in sorted(glob.glob(os.environ.get('TABLES', os.path.join(ROOT, 'results/h200/tune/tf32/*.csv'))),
+                key=os.path.getmtime):
+    newest[os.path.basename(t).split('-')[0]] = t
+tables = sorted(newest.values())
+hdr = open(os.path.join(ROOT, 'kernels/tf32_plan.h')).read()
+names = [l.split('(')[1].split(',')[0] for l in open(os.path.join(ROOT, 'kernels/tf32_configs.def')) if l.startswith('TF32_CONFIG(')]
+data = []
+for t in tables:
+    rows = [r for r in csv.DictReader(open(t)) if r['status'] == 'ok']
+    m, n, k = rows[0]['m'], rows[0]['n'], rows[0]['k']
+    bps = {r['config_name']: r['blocks_per_sm'] for r in rows}
+    meas = {(r['config_name'], int(r['split'])): float(r['time_median_s']) for r in rows}
+    data.append((m, n, k, [bps.get(nm, '0') for nm in names], meas))
+def build(over):
+    h = hdr
+    for key, val in over.items():
+        h = re.sub(r'#define %s\s+\S+' % key, '#define %s %s' % (key, val), h)
+    os.makedirs(os.path.join(TMP, 'inc/kernels'), exist_ok=True)
+    open(os.path.join(TMP, 'inc/kernels/tf32_plan.h'), 'w').write(h)
+    subprocess.check_call(['gcc', '-O2', '-std=c11', '-I' + os.path.join(TMP, 'inc'), '-I' + ROOT,
+                           os.path.join(ROOT, 'tools/lab/tf32_fit/est.c'), os.path.join(ROOT, 'kernels/tf32_plan.c'),
+                           '-lm', '-o', os.path.join(TMP, 'est')])
+def score(verbose=False):
+    out = []
+    for m, n, k, bps, meas in data:
+        res = subprocess.run([os.path.join(TMP, 'est'), m, n, k] + bps, capture_output=True, text=True).stdout.split('\n')
+        best = min(meas.values())
+        cands = []
+        for l in res:
+            if not l: continue
+            nm, sp, est = l.split(); key = (nm, int(sp))
+            if key in meas: cands.append((float(est), key))
+        pick = min(cands)[1]
+        out.append(best / meas[pick])
+        if verbose: print(f"{m}x{n}x{k}: pick {pick} {100*best/meas[pick]:.1f}%")
+    return out
+if __name__ == '__main__':
+    over = dict(a.split('=') for a in sys.argv[1:])
+    build(over); s = score(True); print('worst %.1f%%, under 95: %d' % (100*min(s), sum(x < .95 for x in s)))

@@ -28,6 +28,7 @@
 #include "kernels/gemm.h"
 #include "kernels/simt.h"
 #include "kernels/pad_rows.cuh"
+#include "kernels/plan_cache.cuh"
 #include "kernels/simt_gemm.cuh"
 
 typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
@@ -285,6 +286,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
         return err;
     /* the rule's estimate follows this launch (kernels/simt_plan.c, simt_reduce_cycles) */
     const long gemm_threads = p->blocks * simt_config_threads(&simt_configs[p->config]);
+    /* unpeeled: m0 == m, so no item is the strip's */
     const size_t count = (size_t)m * (size_t)n, stride = (size_t)m0 * ld, strip_item = (size_t)m0 * n;
     const size_t strip_stride = (size_t)peel * ld;
     const bool vec = count % 4 == 0 && simt_aligned16(c) && !p->pad_n && (!peel || n % 4 == 0);
@@ -293,10 +295,10 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (vec)
         return pdl_launch(true, gemm_simt_splitk_reduce_kernel<float4>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0,
                           stream, reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c), count / 4,
-                          p->split, stride / 4, 1, 1, peel ? strip_item / 4 : count / 4, strip_at / 4,
+                          p->split, stride / 4, 1, 1, strip_item / 4, strip_at / 4,
                           strip_stride / 4);
     return pdl_launch(true, gemm_simt_splitk_reduce_kernel<float>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0, stream,
-                      (const float *)part, c, count, p->split, stride, n, ld, peel ? strip_item : count, strip_at,
+                      (const float *)part, c, count, p->split, stride, n, ld, strip_item, strip_at,
                       strip_stride);
 }
 
@@ -304,35 +306,13 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
  * device; any m, n, k >= 1. Returns the first error; never synchronizes (except the
  * workspace's first allocation or growth). */
 GEMM_LAUNCHER(simt_auto);
-/* The rule's pick at m x n x k on the current device, kept for the next call at the same
- * shape: weighing every plan costs microseconds of host time, which a timed call of a 50 us
- * GEMM would count (its events time the gap before the first launch too). */
-static cudaError_t simt_auto_pick(int m, int n, int k, struct simt_plan *p)
-{
-    static int last_m = -1, last_n = -1, last_k = -1, last_dev = -1;
-    static struct simt_plan last;
-    struct simt_machine mc;
-    int dev;
-    cudaError_t err = simt_machine_query(&mc);
-    if (err == cudaSuccess)
-        err = cudaGetDevice(&dev);
-    if (err != cudaSuccess)
-        return err;
-    if (m != last_m || n != last_n || k != last_k || dev != last_dev) {
-        last = simt_plan_pick(&mc, m, n, k);
-        last_m = m, last_n = n, last_k = k, last_dev = dev;
-    }
-    *p = last;
-    return cudaSuccess;
-}
-
 extern "C" cudaError_t gemm_simt_auto_launch(struct gemm_context *ctx, int m, int n, int k,
                                              const float *a, const float *b, float *c,
                                              cudaStream_t stream)
 {
     (void)ctx;
     struct simt_plan p;
-    const cudaError_t err = simt_auto_pick(m, n, k, &p);
+    const cudaError_t err = plan_cached(m, n, k, &p, simt_machine_query, simt_plan_pick);
     return err != cudaSuccess ? err : simt_plan_launch(&p, m, n, k, a, b, c, stream);
 }
 
@@ -340,11 +320,9 @@ extern "C" cudaError_t gemm_simt_auto_launch(struct gemm_context *ctx, int m, in
  * be asked. */
 extern "C" void gemm_simt_auto_config(int m, int n, int k, char *buf, unsigned long len)
 {
-    struct simt_machine mc;
+    struct simt_plan p;
     if (len)
         buf[0] = '\0';
-    if (simt_machine_query(&mc) != cudaSuccess)
-        return;
-    const struct simt_plan p = simt_plan_pick(&mc, m, n, k);
-    simt_plan_describe(&p, buf, len);
+    if (plan_cached(m, n, k, &p, simt_machine_query, simt_plan_pick) == cudaSuccess)
+        simt_plan_describe(&p, buf, len);
 }

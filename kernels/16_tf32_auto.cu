@@ -35,6 +35,7 @@
 
 #include "kernels/gemm.h"
 #include "kernels/pdl.cuh"
+#include "kernels/plan_cache.cuh"
 #include "kernels/sm90_rs.cuh"
 #include "kernels/sm90_tf32.cuh"
 #include "kernels/sm90_ws.cuh"
@@ -200,34 +201,12 @@ extern "C" cudaError_t tf32_plan_launch(const struct tf32_plan *p, int m, int n,
  * on compute capability 9.0, else the first error; never synchronizes (except the
  * workspace's first allocation or growth). */
 GEMM_LAUNCHER(tf32_auto);
-/* The rule's pick at m x n x k on the current device, kept for the next call at the same
- * shape: a timed launch of a 15 us GEMM should not spend microseconds of host time
- * choosing its plan again (the events time the gap too). */
-static cudaError_t tf32_auto_pick(int m, int n, int k, struct tf32_plan *p)
-{
-    static int last_m = -1, last_n = -1, last_k = -1, last_dev = -1;
-    static struct tf32_plan last;
-    struct tf32_machine mc;
-    int dev;
-    cudaError_t err = tf32_machine_query(&mc);
-    if (err == cudaSuccess)
-        err = cudaGetDevice(&dev);
-    if (err != cudaSuccess)
-        return err;
-    if (m != last_m || n != last_n || k != last_k || dev != last_dev) {
-        last = tf32_plan_pick(&mc, m, n, k);
-        last_m = m, last_n = n, last_k = k, last_dev = dev;
-    }
-    *p = last;
-    return cudaSuccess;
-}
-
 extern "C" cudaError_t gemm_tf32_auto_launch(struct gemm_context *ctx, int m, int n, int k, const float *a,
                                              const float *b, float *c, cudaStream_t stream)
 {
     (void)ctx;
     struct tf32_plan p;
-    const cudaError_t err = tf32_auto_pick(m, n, k, &p);
+    const cudaError_t err = plan_cached(m, n, k, &p, tf32_machine_query, tf32_plan_pick);
     return err != cudaSuccess ? err : tf32_plan_launch(&p, m, n, k, a, b, c, stream);
 }
 
@@ -238,6 +217,6 @@ extern "C" void gemm_tf32_auto_config(int m, int n, int k, char *buf, unsigned l
     struct tf32_plan p;
     if (len)
         buf[0] = '\0';
-    if (tf32_auto_pick(m, n, k, &p) == cudaSuccess)
+    if (plan_cached(m, n, k, &p, tf32_machine_query, tf32_plan_pick) == cudaSuccess)
         tf32_plan_describe(&p, buf, len);
 }

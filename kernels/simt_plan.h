@@ -146,8 +146,8 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
 
 /* The split-K reduction of m x n partial products in `split` slices after a GEMM kernel
  * of gemm_threads threads: its blocks of SIMT_REDUCE_THREADS (enough for every item of
- * SIMT_REDUCE_ILP, never more threads than the GEMM kernel: a call's launch facts
- * describe its kernel with the most threads), whether it moves float4 (m * n % 4 == 0 and
+ * SIMT_REDUCE_ILP, never more threads than the GEMM kernel: tests/gpu/test_ncu_launch.sh
+ * takes a call's kernel with the most threads for its main one), whether it moves float4 (m * n % 4 == 0 and
  * C 16-byte aligned: c_aligned16), and the rule's estimate of its cycles. */
 long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16);
 double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads);

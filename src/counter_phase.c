@@ -61,14 +61,11 @@ static const struct counter_flush_mode {
     {"none", {0, 0, 0, 0, 0}},         /* keeps the cache warm */
 };
 
-/* When the sessions are closed: after the run (the default, first) or after each shape. */
-static const struct counter_session_mode {
-    const char *name;
-    int per_shape;
-} counter_session_modes[] = {
-    {"run", 0},
-    {"shape", 1},
-};
+/* When the sessions are closed, by index: after the run (the default) or after each shape. */
+static const char *const counter_session_modes[] = {"run", "shape"};
+/* Dependent launches while the counters measure, by index: off (the default), as ncu runs the
+ * kernels, or on, as the timed calls run them (kernels/pdl.h says why off). */
+static const char *const counter_pdl_modes[] = {"off", "on"};
 
 /* The choice of table entry named by environment variable `var` (the first entry when it
  * is unset), the name being the first member of entries `stride` bytes apart: its index,
@@ -99,34 +96,26 @@ int counter_flush_from_env(struct counter_flush *how, char *err, size_t errlen)
     return 0;
 }
 
-/* GEMMPROF_COUNTER_SESSIONS, read with the flush: 0, or -1 naming the choices. */
-int counter_sessions_from_env(int *per_shape, char *err, size_t errlen)
+/* The index of the name a two-way switch's variable holds (0 when unset): 0, or -1 naming
+ * the choices. */
+static int env_switch(const char *var, const char *const names[2], int *out, char *err, size_t errlen)
 {
-    int i = ENV_CHOICE("GEMMPROF_COUNTER_SESSIONS", counter_session_modes, err, errlen);
+    const int i = env_choice(var, names, sizeof names[0], 2, err, errlen);
     if (i < 0)
         return -1;
-    *per_shape = counter_session_modes[i].per_shape;
+    *out = i;
     return 0;
 }
 
-/* Dependent launches while the counters measure: off (the default, first), as ncu runs
- * the kernels, or on, as the timed calls run them (kernels/pdl.h says why off). */
-static const struct counter_pdl_mode {
-    const char *name;
-    int on;
-} counter_pdl_modes[] = {
-    {"off", 0},
-    {"on", 1},
-};
+/* GEMMPROF_COUNTER_SESSIONS and GEMMPROF_COUNTER_PDL, read with the flush. */
+int counter_sessions_from_env(int *per_shape, char *err, size_t errlen)
+{
+    return env_switch("GEMMPROF_COUNTER_SESSIONS", counter_session_modes, per_shape, err, errlen);
+}
 
-/* GEMMPROF_COUNTER_PDL, read with the flush: 0, or -1 naming the choices. */
 int counter_pdl_from_env(int *on, char *err, size_t errlen)
 {
-    int i = ENV_CHOICE("GEMMPROF_COUNTER_PDL", counter_pdl_modes, err, errlen);
-    if (i < 0)
-        return -1;
-    *on = counter_pdl_modes[i].on;
-    return 0;
+    return env_switch("GEMMPROF_COUNTER_PDL", counter_pdl_modes, on, err, errlen);
 }
 
 static int launch_once(void *arg);

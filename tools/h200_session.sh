@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -392,6 +392,20 @@ if has record; then
             -o "$W/fp16_$tool" >"$W/logs/fp16-$tool.log" 2>&1
         echo "$tool fp16_wgmma: exit $?, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/fp16-$tool.log" | tail -1)"
     done
+fi
+if has table; then
+    # issue 28's shape table alone (the record step's second part): one invocation, timing only
+    stamp "issue 28's table -> $W/shapes_final"
+    t0=$SECONDS
+    timeout 200 build/gemmprof -k simt_auto,cublas,tf32_auto,cublas_tf32,bf16_wgmma,cublas_bf16,fp16_wgmma,cublas_fp16 \
+        -s "$S28" --no-counters --no-report -o "$W/shapes_final" >"$W/logs/shapes-final.log" 2>&1
+    echo "exit $? after $((SECONDS - t0)) s" >>"$W/logs/shapes-final.log"
+    tail -2 "$W/logs/shapes-final.log"
+    python3 tools/lab/auto_table.py "$W/shapes_final" | tee "$W/logs/shapes-final-table.md"
+fi
+if has stallpairs; then
+    stamp "calls of two kernels: gemmprof's stalls against ncu's, both cache modes -> $W/stallpairs"
+    timeout 240 sh tools/lab/stall_pairs.sh "$W/stallpairs"
 fi
 if has tensor; then
     # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,

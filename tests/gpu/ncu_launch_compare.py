@@ -1,6 +1,7 @@
 """gemmprof's launch facts, occupancy, issue-slot use and stall breakdown against ncu's
 LaunchStats, Occupancy and WarpStateStats for the same launches (issue 10).
    ncu_launch_compare.py RESULTS_CSV[,RESULTS_CSV...] NCU_CSV CASES [--calls N]
+                         [--stalls-ncu NCU_CSV2 --stalls-cases CASES2]
        (several gemmprof runs: the median of each numeric cell)
        CASES: VARIANT:MxNxK,... in the order gemmprof ran them (shapes outer, variants
        inner); NCU_CSV holds ncu's view of N timed calls of each case, in that order
@@ -11,6 +12,10 @@ LaunchStats, Occupancy and WarpStateStats for the same launches (issue 10).
                                           prints the --metrics list ncu is given besides its
                                           LaunchStats, Occupancy and WarpStateStats sections
                                           (with the stall ratios of PICKED, the -m list)
+   ncu_launch_compare.py --several RESULTS_CSV
+                                          "VARIANTS SHAPES CASES" of the rows whose call holds
+                                          several kernels (nothing if none), for the second
+                                          profile --stalls-ncu reads
    ncu_launch_compare.py --names RESULTS_CSV
                                           the function names of every row's kernels,
                                           '|'-separated: an ncu --kernel-name regex for them
@@ -90,7 +95,13 @@ criterion (one ncu profile of every case's timed calls, --clock-control none;
   reason either side reports, 'selected' and 'not_selected' included, as WarpStateStats
   shows them): gemmprof's top three by ratio in the order of ncu's top three; at a place
   where they differ, the two reasons must tie within {TIE:.0%} of the larger ratio in ncu's
-  values or in gemmprof's (a tie's order is noise, so it may swap)
+  values or in gemmprof's (a tie's order is noise, so it may swap); no_instruction, where
+  gemmprof's ratio is above ncu's, is left out of both lists and shown: each of gemmprof's
+  replay passes runs every range of the run, so a call starts with its code out of the
+  instruction caches, while ncu's timed calls follow one another; a call of several kernels
+  is judged against a second ncu profile without ncu's cache flush between its kernels
+  (--cache-control none, gemmprof's own flush before each call as in its counter phase):
+  with the flush, a later kernel reads the first one's output from DRAM, not L2
   a judged value missing, empty or not finite on either side fails; a column gemmprof does
   not write at all (feature not built) is a visible skip; {INST} is shown, not judged"""
 
@@ -103,8 +114,22 @@ def top3(values):
     return sorted(values, key=lambda r: (-values[r], r))[:3]
 
 
+# gemmprof's ranges start with cold instruction caches (see the criterion)
+COLD_START = "no_instruction"
+
+
 def same_order(gp, nc):
     """gemmprof's and ncu's stall ratios by reason -> (holds, note)."""
+    left_out = ""
+    if gp.get(COLD_START, 0.0) > nc.get(COLD_START, 0.0):
+        left_out = f"{COLD_START} left out (gemmprof's {gp[COLD_START]:.3g} above ncu's {nc.get(COLD_START, 0.0):.3g})"
+        gp = {r: v for r, v in gp.items() if r != COLD_START}
+        nc = {r: v for r, v in nc.items() if r != COLD_START}
+    holds, note = same_order_of(gp, nc)
+    return holds, "; ".join(x for x in (left_out, note) if x)
+
+
+def same_order_of(gp, nc):
     tg, tn = top3(gp), top3(nc)
     if len(tg) < 3 or len(tn) < 3:
         return False, f"fewer than three reasons (gemmprof {len(tg)}, ncu {len(tn)})"
@@ -213,8 +238,9 @@ def finite(*xs):
     return all(isinstance(x, float) and math.isfinite(x) for x in xs)
 
 
-def judge(c, row, calls, has):
-    """All checks of one case; returns the number of FAILs."""
+def judge(c, row, calls, has, stall_calls=None):
+    """All checks of one case; returns the number of FAILs. stall_calls: ncu's calls of the
+    case without its cache flush between kernels, for the stall ratios (None: calls)."""
     call = calls[0]
     # the kernel gemmprof gives launch facts for, in ncu's call
     lk = row.get("launch_kernel", "") if has["launch"] else ""
@@ -319,8 +345,11 @@ def judge(c, row, calls, has):
 
     if has["stalls"]:
         gp = {m.group(1): cell(row, n) for n in has["stalls"] for m in [STALL.match(n)]}
-        nc_names = [n for n in call[0] if STALL.match(n)]
-        nc = {STALL.match(n).group(1): statistics.median([wavg(n, x) for x in calls]) for n in nc_names}
+        by = stall_calls or calls
+        if stall_calls:
+            c.lines.append(f"  stall ratios: ncu's {len(by)} calls without its cache flush between the kernels")
+        nc_names = [n for n in by[0][0] if STALL.match(n)]
+        nc = {STALL.match(n).group(1): statistics.median([wavg(n, x) for x in by]) for n in nc_names}
         bad = sorted(r for r, v in list(gp.items()) + list(nc.items()) if not finite(v))
         if not nc:
             c.lines.append("  ncu's CSV holds no stall ratio (WarpStateStats) <-- MISMATCH")
@@ -398,18 +427,31 @@ def main(argv):
                     out.append(b)
         print("|".join(out))
         return 0
+    if len(argv) == 3 and argv[1] == "--several":
+        # the variants and shapes with a call of several kernels, and their cases
+        _, rows = read_results(argv[2])
+        ks, ss = [], []
+        for r in rows:
+            if len([k for k in (r.get("kernels") or "").split(";") if k.strip()]) > 1:
+                v, sh = r.get("variant"), f"{r.get('m')}x{r.get('n')}x{r.get('k')}"
+                ks += [v] if v not in ks else []
+                ss += [sh] if sh not in ss else []
+        if ks:
+            print(",".join(ks), ",".join(ss), ",".join(f"{v}:{sh}" for sh in ss for v in ks))
+        return 0
     ap = argparse.ArgumentParser()
     ap.add_argument("results")
     ap.add_argument("ncu")
     ap.add_argument("cases")
     ap.add_argument("--calls", type=int, default=1)
+    ap.add_argument("--stalls-ncu", help="ncu's CSV of the calls of several kernels, --cache-control none")
+    ap.add_argument("--stalls-cases", default="", help="its cases, as CASES")
     a = ap.parse_args(argv[1:])
 
     head, rowlist = median_runs(a.results.split(","))
-    cases = []
-    for x in a.cases.split(","):
-        v, _, s = x.partition(":")
-        cases.append((v, s))
+    def parse_cases(text):
+        return [(v, s) for x in text.split(",") if x for v, _, s in [x.partition(":")]]
+    cases = parse_cases(a.cases)
     rows = {}
     for r in rowlist:
         rows.setdefault((r.get("variant"), f"{r.get('m')}x{r.get('n')}x{r.get('k')}"), r)
@@ -433,6 +475,12 @@ def main(argv):
     for p in problems:
         print(f"FAIL - ncu's kernels and the cases: {p}")
         bad += 1
+    stall_split = None
+    if a.stalls_ncu:
+        stall_split, problems = split_cases(kernels(a.stalls_ncu), parse_cases(a.stalls_cases), rows, a.calls)
+        for p in problems:
+            print(f"FAIL - ncu's kernels without its flush between them and the cases: {p}")
+            bad += 1
     for cs in cases:
         what = f"{cs[0]} {cs[1]}"
         if cs not in rows:
@@ -448,7 +496,12 @@ def main(argv):
             bad += 1
             continue
         c = Case(what)
-        bad += judge(c, rows[cs], split[cs], has)
+        several = len(split[cs][0]) > 1
+        if several and stall_split is not None and cs not in stall_split:
+            print(f"FAIL - launch comparison {what}: a call of several kernels with no ncu calls "
+                  f"without the flush between them ({a.stalls_ncu})")
+            bad += 1
+        bad += judge(c, rows[cs], split[cs], has, stall_split.get(cs) if several and stall_split else None)
         print("\n".join(c.lines + c.verdicts))
     return 1 if bad else 0
 

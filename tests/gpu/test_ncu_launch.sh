@@ -18,7 +18,10 @@
 #   gemmprof names in launch_kernel, which must be the one launching the most threads; its
 #   rates and ratios as gemmprof's one range measures them (each kernel's value weighted by
 #   its ratio's denominator: active cycles, or issue-active cycles for stall ratios); its
-#   issue-slot use shown, not judged (ncu flushes the caches between the kernels);
+#   issue-slot use shown, not judged (ncu flushes the caches between the kernels); its
+#   stall ratios from a second ncu profile of those calls without that flush
+#   (--cache-control none), and no_instruction left out where gemmprof's is the higher
+#   (its ranges start with cold instruction caches);
 # - a value missing or not finite fails; a column gemmprof does not write at all (the
 #   feature is not built) gives one skip line with the reason.
 #
@@ -97,5 +100,25 @@ if [ $rc -ne 0 ] || [ "$nk" -eq 0 ]; then
 fi
 [ -s "$TMP/ncu.csv" ] || { fail "launch comparison: ncu wrote no CSV"; exit 0; }
 
-python3 $H "$results" "$TMP/ncu.csv" "$cases" --calls "$CALLS"
+# the calls of several kernels once more, without ncu's flush between their kernels (only
+# gemmprof's own before each call, as in its counter phase), for their stall ratios
+set -- $(python3 $H --several "$TMP/g/results.csv")
+stalls=
+if [ $# = 3 ]; then
+    t2=$(date +%s)
+    ncu --replay-mode "$REPLAY" --nvtx --nvtx-include "$FILTER" \
+        --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
+        --clock-control none --cache-control none --csv --page raw --print-units base --section WarpStateStats \
+        --metrics "$(python3 $H --ncu-metrics "$metrics")" --log-file "$TMP/ncu_none.csv" \
+        $GEMMPROF -k "$1" -s "$2" -r "$CALLS" -w 0 --no-counters --no-ceilings --no-report \
+        -o "$TMP/n2" >"$TMP/ncu2.out" 2>"$TMP/ncu2.err"
+    rc=$?
+    echo "  ncu without its cache flush, calls of several kernels ($1 at $2): $(($(date +%s) - t2)) s (exit $rc)"
+    if [ $rc -ne 0 ] || [ ! -s "$TMP/ncu_none.csv" ]; then
+        tail -5 "$TMP/ncu2.err"; fail "launch comparison: the second ncu run (--cache-control none) exited $rc"
+    else
+        stalls="--stalls-ncu $TMP/ncu_none.csv --stalls-cases $3"
+    fi
+fi
+python3 $H "$results" "$TMP/ncu.csv" "$cases" --calls "$CALLS" $stalls
 echo "  launch comparison: $(($(date +%s) - t0)) s in all"

@@ -154,6 +154,20 @@ reset; N_ST="17.85 7.00 3.10 3.00 1.00"; G_ST="17.85 7.00 3.00 3.10 1.00"
 check 1 "3.10 against 3.00 (3.2% apart on both sides), swapped: fails"
 reset; G_ST="17.85 7.00 3.01 2.89 3.50"; check 1 "gemmprof ranks selected third, ncu long_scoreboard"
 
+# no_instruction: gemmprof's ranges start with cold instruction caches, so where its ratio is
+# the higher it is left out of both lists (bf16_wgmma 1000x1500x700 on the H200: 1.07
+# against ncu's 0.08); where it is the lower it is ranked as any other reason
+REASONS="long_scoreboard no_instruction barrier lg_throttle selected"
+reset; G_ST="6.08 1.07 1.68 1.62 1.00"; N_ST="6.08 0.08 1.70 1.63 1.00"
+check 0 "no_instruction above ncu's (1.07 against 0.08) is left out of both top threes"
+says "no_instruction left out (gemmprof's 1.07 above ncu's 0.08)"
+says "top three: gemmprof long_scoreboard, barrier, lg_throttle; ncu long_scoreboard, barrier, lg_throttle"
+reset; G_ST="6.08 0.08 1.68 1.62 1.00"; N_ST="6.08 1.90 1.70 1.63 1.00"
+check 1 "no_instruction below ncu's (0.08 against 1.90) is ranked: second in ncu's list, fourth in gemmprof's"
+reset; G_ST="6.08 1.07 1.68 0.90 1.00"; N_ST="6.08 0.08 1.70 1.63 1.00"
+check 1 "no_instruction left out, and lg_throttle 0.90 against 1.63 at place 3 still fails"
+REASONS="mio_throttle not_selected long_scoreboard barrier selected"
+
 # NaN and missing never pass
 reset; G_ACH=nan; check 1 "NaN achieved occupancy from gemmprof"
 reset; G_ACH=; check 1 "gemmprof's achieved-occupancy cell empty"
@@ -205,6 +219,34 @@ says "longest-running kernel .*Kernel2 .*Kernel2 *$"
 LK="cublasLt::splitKreduce_kernel<32, 16, int, float, float, float, float, true, false, false>"
 check 1 "launch_kernel names the helper that launches the most threads but runs shortest"
 says "^FAIL - grid, block, registers and shared memory equal ncu's"
+
+# a call of several kernels: its stall ratios from the second profile (--stalls-ncu, ncu
+# without its flush between the kernels), the rest from the first
+LK="cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_32x6_nn_align4>"
+N_EXTRA="$RED|16|256|30|100000"; G_ACH=94.4
+N_ST="7.00 17.85 3.01 2.89 1.00"; ours; ncu; cp "$T/ncu.csv" "$T/ncu_flushed.csv"
+N_ST="17.85 7.00 3.01 2.89 1.00"; ncu; cp "$T/ncu.csv" "$T/ncu_none.csv"
+python3 ncu_launch_compare.py "$T/res.csv" "$T/ncu_flushed.csv" tiled:2048x2048x2048 >"$T/out" 2>&1
+if [ $? = 1 ]; then echo "ok - ncu_launch_compare.py: two kernels, stalls against the flushed profile: fails"; else
+    sed "s/^/    /" "$T/out"; echo "FAIL - ncu_launch_compare.py: two kernels, stalls against the flushed profile should fail"; fi
+python3 ncu_launch_compare.py "$T/res.csv" "$T/ncu_flushed.csv" tiled:2048x2048x2048 \
+    --stalls-ncu "$T/ncu_none.csv" --stalls-cases tiled:2048x2048x2048 >"$T/out" 2>&1
+if [ $? = 0 ]; then echo "ok - ncu_launch_compare.py: two kernels, stalls from --stalls-ncu: agree"; else
+    sed "s/^/    /" "$T/out"; echo "FAIL - ncu_launch_compare.py: two kernels, stalls from --stalls-ncu should agree"; fi
+says "stall ratios: ncu's 1 calls without its cache flush between the kernels"
+python3 ncu_launch_compare.py "$T/res.csv" "$T/ncu_flushed.csv" tiled:2048x2048x2048 \
+    --stalls-ncu "$T/ncu_none.csv" --stalls-cases naive:2048x2048x2048 >"$T/out" 2>&1
+if [ $? = 1 ] && grep -q "a call of several kernels with no ncu calls without the flush" "$T/out"; then
+    echo "ok - ncu_launch_compare.py: a call of several kernels missing from --stalls-ncu fails"; else
+    sed "s/^/    /" "$T/out"; echo "FAIL - ncu_launch_compare.py: a call of several kernels missing from --stalls-ncu should fail"; fi
+# --several: the variants, shapes and cases of the rows with several kernels
+printf '%s\n' "variant,m,n,k,kernels" "a,1,2,3,k1" "b,1,2,3,k1;k2" "c,4,5,6,k1;k2" "b,4,5,6,k1" >"$T/sev.csv"
+got=$(python3 ncu_launch_compare.py --several "$T/sev.csv")
+if [ "$got" = "b,c 1x2x3,4x5x6 b:1x2x3,c:1x2x3,b:4x5x6,c:4x5x6" ]; then
+    echo "ok - --several: variants, shapes and their cases"; else echo "FAIL - --several: '$got'"; fi
+printf '%s\n' "variant,m,n,k,kernels" "a,1,2,3,k1" >"$T/sev.csv"
+got=$(python3 ncu_launch_compare.py --several "$T/sev.csv")
+if [ -z "$got" ]; then echo "ok - --several: nothing where every call is one kernel"; else echo "FAIL - --several: '$got'"; fi
 
 # the metric lists handed to gemmprof (-m) and to ncu (--metrics)
 printf '%s\n' "metric (ncu name) default unit label" "dram__bytes_read.sum yes byte DRAM" \

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -406,6 +406,13 @@ fi
 if has stallpairs; then
     stamp "calls of two kernels: gemmprof's stalls against ncu's, both cache modes -> $W/stallpairs"
     timeout 240 sh tools/lab/stall_pairs.sh "$W/stallpairs"
+fi
+if has smempolls; then
+    stamp "shared-memory load wavefronts and mbarrier polls -> $W/smempolls; the wgmma cases against ncu"
+    timeout 150 sh tools/lab/smem_polls.sh "$W/smempolls" 2>&1 | tee "$W/logs/smem-polls.txt"
+    NCU_COMPARE_CASES="wgmma:2048 wgmma_ws:2048" timeout 150 sh tests/gpu/test_ncu_compare.sh \
+        >"$W/logs/ncu-compare-wgmma.log" 2>&1
+    grep -E "^(ok|FAIL) - |wavefronts_mem_shared_op_ld" "$W/logs/ncu-compare-wgmma.log"
 fi
 if has tensor; then
     # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,

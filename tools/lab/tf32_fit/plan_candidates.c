@@ -1,0 +1,192 @@
+/* LAB COPY of kernels/tf32_plan.c with candidate terms (all off by default), for
+ * tools/lab/tf32_fit/candidates.py; not built into gemmprof.
+ * tf32_auto's selection rule over the tile table (see kernels/tf32_plan.h for the rule in
+ * words and its constants). */
+
+#include "kernels/tf32_plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const struct tf32_config tf32_configs[] = {
+#define TF32_CONFIG(name, bm, consumers, stages, minb, eff) {#name, bm, consumers, stages, minb, eff},
+#include "kernels/tf32_configs.def"
+#undef TF32_CONFIG
+};
+const int tf32_config_count = (int)(sizeof tf32_configs / sizeof tf32_configs[0]);
+
+static const int tf32_splits[] = TF32_SPLITS;
+#define NSPLITS ((int)(sizeof tf32_splits / sizeof tf32_splits[0]))
+
+int tf32_config_bn(const struct tf32_config *c)
+{
+    return 64 * c->consumers;
+}
+
+int tf32_config_threads(const struct tf32_config *c)
+{
+    return 128 * (c->consumers + 1);
+}
+
+int tf32_config_find(const char *name)
+{
+    for (int i = 0; i < tf32_config_count; i++)
+        if (strcmp(tf32_configs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static long ceil_div(long a, long b)
+{
+    return (a + b - 1) / b;
+}
+
+static int sms_of(const struct tf32_machine *mc)
+{
+    return mc->sms > 0 ? mc->sms : 1;
+}
+
+static int blocks_per_sm(const struct tf32_machine *mc, int config)
+{
+    const int b = mc->blocks_per_sm[config] > 0 ? mc->blocks_per_sm[config] : tf32_configs[config].min_blocks;
+    return b > 0 ? b : 1;
+}
+
+/* blocks of the plan on its busiest SM */
+static long blocks_on_sm(const struct tf32_machine *mc, const struct tf32_plan *p)
+{
+    const long b = blocks_per_sm(mc, p->config), spread = ceil_div(p->grid, sms_of(mc));
+    return spread < b ? spread : b;
+}
+
+double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan *p)
+{
+    const struct tf32_config *c = &tf32_configs[p->config];
+    const long units_on_sm = ceil_div(p->units, p->grid) * blocks_on_sm(mc, p);
+    return (double)units_on_sm * (c->bm + tf32_config_bn(c)) * 128.0 * p->kts;
+}
+
+#ifndef TF32_L2_BYTES_PER_CLK
+#define TF32_L2_BYTES_PER_CLK 0.0
+#endif
+#ifndef TF32_WG1_KT_CLK
+#define TF32_WG1_KT_CLK 0.0
+#endif
+#ifndef TF32_OP_MISALIGNED_ONLY
+#define TF32_OP_MISALIGNED_ONLY 0
+#endif
+#ifndef TF32_OP_FULL
+#define TF32_OP_FULL 0
+#endif
+#ifndef TF32_OP_NORM
+#define TF32_OP_NORM 4.0
+#endif
+/* Operand bytes all units read (rows past m or n are TMA zero fill, not read). */
+static double device_operand_bytes(const struct tf32_plan *p, long m, long n)
+{
+    const struct tf32_config *c = &tf32_configs[p->config];
+    const long tm = ceil_div(m, c->bm), tn = ceil_div(n, tf32_config_bn(c));
+    if (TF32_OP_FULL) /* whole tiles, as if the zero fill cost as much as a read */
+        return (double)p->units * (c->bm + tf32_config_bn(c)) * 128.0 * p->kts;
+    return (double)p->split * (double)(m * tn + n * tm) * 128.0 * p->kts;
+}
+
+/* The busiest SM's cycles (see the header). */
+static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p)
+{
+    const struct tf32_config *c = &tf32_configs[p->config];
+    const double tile_bytes = 4.0 * c->bm * tf32_config_bn(c);
+    const long per_block = ceil_div(p->units, p->grid);
+    const long units_on_sm = per_block * blocks_on_sm(mc, p);
+    const double mma = (double)c->bm * tf32_config_bn(c) * 32.0 * p->kts / (TF32_MACS_PER_CLK * c->eff);
+    const double feed = (double)(c->bm + tf32_config_bn(c)) * 128.0 * p->kts / TF32_SM_BYTES_PER_CLK;
+    double unit = mma > feed ? mma : feed;
+    if (TF32_WG1_KT_CLK > 0 && c->consumers == 1 && blocks_on_sm(mc, p) == 1 && unit < TF32_WG1_KT_CLK * p->kts)
+        unit = TF32_WG1_KT_CLK * p->kts;
+    double cycles = (double)units_on_sm * unit + (double)per_block * TF32_UNIT_CLK;
+    if (p->split > 1)
+        cycles += (double)units_on_sm * tile_bytes / TF32_FIXUP_BYTES_PER_CLK +
+                  (double)ceil_div(p->tiles, sms_of(mc)) *
+                      (TF32_FIXUP_CLK + p->split * tile_bytes / TF32_FIXUP_BYTES_PER_CLK);
+    return cycles;
+}
+
+int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int config, int split,
+                   struct tf32_plan *p)
+{
+    if (config < 0 || config >= tf32_config_count || split < 1 || m < 1 || n < 1 || k < 1)
+        return -1;
+    const struct tf32_config *c = &tf32_configs[config];
+    const long ktiles = ceil_div(k, 32), kts = ceil_div(ktiles, split);
+    /* every slice non-empty: otherwise this is a smaller split under another name */
+    if (split > 1 && (kts < TF32_MIN_KTS || (split - 1) * kts >= ktiles))
+        return -1;
+    p->config = config;
+    p->split = split;
+    p->kts = (int)kts;
+    p->tiles = ceil_div(m, c->bm) * ceil_div(n, tf32_config_bn(c));
+    p->units = p->tiles * split;
+    const long slots = (long)sms_of(mc) * blocks_per_sm(mc, config);
+    p->grid = p->units < slots ? p->units : slots;
+    if (tf32_plan_workspace_bytes(p) > (size_t)TF32_MAX_WORKSPACE_BYTES)
+        return -1;
+    p->sm_cycles = sm_cycles(mc, p);
+    const double dram = 4.0 * ((double)m * k + (double)k * n + (double)m * n) / TF32_DRAM_BYTES_PER_CLK;
+    const double s2 = p->sm_cycles * p->sm_cycles, d2 = dram * dram;
+    p->est_cycles = sqrt(sqrt(s2 * s2 + d2 * d2));
+    if (TF32_L2_BYTES_PER_CLK > 0 && (!TF32_OP_MISALIGNED_ONLY || k % 32 != 0)) {
+        const double o = device_operand_bytes(p, m, n) / TF32_L2_BYTES_PER_CLK;
+        p->est_cycles = pow(pow(p->est_cycles, TF32_OP_NORM) + pow(o, TF32_OP_NORM), 1.0 / TF32_OP_NORM);
+    }
+    p->est_cycles += TF32_LAUNCH_CLK;
+    return 0;
+}
+
+int tf32_plan_candidates(const struct tf32_machine *mc, long m, long n, long k, struct tf32_plan *out, int max)
+{
+    int count = 0;
+    for (int c = 0; c < tf32_config_count; c++)
+        for (int s = 0; s < NSPLITS && count < max; s++)
+            if (tf32_plan_make(mc, m, n, k, c, tf32_splits[s], &out[count]) == 0)
+                count++;
+    return count;
+}
+
+struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k)
+{
+    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY}, p;
+    for (int c = 0; c < tf32_config_count; c++)
+        for (int s = 0; s < NSPLITS; s++)
+            /* strictly smaller: ties keep the larger tile, then the smaller split */
+            if (tf32_plan_make(mc, m, n, k, c, tf32_splits[s], &p) == 0 && p.est_cycles < best.est_cycles)
+                best = p;
+    if (isinf(best.est_cycles)) /* bad sizes: still a plan the launcher can refuse */
+        tf32_plan_make(mc, m > 0 ? m : 1, n > 0 ? n : 1, k > 0 ? k : 1, 0, 1, &best);
+    return best;
+}
+
+size_t tf32_plan_workspace_bytes(const struct tf32_plan *p)
+{
+    const struct tf32_config *c = &tf32_configs[p->config];
+    return p->split > 1 ? (size_t)p->units * (size_t)c->bm * (size_t)tf32_config_bn(c) * sizeof(float) : 0;
+}
+
+size_t tf32_plan_counter_bytes(const struct tf32_plan *p)
+{
+    return p->split > 1 ? (size_t)p->tiles * sizeof(unsigned) : 0;
+}
+
+void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len)
+{
+    char blocks[16] = "";
+    if (c->min_blocks > 1)
+        snprintf(blocks, sizeof blocks, " b%d", c->min_blocks);
+    snprintf(buf, len, "%dx%dx32 wg%d s%d%s split%d", c->bm, tf32_config_bn(c), c->consumers, c->stages, blocks,
+             split);
+}
+
+void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len)
+{
+    tf32_config_describe(&tf32_configs[p->config], p->split, buf, len);
+}

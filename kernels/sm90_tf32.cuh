@@ -154,6 +154,23 @@ template <class T> struct sm90_operands_of {
 };
 typedef sm90_operands_of<float> sm90_operands;
 
+/* The padded copies' row pitch in bytes: 16, what TMA needs, unless
+ * GEMMPROF_PAD_PITCH=128 asks for whole 128-byte lines (a diagnostic: whether a box row that
+ * straddles two L2 lines costs the split plans their time). */
+static inline int sm90_pad_pitch_bytes(void)
+{
+    static bool warned = false;
+    const char *e = getenv("GEMMPROF_PAD_PITCH");
+    if (e == NULL || e[0] == '\0' || strcmp(e, "16") == 0)
+        return 16;
+    if (strcmp(e, "128") == 0)
+        return 128;
+    if (!warned)
+        fprintf(stderr, "gemmprof: GEMMPROF_PAD_PITCH=%s: unknown, one of 16, 128; using 16\n", e);
+    warned = true;
+    return 16;
+}
+
 /* The pitch-padded copies of A (m x k) and B (k x n) of T elements that TMA needs: a
  * global stride must be a multiple of 16 bytes and the base 16-byte aligned. Either copy is
  * made only when needed, both in one launch (kernels/pad_rows.cuh) on `stream`, into
@@ -169,7 +186,8 @@ static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a,
     *lda = k, *ldb = n, *scratch = NULL;
     if (!pad_a && !pad_b)
         return cudaSuccess;
-    const int pitch_a = (k + V - 1) / V * V, pitch_b = (n + V - 1) / V * V;
+    const int P = sm90_pad_pitch_bytes() / (int)sizeof(T);
+    const int pitch_a = (k + P - 1) / P * P, pitch_b = (n + P - 1) / P * P;
     const size_t a_elems = pad_a ? (size_t)m * pitch_a : 0, b_elems = pad_b ? (size_t)k * pitch_b : 0;
     cudaError_t e = cudaMallocAsync(scratch, (a_elems + b_elems) * sizeof(T), stream);
     if (e != cudaSuccess) {

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -413,6 +413,22 @@ if has smempolls; then
     NCU_COMPARE_CASES="wgmma:2048 wgmma_ws:2048" timeout 150 sh tests/gpu/test_ncu_compare.sh \
         >"$W/logs/ncu-compare-wgmma.log" 2>&1
     grep -E "^(ok|FAIL) - |wavefronts_mem_shared_op_ld" "$W/logs/ncu-compare-wgmma.log"
+fi
+if has padpitch; then
+    # issue 28: do the padded copies' row pitch (16 bytes, or whole 128-byte lines with
+    # GEMMPROF_PAD_PITCH=128) explain tf32_auto's split plans at 257x513x4099? Timing at three
+    # padded shapes, then the TF32 tuner at 257x513x4099, each pitch
+    stamp "padded pitch 16 against 128 bytes -> $W/padpitch"
+    mkdir -p "$W/padpitch"
+    for p in 16 128; do
+        GEMMPROF_PAD_PITCH=$p timeout 60 build/gemmprof -k tf32_auto,cublas_tf32,bf16_wgmma,cublas_bf16 \
+            -s 257x513x4099,1000x1500x701,259x259x10000 --no-counters --no-ceilings --no-report \
+            -o "$W/padpitch/t$p" >"$W/logs/padpitch-t$p.log" 2>&1
+        echo "pitch $p: exit $?"; grep -E "^(tf32_auto|cublas_tf32|bf16_wgmma|cublas_bf16) " "$W/logs/padpitch-t$p.log"
+        GEMMPROF_PAD_PITCH=$p timeout 90 build/gemmprof --tune 257x513x4099 -k tf32_auto --no-counters \
+            -o "$W/padpitch/tune$p" >"$W/logs/padpitch-tune$p.log" 2>&1
+        echo "tune, pitch $p: exit $?; $(grep -h "rule's pick" "$W/logs/padpitch-tune$p.log")"
+    done
 fi
 if has tensor; then
     # issue 13: the TF32 and 3xTF32 kernels beside both cuBLAS baselines in one invocation,

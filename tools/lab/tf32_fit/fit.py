@@ -5,8 +5,8 @@
 # "Newest": the time of the last commit that touched the table (a checkout gives every file
 # the same mtime, so mtime alone picked by directory order), then mtime; an untracked or
 # modified table counts as newer than any committed one.
-# PLAN_SRC (default kernels/tf32_plan.c) replaces the rule's source, e.g.
-# tools/lab/tf32_fit/plan_candidates.c; a NAME=VALUE whose NAME the header lacks is defined
+# PLAN_SRC (default kernels/tf32_plan.c) replaces the rule's source, e.g. an edited copy
+# with a candidate term (NOTES, sixth session); a NAME=VALUE whose NAME the header lacks is defined
 # at its end.
 import csv, glob, subprocess, os, sys, itertools, re, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))

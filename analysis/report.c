@@ -594,6 +594,30 @@ static void over_call(struct rep *R, int i)
         say(R, " over the call's %d kernels", n);
 }
 
+/* A row's evidence names its main stall reasons where the stalls are what is left to explain. */
+static int stalls_shown(const struct gp_limits *li)
+{
+    return li->have_stalls && (li->limiter == GP_LIM_LATENCY || li->share < 0.7);
+}
+
+/* Rows whose main stall reasons include no_instruction, which the counter phase measures
+ * from cold instruction caches (docs/counters.md): the report says so once. */
+static int cold_fetch_rows(const struct rep *R)
+{
+    int n = 0;
+    for (int i = 0; i < R->ds->nrows; i++) {
+        const struct gp_limits *li = &R->F.row[i].lim;
+        if (!row_ok(R, i) || !stalls_shown(li))
+            continue;
+        for (int k = 0; k < GP_STALL_TOP && li->stall[k].metric >= 0; k++)
+            if (strcmp(limits_stall_name(li->stall[k].metric), "no_instruction") == 0) {
+                n++;
+                break;
+            }
+    }
+    return n;
+}
+
 /* The evidence for row i's limiter, one table cell. */
 static void evidence(struct rep *R, int i)
 {
@@ -622,7 +646,7 @@ static void evidence(struct rep *R, int i)
         say(R, "%s%s %s B/FMA", sep, level_label[li->roof], num(bytes_per_fma(ro, li->roof)));
         sep = "; ";
     }
-    if (li->have_stalls && (li->limiter == GP_LIM_LATENCY || li->share < 0.7)) {
+    if (stalls_shown(li)) {
         const struct gp_stall *s = &li->stall[0];
         say(R, "%s%s of stalls on %s: %s", sep, pct(s->share), limits_stall_name(s->metric),
             limits_stall_words(s->metric));
@@ -965,7 +989,13 @@ static void write_variants(struct rep *R)
     int *focus_of = malloc(((size_t)R->vars.ngroups + 1) * sizeof *focus_of);
     say(R, "## What limits each variant\n\nEach section ends with the ladder step to the next variant: its "
            "speedup against the one predicted (the ratio of what the two limits allow; \"explained\" only "
-           "within the two runs' spread).\n\n");
+           "within the two runs' spread).");
+    const int cold = cold_fetch_rows(R);
+    if (cold)
+        say(R, " In %d row%s below `no_instruction` is among the main stall reasons: it reads high on short "
+               "calls, since each counter pass starts a call with its code out of the instruction caches "
+               "(docs/counters.md).", cold, cold == 1 ? "" : "s");
+    say(R, "\n\n");
     for (int v = 0; v < R->vars.ngroups; v++) {
         int cnt;
         const int *idx = row_group(&R->vars, v, &cnt);

@@ -1013,6 +1013,30 @@ static void test_mma_sync_roof(void)
     dataset_free(&ds);
 }
 
+/* no_instruction among a shown row's main stall reasons: one sentence says why it reads high
+ * (cold instruction caches at each counter pass); none once the reason is gone */
+static void test_cold_fetch_note(void)
+{
+    struct gp_dataset ds;
+    char err[512];
+    if (dataset_load("results/h200", &ds, err, sizeof err) != 0) {
+        CHECK(0, "results/h200 loads: %s", err);
+        return;
+    }
+    char *t = render(&ds, 1, "cold_fetch");
+    char *v = section(t, "## What limits each variant");
+    CHECK(has(v, "below `no_instruction` is among the main stall reasons: it reads high on short calls"),
+          "the recorded run's rows with no_instruction among their main stalls get the cold-cache note");
+    free(v);
+    free(t);
+    for (int i = 0; i < ds.nrows; i++)
+        ds.rows[i].metric[GP_M_stall_no_instruction] = 0;
+    t = render(&ds, 1, "cold_fetch_none");
+    CHECK(t && !has(t, "among the main stall reasons: it reads high"), "no row with no_instruction among them: no note");
+    free(t);
+    dataset_free(&ds);
+}
+
 int main(void)
 {
     strcpy(tmpdir, "/tmp/gp_report_XXXXXX");
@@ -1022,6 +1046,7 @@ int main(void)
     }
     test_ladder();
     test_mma_sync_roof();
+    test_cold_fetch_note();
     test_fast_tiled();
     test_dram_bound();
     test_peak_claim_holds();

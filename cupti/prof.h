@@ -25,8 +25,8 @@ struct prof_session;
  * Returns NULL when counters are unavailable, writing one line to `why` that names the
  * cause and the remedy (no driver, insufficient privileges, counters held by ncu / nsys
  * / compute-sanitizer, unsupported device, CUPTI libraries missing). Never exits.
- * A session may be kept open across other GPU work (the counter phase keeps one per metric
- * group for a whole run): between measures only its range profiler stays enabled on the
+ * A session may be kept open across other GPU work (the counter phase keeps one, all its
+ * metrics together, for a whole run): between measures only its range profiler stays enabled on the
  * context; no callback or subscriber is left on the launch path. */
 struct prof_session *prof_open(int device, const int *ids, int nids, char *why, size_t why_len);
 

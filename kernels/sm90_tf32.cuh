@@ -156,19 +156,20 @@ typedef sm90_operands_of<float> sm90_operands;
 
 /* The padded copies' row pitch in bytes: 16, what TMA needs, unless
  * GEMMPROF_PAD_PITCH=128 asks for whole 128-byte lines (a diagnostic: whether a box row that
- * straddles two L2 lines costs the split plans their time). */
+ * straddles two L2 lines costs the split plans their time). Read once: the copies are made
+ * inside timed calls. */
 static inline int sm90_pad_pitch_bytes(void)
 {
-    static bool warned = false;
+    static int bytes = 0;
+    if (bytes)
+        return bytes;
     const char *e = getenv("GEMMPROF_PAD_PITCH");
-    if (e == NULL || e[0] == '\0' || strcmp(e, "16") == 0)
-        return 16;
-    if (strcmp(e, "128") == 0)
-        return 128;
-    if (!warned)
+    bytes = 16;
+    if (e != NULL && strcmp(e, "128") == 0)
+        bytes = 128;
+    else if (e != NULL && e[0] != '\0' && strcmp(e, "16") != 0)
         fprintf(stderr, "gemmprof: GEMMPROF_PAD_PITCH=%s: unknown, one of 16, 128; using 16\n", e);
-    warned = true;
-    return 16;
+    return bytes;
 }
 
 /* The pitch-padded copies of A (m x k) and B (k x n) of T elements that TMA needs: a
@@ -222,18 +223,13 @@ static inline cudaError_t sm90_operands_prepare(int m, int n, int k, const void 
     return e;
 }
 
-/* Frees what sm90_pad_operands allocated (after the launch that reads it, stream-ordered)
- * and clears the pointer. */
-template <class T> static inline cudaError_t sm90_pad_release(T **scratch, cudaStream_t stream)
-{
-    const cudaError_t e = *scratch != NULL ? cudaFreeAsync(*scratch, stream) : cudaSuccess;
-    *scratch = NULL;
-    return e;
-}
-
+/* Frees the copies sm90_operands_prepare made (after the launch that reads them,
+ * stream-ordered) and clears the pointer. */
 template <class T> static inline cudaError_t sm90_operands_release(sm90_operands_of<T> *op, cudaStream_t stream)
 {
-    return sm90_pad_release(&op->scratch, stream);
+    const cudaError_t e = op->scratch != NULL ? cudaFreeAsync(op->scratch, stream) : cudaSuccess;
+    op->scratch = NULL;
+    return e;
 }
 
 /* The two tensor maps of one launch, kept while the operands stay the same (a sweep

@@ -79,17 +79,23 @@ if [ ! -f "$TMP/g/results.csv" ]; then
 fi
 [ $rc -eq 0 ] || { tail -10 "$TMP/g.log"; fail "launch comparison: gemmprof exited $rc"; }
 
+# profile NAME VARIANTS SHAPES NCU_OPTIONS...: ncu over gemmprof's timed calls of those cases
+# (timing only) into $TMP/NAME.csv, its output in $TMP/NAME.err; sets rc
+seen=$(python3 $H --names "$TMP/g/results.csv")
+ncu_metrics=$(python3 $H --ncu-metrics "$metrics")
+profile() {
+    pname=$1 pk=$2 ps=$3
+    shift 3
+    ncu --replay-mode "$REPLAY" --nvtx --nvtx-include "$FILTER" --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
+        --clock-control none --csv --page raw --print-units base "$@" --metrics "$ncu_metrics" \
+        --log-file "$TMP/$pname.csv" $GEMMPROF -k "$pk" -s "$ps" -r "$CALLS" -w 0 --no-counters --no-ceilings \
+        --no-report -o "$TMP/$pname.out.d" >"$TMP/$pname.out" 2>"$TMP/$pname.err"
+    rc=$?
+}
+
 # ncu: the timed calls of every case, in one run
 t1=$(date +%s)
-seen=$(python3 $H --names "$TMP/g/results.csv")
-ncu --replay-mode "$REPLAY" --nvtx --nvtx-include "$FILTER" \
-    --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
-    --clock-control none --csv --page raw --print-units base \
-    --section LaunchStats --section Occupancy --section WarpStateStats \
-    --metrics "$(python3 $H --ncu-metrics "$metrics")" --log-file "$TMP/ncu.csv" \
-    $GEMMPROF -k "$klist" -s "$slist" -r "$CALLS" -w 0 --no-counters --no-ceilings --no-report \
-    -o "$TMP/n" >"$TMP/ncu.out" 2>"$TMP/ncu.err"
-rc=$?
+profile ncu "$klist" "$slist" --section LaunchStats --section Occupancy --section WarpStateStats
 nk=0
 [ -s "$TMP/ncu.csv" ] && nk=$(python3 tests/gpu/ncu_csv.py kernels "$TMP/ncu.csv" | grep -vc '^l2_flush_kernel')
 passes=$(grep -o '[0-9]* passes' "$TMP/ncu.csv" 2>/dev/null | sort | uniq -c | awk '{printf "%s%s kernels x %s passes", s, $1, $2; s=", "}')
@@ -105,19 +111,13 @@ fi
 set -- $(python3 $H --several "$TMP/g/results.csv")
 stalls=
 if [ $# = 3 ]; then
-    t2=$(date +%s)
-    ncu --replay-mode "$REPLAY" --nvtx --nvtx-include "$FILTER" \
-        --kernel-name regex:"$GEMM_KERNELS${seen:+|$seen}" \
-        --clock-control none --cache-control none --csv --page raw --print-units base --section WarpStateStats \
-        --metrics "$(python3 $H --ncu-metrics "$metrics")" --log-file "$TMP/ncu_none.csv" \
-        $GEMMPROF -k "$1" -s "$2" -r "$CALLS" -w 0 --no-counters --no-ceilings --no-report \
-        -o "$TMP/n2" >"$TMP/ncu2.out" 2>"$TMP/ncu2.err"
-    rc=$?
+    t2=$(date +%s) several_cases=$3
+    profile ncu_none "$1" "$2" --cache-control none --section WarpStateStats
     echo "  ncu without its cache flush, calls of several kernels ($1 at $2): $(($(date +%s) - t2)) s (exit $rc)"
     if [ $rc -ne 0 ] || [ ! -s "$TMP/ncu_none.csv" ]; then
-        tail -5 "$TMP/ncu2.err"; fail "launch comparison: the second ncu run (--cache-control none) exited $rc"
+        tail -5 "$TMP/ncu_none.err"; fail "launch comparison: the second ncu run (--cache-control none) exited $rc"
     else
-        stalls="--stalls-ncu $TMP/ncu_none.csv --stalls-cases $3"
+        stalls="--stalls-ncu $TMP/ncu_none.csv --stalls-cases $several_cases"
     fi
 fi
 python3 $H "$results" "$TMP/ncu.csv" "$cases" --calls "$CALLS" $stalls

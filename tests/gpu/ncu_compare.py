@@ -61,7 +61,11 @@ criterion (gemmprof = median of its runs, ncu = median of its calls over its pro
     tiles in step, vary with timing (tf32_mma 2048^3: 232-270 MB over 10 ncu calls) while
     their sum with the merged sectors does not (458.4 MB in every call of both tools,
     results/h200/logs/diag_l2_lrc-b7e0ee5.txt)
-  shared-memory wavefronts (ld, st): within 2% of ncu, or within ncu's own call-to-call spread
+  shared-memory wavefronts (ld, st): within 2% of ncu, or within ncu's own call-to-call spread;
+    within 8% where the kernel's bank conflicts vary with timing (over all runs and calls of
+    both tools, by 10% of the largest and 1,000 or more): the TMA-fed wgmma kernel's extra
+    wavefronts come in two modes that a process keeps (wgmma 2048^3: 2.53-2.55 M or 2.69-2.75 M
+    under gemmprof, ncu's calls of one session 2.52-2.72 M, results/h200/NOTES.md)
   DRAM writes: inside ncu's call-to-call range [min, max], each end widened by 2% or 64 KiB,
     whichever is larger; outside it, a one-kernel call still passes when the DRAM total
     (read + write) is within 2% of ncu's (writes are capacity evictions of C, which vary
@@ -77,6 +81,21 @@ criterion (gemmprof = median of its runs, ncu = median of its calls over its pro
 
 def tol(x):
     return max(0.02 * abs(x), FLOOR)
+
+
+def conflicts_vary(rows, calls, wavefronts):
+    """Whether the bank conflicts beside these wavefronts vary from run to run, the mark
+    of shared-memory traffic that depends on timing."""
+    name = wavefronts.replace("data_pipe_lsu_wavefronts_mem_shared_op_",
+                              "data_bank_conflicts_pipe_lsu_mem_shared_op_")
+    mine = values(rows, name)
+    if mine is None or name not in calls[0][0]:
+        return False
+    xs = mine + [combine(name, c) for c in calls]
+    if not finite(xs):
+        return False
+    spread = max(xs) - min(xs)
+    return spread >= 1000 and spread >= 0.10 * max(xs)
 
 
 def split_calls(ks, ncalls):
@@ -250,6 +269,9 @@ def main(argv):
                 good, note = judge_l2_split(rows, calls, ours, ncus)
         elif name in WAVEFRONTS:
             good = abs(ours - ncus) <= max(0.02 * ncus, max(theirs) - min(theirs))
+            if not good and conflicts_vary(rows, calls, name):
+                good = abs(ours - ncus) <= 0.08 * ncus
+                note = "(bank conflicts vary with timing: 8%)"
         else:
             good = True  # clocks, durations and peaks are shown, not judged
         bad += not good

@@ -145,7 +145,7 @@ static inline bool sm90_aligned16(const void *p)
 
 /* The operands (T elements) as TMA can read them: a and b themselves when their row
  * pitches (k and n elements) are multiples of 16 bytes and both are 16-byte aligned;
- * otherwise copies with the pitch rounded up to 16 bytes, in stream-ordered scratch memory
+ * otherwise copies with the pitch rounded up to 128 bytes, in stream-ordered scratch memory
  * (the copy runs on `stream` before the GEMM, so its time counts in the variant's). */
 template <class T> struct sm90_operands_of {
     const T *a, *b;
@@ -154,26 +154,27 @@ template <class T> struct sm90_operands_of {
 };
 typedef sm90_operands_of<float> sm90_operands;
 
-/* The padded copies' row pitch in bytes: 16, what TMA needs, unless
- * GEMMPROF_PAD_PITCH=128 asks for whole 128-byte lines (a diagnostic: whether a box row that
- * straddles two L2 lines costs the split plans their time). Read once: the copies are made
- * inside timed calls. */
+/* The padded copies' row pitch in bytes: whole 128-byte lines, so that no box row of a
+ * TMA load straddles two L2 lines (tf32_auto's split plans at 257x513x4099 ran 9% faster
+ * than at the 16 bytes TMA needs); GEMMPROF_PAD_PITCH=16 gives the minimum back, to
+ * compare. Read once: the copies are made inside timed calls. */
 static inline int sm90_pad_pitch_bytes(void)
 {
     static int bytes = 0;
     if (bytes)
         return bytes;
     const char *e = getenv("GEMMPROF_PAD_PITCH");
-    bytes = 16;
-    if (e != NULL && strcmp(e, "128") == 0)
-        bytes = 128;
-    else if (e != NULL && e[0] != '\0' && strcmp(e, "16") != 0)
-        fprintf(stderr, "gemmprof: GEMMPROF_PAD_PITCH=%s: unknown, one of 16, 128; using 16\n", e);
+    bytes = 128;
+    if (e != NULL && strcmp(e, "16") == 0)
+        bytes = 16;
+    else if (e != NULL && e[0] != '\0' && strcmp(e, "128") != 0)
+        fprintf(stderr, "gemmprof: GEMMPROF_PAD_PITCH=%s: unknown, one of 16, 128; using 128\n", e);
     return bytes;
 }
 
 /* The pitch-padded copies of A (m x k) and B (k x n) of T elements that TMA needs: a
- * global stride must be a multiple of 16 bytes and the base 16-byte aligned. Either copy is
+ * global stride must be a multiple of 16 bytes and the base 16-byte aligned (the copies
+ * take whole 128-byte lines, sm90_pad_pitch_bytes). Either copy is
  * made only when needed, both in one launch (kernels/pad_rows.cuh) on `stream`, into
  * stream-ordered scratch memory (*scratch, NULL when none); *a, *b and the pitches are
  * replaced by the copies'. */

@@ -12,7 +12,7 @@
 #   points of ncu's median (achieved occupancy and issue slots: or inside ncu's own range
 #   over its calls, as they vary per launch where the last wave is partial);
 # - gemmprof's top three stall reasons (by stalled warps per issue) in the order of ncu's
-#   top three; two reasons may swap places where they tie within 2% (in ncu's values or
+#   top three; two reasons may swap places where they tie within 5% (in ncu's values or
 #   in gemmprof's);
 # - a call of several kernels (cuBLAS, simt_auto's split-K): launch facts of the kernel
 #   gemmprof names in launch_kernel, which must be the one launching the most threads; its

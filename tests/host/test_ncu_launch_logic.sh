@@ -144,14 +144,17 @@ reset; G_ISS=45.9; check 0 "issue-slot use 1.9 points over ncu's"
 # stall order
 reset; G_ST="7.00 17.85 3.01 2.89 1.00"; check 1 "top two stall reasons swapped (17.85 against 7.00)"
 one_fail "top three stall reasons in ncu's order"
-reset; G_ST="17.85 7.00 2.89 3.01 1.00"; check 1 "third reason barrier against ncu's long_scoreboard: 2.89 vs 3.01 is no 2% tie"
+reset; G_ST="17.85 7.00 2.89 3.01 1.00"; check 0 "third reason barrier against ncu's long_scoreboard: 2.89 vs 3.01 is a 5% tie"
 reset; N_ST="17.85 7.00 3.01 2.99 1.00"; G_ST="17.85 7.00 3.00 3.02 1.00"
-check 0 "long_scoreboard and barrier within 2% of each other, swapped: passes"
+check 0 "long_scoreboard and barrier within 5% of each other, swapped: passes"
 says "swapped within a tie: barrier/long_scoreboard at place 3"
 reset; N_ST="17.85 7.00 3.01 2.99 1.00"; G_ST="17.85 7.00 2.80 3.02 1.00"
 check 0 "a tie in ncu's values (3.01, 2.99) allows the swap even where gemmprof's are apart"
-reset; N_ST="17.85 7.00 3.10 3.00 1.00"; G_ST="17.85 7.00 3.00 3.10 1.00"
-check 1 "3.10 against 3.00 (3.2% apart on both sides), swapped: fails"
+reset; N_ST="17.85 7.00 3.20 3.00 1.00"; G_ST="17.85 7.00 3.00 3.20 1.00"
+check 1 "3.20 against 3.00 (6.3% apart on both sides), swapped: fails"
+# H200, tf32_auto 5000x700x3001: lg_throttle and short_scoreboard 4.4% apart in ncu's values
+reset; N_ST="17.85 7.00 1.113 1.064 1.00"; G_ST="17.85 7.00 1.049 1.139 1.00"
+check 0 "third place swapped where ncu's two ratios are 4.4% apart (1.113, 1.064)"
 reset; G_ST="17.85 7.00 3.01 2.89 3.50"; check 1 "gemmprof ranks selected third, ncu long_scoreboard"
 
 # no_instruction: gemmprof's ranges start with cold instruction caches, so where its ratio is

@@ -415,9 +415,9 @@ if has smempolls; then
     grep -E "^(ok|FAIL) - |wavefronts_mem_shared_op_ld" "$W/logs/ncu-compare-wgmma.log"
 fi
 if has padpitch; then
-    # issue 28: do the padded copies' row pitch (16 bytes, or whole 128-byte lines with
-    # GEMMPROF_PAD_PITCH=128) explain tf32_auto's split plans at 257x513x4099? Timing at three
-    # padded shapes, then the TF32 tuner at 257x513x4099, each pitch
+    # issue 28: the padded copies' row pitch, 16 bytes (GEMMPROF_PAD_PITCH=16) against whole
+    # 128-byte lines (the default since 81fc746). Timing at three padded shapes, then the TF32
+    # tuner at 257x513x4099, each pitch
     stamp "padded pitch 16 against 128 bytes -> $W/padpitch"
     mkdir -p "$W/padpitch"
     for p in 16 128; do

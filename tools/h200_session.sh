@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -413,6 +413,21 @@ if has smempolls; then
     NCU_COMPARE_CASES="wgmma:2048 wgmma_ws:2048" timeout 150 sh tests/gpu/test_ncu_compare.sh \
         >"$W/logs/ncu-compare-wgmma.log" 2>&1
     grep -E "^(ok|FAIL) - |wavefronts_mem_shared_op_ld" "$W/logs/ncu-compare-wgmma.log"
+fi
+if has autoprobe; then
+    # issue 28, shapes off the list: both auto variants beside cuBLAS at ordinary shapes a
+    # new user tries (tf32_auto was 74-84% of cuBLAS TF32 at 1536^3, 3072^3 and 2000x3000x1000
+    # at 0c24bc3, on split-K plans), then the TF32 tuner at those three shapes
+    stamp "auto variants at shapes off issue 28's list -> $W/autoprobe"
+    timeout 120 build/gemmprof -k simt_auto,cublas,tf32_auto,cublas_tf32 \
+        -s "${PROBE_SHAPES:-512,1536,3072,6144,2000x3000x1000,127x4096x4096,4096x127x4096,1000x1000x20000,333x777x2222,4096x4096x256}" \
+        --no-counters --no-ceilings --no-report -o "$W/autoprobe" >"$W/logs/autoprobe.log" 2>&1
+    echo "exit $?"; grep -E "^(simt_auto|cublas|tf32_auto|cublas_tf32) |^    config" "$W/logs/autoprobe.log"
+    for s in 1536 3072 2000x3000x1000; do
+        timeout 90 build/gemmprof --tune $s -k tf32_auto --no-counters -o "$W/autoprobe/tune-$s" \
+            >"$W/logs/autoprobe-tune-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/autoprobe-tune-$s.log")"
+    done
 fi
 if has padpitch; then
     # issue 28: the padded copies' row pitch, 16 bytes (GEMMPROF_PAD_PITCH=16) against whole

@@ -147,6 +147,9 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
      * and the warps per issue stand in for the sum */
     double all = li->have_stalls ? li->stall_sum : ev->stalls_per_issue;
     ev->barrier_share = ratio(metric(r, GP_M_stall_barrier), all);
+    /* no shared-memory store wavefront at all: cp.async or TMA fill shared memory, and a
+     * barrier wait is a wait for their data; unmeasured reads as threads storing it */
+    ev->smem_by_threads = metric(r, GP_M_smem_st_wf) == 0 ? 0 : 1;
     /* waiting on global or local memory: the latency more warps would cover (as
      * warps_simt, not asked of tensor-core kernels or where SMs sit idle) */
     ev->latency_simt = isnan(ev->warps_simt) ? NAN : ratio(metric(r, GP_M_stall_long_scoreboard), all);
@@ -185,6 +188,7 @@ double diagnose_quantity(const struct gp_evidence *ev, int q)
     case Q_FP64: return ev->fp64_share;
     case Q_LANES: return ev->lanes;
     case Q_BAR_SHARE: return ev->barrier_share;
+    case Q_SMEM_BY_THREADS: return ev->smem_by_threads;
     case Q_ISSUE: return ev->issue;
     case Q_OCC_BY_SMEM: return ev->occ_by_smem;
     case Q_OCC_BY_REGS: return ev->occ_by_regs;
@@ -455,6 +459,10 @@ void diagnose_evidence_text(const struct gp_diagnosis *d, int i, const struct gp
         break;
     case GP_RULE_barriers:
         snprintf(buf, len, "%s of the stalled warps wait at a barrier", pct_text(ev->barrier_share, p, sizeof p));
+        break;
+    case GP_RULE_barriers_async:
+        snprintf(buf, len, "%s of the stalled warps wait at a barrier; no thread stores to shared memory",
+                 pct_text(ev->barrier_share, p, sizeof p));
         break;
     default: {   /* the occupancy rules */
         char q[32], w[32];

@@ -54,6 +54,8 @@ struct gp_evidence {
     double warps_simt;                      /* warps_per_scheduler; NaN for tensor-core kernels
                                              * and where SMs sit idle */
     double barrier_share;                   /* of the stalled time */
+    double smem_by_threads;                 /* 1: threads store to shared memory (or unmeasured), 0: none
+                                               do, so copies (cp.async, TMA) fill it */
     double latency_simt;                    /* long-scoreboard share of the stalled time;
                                              * NaN where warps_simt is */
     double ld_eff, st_eff;                  /* bytes asked for / 32 B per sector looked up */
@@ -88,7 +90,7 @@ struct gp_diagnosis {
 /* The quantities the rules test, in rules.def's Q_ names. */
 enum gp_quantity {
     Q_ALWAYS, Q_SM_BUSY, Q_TAIL, Q_LD_EFF, Q_ST_EFF, Q_CONFLICT, Q_LOCAL, Q_FP64, Q_LANES,
-    Q_BAR_SHARE, Q_ISSUE, Q_OCC_BY_SMEM, Q_OCC_BY_REGS, Q_OCC_BY_BLOCKS, Q_WARPS_SIMT, Q_LATENCY, Q_ROOF_SHARE, Q_COUNT
+    Q_BAR_SHARE, Q_SMEM_BY_THREADS, Q_ISSUE, Q_OCC_BY_SMEM, Q_OCC_BY_REGS, Q_OCC_BY_BLOCKS, Q_WARPS_SIMT, Q_LATENCY, Q_ROOF_SHARE, Q_COUNT
 };
 double diagnose_quantity(const struct gp_evidence *ev, int q);
 /* 1 when every clause of rule (enum gp_rule) holds on ev. */

@@ -24,6 +24,7 @@ static struct gp_evidence healthy(void)
     ev.fp64_share = 0;
     ev.lanes = 1;
     ev.barrier_share = 0.05;
+    ev.smem_by_threads = 1;
     ev.issue = 0.8;
     ev.warps_simt = 8;
     ev.latency_simt = 0.4;
@@ -66,6 +67,22 @@ static void test_thresholds(void)
     EDGE(fp64, fp64_share, 0.11, 0.09);
     EDGE(divergence, lanes, 0.74, 0.76);
     EDGE(barriers, barrier_share, 0.31, 0.29);
+
+    /* the same barrier share reads as a wait for copies where no thread stores to shared memory */
+    ev = healthy();
+    ev.barrier_share = 0.4;
+    ev.smem_by_threads = 0;
+    CHECK(diagnose_rule_holds(&ev, GP_RULE_barriers_async) && !diagnose_rule_holds(&ev, GP_RULE_barriers) &&
+              fires(&ev) == 1,
+          "barrier stalls without thread stores to shared memory: barriers_async, not barriers");
+    ev.smem_by_threads = 1;
+    CHECK(diagnose_rule_holds(&ev, GP_RULE_barriers) && !diagnose_rule_holds(&ev, GP_RULE_barriers_async),
+          "barrier stalls with thread stores to shared memory: barriers, not barriers_async");
+    ev.smem_by_threads = 0;
+    ev.barrier_share = 0.29;
+    CHECK(fires(&ev) == 0, "barriers_async: a barrier share of 0.29 does not fire it");
+    ev.barrier_share = NAN;
+    CHECK(fires(&ev) == 0, "barriers_async: an unmeasured barrier share does not fire it");
 
     /* a partial wave and idle SMs are one cause at a time: with a quarter idle, the tail is not asked */
     ev = healthy();

@@ -147,9 +147,12 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
      * and the warps per issue stand in for the sum */
     double all = li->have_stalls ? li->stall_sum : ev->stalls_per_issue;
     ev->barrier_share = ratio(metric(r, GP_M_stall_barrier), all);
-    /* no shared-memory store wavefront at all: cp.async or TMA fill shared memory, and a
-     * barrier wait is a wait for their data; unmeasured reads as threads storing it */
-    ev->smem_by_threads = metric(r, GP_M_smem_st_wf) == 0 ? 0 : 1;
+    /* no shared-memory store wavefront at all, or only C on its way out through a TMA store
+     * (under half of C's bytes stored through the LSU): cp.async or TMA fill shared memory
+     * with the operands, and a barrier wait is a wait for their data; unmeasured reads as
+     * threads storing them */
+    const double c_bytes = 4.0 * r->m * r->n, lsu_st_bytes = 32 * metric(r, GP_M_gst_sectors);
+    ev->smem_by_threads = metric(r, GP_M_smem_st_wf) == 0 || (c_bytes > 0 && lsu_st_bytes < 0.5 * c_bytes) ? 0 : 1;
     /* waiting on global or local memory: the latency more warps would cover (as
      * warps_simt, not asked of tensor-core kernels or where SMs sit idle) */
     ev->latency_simt = isnan(ev->warps_simt) ? NAN : ratio(metric(r, GP_M_stall_long_scoreboard), all);
@@ -461,7 +464,7 @@ void diagnose_evidence_text(const struct gp_diagnosis *d, int i, const struct gp
         snprintf(buf, len, "%s of the stalled warps wait at a barrier", pct_text(ev->barrier_share, p, sizeof p));
         break;
     case GP_RULE_barriers_async:
-        snprintf(buf, len, "%s of the stalled warps wait at a barrier; no thread stores to shared memory",
+        snprintf(buf, len, "%s of the stalled warps wait at a barrier; copies, not the threads' stores, fill shared memory",
                  pct_text(ev->barrier_share, p, sizeof p));
         break;
     default: {   /* the occupancy rules */

@@ -54,8 +54,8 @@ struct gp_evidence {
     double warps_simt;                      /* warps_per_scheduler; NaN for tensor-core kernels
                                              * and where SMs sit idle */
     double barrier_share;                   /* of the stalled time */
-    double smem_by_threads;                 /* 1: threads store to shared memory (or unmeasured), 0: none
-                                               do, so copies (cp.async, TMA) fill it */
+    double smem_by_threads;                 /* 1: threads store the operands to shared memory (or
+                                               unmeasured), 0: copies (cp.async, TMA) do */
     double latency_simt;                    /* long-scoreboard share of the stalled time;
                                              * NaN where warps_simt is */
     double ld_eff, st_eff;                  /* bytes asked for / 32 B per sector looked up */

@@ -50,6 +50,8 @@ static double metric(const struct gp_result *r, int id)
     return isfinite(v) && v >= 0 ? v : NAN;
 }
 
+#define MAX_SECTORS_PER_REQUEST 32
+
 static double ratio(double a, double b) { return b > 0 && isfinite(a) && isfinite(b) ? a / b : NAN; }
 
 /* Coalescing: the sectors the L1 looked up per request against the fewest the request
@@ -61,6 +63,12 @@ static void one_direction(double sectors, double requests, double bytes, double 
 {
     *eff = *excess = NAN;
     if (!(sectors > 0) || !(requests > 0))
+        return;
+    /* a warp instruction touches at most 32 sectors (a lane's access, at most 16 bytes and
+     * naturally aligned, lies in one): more per request means sectors of instructions not
+     * counted as requests (cp.async, whose sectors the L1 counts as loads), which the
+     * requests say nothing of */
+    if (sectors / requests > MAX_SECTORS_PER_REQUEST)
         return;
     double ideal = NAN;
     if (bytes > 0)

@@ -16,26 +16,33 @@ const char *const gp_limiter_name[GP_LIM_COUNT] = {"dram", "l2", "l1", "shared",
 #define STALL_PREFIX "smsp__average_warps_issue_stalled_"
 #define STALL_SUFFIX "_per_issue_active.ratio"
 
-/* What each reason means for GEMM code; a reason not listed is shown by its name alone. */
-static const struct { const char *name, *words; } stall_words[] = {
-    {"barrier", "waiting at a block barrier (__syncthreads)"},
-    {"branch_resolving", "waiting for a branch target"},
-    {"dispatch_stall", "dispatcher stalled"},
-    {"drain", "draining memory stores at exit"},
-    {"imc_miss", "immediate-constant cache miss"},
-    {"lg_throttle", "global/local memory queue full"},
-    {"long_scoreboard", "waiting on global/local memory data"},
-    {"math_pipe_throttle", "math pipe busy"},
-    {"membar", "waiting at a memory barrier"},
-    {"mio_throttle", "shared-memory (MIO) queue full"},
-    {"misc", "miscellaneous"},
-    {"no_instruction", "instruction cache miss"},
-    {"not_selected", "ready, but another warp issued (issue-bound)"},
-    {"selected", "issuing"},
-    {"short_scoreboard", "waiting on shared-memory data"},
-    {"sleeping", "sleeping"},
-    {"tex_throttle", "texture queue full"},
-    {"wait", "fixed-latency dependency"},
+/* What each reason means for GEMM code, and the change that shortens it where a row runs
+ * far under every roof (the latency limiter); a reason not listed is shown by its name
+ * alone, with no change named. */
+static const struct { const char *name, *words, *next; } stall_words[] = {
+    {"barrier", "waiting at a block barrier (__syncthreads)",
+     "fewer barriers per tile, or, where copies fill shared memory, the copies started earlier"},
+    {"branch_resolving", "waiting for a branch target", "fewer branches: predication, loops with uniform bounds"},
+    {"dispatch_stall", "dispatcher stalled", NULL},
+    {"drain", "draining memory stores at exit", "fewer, wider stores of C"},
+    {"imc_miss", "immediate-constant cache miss", "kernel parameters and constants read once, kept in registers"},
+    {"lg_throttle", "global/local memory queue full", "fewer, wider global accesses (vector loads, cp.async or TMA)"},
+    {"long_scoreboard", "waiting on global/local memory data",
+     "more loads in flight: more pipeline stages, or the next tile prefetched while this one computes"},
+    {"math_pipe_throttle", "math pipe busy", "less work on the busy pipe, or a faster one (the tensor cores)"},
+    {"membar", "waiting at a memory barrier", "fewer memory fences"},
+    {"mio_throttle", "shared-memory (MIO) queue full",
+     "fewer shared-memory instructions per FMA: wider shared loads, a larger register tile"},
+    {"misc", "miscellaneous", NULL},
+    {"no_instruction", "instruction cache miss", "a smaller loop body (less unrolling)"},
+    {"not_selected", "ready, but another warp issued (issue-bound)", "fewer instructions per FMA"},
+    {"selected", "issuing", "fewer instructions per FMA"},
+    {"short_scoreboard", "waiting on shared-memory data",
+     "fewer shared-memory round trips per FMA: wider shared loads, a larger register tile"},
+    {"sleeping", "sleeping", NULL},
+    {"tex_throttle", "texture queue full", NULL},
+    {"wait", "fixed-latency dependency",
+     "more independent instructions between dependent ones: more accumulators per warp, unrolled k-steps"},
 };
 
 static struct { int id; char name[48]; } stalls[GP_METRIC_COUNT];
@@ -79,15 +86,25 @@ const char *limits_stall_name(int metric)
     return i < 0 ? NULL : stalls[i].name;
 }
 
-const char *limits_stall_words(int metric)
+static int stall_words_index(int metric)
 {
     const char *n = limits_stall_name(metric);
-    if (!n)
-        return NULL;
-    for (size_t k = 0; k < sizeof stall_words / sizeof stall_words[0]; k++)
+    for (size_t k = 0; n && k < sizeof stall_words / sizeof stall_words[0]; k++)
         if (strcmp(stall_words[k].name, n) == 0)
-            return stall_words[k].words;
-    return n;
+            return (int)k;
+    return -1;
+}
+
+const char *limits_stall_words(int metric)
+{
+    int k = stall_words_index(metric);
+    return k >= 0 ? stall_words[k].words : limits_stall_name(metric);
+}
+
+const char *limits_stall_next(int metric)
+{
+    int k = stall_words_index(metric);
+    return k >= 0 ? stall_words[k].next : NULL;
 }
 
 /* A measured amount: finite and >= 0, else NaN. */

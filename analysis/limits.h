@@ -82,6 +82,8 @@ void limits_derive(const struct gp_result *r, const struct gp_roof *ro, const st
 /* Plain words for a stall reason's metric id ("shared-memory (MIO) queue full"), and
  * its short name ("mio_throttle"); NULL for a metric that is not a stall reason. */
 const char *limits_stall_words(int metric);
+/* The change that shortens a stall reason, for a row under every roof; NULL when none is named. */
+const char *limits_stall_next(int metric);
 const char *limits_stall_name(int metric);
 /* 1 for the metric ids of the stall reasons. */
 int limits_is_stall(int metric);

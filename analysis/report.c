@@ -761,7 +761,14 @@ static void write_diagnosis(struct rep *R, int i)
     diagnose_dataset_row(R->ds, i, ro, &R->F.row[i].lim, &d);
     say(R, "Diagnosis at %s: ", shape_str(r));
     const double share = R->F.row[i].lim.share;   /* as the table below prints it */
-    if (d.top_is_roof)
+    const struct gp_limits *li = &R->F.row[i].lim;
+    const char *stall_next = li->stall[0].metric >= 0 ? limits_stall_next(li->stall[0].metric) : NULL;
+    if (d.top_is_roof && li->limiter == GP_LIM_LATENCY && stall_next)
+        /* far under the roof, the roof's own advice is not the next step: the warps wait */
+        say(R, "**latency-bound** under the %s roof, at %s of its limit; %s leads the stalls (%s: %s); next: %s.",
+            lim_label(d.roof), pct(share), limits_stall_name(li->stall[0].metric), pct(li->stall[0].share),
+            limits_stall_words(li->stall[0].metric), stall_next);
+    else if (d.top_is_roof)
         say(R, "**bound by %s** at %s of its limit; next: %s.", lim_label(d.roof), pct(share),
             roof_next(r, ro, d.roof));
     for (int c = 0; c < d.ncauses; c++) {
@@ -1320,6 +1327,10 @@ static const char *top_words(struct rep *R, int i, struct gp_diagnosis *d)
     char *b = fmt_slot();
     if (!d->top_is_roof)
         snprintf(b, 64, "%s (about %sx)", gp_rules[d->cause[0].rule].id, num(d->cause[0].speedup));
+    else if (d->roof >= 0 && R->F.row[i].lim.limiter == GP_LIM_LATENCY && R->F.row[i].lim.stall[0].metric >= 0 &&
+             limits_stall_next(R->F.row[i].lim.stall[0].metric))
+        snprintf(b, 64, "latency (%s), at %s", limits_stall_name(R->F.row[i].lim.stall[0].metric),
+                 pct(R->F.row[i].lim.share));
     else if (d->roof >= 0)
         snprintf(b, 64, "%s roof, at %s", lim_label(d->roof), pct(d->roof_share));
     else

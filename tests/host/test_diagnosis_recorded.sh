@@ -27,3 +27,20 @@ if echo "$causes" | awk -F'\t' '$8 ~ /(^|,)barriers:/ {f = 1} END {exit !f}'; th
 else
     echo "ok - diagnosis of the recorded run: no row gets the per-step __syncthreads advice (barriers)"
 fi
+
+# A row far under every roof (the latency limiter) is told what its leading stall asks for,
+# not its roof's advice: tf32_mma at 8192^3 reaches 50.0% of its issue roof with issue slots
+# half busy and "wait" leading the stalls
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$build/gemmprof" report results/h200 --out "$tmp/" --no-plots >/dev/null 2>&1
+line=$(awk '/^### `tf32_mma`/ {f = 1} f && /^Diagnosis at 8192x8192x8192/ {print; exit}' "$tmp/report.md")
+case $line in
+*"**latency-bound** under the instruction issue roof"*"wait leads the stalls"*"next: more independent instructions"*)
+    echo "ok - diagnosis of the recorded run: tf32_mma 8192^3 is latency-bound, and told what its leading stall (wait) asks for" ;;
+*) echo "FAIL - diagnosis of the recorded run: tf32_mma 8192^3 should read latency-bound with wait's advice: $line" ;;
+esac
+if grep -q '| `tf32_mma` | tf32 | [0-9.]* | [0-9.]*% | [0-9.]* | latency (wait), at ' "$tmp/report.md"; then
+    echo "ok - the summary's ladder gives tf32_mma's top finding as latency (wait)"
+else
+    echo "FAIL - the summary's ladder should give tf32_mma's top finding as latency (wait)"
+fi

@@ -20,7 +20,7 @@ const char *const gp_limiter_name[GP_LIM_COUNT] = {"dram", "l2", "l1", "shared",
  * far under every roof (the latency limiter); a reason not listed is shown by its name
  * alone, with no change named. */
 static const struct { const char *name, *words, *next; } stall_words[] = {
-    {"barrier", "waiting at a block barrier (__syncthreads)",
+    {"barrier", "waiting at a barrier (__syncthreads, or the mbarrier of a copy pipeline)",
      "fewer barriers per tile, or, where copies fill shared memory, the copies started earlier"},
     {"branch_resolving", "waiting for a branch target", "fewer branches: predication, loops with uniform bounds"},
     {"dispatch_stall", "dispatcher stalled", NULL},

@@ -50,8 +50,6 @@ static double metric(const struct gp_result *r, int id)
     return isfinite(v) && v >= 0 ? v : NAN;
 }
 
-#define MAX_SECTORS_PER_REQUEST 32
-
 static double ratio(double a, double b) { return b > 0 && isfinite(a) && isfinite(b) ? a / b : NAN; }
 
 /* Coalescing: the sectors the L1 looked up per request against the fewest the request
@@ -59,6 +57,8 @@ static double ratio(double a, double b) { return b > 0 && isfinite(a) && isfinit
  * set) that is exact; without them, more than 16 sectors per request is more than any
  * coalesced access of up to 16 bytes a lane touches, and 4-byte lanes are assumed (the
  * SIMT GEMMs' scalar loads); at 16 or fewer the efficiency is not judged. */
+#define MAX_SECTORS_PER_REQUEST 32   /* see one_direction */
+
 static void one_direction(double sectors, double requests, double bytes, double *eff, double *excess)
 {
     *eff = *excess = NAN;

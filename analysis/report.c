@@ -618,6 +618,14 @@ static int cold_fetch_rows(const struct rep *R)
     return n;
 }
 
+/* The leading stall reason of a row the limits model calls latency-bound, when the stall
+ * table names a change for it (the diagnosis then leads with it, not the roof); else -1. */
+static int latency_stall(const struct gp_limits *li)
+{
+    const int s = li->stall[0].metric;
+    return li->limiter == GP_LIM_LATENCY && s >= 0 && limits_stall_next(s) ? s : -1;
+}
+
 /* The evidence for row i's limiter, one table cell. */
 static void evidence(struct rep *R, int i)
 {
@@ -762,12 +770,12 @@ static void write_diagnosis(struct rep *R, int i)
     say(R, "Diagnosis at %s: ", shape_str(r));
     const double share = R->F.row[i].lim.share;   /* as the table below prints it */
     const struct gp_limits *li = &R->F.row[i].lim;
-    const char *stall_next = li->stall[0].metric >= 0 ? limits_stall_next(li->stall[0].metric) : NULL;
-    if (d.top_is_roof && li->limiter == GP_LIM_LATENCY && stall_next)
+    const int stall = latency_stall(li);
+    if (d.top_is_roof && stall >= 0)
         /* far under the roof, the roof's own advice is not the next step: the warps wait */
         say(R, "**latency-bound** under the %s roof, at %s of its limit; %s leads the stalls (%s: %s); next: %s.",
-            lim_label(d.roof), pct(share), limits_stall_name(li->stall[0].metric), pct(li->stall[0].share),
-            limits_stall_words(li->stall[0].metric), stall_next);
+            lim_label(d.roof), pct(share), limits_stall_name(stall), pct(li->stall[0].share),
+            limits_stall_words(stall), limits_stall_next(stall));
     else if (d.top_is_roof)
         say(R, "**bound by %s** at %s of its limit; next: %s.", lim_label(d.roof), pct(share),
             roof_next(r, ro, d.roof));
@@ -1327,9 +1335,8 @@ static const char *top_words(struct rep *R, int i, struct gp_diagnosis *d)
     char *b = fmt_slot();
     if (!d->top_is_roof)
         snprintf(b, 64, "%s (about %sx)", gp_rules[d->cause[0].rule].id, num(d->cause[0].speedup));
-    else if (d->roof >= 0 && R->F.row[i].lim.limiter == GP_LIM_LATENCY && R->F.row[i].lim.stall[0].metric >= 0 &&
-             limits_stall_next(R->F.row[i].lim.stall[0].metric))
-        snprintf(b, 64, "latency (%s), at %s", limits_stall_name(R->F.row[i].lim.stall[0].metric),
+    else if (d->roof >= 0 && latency_stall(&R->F.row[i].lim) >= 0)
+        snprintf(b, 64, "latency (%s), at %s", limits_stall_name(latency_stall(&R->F.row[i].lim)),
                  pct(R->F.row[i].lim.share));
     else if (d->roof >= 0)
         snprintf(b, 64, "%s roof, at %s", lim_label(d->roof), pct(d->roof_share));

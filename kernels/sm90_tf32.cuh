@@ -155,9 +155,9 @@ template <class T> struct sm90_operands_of {
 typedef sm90_operands_of<float> sm90_operands;
 
 /* The padded copies' row pitch in bytes: whole 128-byte lines, so that no box row of a
- * TMA load straddles two L2 lines (tf32_auto's split plans at 257x513x4099 ran 9% faster
- * than at the 16 bytes TMA needs); GEMMPROF_PAD_PITCH=16 gives the minimum back, to
- * compare. Read once: the copies are made inside timed calls. */
+ * TMA load straddles two L2 lines (faster than the 16 bytes TMA needs: results/h200/NOTES.md);
+ * GEMMPROF_PAD_PITCH=16 gives the minimum back, to compare. Read once: the copies are made
+ * inside timed calls. */
 static inline int sm90_pad_pitch_bytes(void)
 {
     static int bytes = 0;

@@ -417,16 +417,23 @@ fi
 if has autoprobe; then
     # issue 28, shapes off the list: both auto variants beside cuBLAS at ordinary shapes a
     # new user tries (tf32_auto was 74-84% of cuBLAS TF32 at 1536^3, 3072^3 and 2000x3000x1000
-    # at 0c24bc3, on split-K plans), then the TF32 tuner at those three shapes
+    # at 0c24bc3, on split-K plans), then the TF32 tuner at PROBE_TUNE_TF32 and the SIMT
+    # tuner at PROBE_TUNE_SIMT (each bounded by PROBE_TUNE_TIMEOUT, default 90 s)
     stamp "auto variants at shapes off issue 28's list -> $W/autoprobe"
-    timeout 120 build/gemmprof -k simt_auto,cublas,tf32_auto,cublas_tf32 \
+    timeout "${PROBE_TIMEOUT:-120}" build/gemmprof -k simt_auto,cublas,tf32_auto,cublas_tf32 \
         -s "${PROBE_SHAPES:-512,1536,3072,6144,2000x3000x1000,127x4096x4096,4096x127x4096,1000x1000x20000,333x777x2222,4096x4096x256}" \
         --no-counters --no-ceilings --no-report -o "$W/autoprobe" >"$W/logs/autoprobe.log" 2>&1
     echo "exit $?"; grep -E "^(simt_auto|cublas|tf32_auto|cublas_tf32) |^    config" "$W/logs/autoprobe.log"
-    for s in 1536 3072 2000x3000x1000; do
-        timeout 90 build/gemmprof --tune $s -k tf32_auto --no-counters -o "$W/autoprobe/tune-$s" \
+    python3 tools/lab/auto_table.py "$W/autoprobe" | tee "$W/logs/autoprobe-table.md"
+    for s in ${PROBE_TUNE_TF32-1536 3072 2000x3000x1000}; do
+        timeout "${PROBE_TUNE_TIMEOUT:-90}" build/gemmprof --tune $s -k tf32_auto --no-counters -o "$W/autoprobe/tune-$s" \
             >"$W/logs/autoprobe-tune-$s.log" 2>&1
-        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/autoprobe-tune-$s.log")"
+        echo "tune tf32 $s: exit $?; $(grep -h "rule's pick" "$W/logs/autoprobe-tune-$s.log")"
+    done
+    for s in ${PROBE_TUNE_SIMT-}; do
+        timeout "${PROBE_TUNE_TIMEOUT:-90}" build/gemmprof --tune $s --no-counters -o "$W/autoprobe/simttune-$s" \
+            >"$W/logs/autoprobe-simttune-$s.log" 2>&1
+        echo "tune simt $s: exit $?; $(grep -h "rule's pick" "$W/logs/autoprobe-simttune-$s.log")"
     done
 fi
 if has padpitch; then

@@ -39,7 +39,7 @@ extern "C" {
 #define TF32_UNIT_CLK 3000.0                /* per unit of a block: its epilogue */
 #define TF32_SM_BYTES_PER_CLK 48.0          /* operand bytes one SM's TMA brings in per cycle */
 #define TF32_DRAM_BYTES_PER_CLK 1700.0      /* device DRAM bytes per SM cycle (3.36 TB/s) */
-#define TF32_FIXUP_BYTES_PER_CLK 64.0       /* one SM's partial-tile stores and loads (L2) */
+#define TF32_FIXUP_BYTES_PER_CLK 24.0       /* one SM's partial-tile stores and loads (L2) */
 #define TF32_FIXUP_CLK 1500.0               /* the fixup's fences, atomic and barriers */
 #define TF32_MAX_WORKSPACE_BYTES (256L << 20)
 #define TF32_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */

@@ -41,6 +41,14 @@ static double at_row_clock(const struct gp_ceiling *c, const struct gp_result *r
     return isfinite(f) && f > 0 ? c->measured * f : c->measured;
 }
 
+/* A compute pipe's ceiling at the row's clock, but never above the value measured: a loop
+ * that keeps a pipe full can be held to a lower clock than a row that does not (the H200's
+ * BF16 wgmma loop ran at 1.79 GHz), and so would the row that filled the pipe. */
+static double pipe_at_row_clock(const struct gp_ceiling *c, const struct gp_result *r)
+{
+    return fmin(at_row_clock(c, r), c->measured);
+}
+
 /* The tensor counters and ceilings of each input type (a TF32 roof of our own; BF16 and
  * FP16 have only our loops, no cuBLAS ceiling). */
 static const struct tensor_path {
@@ -145,8 +153,8 @@ void roof_derive(const struct gp_result *r, const struct gp_ceilings *cs, struct
         out->roof_bw[GP_LEVEL_L1] = at_row_clock(&cs->c[GP_CEIL_l1], r);
         out->roof_bw[GP_LEVEL_SHARED] = at_row_clock(&cs->c[GP_CEIL_shared], r);
         out->tensor_ceiling = roof_tensor_ceiling(cs, r);
-        const double tc = at_row_clock(&cs->c[out->tensor_ceiling], r);
-        const double fc = at_row_clock(&cs->c[GP_CEIL_fp32_fma], r);
+        const double tc = pipe_at_row_clock(&cs->c[out->tensor_ceiling], r);
+        const double fc = pipe_at_row_clock(&cs->c[GP_CEIL_fp32_fma], r);
         if (tensor > 0 && W > 0) {
             /* tensor and FP32 pipes run side by side: the roof is the slower of the two */
             const double simt = 2.0 * metric(r, GP_M_ffma) + metric(r, GP_M_fadd) + metric(r, GP_M_fmul);

@@ -552,7 +552,8 @@ static void test_l1_level(void)
 }
 
 /* The SMs' own roofs at the row's clock: a ceiling measured at 1.5 GHz serves a row that
- * ran at 1.8 GHz with 1.2x its value (L1, shared memory, FP32); DRAM and L2 as measured. */
+ * ran at 1.8 GHz with 1.2x its value (L1, shared memory); a compute pipe's only downwards
+ * (a full pipe held the clock the loop ran at); DRAM and L2 as measured. */
 static void test_row_clock(void)
 {
     struct gp_ceilings cs;
@@ -568,7 +569,12 @@ static void test_row_clock(void)
     roof_derive(&r, &cs, &b);
     CHECK_NEAR(b.roof_bw[GP_LEVEL_L1], 1.2 * a.roof_bw[GP_LEVEL_L1], 1e-12, "L1 roof scaled by 1.8 / 1.5 GHz");
     CHECK_NEAR(b.roof_bw[GP_LEVEL_SHARED], 1.2 * a.roof_bw[GP_LEVEL_SHARED], 1e-12, "shared roof scaled");
-    CHECK_NEAR(b.peak_compute, 1.2 * a.peak_compute, 1e-12, "FP32 roof scaled");
+    CHECK(b.peak_compute == a.peak_compute, "FP32 roof not above the measured ceiling at a faster clock");
+    r.sm_clock_hz = 1.2e9;
+    struct gp_roof c;
+    roof_derive(&r, &cs, &c);
+    CHECK_NEAR(c.peak_compute, 0.8 * a.peak_compute, 1e-12, "FP32 roof scaled by 1.2 / 1.5 GHz at a slower clock");
+    r.sm_clock_hz = 1.8e9;
     CHECK(b.roof_bw[GP_LEVEL_DRAM] == a.roof_bw[GP_LEVEL_DRAM] && b.roof_bw[GP_LEVEL_L2] == a.roof_bw[GP_LEVEL_L2],
           "DRAM and L2 roofs as measured");
     r.sm_clock_hz = NAN;

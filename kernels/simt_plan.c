@@ -79,10 +79,12 @@ static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k,
     const int warps = simt_config_threads(c) / 32;
     const double eff = shape_eff(c, n, k);
     const double tile_fmas = (double)c->bm * c->bn * (k_slice + SIMT_FILL_K + SIMT_FILL_K_STAGE * (c->stages - 1) * c->bk);
+    /* the first wave's blocks start together: their prologues contend (SIMT_FIRST_WAVE_STAGE) */
+    double fmas = tile_fmas + (double)c->bm * c->bn * SIMT_FIRST_WAVE_STAGE * (c->stages - 1) * c->bk;
     double cycles = 0;
-    for (long left = ceil_div(blocks, sms); left > 0; left -= per_sm) {
+    for (long left = ceil_div(blocks, sms); left > 0; left -= per_sm, fmas = tile_fmas) {
         const long w = left < per_sm ? left : per_sm;
-        cycles += (double)w * tile_fmas / (128.0 * eff * fed(c, (double)w * warps));
+        cycles += (double)w * fmas / (128.0 * eff * fed(c, (double)w * warps));
     }
     return cycles;
 }

@@ -11,8 +11,9 @@
  * occupancy API). A wave of w blocks takes
  *     w * BM * BN * (K-slice + fill) / (128 * EFF_c * fed(w * warps_c))
  * cycles (128 FP32 lanes per SM): fill is a block's fixed cost (pipeline fill, epilogue) in
- * k-steps, and fed(W) = min(1, W / W_full)^e says how much of the FFMA issue W warps keep
- * busy; larger thread tiles need fewer warps but lose more below them (W_full and e scale
+ * k-steps (the first wave's blocks, starting together on cold caches, pay their prologue
+ * again: SIMT_FIRST_WAVE_STAGE), and fed(W) = min(1, W / W_full)^e says how much of the
+ * FFMA issue W warps keep busy; larger thread tiles need fewer warps but lose more below them (W_full and e scale
  * with the thread tile's outputs). EFF_c drops when the 16-byte copies cannot run (rows of
  * B, or of A in the k-major tiles, not multiples of 4 floats) and, for the transposed
  * tiles, when K % 8 leaves A's 32-byte row pieces across two sectors. A split adds the
@@ -28,7 +29,11 @@
  * Nothing in it names a shape: tiles, waves, the last wave's fill,
  * the warps per SM and the reduction decide. The constants were fitted to the H200's tuner
  * tables at nine shapes (results/h200/NOTES.md, "Kernel notes", simt_configs); the host
- * test replays those tables (tests/test_simt_plan.c). */
+ * test replays those tables (tests/test_simt_plan.c). SIMT_FILL_K, SIMT_FILL_K_STAGE,
+ * SIMT_FIRST_WAVE_STAGE and t128x256k32's EFF were refitted with six more shapes' tables
+ * (1000x1000x20000, 1024x4096x1024, 127x4096x4096, 259x259x10000, 333x777x2222,
+ * 96x3000x3000), the nine staying within 5% of their best plan; SIMT_PAD_BYTES_PER_CLK
+ * then refitted to the padded plan's 2.7 us below. */
 #ifndef GEMMPROF_KERNELS_SIMT_PLAN_H
 #define GEMMPROF_KERNELS_SIMT_PLAN_H
 
@@ -41,8 +46,9 @@ extern "C" {
 /* The rule's constants, fitted to `gemmprof --tune` tables on the H200 (see above). */
 #define SIMT_SPLITS {1, 2, 3, 4, 6, 8, 12, 16, 20, 24}
 #define SIMT_MIN_K_SLICE 64                 /* a shorter slice is mostly pipeline fill */
-#define SIMT_FILL_K 13.3611                 /* a block's fixed cost, in k-steps of its tile */
-#define SIMT_FILL_K_STAGE 0.2296            /* plus this x (STAGES - 1) x BK (the prologue) */
+#define SIMT_FILL_K 22.0                    /* a block's fixed cost, in k-steps of its tile */
+#define SIMT_FILL_K_STAGE 0.30              /* plus this x (STAGES - 1) x BK (the prologue) */
+#define SIMT_FIRST_WAVE_STAGE 0.4           /* first wave's blocks: plus this x (STAGES - 1) x BK */
 #define SIMT_FEED_WARPS 14.3981             /* warps per SM that keep 8x4 thread tiles fed */
 #define SIMT_FEED_WARPS_TILE 0.3461         /* W_full x (outputs / 32)^-this */
 #define SIMT_FEED_EXP 0.2323                /* e of 8x4 thread tiles */
@@ -57,7 +63,7 @@ extern "C" {
  * The launch is the reduction's; the byte rate fitted to the H200's padded plans at
  * 257x513x4099 (t64x64 split8 2.7 us slower padded than unpadded; results/h200/NOTES.md). */
 #define SIMT_PAD_LAUNCH_CLK 5045.3
-#define SIMT_PAD_BYTES_PER_CLK 8.0
+#define SIMT_PAD_BYTES_PER_CLK 7.0
 /* A peeled plan: when M is a few rows past a multiple of the tile (257 = 4 x 64 + 1), the
  * GEMM kernel runs the whole tile rows only (a tile row that is 1/64 full costs a whole
  * tile row of time) and a strip kernel computes the left-over rows' split partials: blocks

@@ -21,6 +21,10 @@
  *   kernel this saves a launch and a pass over C: 1024^3 takes cuBLAS 15.7 us in all, and
  *   the partial tiles stay in L2. No unit ever waits for another, so no grid size can
  *   deadlock; the counters are zeroed when allocated and every launch leaves them zero.
+ *   Where the tiles outnumber the grid's slots, a split slices only the last, partial
+ *   wave (the tail): the full waves run whole tiles first, then the tail's slices fill
+ *   the SMs, instead of a wave that leaves most of them idle (3072^3 makes 288 tiles of
+ *   256 x 128: two waves of 132 and 24 tiles, which 4 slices spread over 96 SMs).
  * - The rule (kernels/tf32_plan.h): a wave and fill model per tile as simt_auto's, plus
  *   the operand bytes an SM can bring in and the device's DRAM time, so that a DRAM-bound
  *   shape goes to the plan with enough blocks in flight and the least compute wasted.
@@ -50,14 +54,16 @@ template <class P>
 static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
 gemm_tf32_auto_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
                       const __grid_constant__ CUtensorMap map_b, float *__restrict__ c, float *ws,
-                      unsigned *counters, int split, int kts)
+                      unsigned *counters, int split, int kts, int dp)
 {
 #if SM90_TF32_DEVICE
     extern __shared__ uint8_t tf32_auto_smem_raw[];
     pdl_wait();   /* an odd shape: the operands' padded copies */
-    sm90_rs_gemm<P, 32, true>(tf32_auto_smem_raw, m, n, k, &map_a, &map_b, c, sm90_split{ws, counters, split, kts});
+    sm90_rs_gemm<P, 32, true>(tf32_auto_smem_raw, m, n, k, &map_a, &map_b, c,
+                              sm90_split{ws, counters, split, kts, dp});
 #else
-    (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c, (void)ws, (void)counters, (void)split, (void)kts;
+    (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c, (void)ws, (void)counters, (void)split, (void)kts,
+        (void)dp;
 #endif
 }
 
@@ -84,12 +90,12 @@ static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, cons
     static bool smem_raised = false;
     maps.b_box_n = 32, maps.b_swizzle128 = true;
     const unsigned grid = (unsigned)p->grid;
-    const int split = p->split, kts = p->kts;
+    const int split = p->split, kts = p->kts, dp = (int)p->dp_tiles;
     return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<P>, P::SMEM, P::BM, P::BK, m, n,
                           k, a, b, stream, [&](const struct sm90_maps &mp) {
                               /* after the padded copies: a dependent launch (kernels/pdl.cuh) */
                               pdl_launch(mp.pa != a || mp.pb != b, gemm_tf32_auto_kernel<P>, dim3(grid), dim3(P::NT),
-                                         P::SMEM, stream, m, n, k, mp.a, mp.b, c, ws, counters, split, kts);
+                                         P::SMEM, stream, m, n, k, mp.a, mp.b, c, ws, counters, split, kts, dp);
                           });
 }
 
@@ -182,7 +188,8 @@ static cudaError_t tf32_workspace(size_t ws_bytes, size_t counter_bytes, cudaStr
 extern "C" cudaError_t tf32_plan_launch(const struct tf32_plan *p, int m, int n, int k, const float *a,
                                         const float *b, float *c, cudaStream_t stream)
 {
-    if (p->config < 0 || p->config >= tf32_nconfigs || p->split < 1 || p->kts < 1 || p->grid < 1)
+    if (p->config < 0 || p->config >= tf32_nconfigs || p->split < 1 || p->kts < 1 || p->grid < 1 ||
+        p->dp_tiles < 0 || p->dp_tiles >= p->tiles)
         return cudaErrorInvalidValue;
     cudaError_t err = sm90_check_device(SM90_TF32_BUILT);
     if (err != cudaSuccess)

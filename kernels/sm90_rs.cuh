@@ -29,10 +29,11 @@
 
 /* A split-K launch's extra arguments (ignored without split-K). */
 struct sm90_split {
-    float *ws;           /* partial tiles: [tiles][split][BM x BN floats], register order */
-    unsigned *counters;  /* per tile: slices stored; 0 before and after every launch */
+    float *ws;           /* partial tiles: [tiles - dp][split][BM x BN floats], register order */
+    unsigned *counters;  /* per sliced tile: slices stored; 0 before and after every launch */
     int split;           /* slices of K */
     int kts;             /* k-tiles (of 32) per slice; the last slice may be shorter */
+    int dp;              /* tiles run whole before the sliced ones (the full waves) */
 };
 
 #if SM90_TF32_DEVICE
@@ -132,7 +133,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
 {
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
     sm90_ws_block blk;
-    if (!sm90_ws_start<BW, P, SPLIT>(smem_raw, m, n, k, map_a, map_b, &blk, sk.split, sk.kts))
+    if (!sm90_ws_start<BW, P, SPLIT>(smem_raw, m, n, k, map_a, map_b, &blk, sk.split, sk.kts, sk.dp))
         return; /* the producer warpgroup */
 
     /* consumers: warpgroup cw owns n rows 64 cw .. 64 cw + 63 of the tile, all BM m */
@@ -215,7 +216,8 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
             mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the unit's last stage */
 
         if constexpr (SPLIT) {
-            if (sk.split > 1 && !sm90_splitk_fixup<P>(acc, sk, tile, z, tid - 128))
+            /* sliced tiles only; the workspace and the counters hold those alone */
+            if (sk.split > 1 && tile >= blk.dp && !sm90_splitk_fixup<P>(acc, sk, tile - blk.dp, z, tid - 128))
                 continue; /* the tile's last slice to arrive stores it */
         }
         sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);

@@ -61,24 +61,32 @@ struct sm90_ws_block {
     float *bs;               /* B [STAGES][BN/BW][BK][BW] */
     uint64_t *full, *empty;  /* the ring's barriers */
     int tiles, ktiles;
-    int units;               /* work units: the tiles, or (split-K) tiles x slices of K */
+    int units;               /* work units: the tiles, or (split-K) dp + (tiles - dp) x slices */
     int kts;                 /* split-K: k-tiles per slice */
+    int dp;                  /* split-K: tiles 0 .. dp-1 run whole, before the sliced ones */
 };
 
 /* Work unit u: its tile, slice z of K, the tile's origin and its k-tiles kt0 .. kt0 +
- * nkt - 1. Without split-K a unit is a tile and walks all of K. With it, unit u is slice
- * u / tiles of tile u % tiles: the blocks running at once hold the same slice of
- * neighbouring tiles (the L2 grouping still applies), and every slice is non-empty (the
- * plan's k-tiles per slice, kernels/tf32_plan.h). */
+ * nkt - 1. Without split-K a unit is a tile and walks all of K. With it, the first dp
+ * units are tiles 0 .. dp-1, whole (the full waves of a shape that has more tiles than
+ * the grid has blocks), and unit dp + v is slice v / r of tile dp + v % r, r = tiles - dp
+ * (the last, partial wave, sliced to fill the SMs): the blocks running at once hold the
+ * same slice of neighbouring tiles (the L2 grouping still applies), and every slice is
+ * non-empty (the plan's k-tiles per slice, kernels/tf32_plan.h). */
 template <class P, bool SPLIT>
 static __device__ __forceinline__ void sm90_ws_unit(const sm90_ws_block &b, int u, int m, int n, int *tile, int *z,
                                                     int *row0, int *col0, int *kt0, int *nkt)
 {
     if constexpr (SPLIT) {
-        *z = u / b.tiles;
-        *tile = u - *z * b.tiles;
-        *kt0 = *z * b.kts;
-        *nkt = min(b.kts, b.ktiles - *kt0);
+        if (u < b.dp) {
+            *z = 0, *tile = u, *kt0 = 0, *nkt = b.ktiles;
+        } else {
+            const int v = u - b.dp, rest = b.tiles - b.dp;
+            *z = v / rest;
+            *tile = b.dp + v - *z * rest;
+            *kt0 = *z * b.kts;
+            *nkt = min(b.kts, b.ktiles - *kt0);
+        }
     } else {
         *z = 0, *tile = u, *kt0 = 0, *nkt = b.ktiles;
     }
@@ -115,12 +123,13 @@ static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_
 /* Everything before the consumers: carve the 1024-aligned shared memory, set up the ring,
  * then warpgroup 0 gives up registers and its thread 0 produces. Returns false in the
  * producer warpgroup (the kernel returns), true in the consumers, with `b` filled and
- * their registers raised. SPLIT: `split` slices of K of `kts` k-tiles each (the last may
- * be shorter); otherwise both are ignored. */
+ * their registers raised. SPLIT: tiles dp .. tiles-1 in `split` slices of K of `kts`
+ * k-tiles each (the last may be shorter), the first dp whole; otherwise all three are
+ * ignored. */
 template <int BW, class P = sm90_ws_cfg, bool SPLIT = false>
 static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, int n, int k,
                                                      const CUtensorMap *map_a, const CUtensorMap *map_b,
-                                                     sm90_ws_block *b, int split = 1, int kts = 0)
+                                                     sm90_ws_block *b, int split = 1, int kts = 0, int dp = 0)
 {
     uint8_t *const smem = smem_raw + ((1024 - (sm90_smem_addr(smem_raw) & 1023)) & 1023);
     b->as = reinterpret_cast<float *>(smem);
@@ -130,7 +139,8 @@ static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, i
     const int tiles_m = (m + P::BM - 1) / P::BM, tiles_n = (n + P::BN - 1) / P::BN;
     b->tiles = tiles_m * tiles_n;
     b->ktiles = (k + P::BK - 1) / P::BK;
-    b->units = SPLIT ? b->tiles * split : b->tiles;
+    b->dp = SPLIT ? dp : 0;
+    b->units = SPLIT ? b->dp + (b->tiles - b->dp) * split : b->tiles;
     b->kts = SPLIT ? kts : b->ktiles;
     const int tid = threadIdx.x, wg = tid / 128;
     if (tid == 0)

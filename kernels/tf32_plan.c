@@ -57,11 +57,24 @@ static long blocks_on_sm(const struct tf32_machine *mc, const struct tf32_plan *
     return spread < b ? spread : b;
 }
 
+/* Units per block of the plan: whole tiles (the full waves a split leaves unsliced) and
+ * the others (slices, or whole tiles without a split). */
+static long whole_per_block(const struct tf32_plan *p)
+{
+    return p->dp_tiles / p->grid;
+}
+
+static long sliced_per_block(const struct tf32_plan *p)
+{
+    return ceil_div(p->units - p->dp_tiles, p->grid);
+}
+
 double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan *p)
 {
     const struct tf32_config *c = &tf32_configs[p->config];
-    const long units_on_sm = ceil_div(p->units, p->grid) * blocks_on_sm(mc, p);
-    return (double)units_on_sm * (c->bm + tf32_config_bn(c)) * 128.0 * p->kts;
+    const double kt_on_sm = (double)blocks_on_sm(mc, p) *
+                            (whole_per_block(p) * (double)p->ktiles + sliced_per_block(p) * (double)p->kts);
+    return kt_on_sm * (c->bm + tf32_config_bn(c)) * 128.0;
 }
 
 /* The busiest SM's cycles (see the header). */
@@ -69,14 +82,14 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
 {
     const struct tf32_config *c = &tf32_configs[p->config];
     const double tile_bytes = 4.0 * c->bm * tf32_config_bn(c);
-    const long per_block = ceil_div(p->units, p->grid);
-    const long units_on_sm = per_block * blocks_on_sm(mc, p);
-    const double mma = (double)c->bm * tf32_config_bn(c) * 32.0 * p->kts / (TF32_MACS_PER_CLK * c->eff);
-    const double feed = (double)(c->bm + tf32_config_bn(c)) * 128.0 * p->kts / TF32_SM_BYTES_PER_CLK;
-    double cycles = (double)units_on_sm * (mma > feed ? mma : feed) + (double)per_block * TF32_UNIT_CLK;
+    const long whole = whole_per_block(p), sliced = sliced_per_block(p), on_sm = blocks_on_sm(mc, p);
+    const double kt_on_sm = (double)on_sm * ((double)whole * p->ktiles + (double)sliced * p->kts);
+    const double mma = (double)c->bm * tf32_config_bn(c) * 32.0 / (TF32_MACS_PER_CLK * c->eff);
+    const double feed = (double)(c->bm + tf32_config_bn(c)) * 128.0 / TF32_SM_BYTES_PER_CLK;
+    double cycles = kt_on_sm * (mma > feed ? mma : feed) + (double)(whole + sliced) * TF32_UNIT_CLK;
     if (p->split > 1)
-        cycles += (double)units_on_sm * tile_bytes / TF32_FIXUP_BYTES_PER_CLK +
-                  (double)ceil_div(p->tiles, sms_of(mc)) *
+        cycles += (double)(sliced * on_sm) * tile_bytes / TF32_FIXUP_BYTES_PER_CLK +
+                  (double)ceil_div(p->tiles - p->dp_tiles, sms_of(mc)) *
                       (TF32_FIXUP_CLK + p->split * tile_bytes / TF32_FIXUP_BYTES_PER_CLK);
     return cycles;
 }
@@ -94,9 +107,14 @@ int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int co
     p->config = config;
     p->split = split;
     p->kts = (int)kts;
+    p->ktiles = ktiles;
     p->tiles = ceil_div(m, c->bm) * ceil_div(n, tf32_config_bn(c));
-    p->units = p->tiles * split;
     const long slots = (long)sms_of(mc) * blocks_per_sm(mc, config);
+    /* a split slices the last, partial wave only; none left to slice: not a candidate */
+    p->dp_tiles = split > 1 ? p->tiles / slots * slots : 0;
+    if (p->dp_tiles == p->tiles && split > 1)
+        return -1;
+    p->units = p->dp_tiles + (p->tiles - p->dp_tiles) * split;
     p->grid = p->units < slots ? p->units : slots;
     if (tf32_plan_workspace_bytes(p) > (size_t)TF32_MAX_WORKSPACE_BYTES)
         return -1;
@@ -119,7 +137,7 @@ int tf32_plan_candidates(const struct tf32_machine *mc, long m, long n, long k, 
 
 struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k)
 {
-    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY}, p;
+    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0}, p;
     for (int c = 0; c < tf32_config_count; c++)
         for (int s = 0; s < NSPLITS; s++)
             /* strictly smaller: ties keep the larger tile, then the smaller split */
@@ -133,12 +151,13 @@ struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, l
 size_t tf32_plan_workspace_bytes(const struct tf32_plan *p)
 {
     const struct tf32_config *c = &tf32_configs[p->config];
-    return p->split > 1 ? (size_t)p->units * (size_t)c->bm * (size_t)tf32_config_bn(c) * sizeof(float) : 0;
+    return p->split > 1 ? (size_t)(p->units - p->dp_tiles) * (size_t)c->bm * (size_t)tf32_config_bn(c) * sizeof(float)
+                        : 0;
 }
 
 size_t tf32_plan_counter_bytes(const struct tf32_plan *p)
 {
-    return p->split > 1 ? (size_t)p->tiles * sizeof(unsigned) : 0;
+    return p->split > 1 ? (size_t)(p->tiles - p->dp_tiles) * sizeof(unsigned) : 0;
 }
 
 void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len)
@@ -153,4 +172,7 @@ void tf32_config_describe(const struct tf32_config *c, int split, char *buf, siz
 void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len)
 {
     tf32_config_describe(&tf32_configs[p->config], p->split, buf, len);
+    const size_t used = strlen(buf);
+    if (p->dp_tiles > 0 && used < len) /* the split is the last wave's: say how many tiles */
+        snprintf(buf + used, len - used, " tail%ld", p->tiles - p->dp_tiles);
 }

@@ -8,11 +8,14 @@
  * 1 always) with every slice non-empty and the workspace within TF32_MAX_WORKSPACE_BYTES:
  * the grid is persistent, T = ceil(M/BM) * ceil(N/BN) tiles make U = T * s units, G =
  * min(U, SMs * b) blocks (b: blocks of c resident per SM, from the occupancy API) each run
- * L = ceil(U / G) units, and the busiest SM holds min(b, ceil(G / SMs)) blocks. A unit
+ * L = ceil(U / G) units, and the busiest SM holds min(b, ceil(G / SMs)) blocks. Where T
+ * exceeds the SMs * b slots, a split slices only the last, partial wave: the full waves'
+ * D = floor(T / slots) * slots tiles run whole first, then the other T - D tiles in s
+ * slices fill the SMs (U = D + (T - D) s; nothing to slice when slots divide T). A unit
  * takes max(BM * BN * 32 kts / (TF32_MACS_PER_CLK * EFF_c), its operand bytes (BM + BN) *
  * 128 kts / TF32_SM_BYTES_PER_CLK) cycles of its SM; each block adds TF32_UNIT_CLK per unit
- * (its epilogue), and a split adds each unit's partial-tile store and, per tile the SM
- * reduces (ceil(T / SMs)), TF32_FIXUP_CLK plus reading s partial tiles (bytes at
+ * (its epilogue), and a split adds each sliced unit's partial-tile store and, per tile the
+ * SM reduces (ceil((T - D) / SMs)), TF32_FIXUP_CLK plus reading s partial tiles (bytes at
  * TF32_FIXUP_BYTES_PER_CLK). The SM's time S and the device's DRAM time D (A, B and C once:
  * 4 (MK + KN + MN) bytes at TF32_DRAM_BYTES_PER_CLK) overlap, not perfectly: the estimate
  * is (S^4 + D^4)^(1/4) + TF32_LAUNCH_CLK. So a compute-bound shape goes by the wave count
@@ -72,13 +75,17 @@ struct tf32_machine {
 
 /* One way to run a shape: tile, `split` slices of K of `kts` k-tiles (32 of K) each, the
  * last possibly shorter and none empty; its persistent grid; the estimate in SM cycles
- * and its SM-time part (without the DRAM time and the launch). */
+ * and its SM-time part (without the DRAM time and the launch). With a split and more
+ * tiles than the grid's slots, only the last, partial wave is sliced: the first dp_tiles
+ * (whole waves) run unsplit, so units = dp_tiles + (tiles - dp_tiles) x split. */
 struct tf32_plan {
     int config;
     int split;
     int kts;
     long tiles, units, grid;
     double est_cycles, sm_cycles;
+    long dp_tiles;
+    long ktiles; /* of all of K: a whole tile's */
 };
 
 /* The plan of configuration `config` with `split` slices at m x n x k: 0, or -1 when it
@@ -102,7 +109,8 @@ size_t tf32_plan_counter_bytes(const struct tf32_plan *p);
 double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan *p);
 
 /* "256x128x32 wg2 s4 split1" into buf (the results' config column): tile, consumer
- * warpgroups, stages, " b2" where MIN_BLOCKS is 2, split. */
+ * warpgroups, stages, " b2" where MIN_BLOCKS is 2, split; a plan whose split slices only
+ * the last wave adds " tail24" (its 24 sliced tiles). */
 void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len);
 void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len);
 

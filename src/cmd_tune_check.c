@@ -101,7 +101,10 @@ static int tc_judge(const char *path, const struct tc_table *t)
         for (int s = 1; s <= 16; s++)
             if (t->time_s[c][s] < best)
                 best = t->time_s[c][s], best_c = c, best_s = s;
-    if (best_c >= 0)
+    struct tf32_plan best_plan;
+    if (best_c >= 0 && tf32_plan_make(&t->mc, t->m, t->n, t->k, best_c, best_s, &best_plan) == 0)
+        tf32_plan_describe(&best_plan, best_what, sizeof best_what);
+    else if (best_c >= 0)
         tf32_config_describe(&tf32_configs[best_c], best_s, best_what, sizeof best_what);
     tf32_plan_describe(&pick, what, sizeof what);
     snprintf(shape, sizeof shape, "%ldx%ldx%ld", t->m, t->n, t->k);

@@ -8,7 +8,8 @@
  * the host's. Shared memory is poisoned with NaN before each block, C and the workspace
  * have guard words. Every tile of kernels/tf32_configs.def runs the plans the rule makes
  * (kernels/tf32_plan.c) on a 3-SM machine, so the persistent blocks walk several units,
- * at ragged shapes with and without split-K; split-K runs twice with the blocks in
+ * at ragged shapes with and without split-K (mostly with whole tiles before the sliced
+ * last wave: few slots); split-K runs twice with the blocks in
  * opposite orders (another unit of each tile arrives last) and C must be the same bit for
  * bit, the tile counters zero after each launch. wgmma_rs's instantiation runs too.
  * What it cannot see: timing (a wgmma completes when issued, so register operands can
@@ -361,9 +362,11 @@ static void check_plan(int config, const operands &o, int split)
     char what[96];
     tf32_plan_describe(&p, what, sizeof what);
     std::vector<float> ws = guarded(tf32_plan_workspace_bytes(&p) / 4, NAN);
-    std::vector<unsigned> counters(p.tiles + 2, 0);
-    counters[0] = counters[p.tiles + 1] = 0xdeadbeef;
-    const sm90_split sk = {ws.data() + GUARD, counters.data() + 1, p.split, p.kts};
+    /* counters for the sliced tiles only (the full waves' tiles run whole), guarded */
+    const long sliced = (long)(tf32_plan_counter_bytes(&p) / sizeof(unsigned));
+    std::vector<unsigned> counters(sliced + 2, 0);
+    counters[0] = counters[sliced + 1] = 0xdeadbeef;
+    const sm90_split sk = {ws.data() + GUARD, counters.data() + 1, p.split, p.kts, (int)p.dp_tiles};
     std::vector<float> c1 = guarded((size_t)o.m * o.n, NAN), c2 = c1;
     launch<P, true>(o.m, o.n, o.k, o.a, o.lda, o.b, o.ldb, c1.data() + GUARD, sk, (unsigned)p.grid, false);
     bool zero = std::all_of(counters.begin() + 1, counters.end() - 1, [](unsigned x) { return x == 0; });
@@ -375,10 +378,10 @@ static void check_plan(int config, const operands &o, int split)
         zero = zero && std::all_of(counters.begin() + 1, counters.end() - 1, [](unsigned x) { return x == 0; });
     }
     const bool guards = guards_intact(c1) && guards_intact(c2) && guards_intact(ws) && counters[0] == 0xdeadbeef &&
-                        counters[p.tiles + 1] == 0xdeadbeef;
+                        counters[sliced + 1] == 0xdeadbeef;
     CHECK(rel < 1e-5 && same && zero && guards,
-          "%dx%dx%d, %s: %ld units on %ld blocks, %d k-tiles a slice: relative error %.2e%s%s%s", o.m, o.n, o.k, what,
-          p.units, p.grid, p.kts, rel, p.split > 1 ? (same ? ", C bit for bit the same in reverse block order" : ", C differs in reverse block order") : "",
+          "%dx%dx%d, %s: %ld units (%ld whole tiles) on %ld blocks, %d k-tiles a slice: relative error %.2e%s%s%s", o.m,
+          o.n, o.k, what, p.units, p.dp_tiles, p.grid, p.kts, rel, p.split > 1 ? (same ? ", C bit for bit the same in reverse block order" : ", C differs in reverse block order") : "",
           zero ? "" : ", counters left non-zero", guards ? "" : ", a write past a buffer's end");
 }
 

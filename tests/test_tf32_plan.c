@@ -30,7 +30,9 @@ static int plan_sound(const struct tf32_machine *mc, const struct tf32_plan *p, 
     return p->split >= 1 && p->kts >= 1 && (long)p->split * p->kts >= ktiles && (long)(p->split - 1) * p->kts < ktiles &&
            (p->split == 1 || p->kts >= TF32_MIN_KTS) &&
            p->tiles == ((m + c->bm - 1) / c->bm) * ((n + tf32_config_bn(c) - 1) / tf32_config_bn(c)) &&
-           p->units == p->tiles * p->split && p->grid >= 1 && p->grid <= p->units &&
+           p->units == p->dp_tiles + (p->tiles - p->dp_tiles) * p->split && p->grid >= 1 && p->grid <= p->units &&
+           p->ktiles == ktiles && p->dp_tiles >= 0 && p->dp_tiles < p->tiles && p->dp_tiles % p->grid == 0 &&
+           (p->split > 1 ? p->dp_tiles == p->tiles / p->grid * p->grid || p->tiles <= p->grid : p->dp_tiles == 0) &&
            p->grid <= (long)mc->sms * c->min_blocks && tf32_plan_workspace_bytes(p) <= (size_t)TF32_MAX_WORKSPACE_BYTES &&
            isfinite(p->est_cycles) && p->est_cycles > p->sm_cycles;
 }
@@ -56,7 +58,7 @@ static void test_table(void)
     CHECK(first->bm == 256 && first->consumers == 2 && first->stages == 4 && first->min_blocks == 1,
           "the first tile is wgmma_rs's 256 x 128 x 32, 4 stages (ties go to it)");
     char buf[80];
-    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0};
+    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129};
     tf32_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "256x128x32 wg2 s4 split3") == 0, "a plan described as the config column says: %s", buf);
     const int b2 = tf32_config_find("w64x64b2");
@@ -71,12 +73,14 @@ static void test_rule(void)
 {
     const struct tf32_machine mc = h200();
     char b1[80];
-    /* large squares: wgmma_rs's tile, unsplit (it reaches cuBLAS there) */
+    /* large squares: wgmma_rs's tile (it reaches cuBLAS there), every full wave whole; at
+     * most the last, partial wave sliced */
     static const long big[] = {4096, 8192};
     for (int i = 0; i < 2; i++) {
         const struct tf32_plan p = tf32_plan_pick(&mc, big[i], big[i], big[i]);
         tf32_plan_describe(&p, b1, sizeof b1);
-        CHECK(p.config == 0 && p.split == 1, "%ld^3 runs wgmma_rs's tile unsplit (%s)", big[i], b1);
+        CHECK(p.config == 0 && (p.split == 1 || (p.dp_tiles > 0 && p.tiles - p.dp_tiles < p.grid)),
+              "%ld^3 runs wgmma_rs's tile, its full waves unsplit (%s)", big[i], b1);
     }
     /* 1024^3: 256 x 128 tiles make 32 units for 132 SMs */
     const struct tf32_plan small = tf32_plan_pick(&mc, 1024, 1024, 1024);
@@ -144,6 +148,16 @@ static void test_rule(void)
               q.grid == 132 && tf32_plan_workspace_bytes(&q) == 256UL * 128 * 128 * 4 &&
               tf32_plan_counter_bytes(&q) == 64 * sizeof(unsigned),
           "128 x 128 tiles at 1000^3, 4 slices: 64 tiles, 256 units on 132 blocks, 16 MB of partial tiles");
+    /* more tiles than slots: the full waves run whole, the split slices the last one */
+    CHECK(tf32_plan_make(&mc, 3072, 3072, 3072, 0, 4, &q) == 0 && q.tiles == 288 && q.dp_tiles == 264 &&
+              q.units == 264 + 24 * 4 && q.grid == 132 && tf32_plan_workspace_bytes(&q) == 96UL * 256 * 128 * 4 &&
+              tf32_plan_counter_bytes(&q) == 24 * sizeof(unsigned),
+          "256 x 128 tiles at 3072^3, 4 slices: 264 tiles whole in two waves, the other 24 in 96 slices");
+    char tail[80];
+    tf32_plan_describe(&q, tail, sizeof tail);
+    CHECK(strcmp(tail, "256x128x32 wg2 s4 split4 tail24") == 0, "and it says so: %s", tail);
+    CHECK(tf32_plan_make(&mc, 2048, 8448, 512, 0, 2, &q) == -1 && tf32_plan_make(&mc, 2048, 8448, 512, 0, 1, &q) == 0,
+          "264 tiles (two whole waves): nothing to slice, no split plan");
     CHECK(tf32_plan_make(&mc, 100, 100, 100, 0, 0, &q) == -1 && tf32_plan_make(&mc, 0, 100, 100, 0, 1, &q) == -1 &&
               tf32_plan_make(&mc, 100, 100, 100, tf32_config_count, 1, &q) == -1,
           "no split, an empty shape or an unknown tile: no plan");

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -435,6 +435,41 @@ if has autoprobe; then
             >"$W/logs/autoprobe-simttune-$s.log" 2>&1
         echo "tune simt $s: exit $?; $(grep -h "rule's pick" "$W/logs/autoprobe-simttune-$s.log")"
     done
+fi
+if has tail; then
+    # issue 28: tf32_auto's split of the last wave only (the full waves' tiles whole first):
+    # verified where the rule picks such a plan, C the same bit for bit in two runs,
+    # compute-sanitizer on every split of two tiles at a shape with more tiles than the
+    # H200's slots, then the TF32 tuner at TAIL_TUNE (multi-wave shapes)
+    t_start=$SECONDS
+    tshapes=${TAIL_SHAPES:-3072,2560,5120,2000x3000x1000,2049,2304x768x3072,8192}
+    stamp "tf32_auto verified at $tshapes -> $W/tail_verify"
+    timeout 150 build/gemmprof -k tf32_auto,cublas_tf32 -s "$tshapes" -r 2 -w 1 --no-counters --no-ceilings --no-report \
+        -o "$W/tail_verify" >"$W/logs/tail-verify.log" 2>&1
+    echo "verify: exit $?"
+    python3 tests/gpu/csvcheck.py all-ok "$W/tail_verify/results.csv" $((2 * $(echo "$tshapes" | tr ',' '\n' | wc -l)))
+    grep -A1 "^tf32_auto" "$W/logs/tail-verify.log" | grep -vx -- "--"
+    for i in 1 2; do
+        timeout 60 build/gemmprof -k tf32_auto -s 3072,2000x3000x1000 -r 1 -w 0 --dump-npy --no-counters \
+            --no-ceilings --no-report -o "$W/tail_det$i" >"$W/logs/tail-det$i.log" 2>&1
+    done
+    for f in "$W"/tail_det1/npy/tf32_auto_*_C.npy; do
+        g="$W/tail_det2/npy/$(basename "$f")"
+        if cmp -s "$f" "$g"; then echo "deterministic: $(basename "$f") identical"; else echo "NOT deterministic: $(basename "$f")"; fi
+    done
+    rm -rf "$W"/tail_det1/npy "$W"/tail_det2/npy
+    for tool in memcheck racecheck; do
+        GEMMPROF_TUNE_ONLY=w128x64,w64x64b2 timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 \
+            build/gemmprof --tune 1088x1088x256 -k tf32_auto -r 1 -w 0 --no-flush -o "$W/tail_${tool}_tune" \
+            >"$W/logs/tail-$tool-tune.log" 2>&1
+        echo "$tool, every split of w128x64 and w64x64b2 at 1088x1088x256 (153 and 289 tiles): exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/tail-$tool-tune.log") plans ok, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/tail-$tool-tune.log" | tail -1)"
+    done
+    for s in ${TAIL_TUNE-3072 2560 5120 2000x3000x1000 1536 4096}; do
+        timeout 60 build/gemmprof --tune $s -k tf32_auto --no-counters -o "$W/tailtune/$s" >"$W/logs/tail-tune-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/tail-tune-$s.log")"
+    done
+    build/gemmprof tune-check "$W"/tailtune/*/tune.csv
+    echo "tail: $((SECONDS - t_start)) s"
 fi
 if has padpitch; then
     # issue 28: the padded copies' row pitch, 16 bytes (GEMMPROF_PAD_PITCH=16) against whole

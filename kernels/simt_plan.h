@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 /* The rule's constants, fitted to `gemmprof --tune` tables on the H200 (see above). */
-#define SIMT_SPLITS {1, 2, 3, 4, 6, 8, 12, 16, 20, 24}
+#define SIMT_SPLITS {1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 32, 48, 64}
 #define SIMT_MIN_K_SLICE 64                 /* a shorter slice is mostly pipeline fill */
 #define SIMT_FILL_K 22.0                    /* a block's fixed cost, in k-steps of its tile */
 #define SIMT_FILL_K_STAGE 0.30              /* plus this x (STAGES - 1) x BK (the prologue) */

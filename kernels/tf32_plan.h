@@ -35,7 +35,8 @@ extern "C" {
 
 /* The rule's constants (calibrated with `gemmprof --tune MxNxK -k tf32_auto`; the first
  * values fit wgmma_rs on the H200 at the nine shapes of issue 28 within 10%). */
-#define TF32_SPLITS {1, 2, 3, 4, 6, 8, 12, 16}
+#define TF32_SPLITS {1, 2, 3, 4, 6, 8, 12, 16, 24, 32}
+#define TF32_MAX_SPLIT 32                   /* the largest of TF32_SPLITS (tuner tables) */
 #define TF32_MIN_KTS 4                      /* a slice of fewer k-tiles is mostly ring fill */
 #define TF32_MACS_PER_CLK 1024.0            /* dense TF32 wgmma MACs per SM per cycle (sm_90) */
 #define TF32_LAUNCH_CLK 8000.0              /* per launch: the first loads' latency, last store */

@@ -21,7 +21,7 @@
 struct tc_table {
     long m, n, k;
     struct tf32_machine mc;
-    double time_s[TF32_MAX_CONFIGS][17];   /* by config and split (1..16) */
+    double time_s[TF32_MAX_CONFIGS][TF32_MAX_SPLIT + 1];   /* by config and split */
     double eff1[TF32_MAX_CONFIGS];         /* split 1's measured eff, or NAN */
 };
 
@@ -37,7 +37,7 @@ static int tc_read(const char *path, struct tc_table *t, char *err, size_t errle
     memset(t, 0, sizeof *t);
     for (int c = 0; c < TF32_MAX_CONFIGS; c++) {
         t->eff1[c] = NAN;
-        for (int s = 0; s <= 16; s++)
+        for (int s = 0; s <= TF32_MAX_SPLIT; s++)
             t->time_s[c][s] = NAN;
     }
     if (csv_open(&r, path, err, errlen))
@@ -63,10 +63,10 @@ static int tc_read(const char *path, struct tc_table *t, char *err, size_t errle
               csv_parse_long(f[col[TC_K]], &k) || csv_parse_long(f[col[TC_SMS]], &sms) ||
               csv_parse_long(f[col[TC_SPLIT]], &split) || csv_parse_long(f[col[TC_BLOCKS]], &blocks);
         const int c = bad ? -1 : tf32_config_find(f[col[TC_NAME]]);
-        if (bad || c < 0 || m < 1 || n < 1 || k < 1 || sms < 1 || split < 1 || split > 16 || blocks < 0 ||
+        if (bad || c < 0 || m < 1 || n < 1 || k < 1 || sms < 1 || split < 1 || split > TF32_MAX_SPLIT || blocks < 0 ||
             (rows > 0 && (m != t->m || n != t->n || k != t->k || sms != t->mc.sms))) {
             snprintf(err, errlen, "%s:%d: not a row of one tf32_auto tuner table (variant, shape, SMs, a tile of "
-                     "kernels/tf32_configs.def, split 1-16)", path, r.line);
+                     "kernels/tf32_configs.def, split 1-%d)", path, r.line, TF32_MAX_SPLIT);
             goto out;
         }
         t->m = m, t->n = n, t->k = k, t->mc.sms = (int)sms;
@@ -98,7 +98,7 @@ static int tc_judge(const char *path, const struct tc_table *t)
     double best = INFINITY;
     int best_c = -1, best_s = 0;
     for (int c = 0; c < tf32_config_count; c++)
-        for (int s = 1; s <= 16; s++)
+        for (int s = 1; s <= TF32_MAX_SPLIT; s++)
             if (t->time_s[c][s] < best)
                 best = t->time_s[c][s], best_c = c, best_s = s;
     struct tf32_plan best_plan;
@@ -108,7 +108,7 @@ static int tc_judge(const char *path, const struct tc_table *t)
         tf32_config_describe(&tf32_configs[best_c], best_s, best_what, sizeof best_what);
     tf32_plan_describe(&pick, what, sizeof what);
     snprintf(shape, sizeof shape, "%ldx%ldx%ld", t->m, t->n, t->k);
-    const double mine = pick.split <= 16 ? t->time_s[pick.config][pick.split] : NAN;
+    const double mine = pick.split <= TF32_MAX_SPLIT ? t->time_s[pick.config][pick.split] : NAN;
     if (isnan(mine)) {
         printf("%-17s %-30s %9s  %-30s %9.4f  not measured (%s)\n", shape, what, "-", best_what, best * 1e3, path);
         return 0;

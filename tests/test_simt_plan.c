@@ -233,7 +233,7 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
     CHECK(f != NULL, "%s opens", path);
     if (!f)
         return;
-    enum { MAXROWS = 2048 };
+    enum { MAXROWS = 8192 };
     static struct {
         long m, n, k;
         int config, split, per_sm, pad, peel;

@@ -55,6 +55,15 @@ static double fed(const struct simt_config *c, double warps)
     return warps >= full ? 1.0 : pow(warps / full, SIMT_FEED_EXP * pow(outputs, SIMT_FEED_EXP_TILE));
 }
 
+/* The transposed-A tiles copy A by 4 bytes and transpose it: more issue per k-step, which
+ * fewer than SIMT_FEED_WARPS_T warps per SM (one block of 4 warps) leave exposed. */
+static double fed_transposed(const struct simt_config *c, double warps)
+{
+    if (c->a_kmajor || warps >= SIMT_FEED_WARPS_T)
+        return 1.0;
+    return pow(warps / SIMT_FEED_WARPS_T, SIMT_FEED_EXP_T);
+}
+
 /* EFF of configuration c at m x n x k: the 4-byte copies when rows are not 16-byte
  * multiples (the launcher's 16-byte test, with the operands 16-byte aligned as
  * cudaMalloc gives them), and A's rows across sectors in the transposed tiles. */
@@ -84,7 +93,7 @@ static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k,
     double cycles = 0;
     for (long left = ceil_div(blocks, sms); left > 0; left -= per_sm, fmas = tile_fmas) {
         const long w = left < per_sm ? left : per_sm;
-        cycles += (double)w * fmas / (128.0 * eff * fed(c, (double)w * warps));
+        cycles += (double)w * fmas / (128.0 * eff * fed(c, (double)w * warps) * fed_transposed(c, (double)w * warps));
     }
     return cycles;
 }

@@ -14,7 +14,8 @@
  * k-steps (the first wave's blocks, starting together on cold caches, pay their prologue
  * again: SIMT_FIRST_WAVE_STAGE), and fed(W) = min(1, W / W_full)^e says how much of the
  * FFMA issue W warps keep busy; larger thread tiles need fewer warps but lose more below them (W_full and e scale
- * with the thread tile's outputs). EFF_c drops when the 16-byte copies cannot run (rows of
+ * with the thread tile's outputs; the transposed-A tiles, whose A goes through 4-byte copies
+ * and a transpose, lose more again below SIMT_FEED_WARPS_T warps). EFF_c drops when the 16-byte copies cannot run (rows of
  * B, or of A in the k-major tiles, not multiples of 4 floats) and, for the transposed
  * tiles, when K % 8 leaves A's 32-byte row pieces across two sectors. A split adds the
  * second pass (simt_reduce_cycles): a launch, its rounds of dependent L2 loads and its
@@ -33,7 +34,9 @@
  * SIMT_FIRST_WAVE_STAGE and t128x256k32's EFF were refitted with six more shapes' tables
  * (1000x1000x20000, 1024x4096x1024, 127x4096x4096, 259x259x10000, 333x777x2222,
  * 96x3000x3000), the nine staying within 5% of their best plan; SIMT_PAD_BYTES_PER_CLK
- * then refitted to the padded plan's 2.7 us below. */
+ * then refitted to the padded plan's 2.7 us below. SIMT_FEED_WARPS_T and SIMT_FEED_EXP_T
+ * were added, and SIMT_FILL_K_STAGE, SIMT_FEED_EXP_TILE, SIMT_REDUCE_BYTES_PER_CLK and two
+ * EFFs refitted, with fifteen shapes' tables (tests/data/h200_simt_tune_extra.csv). */
 #ifndef GEMMPROF_KERNELS_SIMT_PLAN_H
 #define GEMMPROF_KERNELS_SIMT_PLAN_H
 
@@ -47,18 +50,20 @@ extern "C" {
 #define SIMT_SPLITS {1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 32, 48, 64}
 #define SIMT_MIN_K_SLICE 64                 /* a shorter slice is mostly pipeline fill */
 #define SIMT_FILL_K 22.0                    /* a block's fixed cost, in k-steps of its tile */
-#define SIMT_FILL_K_STAGE 0.30              /* plus this x (STAGES - 1) x BK (the prologue) */
+#define SIMT_FILL_K_STAGE 0.27              /* plus this x (STAGES - 1) x BK (the prologue) */
 #define SIMT_FIRST_WAVE_STAGE 0.4           /* first wave's blocks: plus this x (STAGES - 1) x BK */
 #define SIMT_FEED_WARPS 14.3981             /* warps per SM that keep 8x4 thread tiles fed */
 #define SIMT_FEED_WARPS_TILE 0.3461         /* W_full x (outputs / 32)^-this */
 #define SIMT_FEED_EXP 0.2323                /* e of 8x4 thread tiles */
-#define SIMT_FEED_EXP_TILE 0.4823           /* e x (outputs / 32)^this */
+#define SIMT_FEED_EXP_TILE 0.475            /* e x (outputs / 32)^this */
+#define SIMT_FEED_WARPS_T 8.0               /* transposed-A tiles: below this many warps, */
+#define SIMT_FEED_EXP_T 0.25                /* fed x (W / SIMT_FEED_WARPS_T)^this too */
 #define SIMT_NARROW_T 0.8373                /* EFF of transposed-A tiles on 4-byte B copies */
 #define SIMT_NARROW_K 0.7784                /* EFF of k-major tiles on 4-byte copies */
 #define SIMT_A_SECTOR 0.9632                /* EFF of transposed-A tiles when K % 8 != 0 */
 #define SIMT_REDUCE_LAUNCH_CLK 1000.0       /* the reduction's launch, mostly hidden: a dependent launch */
 #define SIMT_REDUCE_ROUND_CLK 1202.3        /* one round of dependent loads from L2 */
-#define SIMT_REDUCE_BYTES_PER_CLK 21.44     /* its traffic, per SM (L2-resident partials) */
+#define SIMT_REDUCE_BYTES_PER_CLK 23.5      /* its traffic, per SM (L2-resident partials) */
 /* B's padded copy: its launch, and its bytes (read from DRAM, written to L2) per SM per cycle.
  * The launch is the reduction's; the byte rate fitted to the H200's padded plans at
  * 257x513x4099 (t64x64 split8 2.7 us slower padded than unpadded; results/h200/NOTES.md). */

@@ -172,21 +172,6 @@ static inline int sm90_pad_pitch_bytes(void)
     return bytes;
 }
 
-/* Whether operands whose rows are 16-byte aligned but not whole 128-byte lines are copied
- * too (every box row of theirs then straddles two L2 lines). GEMMPROF_PAD_ALIGN=1 always,
- * =0 never (the default for now; to compare). Read once: the copies are made inside timed
- * calls. */
-static inline bool sm90_pad_misaligned(int m, int n, int k)
-{
-    (void)m, (void)n, (void)k;
-    static int mode = -1;
-    if (mode < 0) {
-        const char *e = getenv("GEMMPROF_PAD_ALIGN");
-        mode = e != NULL && strcmp(e, "1") == 0 ? 1 : 0;
-    }
-    return mode == 1;
-}
-
 /* The pitch-padded copies of A (m x k) and B (k x n) of T elements that TMA needs: a
  * global stride must be a multiple of 16 bytes and the base 16-byte aligned (the copies
  * take whole 128-byte lines, sm90_pad_pitch_bytes). Either copy is
@@ -197,10 +182,9 @@ template <class T>
 static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a, const void **b, long *lda,
                                             long *ldb, void **scratch, cudaStream_t stream)
 {
-    constexpr int V = 16 / sizeof(T), L = 128 / sizeof(T);
-    const bool lines = sm90_pad_misaligned(m, n, k);
-    const bool pad_a = k % V != 0 || !sm90_aligned16(*a) || (lines && k % L != 0);
-    const bool pad_b = n % V != 0 || !sm90_aligned16(*b) || (lines && n % L != 0);
+    constexpr int V = 16 / sizeof(T);
+    const bool pad_a = k % V != 0 || !sm90_aligned16(*a);
+    const bool pad_b = n % V != 0 || !sm90_aligned16(*b);
     *lda = k, *ldb = n, *scratch = NULL;
     if (!pad_a && !pad_b)
         return cudaSuccess;

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail padalign (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -470,18 +470,6 @@ if has tail; then
     done
     build/gemmprof tune-check "$W"/tailtune/*/tune.csv
     echo "tail: $((SECONDS - t_start)) s"
-fi
-if has padalign; then
-    # issue 28: operands whose rows are not whole 128-byte lines, copied (GEMMPROF_PAD_ALIGN=1)
-    # or not (=0, the default): tf32_auto beside cuBLAS TF32, each in one invocation
-    stamp "rows on whole lines or not -> $W/padalign"
-    for pa in 0 1; do
-        GEMMPROF_PAD_ALIGN=$pa timeout 90 build/gemmprof -k tf32_auto,cublas_tf32,bf16_wgmma \
-            -s "${PADALIGN_SHAPES:-4500,5000,1800x1800x5000,2200x2200x700,700x700x7000,6000x6000x300,1500,4096}" \
-            --no-counters --no-ceilings --no-report -o "$W/padalign$pa" >"$W/logs/padalign$pa.log" 2>&1
-        echo "GEMMPROF_PAD_ALIGN=$pa: exit $?"
-        python3 tools/lab/auto_table.py "$W/padalign$pa" | tee "$W/logs/padalign$pa.md"
-    done
 fi
 if has padpitch; then
     # issue 28: the padded copies' row pitch, 16 bytes (GEMMPROF_PAD_PITCH=16) against whole

@@ -77,16 +77,12 @@ template <class P, bool SPLIT>
 static __device__ __forceinline__ void sm90_ws_unit(const sm90_ws_block &b, int u, int m, int n, int *tile, int *z,
                                                     int *row0, int *col0, int *kt0, int *nkt)
 {
-    if constexpr (SPLIT) {
-        if (u < b.dp) {
-            *z = 0, *tile = u, *kt0 = 0, *nkt = b.ktiles;
-        } else {
-            const int v = u - b.dp, rest = b.tiles - b.dp;
-            *z = v / rest;
-            *tile = b.dp + v - *z * rest;
-            *kt0 = *z * b.kts;
-            *nkt = min(b.kts, b.ktiles - *kt0);
-        }
+    if (SPLIT && u >= b.dp) {
+        const int v = u - b.dp, rest = b.tiles - b.dp;
+        *z = v / rest;
+        *tile = b.dp + v - *z * rest;
+        *kt0 = *z * b.kts;
+        *nkt = min(b.kts, b.ktiles - *kt0);
     } else {
         *z = 0, *tile = u, *kt0 = 0, *nkt = b.ktiles;
     }

@@ -69,12 +69,17 @@ static long sliced_per_block(const struct tf32_plan *p)
     return ceil_div(p->units - p->dp_tiles, p->grid);
 }
 
+/* k-tiles the busiest SM walks: its blocks' whole tiles and slices */
+static double ktiles_on_sm(const struct tf32_machine *mc, const struct tf32_plan *p)
+{
+    return (double)blocks_on_sm(mc, p) *
+           ((double)whole_per_block(p) * p->ktiles + (double)sliced_per_block(p) * p->kts);
+}
+
 double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan *p)
 {
     const struct tf32_config *c = &tf32_configs[p->config];
-    const double kt_on_sm = (double)blocks_on_sm(mc, p) *
-                            (whole_per_block(p) * (double)p->ktiles + sliced_per_block(p) * (double)p->kts);
-    return kt_on_sm * (c->bm + tf32_config_bn(c)) * 128.0;
+    return ktiles_on_sm(mc, p) * (c->bm + tf32_config_bn(c)) * 128.0;
 }
 
 /* The busiest SM's cycles (see the header). */
@@ -83,7 +88,7 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     const struct tf32_config *c = &tf32_configs[p->config];
     const double tile_bytes = 4.0 * c->bm * tf32_config_bn(c);
     const long whole = whole_per_block(p), sliced = sliced_per_block(p), on_sm = blocks_on_sm(mc, p);
-    const double kt_on_sm = (double)on_sm * ((double)whole * p->ktiles + (double)sliced * p->kts);
+    const double kt_on_sm = ktiles_on_sm(mc, p);
     const double mma = (double)c->bm * tf32_config_bn(c) * 32.0 / (TF32_MACS_PER_CLK * c->eff);
     const double feed = (double)(c->bm + tf32_config_bn(c)) * 128.0 / TF32_SM_BYTES_PER_CLK;
     double cycles = kt_on_sm * (mma > feed ? mma : feed) + (double)(whole + sliced) * TF32_UNIT_CLK;
@@ -112,7 +117,7 @@ int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int co
     const long slots = (long)sms_of(mc) * blocks_per_sm(mc, config);
     /* a split slices the last, partial wave only; none left to slice: not a candidate */
     p->dp_tiles = split > 1 ? p->tiles / slots * slots : 0;
-    if (p->dp_tiles == p->tiles && split > 1)
+    if (split > 1 && p->dp_tiles == p->tiles)
         return -1;
     p->units = p->dp_tiles + (p->tiles - p->dp_tiles) * split;
     p->grid = p->units < slots ? p->units : slots;

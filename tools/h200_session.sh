@@ -34,6 +34,20 @@ steps=${*:-build cupti run rerun tests trace sass cost sol}
 S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
 has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 stamp() { echo "[$(date +%T)] $*"; }
+# tf32_auto's C the same bit for bit in two runs at SHAPES (outputs in $W/NAME1, $W/NAME2,
+# logs $W/logs/NAME1.log ...), one line per shape; the dumped operands are removed (hundreds
+# of MB: not for the bundle)
+tf32_same_twice() { # NAME SHAPES
+    for i in 1 2; do
+        timeout 60 build/gemmprof -k tf32_auto -s "$2" -r 1 -w 0 --dump-npy --no-counters --no-ceilings --no-report \
+            -o "$W/$1$i" >"$W/logs/$1$i.log" 2>&1
+    done
+    for f in "$W/${1}1"/npy/tf32_auto_*_C.npy; do
+        g="$W/${1}2/npy/$(basename "$f")"
+        if cmp -s "$f" "$g"; then echo "deterministic: $(basename "$f") identical"; else echo "NOT deterministic: $(basename "$f")"; fi
+    done
+    rm -rf "$W/${1}1/npy" "$W/${1}2/npy"
+}
 
 { nvidia-smi; nvidia-smi -q -d CLOCK; } >"$W/logs/nvidia-smi.txt" 2>&1
 { [ -f .gitrev ] && echo "working tree: $(cat .gitrev)"; git rev-parse HEAD; } >"$W/logs/commit.txt" 2>/dev/null
@@ -256,15 +270,7 @@ PY
     # the same tables read back without a GPU: what a recalibrated rule is checked with
     build/gemmprof tune-check "$W"/tf32tune/*/tune.csv 2>&1 | tee -a "$sum"
     stamp "tf32_auto: C bit for bit in two runs"
-    for i in 1 2; do
-        timeout 60 build/gemmprof -k tf32_auto -s 300x200x1000,257x513x4099,8192x64x4096 -r 1 -w 0 --dump-npy --no-counters \
-            --no-ceilings --no-report -o "$W/tf32_det$i" >"$W/logs/tf32-det$i.log" 2>&1
-    done
-    for f in "$W"/tf32_det1/npy/tf32_auto_*_C.npy; do
-        g="$W/tf32_det2/npy/$(basename "$f")"
-        if cmp -s "$f" "$g"; then echo "deterministic: $(basename "$f") identical"; else echo "NOT deterministic: $(basename "$f")"; fi
-    done 2>&1 | tee -a "$sum"
-    rm -rf "$W"/tf32_det1/npy "$W"/tf32_det2/npy   # 300 MB of operands: not for the bundle
+    tf32_same_twice tf32_det 300x200x1000,257x513x4099,8192x64x4096 2>&1 | tee -a "$sum"
     if ! command -v compute-sanitizer >/dev/null 2>&1; then
         echo "compute-sanitizer: not installed" | tee -a "$sum"
     else
@@ -449,15 +455,7 @@ if has tail; then
     echo "verify: exit $?"
     python3 tests/gpu/csvcheck.py all-ok "$W/tail_verify/results.csv" $((2 * $(echo "$tshapes" | tr ',' '\n' | wc -l)))
     grep -A1 "^tf32_auto" "$W/logs/tail-verify.log" | grep -vx -- "--"
-    for i in 1 2; do
-        timeout 60 build/gemmprof -k tf32_auto -s 3072,2000x3000x1000 -r 1 -w 0 --dump-npy --no-counters \
-            --no-ceilings --no-report -o "$W/tail_det$i" >"$W/logs/tail-det$i.log" 2>&1
-    done
-    for f in "$W"/tail_det1/npy/tf32_auto_*_C.npy; do
-        g="$W/tail_det2/npy/$(basename "$f")"
-        if cmp -s "$f" "$g"; then echo "deterministic: $(basename "$f") identical"; else echo "NOT deterministic: $(basename "$f")"; fi
-    done
-    rm -rf "$W"/tail_det1/npy "$W"/tail_det2/npy
+    tf32_same_twice tail_det 3072,2000x3000x1000
     for tool in memcheck racecheck; do
         GEMMPROF_TUNE_ONLY=w128x64,w64x64b2 timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 \
             build/gemmprof --tune 1088x1088x256 -k tf32_auto -r 1 -w 0 --no-flush -o "$W/tail_${tool}_tune" \

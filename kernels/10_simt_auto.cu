@@ -260,13 +260,26 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
         return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, false, stream);
     if (p->pad_n && (p->pad_n < n || p->pad_n % 4 != 0))
         return cudaErrorInvalidValue;
-    const int peel = p->peel_m, m0 = m - peel;
-    if (peel && (p->split < 2 || peel > SIMT_PEEL_MAX || m0 < 1))
+    const int bm = simt_configs[p->config].bm, bk = simt_configs[p->config].bk;
+    if (p->head_m && (p->head_m < 0 || p->head_m % bm != 0 || p->head_m >= m || p->split < 2 || p->pad_n))
         return cudaErrorInvalidValue;
     float *ws;
     cudaError_t err = simt_workspace(simt_plan_workspace_bytes(p, m, n, k), &ws);
     if (err != cudaSuccess)
         return err;
+    /* a tail plan: the full waves' tile rows whole, straight into C; the split below runs
+     * on the rows after them, a dependent launch (it starts as the head's blocks leave) */
+    if (p->head_m) {
+        err = simt_runs[p->config](p->head_m, n, k, (k + bk - 1) / bk * bk, 1, a, b, c, false, stream);
+        if (err != cudaSuccess)
+            return err;
+        m -= p->head_m;
+        a += (size_t)p->head_m * k;
+        c += (size_t)p->head_m * n;
+    }
+    const int peel = p->peel_m, m0 = m - peel;
+    if (peel && (p->split < 2 || peel > SIMT_PEEL_MAX || m0 < 1))
+        return cudaErrorInvalidValue;
     /* a padded plan: B's copy with rows of pad_n floats first, the partials after it; a
      * peeled plan: the GEMM's split x m0 rows of partials, then the strip's split x peel */
     const int ld = p->pad_n ? p->pad_n : n;
@@ -275,7 +288,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (p->pad_n)
         err = pad_rows(b, ws, k, n, ld, stream);
     if (err == cudaSuccess)
-        err = simt_runs[p->config](m0, ld, k, p->k_slice, p->split, a, b_gemm, part, p->pad_n != 0, stream);
+        err = simt_runs[p->config](m0, ld, k, p->k_slice, p->split, a, b_gemm, part, p->pad_n || p->head_m, stream);
     const size_t strip_at = (size_t)p->split * m0 * ld;
     if (err == cudaSuccess && peel) {
         const dim3 grid((unsigned)(simt_strip_blocks(ld, p->split) / p->split), (unsigned)p->split);

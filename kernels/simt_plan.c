@@ -77,14 +77,19 @@ static double shape_eff(const struct simt_config *c, long n, long k)
     return eff;
 }
 
+/* blocks of a configuration resident per SM */
+static int per_sm_of(const struct simt_machine *mc, int config)
+{
+    const int b = mc->blocks_per_sm[config] > 0 ? mc->blocks_per_sm[config] : simt_configs[config].min_blocks;
+    return b > 0 ? b : 1;
+}
+
 /* The busiest SM's time for the GEMM kernel: its L blocks in waves of up to b. */
 static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k, long blocks, int k_slice)
 {
     const struct simt_config *c = &simt_configs[ci];
     const int sms = mc->sms > 0 ? mc->sms : 1;
-    int per_sm = mc->blocks_per_sm[ci] > 0 ? mc->blocks_per_sm[ci] : c->min_blocks;
-    if (per_sm < 1)
-        per_sm = 1;
+    const int per_sm = per_sm_of(mc, ci);
     const int warps = simt_config_threads(c) / 32;
     const double eff = shape_eff(c, n, k);
     const double tile_fmas = (double)c->bm * c->bn * (k_slice + SIMT_FILL_K + SIMT_FILL_K_STAGE * (c->stages - 1) * c->bk);
@@ -154,15 +159,26 @@ double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int 
            ceil_div(simt_strip_blocks(ld, split), 2L * sms) * (rounds + 1) * SIMT_REDUCE_ROUND_CLK;
 }
 
+/* A tail plan's unsplit rows: the whole tile rows within the full waves of the unsplit
+ * grid (gemm_m rows of tiles, gn wide); 0 when there is no full wave or nothing after it. */
+static long head_rows(const struct simt_machine *mc, int config, long gemm_m, long gn)
+{
+    const struct simt_config *c = &simt_configs[config];
+    const long across = ceil_div(gn, c->bn), rows = ceil_div(gemm_m, c->bm);
+    const long slots = (long)(mc->sms > 0 ? mc->sms : 1) * per_sm_of(mc, config);
+    const long head = (rows * across) / slots * slots / across;
+    return head < rows ? head * c->bm : 0;
+}
+
 /* pad: 0, or B's padded width (the GEMM then runs at m x pad x k into the workspace);
- * peel: the strip kernel takes the last m % BM rows */
+ * peel: the strip kernel takes the last m % BM rows; tail: the head's rows run unsplit */
 static int plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
-                     int peel, struct simt_plan *p)
+                     int peel, int tail, struct simt_plan *p)
 {
     if (config < 0 || config >= simt_config_count || split < 1 || m < 1 || n < 1 || k < 1)
         return -1;
     const struct simt_config *c = &simt_configs[config];
-    const long slice = ceil_div(ceil_div(k, split), c->bk) * c->bk;
+    const long slice = ceil_div(ceil_div(k, split), c->bk) * c->bk, whole = ceil_div(k, c->bk) * c->bk;
     const long gn = pad ? pad : n;
     const int peel_m = peel ? (int)(m % c->bm) : 0;
     if (peel && (peel_m < 1 || peel_m > SIMT_PEEL_MAX || m < c->bm || split < 2))
@@ -170,19 +186,27 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     /* every slice non-empty: otherwise this is a smaller split under another name */
     if (split > 1 && (slice < SIMT_MIN_K_SLICE || (split - 1) * slice >= k))
         return -1;
+    const long head_m = tail && !pad && split > 1 ? head_rows(mc, config, m - peel_m, gn) : 0;
+    if (tail && head_m == 0)
+        return -1;
     p->config = config;
     p->split = split;
     p->pad_n = pad;
     p->peel_m = peel_m;
-    p->k_slice = (int)(split == 1 ? ceil_div(k, c->bk) * c->bk : slice);
-    p->blocks = ceil_div(m - peel_m, c->bm) * ceil_div(gn, c->bn) * split;
+    p->head_m = (int)head_m;
+    p->k_slice = (int)(split == 1 ? whole : slice);
+    /* the split part: the rows after the head */
+    const long rest = m - head_m;
+    p->blocks = ceil_div(rest - peel_m, c->bm) * ceil_div(gn, c->bn) * split;
     const long gemm_threads = p->blocks * simt_config_threads(c);
     if (simt_plan_workspace_bytes(p, m, n, k) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
         return -1;
     /* the last slice may be shorter; the busiest SM still waits for a full one */
     p->est_cycles = gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
+    if (head_m) /* a kernel of its own before the split one, which waits for it */
+        p->est_cycles += gemm_cycles(mc, config, gn, k, head_m / c->bm * ceil_div(gn, c->bn), (int)whole);
     if (split > 1 || pad)
-        p->est_cycles += reduce_cycles(mc, m, n, split, gemm_threads, !pad);
+        p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !pad);
     if (pad)
         p->est_cycles += simt_pad_cycles(mc, n, k, pad);
     if (peel)
@@ -191,28 +215,30 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
 }
 
 int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
-                       int peel, struct simt_plan *p)
+                       int peel, int tail, struct simt_plan *p)
 {
     const int width = simt_pad_width(n);
     if (pad && !width)
         return -1;
-    return plan_make(mc, m, n, k, config, split, pad ? width : 0, peel, p);
+    return plan_make(mc, m, n, k, config, split, pad ? width : 0, peel, tail, p);
 }
 
 int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                    struct simt_plan *p)
 {
-    return simt_plan_make_any(mc, m, n, k, config, split, 0, 0, p);
+    return simt_plan_make_any(mc, m, n, k, config, split, 0, 0, 0, p);
 }
 
 int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                           struct simt_plan *p)
 {
-    return simt_plan_make_any(mc, m, n, k, config, split, 1, 0, p);
+    return simt_plan_make_any(mc, m, n, k, config, split, 1, 0, 0, p);
 }
 
-/* kinds of plan, in the order candidates are listed: plain, padded, peeled, both */
-#define KINDS 4
+/* kinds of plan, in the order candidates are listed: plain, padded, peeled, both; then
+ * each split only past the full waves (bit 2; never padded) */
+#define KINDS 8
+#define KIND_ARGS(kind) (kind) & 1, ((kind) >> 1) & 1, (kind) >> 2
 
 int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, struct simt_plan *out,
                          int max)
@@ -221,20 +247,20 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
     for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
             for (int s = 0; s < NSPLITS && count < max; s++)
-                if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], kind & 1, kind >> 1, &out[count]) == 0)
+                if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], KIND_ARGS(kind), &out[count]) == 0)
                     count++;
     return count;
 }
 
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k)
 {
-    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0}, p;
+    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0}, p;
     for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
             for (int s = 0; s < NSPLITS; s++)
                 /* strictly smaller: ties keep the larger tile, then the smaller split, then
-                 * no copy, then no strip */
-                if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], kind & 1, kind >> 1, &p) == 0 &&
+                 * no copy, then no strip, then the whole split */
+                if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], KIND_ARGS(kind), &p) == 0 &&
                     p.est_cycles < best.est_cycles)
                     best = p;
     if (isinf(best.est_cycles))   /* bad sizes: still a plan the launcher can refuse */
@@ -246,26 +272,30 @@ size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long
 {
     if (p->pad_n)
         return ((size_t)k + (size_t)p->split * (size_t)m) * (size_t)p->pad_n * sizeof(float);
-    return p->split > 1 ? (size_t)p->split * (size_t)m * (size_t)n * sizeof(float) : 0;
+    return p->split > 1 ? (size_t)p->split * (size_t)(m - p->head_m) * (size_t)n * sizeof(float) : 0;
 }
 
-static void describe(const struct simt_config *c, int pad, int peel, int split, char *buf, size_t len)
+/* sliced: the tiles a tail plan splits (0: none, or all) */
+static void describe(const struct simt_config *c, int pad, int peel, int split, long sliced, char *buf, size_t len)
 {
     int tm, tn;
-    char strip[16] = "";
+    char strip[16] = "", tail[24] = "";
     simt_config_thread_tile(c, &tm, &tn);
     if (peel)
         snprintf(strip, sizeof strip, " peel%d", peel);
-    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s%s%s split%d", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn,
-             c->stages, c->a_kmajor ? "" : " aT", pad ? " padB" : "", strip, split);
+    if (sliced)
+        snprintf(tail, sizeof tail, " tail%ld", sliced);
+    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s%s%s split%d%s", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn,
+             c->stages, c->a_kmajor ? "" : " aT", pad ? " padB" : "", strip, split, tail);
 }
 
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len)
 {
-    describe(c, 0, 0, split, buf, len);
+    describe(c, 0, 0, split, 0, buf, len);
 }
 
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len)
 {
-    describe(&simt_configs[p->config], p->pad_n, p->peel_m, p->split, buf, len);
+    describe(&simt_configs[p->config], p->pad_n, p->peel_m, p->split, p->head_m ? p->blocks / p->split : 0, buf,
+             len);
 }

@@ -89,8 +89,8 @@ extern "C" {
 #define SIMT_REDUCE_SLICES 4
 #define SIMT_MAX_CONFIGS 24
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
- * peeled or not */
-#define SIMT_MAX_PLANS (SIMT_MAX_CONFIGS * 16 * 4)
+ * peeled or not, split whole or only past the full waves */
+#define SIMT_MAX_PLANS (SIMT_MAX_CONFIGS * 16 * 8)
 
 struct simt_config {
     const char *name;
@@ -129,6 +129,7 @@ struct simt_plan {
     double est_cycles;
     int pad_n;
     int peel_m;
+    int head_m;           /* 0, or C's first head_m rows (whole tile rows) run unsplit first */
 };
 
 /* The padded width of B's rows for a padded plan at n (0 when n % 4 == 0: no copy). */
@@ -143,9 +144,12 @@ int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int co
 int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                           struct simt_plan *p);
 /* Either, with the last M % BM rows peeled off (peel: 1), B padded or not (pad: 1): -1
- * also when no row is left over, more than SIMT_PEEL_MAX are, M < BM, or split is 1. */
+ * also when no row is left over, more than SIMT_PEEL_MAX are, M < BM, or split is 1.
+ * tail: 1, the split slices only the tiles past the grid's full waves: the whole tile
+ * rows those waves hold run unsplit first (head_m rows, straight into C), the rest as the
+ * split plan (-1 also with pad, split 1, or no full wave with rows left after it). */
 int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
-                       int peel, struct simt_plan *p);
+                       int peel, int tail, struct simt_plan *p);
 
 /* The rule: the candidate with the smallest estimate (see the top of this file). */
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k);
@@ -170,13 +174,14 @@ double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int 
 double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n);
 
 /* Workspace bytes a plan needs (0 without a split or a copy): the padded B (k x pad_n
- * floats) first, then the split's m x (pad_n or n) partials. */
+ * floats) first, then the split's (m - head_m) x (pad_n or n) partials. */
 size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long k);
 
 /* "128x256x16 w64x64 t16x8 s4 split1" into buf (the results' config column): a
  * configuration with a split, or a plan; a transposed-A configuration says so
  * ("128x256x16 w64x64 t16x8 s4 aT split1"), a padded plan too ("... aT padB split8"), a
- * peeled one with its strip's rows ("... aT peel1 split8"). */
+ * peeled one with its strip's rows ("... aT peel1 split8"), one that splits only past the
+ * full waves with the tiles it slices ("... aT split3 tail88", as tf32_auto's). */
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len);
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len);
 

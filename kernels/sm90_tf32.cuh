@@ -172,6 +172,26 @@ static inline int sm90_pad_pitch_bytes(void)
     return bytes;
 }
 
+/* Measurement knob: copy operands TMA could read in place but whose row pitch is not a
+ * multiple of `bytes` too. GEMMPROF_PAD_ALIGN names the operands and the multiple ("a32",
+ * "b128", "ab32"); unset, nothing more is copied. Read once: the copies are timed. */
+static inline void sm90_pad_align(bool *a, bool *b, int *bytes)
+{
+    static int mode = -1, gran = 0;
+    if (mode < 0) {
+        const char *e = getenv("GEMMPROF_PAD_ALIGN");
+        mode = 0;
+        if (e != NULL) {
+            for (const char *q = e; *q; q++)
+                mode |= *q == 'a' ? 1 : *q == 'b' ? 2 : 0;
+            gran = atoi(e + strspn(e, "ab"));
+            if (gran <= 0)
+                gran = 32;
+        }
+    }
+    *a = mode & 1, *b = (mode & 2) != 0, *bytes = gran;
+}
+
 /* The pitch-padded copies of A (m x k) and B (k x n) of T elements that TMA needs: a
  * global stride must be a multiple of 16 bytes and the base 16-byte aligned (the copies
  * take whole 128-byte lines, sm90_pad_pitch_bytes). Either copy is
@@ -183,8 +203,11 @@ static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a,
                                             long *ldb, void **scratch, cudaStream_t stream)
 {
     constexpr int V = 16 / sizeof(T);
-    const bool pad_a = k % V != 0 || !sm90_aligned16(*a);
-    const bool pad_b = n % V != 0 || !sm90_aligned16(*b);
+    bool align_a, align_b;
+    int align_bytes;
+    sm90_pad_align(&align_a, &align_b, &align_bytes);
+    const bool pad_a = k % V != 0 || !sm90_aligned16(*a) || (align_a && k * sizeof(T) % align_bytes != 0);
+    const bool pad_b = n % V != 0 || !sm90_aligned16(*b) || (align_b && n * sizeof(T) % align_bytes != 0);
     *lda = k, *ldb = n, *scratch = NULL;
     if (!pad_a && !pad_b)
         return cudaSuccess;

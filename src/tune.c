@@ -26,6 +26,7 @@
  * of the variants' signature, which has no room for a plan. Single-threaded. */
 static struct simt_machine tune_mc;
 static struct simt_plan tune_plans[SIMT_MAX_PLANS], tune_pick, tune_current;
+static long tune_n; /* the shape's n */
 
 static cudaError_t tune_launch(struct gemm_context *ctx, int m, int n, int k, const float *a, const float *b,
                                float *c, cudaStream_t stream)
@@ -53,6 +54,7 @@ static int tune_list(const struct shape_data *s)
         return -1;
     }
     tune_pick = simt_plan_pick(&tune_mc, s->m, s->n, s->k);
+    tune_n = s->n;
     return simt_plan_candidates(&tune_mc, s->m, s->n, s->k, tune_plans, SIMT_MAX_PLANS);
 }
 
@@ -66,8 +68,11 @@ static void tune_select(int plan, struct tune_row *t)
     const struct simt_plan *p = &tune_plans[plan];
     tune_current = *p;
     t->picked = p->config == tune_pick.config && p->split == tune_pick.split && p->pad_n == tune_pick.pad_n &&
-                p->peel_m == tune_pick.peel_m;
-    t->waves = (double)p->blocks / ((double)tune_mc.sms * blocks_per_sm(p->config));
+                p->peel_m == tune_pick.peel_m && p->head_m == tune_pick.head_m;
+    /* a tail plan's unsplit tiles count too */
+    const struct simt_config *c = &simt_configs[p->config];
+    const long head_tiles = p->head_m / c->bm * ((tune_n + c->bn - 1) / c->bn);
+    t->waves = (double)(p->blocks + head_tiles) / ((double)tune_mc.sms * blocks_per_sm(p->config));
 }
 
 static void tune_describe(int plan, char *buf, size_t len)

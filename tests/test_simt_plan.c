@@ -54,11 +54,11 @@ static void test_table(void)
     CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16 (k-major) or 8",
           simt_config_count);
     char buf[80];
-    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0};
+    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0, 0};
     simt_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 split2") == 0, "a plan described as the config column says: %s",
           buf);
-    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0};
+    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0, 0};
     simt_plan_describe(&t, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 aT split1") == 0, "a transposed-A plan says aT: %s", buf);
 }
@@ -72,7 +72,8 @@ static void test_rule(void)
     char b1[80], b2[80];
     simt_plan_describe(&big, b1, sizeof b1);
     simt_plan_describe(&small, b2, sizeof b2);
-    CHECK(big.split == 1 && mid.split == 1, "8192^3 and 4096^3 fill the GPU without splitting K (%s)", b1);
+    CHECK((big.split == 1 || big.head_m > 0) && (mid.split == 1 || mid.head_m > 0),
+          "8192^3 and 4096^3 fill the GPU without splitting K, but for the last wave's tiles (%s)", b1);
     int largest = 1;
     for (int i = 0; i < simt_config_count; i++)
         largest = largest && (long)simt_configs[i].bm * simt_configs[i].bn <= tile_area(&big);
@@ -198,7 +199,7 @@ static void test_model(void)
      * fewer */
     struct simt_plan peel, whole;
     char pb[96];
-    CHECK(simt_plan_make_any(&mc, 257, 513, 4099, t64, 12, 0, 1, &peel) == 0 &&
+    CHECK(simt_plan_make_any(&mc, 257, 513, 4099, t64, 12, 0, 1, 0, &peel) == 0 &&
               simt_plan_make(&mc, 257, 513, 4099, t64, 12, &whole) == 0 && peel.peel_m == 1 &&
               peel.blocks == 4L * 9 * 12 && whole.blocks == 5L * 9 * 12 &&
               simt_plan_workspace_bytes(&peel, 257, 513, 4099) == simt_plan_workspace_bytes(&whole, 257, 513, 4099) &&
@@ -208,14 +209,36 @@ static void test_model(void)
           peel.est_cycles, whole.est_cycles);
     simt_plan_describe(&peel, pb, sizeof pb);
     CHECK(strstr(pb, " aT peel1 split12") != NULL, "a peeled plan says so: %s", pb);
-    CHECK(simt_plan_make_any(&mc, 256, 513, 4099, t64, 8, 0, 1, &peel) == -1 &&
-              simt_plan_make_any(&mc, 257, 513, 4099, t64, 1, 0, 1, &peel) == -1 &&
-              simt_plan_make_any(&mc, 64 + SIMT_PEEL_MAX + 1, 513, 4099, t64, 8, 0, 1, &peel) == -1 &&
-              simt_plan_make_any(&mc, 3, 513, 4099, t64, 8, 0, 1, &peel) == -1 &&
-              simt_plan_make_any(&mc, 192 + SIMT_PEEL_MAX, 513, 4099, t64, 8, 1, 1, &peel) == 0 &&
+    CHECK(simt_plan_make_any(&mc, 256, 513, 4099, t64, 8, 0, 1, 0, &peel) == -1 &&
+              simt_plan_make_any(&mc, 257, 513, 4099, t64, 1, 0, 1, 0, &peel) == -1 &&
+              simt_plan_make_any(&mc, 64 + SIMT_PEEL_MAX + 1, 513, 4099, t64, 8, 0, 1, 0, &peel) == -1 &&
+              simt_plan_make_any(&mc, 3, 513, 4099, t64, 8, 0, 1, 0, &peel) == -1 &&
+              simt_plan_make_any(&mc, 192 + SIMT_PEEL_MAX, 513, 4099, t64, 8, 1, 1, 0, &peel) == 0 &&
               peel.peel_m == SIMT_PEEL_MAX && peel.pad_n == 516,
           "no peeled plan without left-over rows, without a split, past SIMT_PEEL_MAX rows or under one tile; "
           "peeled and padded together");
+    /* a tail plan: 7000x1000 makes 55 x 4 tiles of 128x256, one full wave of 132 (33 tile
+     * rows) and 88 more; those 88 are split, the 33 rows run whole first */
+    const int t256 = simt_config_find("t128x256");
+    struct simt_plan tail, all;
+    struct simt_machine h1 = mc;
+    h1.blocks_per_sm[t256] = 1;
+    CHECK(simt_plan_make_any(&h1, 7000, 1000, 2000, t256, 3, 0, 0, 1, &tail) == 0 &&
+              simt_plan_make(&h1, 7000, 1000, 2000, t256, 3, &all) == 0 && tail.head_m == 33 * 128 &&
+              tail.blocks == 22L * 4 * 3 && all.blocks == 55L * 4 * 3 &&
+              simt_plan_workspace_bytes(&tail, 7000, 1000, 2000) == (size_t)3 * (7000 - 4224) * 1000 * 4 &&
+              tail.est_cycles < all.est_cycles,
+          "7000x1000x2000, t128x256 split3 past the full wave: 4224 rows whole, 22 x 4 tiles in 3 slices, their "
+          "partials alone in the workspace, estimated cheaper than the whole split (%.0f vs %.0f)",
+          tail.est_cycles, all.est_cycles);
+    simt_plan_describe(&tail, pb, sizeof pb);
+    CHECK(strstr(pb, " aT split3 tail88") != NULL, "a tail plan says how many tiles it slices: %s", pb);
+    CHECK(simt_plan_make_any(&h1, 1024, 1024, 1024, t256, 2, 0, 0, 1, &tail) == -1 &&
+              simt_plan_make_any(&h1, 7000, 1000, 2000, t256, 1, 0, 0, 1, &tail) == -1 &&
+              simt_plan_make_any(&h1, 7000, 1001, 2000, t256, 3, 1, 0, 1, &tail) == -1 &&
+              simt_plan_make_any(&h1, 128 * 132, 256, 2000, t256, 3, 0, 0, 1, &tail) == -1 &&
+              simt_plan_make_any(&h1, 128 * 132 + 2, 256, 2000, t256, 3, 0, 1, 1, &tail) == -1,
+          "no tail plan without a full wave, without a split, padded, or with nothing past the full waves");
     const struct simt_plan square_odd = simt_plan_pick(&mc, 4095, 4095, 64);
     simt_plan_describe(&square_odd, b, sizeof b);
     CHECK(square_odd.pad_n == 0, "4095x4095x64 (a short K: the copy costs more than it saves) runs unpadded: %s", b);
@@ -237,7 +260,7 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
     enum { MAXROWS = 8192 };
     static struct {
         long m, n, k;
-        int config, split, per_sm, pad, peel;
+        int config, split, per_sm, pad, peel, tail;
         double t;
     } row[MAXROWS];
     char line[256], name[64];
@@ -249,12 +272,14 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
         row[nrows].m = strtol(p, &p, 10), p++;
         row[nrows].n = strtol(p, &p, 10), p++;
         row[nrows].k = strtol(p, &p, 10), p++;
-        /* "t64x64+pad": the plan with B's padded copy; "+peel": with the strip kernel */
+        /* "t64x64+pad": the plan with B's padded copy; "+peel": with the strip kernel;
+         * "+tail": split past the full waves only */
         size_t len = strcspn(p, ",");
         snprintf(name, sizeof name, "%.*s", (int)len, p);
         p += len + 1;
         row[nrows].pad = strstr(name, "+pad") != NULL;
         row[nrows].peel = strstr(name, "+peel") != NULL;
+        row[nrows].tail = strstr(name, "+tail") != NULL;
         name[strcspn(name, "+")] = '\0';
         row[nrows].split = (int)strtol(p, &p, 10), p++;
         row[nrows].per_sm = (int)strtol(p, &p, 10), p++;
@@ -275,13 +300,14 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
             end++;
         struct simt_machine mc = {132, {0}, {0}};
         double best = INFINITY;
-        int padded = 0, peeled = 0;
+        int padded = 0, peeled = 0, tailed = 0;
         for (int i = first; i < end; i++) {
             if (row[i].config >= 0)
                 mc.blocks_per_sm[row[i].config] = row[i].per_sm;
             best = fmin(best, row[i].t);
             padded |= row[i].pad;
             peeled |= row[i].peel;
+            tailed |= row[i].tail;
         }
         /* the rule's cheapest plan among the configurations the table measured, padded plans
          * only where it measured them (a row or a kind of plan added since is not judged
@@ -289,15 +315,15 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
         static struct simt_plan cand[SIMT_MAX_PLANS];
         const int nc = simt_plan_candidates(&mc, row[first].m, row[first].n, row[first].k, cand,
                                             (int)(sizeof cand / sizeof cand[0]));
-        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0};
+        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0, 0};
         for (int j = 0; j < nc; j++)
             if (mc.blocks_per_sm[cand[j].config] > 0 && (padded || !cand[j].pad_n) && (peeled || !cand[j].peel_m) &&
-                cand[j].est_cycles < p.est_cycles)
+                (tailed || !cand[j].head_m) && cand[j].est_cycles < p.est_cycles)
                 p = cand[j];
         double t = NAN;
         for (int i = first; i < end; i++)
             if (row[i].config == p.config && row[i].split == p.split && row[i].pad == (p.pad_n > 0) &&
-                row[i].peel == (p.peel_m > 0))
+                row[i].peel == (p.peel_m > 0) && row[i].tail == (p.head_m > 0))
                 t = row[i].t;
         char b[80] = "none";
         if (p.config >= 0)

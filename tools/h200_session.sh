@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail padalign cublasnames (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -209,7 +209,8 @@ import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
     # a plan with B's padded copy: "t64x64+pad", with a peeled strip: "+peel" after it
     # (tests/test_simt_plan.c reads them so)
-    r["config_name"] += ("+pad" if " padB " in r["config"] else "") + ("+peel" if " peel" in r["config"] else "")
+    r["config_name"] += ("+pad" if " padB " in r["config"] else "") + ("+peel" if " peel" in r["config"] else "") \
+        + ("+tail" if " tail" in r["config"] else "")
     print(",".join(r[c] for c in ("m", "n", "k", "config_name", "split", "blocks_per_sm", "time_median_s")))
 PY
     done
@@ -468,6 +469,58 @@ if has tail; then
     done
     build/gemmprof tune-check "$W"/tailtune/*/tune.csv
     echo "tail: $((SECONDS - t_start)) s"
+fi
+if has simttail; then
+    # issue 28: simt_auto's split past the full waves only (the full waves' tile rows whole
+    # first): verified beside cuBLAS where the rule picks such a plan, compute-sanitizer on
+    # every t64x64 plan at a shape with more tiles than the slots, then the SIMT tuner at
+    # SIMTTAIL_TUNE (each bounded by SIMTTAIL_TUNE_TIMEOUT, default 75 s)
+    t_start=$SECONDS
+    sshapes=${SIMTTAIL_SHAPES:-7000x1000x2000,3000x3000x512,8192x8192x1024,5003x1000x2000,4096,2048}
+    stamp "simt_auto verified at $sshapes -> $W/simttail_verify"
+    timeout 150 build/gemmprof -k simt_auto,cublas -s "$sshapes" --no-counters --no-ceilings --no-report \
+        -o "$W/simttail_verify" >"$W/logs/simttail-verify.log" 2>&1
+    echo "verify: exit $?"
+    python3 tests/gpu/csvcheck.py all-ok "$W/simttail_verify/results.csv" $((2 * $(echo "$sshapes" | tr ',' '\n' | wc -l)))
+    python3 tools/lab/auto_table.py "$W/simttail_verify" | tee "$W/logs/simttail-verify.md"
+    grep -A1 "^simt_auto" "$W/logs/simttail-verify.log" | grep -vx -- "--"
+    for tool in memcheck racecheck; do
+        GEMMPROF_TUNE_ONLY=t64x64 timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 \
+            build/gemmprof --tune 1500x1500x256 -r 1 -w 0 --no-flush -o "$W/simttail_${tool}_tune" \
+            >"$W/logs/simttail-$tool-tune.log" 2>&1
+        echo "$tool, every plan of t64x64 at 1500x1500x256 (576 tiles): exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/simttail-$tool-tune.log") plans ok ($(grep -cE "^[* ] [0-9]+x.* tail[0-9]+ +[0-9]" "$W/logs/simttail-$tool-tune.log") tail), $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/simttail-$tool-tune.log" | tail -1)"
+    done
+    for s in ${SIMTTAIL_TUNE-7000x1000x2000 5000x800x1200 3000x3000x512 8192x8192x1024}; do
+        timeout "${SIMTTAIL_TUNE_TIMEOUT:-75}" build/gemmprof --tune $s --no-counters -o "$W/simttail/$s" \
+            >"$W/logs/simttail-tune-$s.log" 2>&1
+        echo "tune simt $s: exit $?; $(grep -h "rule's pick" "$W/logs/simttail-tune-$s.log")"
+        grep -E "^\*" "$W/logs/simttail-tune-$s.log" | head -2
+    done
+    echo "simttail: $((SECONDS - t_start)) s"
+fi
+if has cublasnames; then
+    # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu, one metric)
+    stamp "cuBLAS's kernels -> $W/logs/cublasnames.txt"
+    timeout 150 ncu --metrics gpu__time_duration.sum -k regex:'gemm|splitK|reduce' \
+        build/gemmprof -k cublas,cublas_tf32 -s "${CUBLASNAMES_SHAPES:-7000x1000x2000,5000x800x1200,3333x333x3333,1000x1000x20000,127x4096x4096,4500,1800x1800x5000,100x100x10000}" \
+        -r 1 -w 0 --no-counters --no-ceilings --no-report -o "$W/cublasnames" >"$W/logs/cublasnames.txt" 2>&1
+    echo "ncu: exit $?"
+    grep -E "^  [A-Za-z_].*\(|gpu__time_duration" "$W/logs/cublasnames.txt" | paste - - | sed -E 's/ +/ /g' | cut -c1-220
+fi
+if has padalign; then
+    # issue 28: TF32 operands TMA reads in place whose rows are not whole 32- (or 128-)
+    # byte multiples, copied (GEMMPROF_PAD_ALIGN=a32, b32, ab32) or not (unset): tf32_auto
+    # beside cuBLAS TF32, each in one invocation
+    for pa in none a32 b32 ab32; do
+        stamp "GEMMPROF_PAD_ALIGN=$pa -> $W/padalign-$pa"
+        if [ "$pa" = none ]; then unset GEMMPROF_PAD_ALIGN; else export GEMMPROF_PAD_ALIGN=$pa; fi
+        timeout 100 build/gemmprof -k tf32_auto,cublas_tf32 \
+            -s "${PADALIGN_SHAPES:-4500,3500,2500,5500,4500x4500x1024,1500x1500x4500,700x700x7000,1500}" \
+            --no-counters --no-ceilings --no-report -o "$W/padalign-$pa" >"$W/logs/padalign-$pa.log" 2>&1
+        echo "GEMMPROF_PAD_ALIGN=$pa: exit $?"
+        python3 tools/lab/auto_table.py "$W/padalign-$pa" | tee "$W/logs/padalign-$pa.md"
+    done
+    unset GEMMPROF_PAD_ALIGN
 fi
 if has padpitch; then
     # issue 28: the padded copies' row pitch, 16 bytes (GEMMPROF_PAD_PITCH=16) against whole

@@ -31,7 +31,8 @@
  *   `gemmprof --tune MxNxK -k tf32_auto` times every plan with the rule's pick marked and
  *   prints the numbers the table's EFF column takes.
  * Shapes: any m, n, k >= 1, as wgmma_rs (TMA zero-fill, guarded stores, pitch-padded
- * copies for k % 4 or n % 4 != 0, timed with the kernel).
+ * copies for k % 4 or n % 4 != 0, timed with the kernel). Where k % 8 == 4 a plan may
+ * copy A onto whole lines too ("copyA"): A's rows 16 bytes off a sector cost L2 twice.
  * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
  *       ./build/gemmprof -k wgmma_rs,tf32_auto,cublas_tf32 -s 1024,8192x64x4096,257x513x4099
  */
@@ -96,7 +97,8 @@ static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, cons
                               /* after the padded copies: a dependent launch (kernels/pdl.cuh) */
                               pdl_launch(mp.pa != a || mp.pb != b, gemm_tf32_auto_kernel<P>, dim3(grid), dim3(P::NT),
                                          P::SMEM, stream, m, n, k, mp.a, mp.b, c, ws, counters, split, kts, dp);
-                          });
+                          },
+                          p->copy_a != 0);
 }
 
 typedef cudaError_t (*tf32_run_fn)(const struct tf32_plan *, int, int, int, const float *, const float *, float *,

@@ -172,42 +172,20 @@ static inline int sm90_pad_pitch_bytes(void)
     return bytes;
 }
 
-/* Measurement knob: copy operands TMA could read in place but whose row pitch is not a
- * multiple of `bytes` too. GEMMPROF_PAD_ALIGN names the operands and the multiple ("a32",
- * "b128", "ab32"); unset, nothing more is copied. Read once: the copies are timed. */
-static inline void sm90_pad_align(bool *a, bool *b, int *bytes)
-{
-    static int mode = -1, gran = 0;
-    if (mode < 0) {
-        const char *e = getenv("GEMMPROF_PAD_ALIGN");
-        mode = 0;
-        if (e != NULL) {
-            for (const char *q = e; *q; q++)
-                mode |= *q == 'a' ? 1 : *q == 'b' ? 2 : 0;
-            gran = atoi(e + strspn(e, "ab"));
-            if (gran <= 0)
-                gran = 32;
-        }
-    }
-    *a = mode & 1, *b = (mode & 2) != 0, *bytes = gran;
-}
-
 /* The pitch-padded copies of A (m x k) and B (k x n) of T elements that TMA needs: a
  * global stride must be a multiple of 16 bytes and the base 16-byte aligned (the copies
- * take whole 128-byte lines, sm90_pad_pitch_bytes). Either copy is
+ * take whole 128-byte lines, sm90_pad_pitch_bytes); copy_a copies A also where TMA could
+ * read it in place (tf32_auto's plans, kernels/tf32_plan.h: TF32_A_SPLIT). Either copy is
  * made only when needed, both in one launch (kernels/pad_rows.cuh) on `stream`, into
  * stream-ordered scratch memory (*scratch, NULL when none); *a, *b and the pitches are
  * replaced by the copies'. */
 template <class T>
 static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a, const void **b, long *lda,
-                                            long *ldb, void **scratch, cudaStream_t stream)
+                                            long *ldb, void **scratch, cudaStream_t stream, bool copy_a)
 {
     constexpr int V = 16 / sizeof(T);
-    bool align_a, align_b;
-    int align_bytes;
-    sm90_pad_align(&align_a, &align_b, &align_bytes);
-    const bool pad_a = k % V != 0 || !sm90_aligned16(*a) || (align_a && k * sizeof(T) % align_bytes != 0);
-    const bool pad_b = n % V != 0 || !sm90_aligned16(*b) || (align_b && n * sizeof(T) % align_bytes != 0);
+    const bool pad_a = k % V != 0 || !sm90_aligned16(*a) || copy_a;
+    const bool pad_b = n % V != 0 || !sm90_aligned16(*b);
     *lda = k, *ldb = n, *scratch = NULL;
     if (!pad_a && !pad_b)
         return cudaSuccess;
@@ -219,29 +197,29 @@ static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a,
         *scratch = NULL;
         return e;
     }
-    T *copy_a = static_cast<T *>(*scratch), *copy_b = copy_a + a_elems;
+    T *a_copy = static_cast<T *>(*scratch), *b_copy = a_copy + a_elems;
     struct pad_copy copies[2];
     int n_copies = 0;
     if (pad_a)
-        copies[n_copies++] = {*a, copy_a, m, k, pitch_a};
+        copies[n_copies++] = {*a, a_copy, m, k, pitch_a};
     if (pad_b)
-        copies[n_copies++] = {*b, copy_b, k, n, pitch_b};
+        copies[n_copies++] = {*b, b_copy, k, n, pitch_b};
     if ((e = pad_rows_launch<T>(copies, n_copies, stream)) != cudaSuccess)
         return e;
     if (pad_a)
-        *a = copy_a, *lda = pitch_a;
+        *a = a_copy, *lda = pitch_a;
     if (pad_b)
-        *b = copy_b, *ldb = pitch_b;
+        *b = b_copy, *ldb = pitch_b;
     return cudaSuccess;
 }
 
 template <class T>
 static inline cudaError_t sm90_operands_prepare(int m, int n, int k, const void *a, const void *b,
-                                                cudaStream_t stream, sm90_operands_of<T> *op)
+                                                cudaStream_t stream, sm90_operands_of<T> *op, bool copy_a = false)
 {
     const void *pa = a, *pb = b;
     void *scratch;
-    const cudaError_t e = sm90_pad_operands<T>(m, n, k, &pa, &pb, &op->lda, &op->ldb, &scratch, stream);
+    const cudaError_t e = sm90_pad_operands<T>(m, n, k, &pa, &pb, &op->lda, &op->ldb, &scratch, stream, copy_a);
     op->a = static_cast<const T *>(pa), op->b = static_cast<const T *>(pb);
     op->scratch = static_cast<T *>(scratch);
     return e;
@@ -297,7 +275,7 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const sm90_operands
 template <class T, class Maps, class GetMaps, class Launch>
 static inline cudaError_t sm90_gemm_host(Maps *maps, bool *smem_raised, const void *kernel, int smem, int m, int n,
                                          int k, const void *a, const void *b, cudaStream_t stream, GetMaps get_maps,
-                                         Launch launch)
+                                         Launch launch, bool copy_a = false)
 {
     cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
     if (e != cudaSuccess)
@@ -308,7 +286,7 @@ static inline cudaError_t sm90_gemm_host(Maps *maps, bool *smem_raised, const vo
         *smem_raised = true;
     }
     sm90_operands_of<T> op;
-    e = sm90_operands_prepare(m, n, k, a, b, stream, &op);
+    e = sm90_operands_prepare(m, n, k, a, b, stream, &op, copy_a);
     if (e == cudaSuccess)
         e = get_maps(op);
     if (e == cudaSuccess) {
@@ -323,11 +301,11 @@ static inline cudaError_t sm90_gemm_host(Maps *maps, bool *smem_raised, const vo
 template <class Launch>
 static inline cudaError_t sm90_tf32_gemm(struct sm90_maps *maps, bool *smem_raised, const void *kernel, int smem,
                                          int bm, int bk, int m, int n, int k, const float *a, const float *b,
-                                         cudaStream_t stream, Launch launch)
+                                         cudaStream_t stream, Launch launch, bool copy_a = false)
 {
     return sm90_gemm_host<float>(
         maps, smem_raised, kernel, smem, m, n, k, a, b, stream,
-        [&](const sm90_operands &op) { return sm90_maps_get(maps, &op, m, n, k, bm, bk); }, launch);
+        [&](const sm90_operands &op) { return sm90_maps_get(maps, &op, m, n, k, bm, bk); }, launch, copy_a);
 }
 
 /* The persistent kernels' grid (wgmma_ws, wgmma_ss, tf32x3_wgmma): one block per SM, fewer

@@ -82,8 +82,20 @@ double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan 
     return ktiles_on_sm(mc, p) * (c->bm + tf32_config_bn(c)) * 128.0;
 }
 
-/* The busiest SM's cycles (see the header). */
-static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p)
+/* A's rows start 16 bytes into a 32-byte sector (every other row): see TF32_A_SPLIT */
+static int a_off_sector(long k)
+{
+    return k % 8 == 4;
+}
+
+static double max3(double a, double b, double c)
+{
+    const double ab = a > b ? a : b;
+    return ab > c ? ab : c;
+}
+
+/* The busiest SM's cycles (see the header); a_split: A's L2 bytes count this many times. */
+static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p, double a_split)
 {
     const struct tf32_config *c = &tf32_configs[p->config];
     const double tile_bytes = 4.0 * c->bm * tf32_config_bn(c);
@@ -91,7 +103,9 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     const double kt_on_sm = ktiles_on_sm(mc, p);
     const double mma = (double)c->bm * tf32_config_bn(c) * 32.0 / (TF32_MACS_PER_CLK * c->eff);
     const double feed = (double)(c->bm + tf32_config_bn(c)) * 128.0 / TF32_SM_BYTES_PER_CLK;
-    double cycles = kt_on_sm * (mma > feed ? mma : feed) + (double)(whole + sliced) * TF32_UNIT_CLK;
+    const long busy = p->grid < sms_of(mc) ? p->grid : sms_of(mc);
+    const double l2 = (double)busy * (c->bm * a_split + tf32_config_bn(c)) * 128.0 / TF32_L2_BYTES_PER_CLK;
+    double cycles = kt_on_sm * max3(mma, feed, l2) + (double)(whole + sliced) * TF32_UNIT_CLK;
     if (p->split > 1)
         cycles += (double)(sliced * on_sm) * tile_bytes / TF32_FIXUP_BYTES_PER_CLK +
                   (double)ceil_div(p->tiles - p->dp_tiles, sms_of(mc)) *
@@ -102,7 +116,14 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
 int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int config, int split,
                    struct tf32_plan *p)
 {
-    if (config < 0 || config >= tf32_config_count || split < 1 || m < 1 || n < 1 || k < 1)
+    return tf32_plan_make_any(mc, m, n, k, config, split, 0, p);
+}
+
+int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int copy_a,
+                       struct tf32_plan *p)
+{
+    if (config < 0 || config >= tf32_config_count || split < 1 || m < 1 || n < 1 || k < 1 ||
+        (copy_a && !a_off_sector(k)))
         return -1;
     const struct tf32_config *c = &tf32_configs[config];
     const long ktiles = ceil_div(k, 32), kts = ceil_div(ktiles, split);
@@ -123,31 +144,36 @@ int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int co
     p->grid = p->units < slots ? p->units : slots;
     if (tf32_plan_workspace_bytes(p) > (size_t)TF32_MAX_WORKSPACE_BYTES)
         return -1;
-    p->sm_cycles = sm_cycles(mc, p);
+    p->copy_a = copy_a != 0;
+    p->sm_cycles = sm_cycles(mc, p, a_off_sector(k) && !copy_a ? TF32_A_SPLIT : 1.0);
     const double dram = 4.0 * ((double)m * k + (double)k * n + (double)m * n) / TF32_DRAM_BYTES_PER_CLK;
     const double s2 = p->sm_cycles * p->sm_cycles, d2 = dram * dram;
     p->est_cycles = sqrt(sqrt(s2 * s2 + d2 * d2)) + TF32_LAUNCH_CLK;
+    if (copy_a) /* read A, write its copy, before the kernel */
+        p->est_cycles += TF32_COPY_CLK + 8.0 * m * k / TF32_DRAM_BYTES_PER_CLK;
     return 0;
 }
 
 int tf32_plan_candidates(const struct tf32_machine *mc, long m, long n, long k, struct tf32_plan *out, int max)
 {
     int count = 0;
-    for (int c = 0; c < tf32_config_count; c++)
-        for (int s = 0; s < NSPLITS && count < max; s++)
-            if (tf32_plan_make(mc, m, n, k, c, tf32_splits[s], &out[count]) == 0)
-                count++;
+    for (int copy = 0; copy < 2; copy++)
+        for (int c = 0; c < tf32_config_count; c++)
+            for (int s = 0; s < NSPLITS && count < max; s++)
+                if (tf32_plan_make_any(mc, m, n, k, c, tf32_splits[s], copy, &out[count]) == 0)
+                    count++;
     return count;
 }
 
 struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k)
 {
-    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0}, p;
-    for (int c = 0; c < tf32_config_count; c++)
-        for (int s = 0; s < NSPLITS; s++)
-            /* strictly smaller: ties keep the larger tile, then the smaller split */
-            if (tf32_plan_make(mc, m, n, k, c, tf32_splits[s], &p) == 0 && p.est_cycles < best.est_cycles)
-                best = p;
+    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0, 0}, p;
+    for (int copy = 0; copy < 2; copy++)
+        for (int c = 0; c < tf32_config_count; c++)
+            for (int s = 0; s < NSPLITS; s++)
+                /* strictly smaller: ties keep no copy, the larger tile, then the smaller split */
+                if (tf32_plan_make_any(mc, m, n, k, c, tf32_splits[s], copy, &p) == 0 && p.est_cycles < best.est_cycles)
+                    best = p;
     if (isinf(best.est_cycles)) /* bad sizes: still a plan the launcher can refuse */
         tf32_plan_make(mc, m > 0 ? m : 1, n > 0 ? n : 1, k > 0 ? k : 1, 0, 1, &best);
     return best;
@@ -180,4 +206,7 @@ void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len)
     const size_t used = strlen(buf);
     if (p->dp_tiles > 0 && used < len) /* the split is the last wave's: say how many tiles */
         snprintf(buf + used, len - used, " tail%ld", p->tiles - p->dp_tiles);
+    const size_t more = strlen(buf);
+    if (p->copy_a && more < len)
+        snprintf(buf + more, len - more, " copyA");
 }

@@ -16,7 +16,9 @@
  * 128 kts / TF32_SM_BYTES_PER_CLK) cycles of its SM; each block adds TF32_UNIT_CLK per unit
  * (its epilogue), and a split adds each sliced unit's partial-tile store and, per tile the
  * SM reduces (ceil((T - D) / SMs)), TF32_FIXUP_CLK plus reading s partial tiles (bytes at
- * TF32_FIXUP_BYTES_PER_CLK). The SM's time S and the device's DRAM time D (A, B and C once:
+ * TF32_FIXUP_BYTES_PER_CLK). A k-tile also waits for L2: the busy SMs' operand bytes at
+ * TF32_L2_BYTES_PER_CLK, A's counted twice where its rows sit 16 bytes off a sector (then
+ * the plan copying A first is a candidate too). The SM's time S and the device's DRAM time D (A, B and C once:
  * 4 (MK + KN + MN) bytes at TF32_DRAM_BYTES_PER_CLK) overlap, not perfectly: the estimate
  * is (S^4 + D^4)^(1/4) + TF32_LAUNCH_CLK. So a compute-bound shape goes by the wave count
  * and the last wave's fill, as simt_auto's rule, and a DRAM-bound one (a skinny operand of
@@ -45,9 +47,19 @@ extern "C" {
 #define TF32_DRAM_BYTES_PER_CLK 1700.0      /* device DRAM bytes per SM cycle (3.36 TB/s) */
 #define TF32_FIXUP_BYTES_PER_CLK 24.0       /* one SM's partial-tile stores and loads (L2) */
 #define TF32_FIXUP_CLK 1500.0               /* the fixup's fences, atomic and barriers */
+/* A's rows 16 bytes off a 32-byte sector (k % 8 == 4; k % 4 != 0 is copied anyway, onto
+ * whole lines): every 128-byte box row of A then touches two sector pairs, and with every
+ * SM loading, L2 runs out first. The device's L2 delivers TF32_L2_BYTES_PER_CLK; such A
+ * bytes count TF32_A_SPLIT times. A plan may copy A first onto whole lines (copy_a): it
+ * reads and writes A once at TF32_DRAM_BYTES_PER_CLK, plus TF32_COPY_CLK (a dependent
+ * launch). Fitted on the H200 at 2500^3-5500^3, 700x700x7000, 1500x1500x4500 and 1500^3. */
+#define TF32_L2_BYTES_PER_CLK 6100.0
+#define TF32_A_SPLIT 2.0
+#define TF32_COPY_CLK 2000.0
 #define TF32_MAX_WORKSPACE_BYTES (256L << 20)
 #define TF32_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 #define TF32_MAX_CONFIGS 16
+#define TF32_MAX_PLANS (TF32_MAX_CONFIGS * 16 * 2) /* configurations x splits x A copied or not */
 
 struct tf32_config {
     const char *name;
@@ -87,12 +99,17 @@ struct tf32_plan {
     double est_cycles, sm_cycles;
     long dp_tiles;
     long ktiles; /* of all of K: a whole tile's */
+    int copy_a;  /* A copied onto whole 128-byte lines first (only where k % 8 == 4) */
 };
 
 /* The plan of configuration `config` with `split` slices at m x n x k: 0, or -1 when it
  * is not a candidate (see the top of this file). */
 int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int config, int split,
                    struct tf32_plan *p);
+/* The same with A copied first (copy_a 1): -1 also where A's rows are not 16 bytes off a
+ * sector (k % 8 != 4). */
+int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int copy_a,
+                       struct tf32_plan *p);
 
 /* The rule: the candidate with the smallest estimate. */
 struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k);
@@ -111,7 +128,7 @@ double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan 
 
 /* "256x128x32 wg2 s4 split1" into buf (the results' config column): tile, consumer
  * warpgroups, stages, " b2" where MIN_BLOCKS is 2, split; a plan whose split slices only
- * the last wave adds " tail24" (its 24 sliced tiles). */
+ * the last wave adds " tail24" (its 24 sliced tiles), one that copies A " copyA". */
 void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len);
 void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len);
 

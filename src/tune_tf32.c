@@ -24,7 +24,7 @@
 /* The machine, the plans and the one the launcher runs (measure_variant takes a launcher
  * of the variants' signature, which has no room for a plan). Single-threaded. */
 static struct tf32_machine tf32_mc;
-static struct tf32_plan tf32_plans[TF32_MAX_CONFIGS * 16], tf32_pick, tf32_tune_current;
+static struct tf32_plan tf32_plans[TF32_MAX_PLANS], tf32_pick, tf32_tune_current;
 
 static cudaError_t tf32_tune_launch(struct gemm_context *ctx, int m, int n, int k, const float *a, const float *b,
                                     float *c, cudaStream_t stream)
@@ -70,7 +70,7 @@ static void tf32_select(int plan, struct tune_row *t)
 {
     const struct tf32_plan *p = &tf32_plans[plan];
     tf32_tune_current = *p;
-    t->picked = p->config == tf32_pick.config && p->split == tf32_pick.split;
+    t->picked = p->config == tf32_pick.config && p->split == tf32_pick.split && p->copy_a == tf32_pick.copy_a;
     t->waves = (double)p->units / ((double)tf32_mc.sms * tf32_blocks(p->config));
 }
 

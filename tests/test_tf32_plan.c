@@ -58,7 +58,7 @@ static void test_table(void)
     CHECK(first->bm == 256 && first->consumers == 2 && first->stages == 4 && first->min_blocks == 1,
           "the first tile is wgmma_rs's 256 x 128 x 32, 4 stages (ties go to it)");
     char buf[80];
-    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129};
+    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129, 0};
     tf32_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "256x128x32 wg2 s4 split3") == 0, "a plan described as the config column says: %s", buf);
     const int b2 = tf32_config_find("w64x64b2");
@@ -117,7 +117,7 @@ static void test_rule(void)
                                      {2048, 2048, 2048}, {8192, 64, 4096},    {64, 8192, 4096},   {3000, 3000, 512},
                                      {257, 513, 4099},   {2049, 2049, 2049},  {1023, 1025, 4097}, {64, 2048, 32},
                                      {300000, 64, 64},   {65, 65, 1000000}};
-    struct tf32_plan cand[TF32_MAX_CONFIGS * 16];
+    struct tf32_plan cand[TF32_MAX_PLANS];
     int ok = 1, sound = 1, unsplit = 1;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         const long m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
@@ -128,7 +128,7 @@ static void test_rule(void)
         for (int j = 0; j < nc; j++) {
             least = fmin(least, cand[j].est_cycles);
             sound = sound && plan_sound(&mc, &cand[j], m, n, k);
-            whole += cand[j].split == 1;
+            whole += cand[j].split == 1 && !cand[j].copy_a;
         }
         ok = ok && p.est_cycles == least && plan_sound(&mc, &p, m, n, k);
         unsplit = unsplit && whole == tf32_config_count;
@@ -158,6 +158,24 @@ static void test_rule(void)
     CHECK(strcmp(tail, "256x128x32 wg2 s4 split4 tail24") == 0, "and it says so: %s", tail);
     CHECK(tf32_plan_make(&mc, 2048, 8448, 512, 0, 2, &q) == -1 && tf32_plan_make(&mc, 2048, 8448, 512, 0, 1, &q) == 0,
           "264 tiles (two whole waves): nothing to slice, no split plan");
+    /* A's rows 16 bytes off a sector (k % 8 == 4): with the GPU full, L2 bounds the plan
+     * unless A is copied first; with a partial wave, or rows on sectors, nothing is copied */
+    struct tf32_plan copied, in_place;
+    CHECK(tf32_plan_make_any(&mc, 4096, 4096, 4096, 0, 1, 1, &q) == -1 &&
+              tf32_plan_make_any(&mc, 4096, 4096, 4098, 0, 1, 1, &q) == -1 &&
+              tf32_plan_make_any(&mc, 4096, 4096, 4100, 0, 1, 1, &q) == 0 && q.copy_a,
+          "A is copied only where k %% 8 == 4 (4100, not 4096 or 4098: k %% 4 != 0 is copied anyway)");
+    CHECK(tf32_plan_make_any(&mc, 4500, 4500, 4500, 0, 1, 1, &copied) == 0 &&
+              tf32_plan_make(&mc, 4500, 4500, 4500, 0, 1, &in_place) == 0 &&
+              copied.sm_cycles < 0.8 * in_place.sm_cycles && copied.est_cycles < in_place.est_cycles,
+          "4500^3, 256 x 128 tiles on every SM: copying A first is estimated cheaper (%.0f vs %.0f cycles)",
+          copied.est_cycles, in_place.est_cycles);
+    const struct tf32_plan big_odd = tf32_plan_pick(&mc, 4500, 4500, 4500), small_odd = tf32_plan_pick(&mc, 1500, 1500, 1500);
+    char odd[80];
+    tf32_plan_describe(&big_odd, odd, sizeof odd);
+    CHECK(big_odd.copy_a && strstr(odd, " copyA") != NULL, "and the rule copies A there: %s", odd);
+    CHECK(!small_odd.copy_a && !tf32_plan_pick(&mc, 1000, 1500, 700).copy_a,
+          "not at 1500^3 (72 tiles, 72 SMs loading) or 1000x1500x700");
     CHECK(tf32_plan_make(&mc, 100, 100, 100, 0, 0, &q) == -1 && tf32_plan_make(&mc, 0, 100, 100, 0, 1, &q) == -1 &&
               tf32_plan_make(&mc, 100, 100, 100, tf32_config_count, 1, &q) == -1,
           "no split, an empty shape or an unknown tile: no plan");

@@ -20,8 +20,8 @@ static void write_table(const char *path, long m, long n, long k, double pick_fa
     struct tf32_machine mc = {132, {0}, {0}};
     for (int i = 0; i < tf32_config_count; i++)
         mc.blocks_per_sm[i] = tf32_configs[i].min_blocks;
-    static struct tf32_plan plans[TF32_MAX_CONFIGS * 16];
-    const int np = tf32_plan_candidates(&mc, m, n, k, plans, TF32_MAX_CONFIGS * 16);
+    static struct tf32_plan plans[TF32_MAX_PLANS];
+    const int np = tf32_plan_candidates(&mc, m, n, k, plans, TF32_MAX_PLANS);
     const struct tf32_plan pick = tf32_plan_pick(&mc, m, n, k);
     FILE *f = fopen(path, "w");
     if (!f)
@@ -30,7 +30,7 @@ static void write_table(const char *path, long m, long n, long k, double pick_fa
     char header[] = TUNE_TF32_CSV_HEADER;
     for (int i = 0; i < np; i++) {
         const struct tf32_plan *p = &plans[i];
-        const int picked = p->config == pick.config && p->split == pick.split;
+        const int picked = p->config == pick.config && p->split == pick.split && p->copy_a == pick.copy_a;
         double t = p->est_cycles / TF32_MODEL_SM_HZ;
         const char *status = "ok";
         if (picked && isnan(pick_factor))

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail padalign cublasnames (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -507,20 +507,30 @@ if has cublasnames; then
     echo "ncu: exit $?"
     grep -E "^  [A-Za-z_].*\(|gpu__time_duration" "$W/logs/cublasnames.txt" | paste - - | sed -E 's/ +/ /g' | cut -c1-220
 fi
-if has padalign; then
-    # issue 28: TF32 operands TMA reads in place whose rows are not whole 32- (or 128-)
-    # byte multiples, copied (GEMMPROF_PAD_ALIGN=a32, b32, ab32) or not (unset): tf32_auto
-    # beside cuBLAS TF32, each in one invocation
-    for pa in none a32 b32 ab32; do
-        stamp "GEMMPROF_PAD_ALIGN=$pa -> $W/padalign-$pa"
-        if [ "$pa" = none ]; then unset GEMMPROF_PAD_ALIGN; else export GEMMPROF_PAD_ALIGN=$pa; fi
-        timeout 100 build/gemmprof -k tf32_auto,cublas_tf32 \
-            -s "${PADALIGN_SHAPES:-4500,3500,2500,5500,4500x4500x1024,1500x1500x4500,700x700x7000,1500}" \
-            --no-counters --no-ceilings --no-report -o "$W/padalign-$pa" >"$W/logs/padalign-$pa.log" 2>&1
-        echo "GEMMPROF_PAD_ALIGN=$pa: exit $?"
-        python3 tools/lab/auto_table.py "$W/padalign-$pa" | tee "$W/logs/padalign-$pa.md"
+if has copya; then
+    # issue 28: tf32_auto copying A first where its rows sit 16 bytes off a sector (k % 8
+    # == 4): verified beside cuBLAS TF32 at COPYA_SHAPES, compute-sanitizer on every
+    # w64x64b2 plan at a small such shape, then the TF32 tuner at COPYA_TUNE
+    t_start=$SECONDS
+    cshapes=${COPYA_SHAPES:-4500,2500,5500,3500,2200x2200x700,6000x6000x300,1500,1000x1500x700,1500x1500x4500}
+    stamp "tf32_auto verified at $cshapes -> $W/copya_verify"
+    timeout 150 build/gemmprof -k tf32_auto,cublas_tf32 -s "$cshapes" --no-counters --no-ceilings --no-report \
+        -o "$W/copya_verify" >"$W/logs/copya-verify.log" 2>&1
+    echo "verify: exit $?"
+    python3 tests/gpu/csvcheck.py all-ok "$W/copya_verify/results.csv" $((2 * $(echo "$cshapes" | tr ',' '\n' | wc -l)))
+    python3 tools/lab/auto_table.py "$W/copya_verify" | tee "$W/logs/copya-verify.md"
+    grep -A1 "^tf32_auto" "$W/logs/copya-verify.log" | grep "config"
+    for tool in memcheck racecheck; do
+        GEMMPROF_TUNE_ONLY=w64x64b2 timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 \
+            build/gemmprof --tune 1100x1100x260 -k tf32_auto -r 1 -w 0 --no-flush -o "$W/copya_${tool}_tune" \
+            >"$W/logs/copya-$tool-tune.log" 2>&1
+        echo "$tool, every w64x64b2 plan at 1100x1100x260: exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/copya-$tool-tune.log") plans ok ($(grep -cE "copyA +[0-9]+.* ok " "$W/logs/copya-$tool-tune.log") copyA), $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/copya-$tool-tune.log" | tail -1)"
     done
-    unset GEMMPROF_PAD_ALIGN
+    for s in ${COPYA_TUNE-4500 2500 2200x2200x700 6000x6000x300}; do
+        timeout 75 build/gemmprof --tune $s -k tf32_auto --no-counters -o "$W/copyatune/$s" >"$W/logs/copya-tune-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/copya-tune-$s.log")"
+    done
+    echo "copya: $((SECONDS - t_start)) s"
 fi
 if has padpitch; then
     # issue 28: the padded copies' row pitch, 16 bytes (GEMMPROF_PAD_PITCH=16) against whole

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -497,6 +497,22 @@ if has simttail; then
         grep -E "^\*" "$W/logs/simttail-tune-$s.log" | head -2
     done
     echo "simttail: $((SECONDS - t_start)) s"
+fi
+if has simtprof; then
+    # issue 28: why the SIMT kernel's 2-blocks-per-SM tiles trail cuBLAS's 128x128x8 kernel
+    # (ncu's sections on the first launch of each tile at SIMTPROF_SHAPE, and on cuBLAS's)
+    sshape=${SIMTPROF_SHAPE:-7000x1000x2000}
+    secs="--section SpeedOfLight --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis --section Occupancy --section MemoryWorkloadAnalysis_Tables --section LaunchStats --section SchedulerStats"
+    for tile in ${SIMTPROF_TILES:-t128x128k8 t128x128 t128x256k32s4}; do
+        stamp "ncu on $tile at $sshape -> $W/logs/simtprof-$tile.txt"
+        GEMMPROF_TUNE_ONLY=$tile timeout 120 ncu $secs -k regex:gemm_simt_kernel --launch-count 1 \
+            build/gemmprof --tune "$sshape" -r 1 -w 0 --no-counters -o "$W/simtprof-$tile" >"$W/logs/simtprof-$tile.txt" 2>&1
+        echo "ncu $tile: exit $?"
+    done
+    stamp "ncu on cuBLAS at $sshape -> $W/logs/simtprof-cublas.txt"
+    timeout 120 ncu $secs -k regex:sm80_xmma --launch-count 1 build/gemmprof -k cublas -s "$sshape" -r 1 -w 0 \
+        --no-counters --no-ceilings --no-report -o "$W/simtprof-cublas" >"$W/logs/simtprof-cublas.txt" 2>&1
+    echo "ncu cublas: exit $?"
 fi
 if has cublasnames; then
     # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu, one metric)

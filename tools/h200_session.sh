@@ -503,6 +503,8 @@ if has simtprof; then
     # (ncu's sections on the first launch of each tile at SIMTPROF_SHAPE, and on cuBLAS's)
     sshape=${SIMTPROF_SHAPE:-7000x1000x2000}
     secs="--section SpeedOfLight --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis --section Occupancy --section MemoryWorkloadAnalysis_Tables --section LaunchStats --section SchedulerStats"
+    st=smsp__average_warps_issue_stalled_
+    [ -n "${SIMTPROF_METRICS:-}" ] && secs="--metrics $(for r in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle not_selected selected wait dispatch_stall no_instruction membar drain branch_resolving misc tex_throttle; do printf '%s%s_per_issue_active.ratio,' $st $r; done)l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_global_ld.sum,smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed.sum,sm__cycles_active.avg,smsp__inst_executed_op_ldgsts.sum,smsp__sass_inst_executed_op_ldgsts.sum,smsp__inst_executed_pipe_fma.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fp32.sum"
     for tile in ${SIMTPROF_TILES:-t128x128k8 t128x128 t128x256k32s4}; do
         stamp "ncu on $tile at $sshape -> $W/logs/simtprof-$tile.txt"
         GEMMPROF_TUNE_ONLY=$tile timeout 120 ncu $secs -k regex:gemm_simt_kernel --launch-count 1 \

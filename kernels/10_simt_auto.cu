@@ -32,7 +32,7 @@
 #include "kernels/simt_gemm.cuh"
 
 typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
-                                   const float *b, float *c, bool after_copy, cudaStream_t stream);
+                                   const float *b, float *c, int dep, cudaStream_t stream);
 
 /* Resident blocks per SM of one configuration, as launched, and its registers per thread
  * (16-byte path). */
@@ -257,7 +257,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (p->config < 0 || p->config >= simt_nconfigs || p->split < 1 || p->k_slice < 1)
         return cudaErrorInvalidValue;
     if (p->split == 1 && !p->pad_n)
-        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, false, stream);
+        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, SIMT_DEP_NONE, stream);
     if (p->pad_n && (p->pad_n < n || p->pad_n % 4 != 0))
         return cudaErrorInvalidValue;
     const int bm = simt_configs[p->config].bm, bk = simt_configs[p->config].bk;
@@ -268,9 +268,10 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (err != cudaSuccess)
         return err;
     /* a tail plan: the full waves' tile rows whole, straight into C; the split below runs
-     * on the rows after them, a dependent launch (it starts as the head's blocks leave) */
+     * on the rows after them, a dependent launch that reads only A and B, so its blocks
+     * start as the head's leave (the reduction, a plain launch, waits for both) */
     if (p->head_m) {
-        err = simt_runs[p->config](p->head_m, n, k, (k + bk - 1) / bk * bk, 1, a, b, c, false, stream);
+        err = simt_runs[p->config](p->head_m, n, k, (k + bk - 1) / bk * bk, 1, a, b, c, SIMT_DEP_NONE, stream);
         if (err != cudaSuccess)
             return err;
         m -= p->head_m;
@@ -288,7 +289,8 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (p->pad_n)
         err = pad_rows(b, ws, k, n, ld, stream);
     if (err == cudaSuccess)
-        err = simt_runs[p->config](m0, ld, k, p->k_slice, p->split, a, b_gemm, part, p->pad_n || p->head_m, stream);
+        err = simt_runs[p->config](m0, ld, k, p->k_slice, p->split, a, b_gemm, part,
+                                   p->pad_n ? SIMT_DEP_WAIT : p->head_m ? SIMT_DEP_OVERLAP : SIMT_DEP_NONE, stream);
     const size_t strip_at = (size_t)p->split * m0 * ld;
     if (err == cudaSuccess && peel) {
         const dim3 grid((unsigned)(simt_strip_blocks(ld, p->split) / p->split), (unsigned)p->split);
@@ -304,13 +306,15 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     const size_t strip_stride = (size_t)peel * ld;
     const bool vec = count % 4 == 0 && simt_aligned16(c) && !p->pad_n && (!peel || n % 4 == 0);
     const unsigned blocks = (unsigned)simt_reduce_blocks(m, n, gemm_threads, vec);
-    /* a dependent launch: it starts while the GEMM drains (kernels/pdl.cuh) */
+    /* a dependent launch: it starts while the GEMM drains (kernels/pdl.cuh); after a tail
+     * plan's split, whose head may still run, a plain one */
+    const bool dependent = !p->head_m;
     if (vec)
-        return pdl_launch(true, gemm_simt_splitk_reduce_kernel<float4>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0,
+        return pdl_launch(dependent, gemm_simt_splitk_reduce_kernel<float4>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0,
                           stream, reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c), count / 4,
                           p->split, stride / 4, 1, 1, strip_item / 4, strip_at / 4,
                           strip_stride / 4);
-    return pdl_launch(true, gemm_simt_splitk_reduce_kernel<float>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0, stream,
+    return pdl_launch(dependent, gemm_simt_splitk_reduce_kernel<float>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0, stream,
                       (const float *)part, c, count, p->split, stride, n, ld, strip_item, strip_at,
                       strip_stride);
 }

@@ -480,12 +480,15 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     simt_store<P, VEC>(acc, c_out, m, n, row0 + a_off, col0 + b_off);
 }
 
+/* wait: 0 when the kernel ahead of this one in the stream writes nothing this one reads
+ * (a tail plan's split after its head), so that its blocks may start as the head's leave */
 template <class P, bool VEC>
 static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
 gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
-                 const float *__restrict__ b, float *__restrict__ c)
+                 const float *__restrict__ b, float *__restrict__ c, int wait)
 {
-    pdl_wait();      /* a padded plan: B's copy */
+    if (wait)
+        pdl_wait();  /* a padded plan: B's copy */
     pdl_trigger();   /* a split plan: the reduction may launch */
     if constexpr (P::A_KMAJOR)
         simt_body_kmajor<P, VEC>(m, n, k, k_slice, a, b, c);
@@ -508,12 +511,19 @@ static inline bool simt_vec_ok(int n, int k, const float *a, const float *b, con
            simt_aligned16(c);
 }
 
+/* How a GEMM launch follows the kernel ahead of it in the stream (kernels/pdl.cuh). */
+enum simt_dep {
+    SIMT_DEP_NONE,    /* a plain launch */
+    SIMT_DEP_WAIT,    /* dependent, waits for its memory (after B's padded copy) */
+    SIMT_DEP_OVERLAP, /* dependent, reads nothing it writes: starts as its blocks leave */
+};
+
 /* Enqueues one instantiation: `split` slices of k_slice (a multiple of BK) into c, which
  * holds split * m * n floats when split > 1. Raises the 48 KB dynamic shared-memory limit
  * when the pipeline needs more. */
 template <class P, bool VEC>
 static cudaError_t simt_gemm_run(int m, int n, int k, int k_slice, int split, const float *a,
-                                 const float *b, float *c, bool after_copy, cudaStream_t stream)
+                                 const float *b, float *c, int dep, cudaStream_t stream)
 {
     if (P::SMEM > 48 * 1024) {
         const cudaError_t err = cudaFuncSetAttribute(
@@ -522,18 +532,18 @@ static cudaError_t simt_gemm_run(int m, int n, int k, int k_slice, int split, co
             return err;
     }
     const unsigned tiles = (unsigned)((m + P::BM - 1) / P::BM) * (unsigned)((n + P::BN - 1) / P::BN);
-    return pdl_launch(after_copy, gemm_simt_kernel<P, VEC>, dim3(tiles, (unsigned)split), dim3(P::NT), P::SMEM, stream,
-                      m, n, k, k_slice, a, b, c);
+    return pdl_launch(dep != SIMT_DEP_NONE, gemm_simt_kernel<P, VEC>, dim3(tiles, (unsigned)split), dim3(P::NT),
+                      P::SMEM, stream, m, n, k, k_slice, a, b, c, dep == SIMT_DEP_WAIT ? 1 : 0);
 }
 
 /* Both paths of one configuration, chosen by the operands. */
 template <class P>
 static cudaError_t simt_gemm_run_any(int m, int n, int k, int k_slice, int split, const float *a,
-                                     const float *b, float *c, bool after_copy, cudaStream_t stream)
+                                     const float *b, float *c, int dep, cudaStream_t stream)
 {
     if (simt_vec_ok<P>(n, k, a, b, c))
-        return simt_gemm_run<P, true>(m, n, k, k_slice, split, a, b, c, after_copy, stream);
-    return simt_gemm_run<P, false>(m, n, k, k_slice, split, a, b, c, after_copy, stream);
+        return simt_gemm_run<P, true>(m, n, k, k_slice, split, a, b, c, dep, stream);
+    return simt_gemm_run<P, false>(m, n, k, k_slice, split, a, b, c, dep, stream);
 }
 
 /* A fixed-tile variant (swizzle, bigtile): the whole of K in one slice. */
@@ -542,7 +552,7 @@ static cudaError_t simt_fixed_launch(int m, int n, int k, const float *a, const 
                                      cudaStream_t stream)
 {
     const int k_slice = (k + P::BK - 1) / P::BK * P::BK;
-    return simt_gemm_run_any<P>(m, n, k, k_slice, 1, a, b, c, false, stream);
+    return simt_gemm_run_any<P>(m, n, k, k_slice, 1, a, b, c, SIMT_DEP_NONE, stream);
 }
 
 /* Its config column ("128x256x16 w64x64 t16x8 s4 split1"). */

@@ -159,6 +159,23 @@ double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int 
            ceil_div(simt_strip_blocks(ld, split), 2L * sms) * (rounds + 1) * SIMT_REDUCE_ROUND_CLK;
 }
 
+/* A tail plan's two GEMM kernels: the head's `whole` blocks of all of K, then the split's
+ * `sliced` blocks, which start on the SMs the head's blocks leave (a dependent launch that
+ * does not wait). The busiest SM holds the head's ceil(waves) of blocks, or its share of
+ * all the work rounded up to whole slices, whichever is longer. */
+static double tail_cycles(const struct simt_machine *mc, int config, long gn, long k, long whole, long sliced,
+                          int k_whole, int k_slice)
+{
+    const long slots = (long)(mc->sms > 0 ? mc->sms : 1) * per_sm_of(mc, config);
+    const double head_waves = (double)whole / slots, slice_waves = (double)sliced / slots;
+    const double head = gemm_cycles(mc, config, gn, k, whole, k_whole);
+    const double per_head_wave = head / ceil(head_waves);
+    const double wave_of_slices = gemm_cycles(mc, config, gn, k, slots, k_slice);
+    const double work = ceil((head_waves * per_head_wave + slice_waves * wave_of_slices) / wave_of_slices);
+    const double shared = work * wave_of_slices;
+    return head > shared ? head : shared;
+}
+
 /* A tail plan's unsplit rows: the whole tile rows within the full waves of the unsplit
  * grid (gemm_m rows of tiles, gn wide); 0 when there is no full wave or nothing after it. */
 static long head_rows(const struct simt_machine *mc, int config, long gemm_m, long gn)
@@ -202,9 +219,9 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     if (simt_plan_workspace_bytes(p, m, n, k) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
         return -1;
     /* the last slice may be shorter; the busiest SM still waits for a full one */
-    p->est_cycles = gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
-    if (head_m) /* a kernel of its own before the split one, which waits for it */
-        p->est_cycles += gemm_cycles(mc, config, gn, k, head_m / c->bm * ceil_div(gn, c->bn), (int)whole);
+    p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, head_m / c->bm * ceil_div(gn, c->bn), p->blocks,
+                                         (int)whole, p->k_slice)
+                           : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
     if (split > 1 || pad)
         p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !pad);
     if (pad)

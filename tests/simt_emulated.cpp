@@ -105,7 +105,7 @@ static void run(int m, int n, int k, int k_slice, int split, const float *a, con
                 threads.emplace_back([=] {
                     blockIdx = {bx, z, 1};
                     threadIdx = {(unsigned)t, 0, 0};
-                    gemm_simt_kernel<P, VEC>(m, n, k, k_slice, a, b, c);
+                    gemm_simt_kernel<P, VEC>(m, n, k, k_slice, a, b, c, 0);
                 });
             for (auto &t : threads)
                 t.join();

@@ -14,7 +14,10 @@
  * more: after a shape's first (verify) launch, its timed launches allocate nothing. When
  * N % 4 != 0 the rule may copy B first into rows padded to 4 floats (kernels/pad_rows.cuh,
  * timed with the launch) so that the 16-byte copies run; the reduction then drops the
- * padding columns ("padB" in the config column).
+ * padding columns ("padB" in the config column). Where the tiles outnumber the grid's
+ * slots a split may slice only the tiles past the full waves ("tail88": 88 tiles sliced):
+ * the full waves' tile rows run whole in a kernel of their own, straight into C, and the
+ * split kernel, a dependent launch that reads only A and B, starts on the SMs they leave.
  * Changed from bigtile: the tile is chosen per shape from the table, plus split-K.
  * Tiles: kernels/simt_configs.def; the row's config column says which ran
  * ("128x256x16 w64x64 t16x8 s4 split1"), and `gemmprof --tune MxNxK` times them all.

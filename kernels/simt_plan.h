@@ -26,7 +26,14 @@
  * partials to the workspace and the reduction (one slice too) writing C's m x n. When
  * M % BM leaves 1 to SIMT_PEEL_MAX rows (and M > BM), every split plan is also a candidate
  * with those rows peeled: the GEMM kernel on the whole tile rows, the strip kernel on the
- * rest (simt_strip_cycles), one reduction over both.
+ * rest (simt_strip_cycles), one reduction over both. Where the tiles fill at least one
+ * wave of the grid's slots, every split plan (unpadded) is also a candidate that slices only
+ * the tiles past the full waves: the whole tile rows those waves hold run unsplit first,
+ * straight into C, and the split kernel's blocks start on the SMs the head's blocks leave
+ * (simt_plan_make_any's tail; its estimate: the head's waves, or all the work shared over the
+ * slots and rounded up to whole waves of slices, whichever is longer; the reduction covers
+ * the split rows alone). Fitted to the H200's tables at six shapes with such plans
+ * (tests/data/h200_simt_tune_tail.csv).
  * Nothing in it names a shape: tiles, waves, the last wave's fill,
  * the warps per SM and the reduction decide. The constants were fitted to the H200's tuner
  * tables at nine shapes (results/h200/NOTES.md, "Kernel notes", simt_configs); the host

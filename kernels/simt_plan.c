@@ -221,8 +221,8 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     if (simt_plan_workspace_bytes(p, m, n, k) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
         return -1;
     /* the last slice may be shorter; the busiest SM still waits for a full one */
-    p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, head_m / c->bm * ceil_div(gn, c->bn), p->blocks,
-                                         (int)whole, p->k_slice)
+    p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, simt_plan_head_blocks(p, n), p->blocks, (int)whole,
+                                         p->k_slice)
                            : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
     if (split > 1 || pad)
         p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !pad);
@@ -285,6 +285,12 @@ struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, l
     if (isinf(best.est_cycles))   /* bad sizes: still a plan the launcher can refuse */
         simt_plan_make(mc, m > 0 ? m : 1, n > 0 ? n : 1, k > 0 ? k : 1, 0, 1, &best);
     return best;
+}
+
+long simt_plan_head_blocks(const struct simt_plan *p, long n)
+{
+    const struct simt_config *c = &simt_configs[p->config];
+    return p->head_m / c->bm * ceil_div(n, c->bn);
 }
 
 size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long k)

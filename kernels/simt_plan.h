@@ -180,6 +180,10 @@ double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int 
 /* The rule's estimate of B's padded copy (k rows of n floats into rows of pad_n). */
 double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n);
 
+/* Blocks of a tail plan's unsplit kernel at width n (0 for any other plan; a tail plan is
+ * never padded). */
+long simt_plan_head_blocks(const struct simt_plan *p, long n);
+
 /* Workspace bytes a plan needs (0 without a split or a copy): the padded B (k x pad_n
  * floats) first, then the split's (m - head_m) x (pad_n or n) partials. */
 size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long k);

@@ -70,9 +70,7 @@ static void tune_select(int plan, struct tune_row *t)
     t->picked = p->config == tune_pick.config && p->split == tune_pick.split && p->pad_n == tune_pick.pad_n &&
                 p->peel_m == tune_pick.peel_m && p->head_m == tune_pick.head_m;
     /* a tail plan's unsplit tiles count too */
-    const struct simt_config *c = &simt_configs[p->config];
-    const long head_tiles = p->head_m / c->bm * ((tune_n + c->bn - 1) / c->bn);
-    t->waves = (double)(p->blocks + head_tiles) / ((double)tune_mc.sms * blocks_per_sm(p->config));
+    t->waves = (double)(p->blocks + simt_plan_head_blocks(p, tune_n)) / ((double)tune_mc.sms * blocks_per_sm(p->config));
 }
 
 static void tune_describe(int plan, char *buf, size_t len)

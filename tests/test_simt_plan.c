@@ -225,10 +225,11 @@ static void test_model(void)
     h1.blocks_per_sm[t256] = 1;
     CHECK(simt_plan_make_any(&h1, 7000, 1000, 2000, t256, 3, 0, 0, 1, &tail) == 0 &&
               simt_plan_make(&h1, 7000, 1000, 2000, t256, 3, &all) == 0 && tail.head_m == 33 * 128 &&
-              tail.blocks == 22L * 4 * 3 && all.blocks == 55L * 4 * 3 &&
+              tail.blocks == 22L * 4 * 3 && all.blocks == 55L * 4 * 3 && simt_plan_head_blocks(&tail, 1000) == 132 &&
+              simt_plan_head_blocks(&all, 1000) == 0 &&
               simt_plan_workspace_bytes(&tail, 7000, 1000, 2000) == (size_t)3 * (7000 - 4224) * 1000 * 4,
-          "7000x1000x2000, t128x256 split3 past the full wave: 4224 rows whole, 22 x 4 tiles in 3 slices, their "
-          "partials alone in the workspace");
+          "7000x1000x2000, t128x256 split3 past the full wave: 4224 rows whole (132 blocks), 22 x 4 tiles in 3 "
+          "slices, their partials alone in the workspace");
     /* 8192^3, t128x256k32: 2048 tiles, 15 full waves and 68 more; on the H200 the tail plan
      * (split6) ran 20.93 ms against 21.32 unsplit (tests/data/h200_simt_tune_tail.csv) */
     const int k32 = simt_config_find("t128x256k32s4");

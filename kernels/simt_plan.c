@@ -84,6 +84,12 @@ static int per_sm_of(const struct simt_machine *mc, int config)
     return b > 0 ? b : 1;
 }
 
+/* a grid's slots: SMs x resident blocks of the configuration */
+static long slots_of(const struct simt_machine *mc, int config)
+{
+    return (long)(mc->sms > 0 ? mc->sms : 1) * per_sm_of(mc, config);
+}
+
 /* The busiest SM's time for the GEMM kernel: its L blocks in waves of up to b. */
 static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k, long blocks, int k_slice)
 {
@@ -166,7 +172,7 @@ double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int 
 static double tail_cycles(const struct simt_machine *mc, int config, long gn, long k, long whole, long sliced,
                           int k_whole, int k_slice)
 {
-    const long slots = (long)(mc->sms > 0 ? mc->sms : 1) * per_sm_of(mc, config);
+    const long slots = slots_of(mc, config);
     const double head_waves = (double)whole / slots, slice_waves = (double)sliced / slots;
     const double head = gemm_cycles(mc, config, gn, k, whole, k_whole);
     const double per_head_wave = head / ceil(head_waves);
@@ -184,7 +190,7 @@ static long head_rows(const struct simt_machine *mc, int config, long gemm_m, lo
 {
     const struct simt_config *c = &simt_configs[config];
     const long across = ceil_div(gn, c->bn), rows = ceil_div(gemm_m, c->bm);
-    const long slots = (long)(mc->sms > 0 ? mc->sms : 1) * per_sm_of(mc, config);
+    const long slots = slots_of(mc, config);
     const long head = (rows * across) / slots * slots / across;
     return head < rows ? head * c->bm : 0;
 }

@@ -49,6 +49,32 @@ tf32_same_twice() { # NAME SHAPES
     rm -rf "$W/${1}1/npy" "$W/${1}2/npy"
 }
 
+# VARIANTS (an auto variant, then its baseline) at SHAPES in one invocation into $W/NAME,
+# log $W/logs/NAME.log, extra gemmprof options after: the exit status, every row ok, the
+# table of shares ($W/logs/NAME.md) and the auto variant's config lines
+verify_beside() { # NAME VARIANTS SHAPES [options...]
+    vname=$1 vvars=$2 vshapes=$3; shift 3
+    stamp "$vvars verified at $vshapes -> $W/$vname"
+    timeout 150 build/gemmprof -k "$vvars" -s "$vshapes" "$@" --no-counters --no-ceilings --no-report \
+        -o "$W/$vname" >"$W/logs/$vname.log" 2>&1
+    echo "verify: exit $?"
+    python3 tests/gpu/csvcheck.py all-ok "$W/$vname/results.csv" $((2 * $(echo "$vshapes" | tr ',' '\n' | wc -l)))
+    python3 tools/lab/auto_table.py "$W/$vname" | tee "$W/logs/$vname.md"
+    grep -A1 "^${vvars%%,*} " "$W/logs/$vname.log" | grep -vx -- "--"
+}
+# compute-sanitizer memcheck and racecheck over the tuner's plans of the tiles ONLY at SHAPE
+# (WHAT describes them; MARK, if not empty, a config text to count separately), tuner
+# options after; logs $W/logs/NAME-{memcheck,racecheck}-tune.log
+sanitize_plans() { # NAME ONLY SHAPE WHAT MARK [options...]
+    sname=$1 sonly=$2 sshape=$3 swhat=$4 smark=$5; shift 5
+    for tool in memcheck racecheck; do
+        slog="$W/logs/$sname-$tool-tune.log"
+        GEMMPROF_TUNE_ONLY=$sonly timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 \
+            build/gemmprof --tune "$sshape" "$@" -r 1 -w 0 --no-flush -o "$W/${sname}_${tool}_tune" >"$slog" 2>&1
+        echo "$tool, $swhat: exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$slog") plans ok${smark:+ ($(grep -cE "^[* ] [0-9]+x.*$smark.* ok " "$slog") $smark)}, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$slog" | tail -1)"
+    done
+}
+
 { nvidia-smi; nvidia-smi -q -d CLOCK; } >"$W/logs/nvidia-smi.txt" 2>&1
 { [ -f .gitrev ] && echo "working tree: $(cat .gitrev)"; git rev-parse HEAD; } >"$W/logs/commit.txt" 2>/dev/null
 git status --short >>"$W/logs/commit.txt" 2>/dev/null
@@ -449,20 +475,11 @@ if has tail; then
     # compute-sanitizer on every split of two tiles at a shape with more tiles than the
     # H200's slots, then the TF32 tuner at TAIL_TUNE (multi-wave shapes)
     t_start=$SECONDS
-    tshapes=${TAIL_SHAPES:-3072,2560,5120,2000x3000x1000,2049,2304x768x3072,8192}
-    stamp "tf32_auto verified at $tshapes -> $W/tail_verify"
-    timeout 150 build/gemmprof -k tf32_auto,cublas_tf32 -s "$tshapes" -r 2 -w 1 --no-counters --no-ceilings --no-report \
-        -o "$W/tail_verify" >"$W/logs/tail-verify.log" 2>&1
-    echo "verify: exit $?"
-    python3 tests/gpu/csvcheck.py all-ok "$W/tail_verify/results.csv" $((2 * $(echo "$tshapes" | tr ',' '\n' | wc -l)))
-    grep -A1 "^tf32_auto" "$W/logs/tail-verify.log" | grep -vx -- "--"
+    verify_beside tail_verify tf32_auto,cublas_tf32 "${TAIL_SHAPES:-3072,2560,5120,2000x3000x1000,2049,2304x768x3072,8192}" \
+        -r 2 -w 1
     tf32_same_twice tail_det 3072,2000x3000x1000
-    for tool in memcheck racecheck; do
-        GEMMPROF_TUNE_ONLY=w128x64,w64x64b2 timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 \
-            build/gemmprof --tune 1088x1088x256 -k tf32_auto -r 1 -w 0 --no-flush -o "$W/tail_${tool}_tune" \
-            >"$W/logs/tail-$tool-tune.log" 2>&1
-        echo "$tool, every split of w128x64 and w64x64b2 at 1088x1088x256 (153 and 289 tiles): exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/tail-$tool-tune.log") plans ok, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/tail-$tool-tune.log" | tail -1)"
-    done
+    sanitize_plans tail w128x64,w64x64b2 1088x1088x256 \
+        "every split of w128x64 and w64x64b2 at 1088x1088x256 (153 and 289 tiles)" "" -k tf32_auto
     for s in ${TAIL_TUNE-3072 2560 5120 2000x3000x1000 1536 4096}; do
         timeout 60 build/gemmprof --tune $s -k tf32_auto --no-counters -o "$W/tailtune/$s" >"$W/logs/tail-tune-$s.log" 2>&1
         echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/tail-tune-$s.log")"
@@ -476,20 +493,9 @@ if has simttail; then
     # every t64x64 plan at a shape with more tiles than the slots, then the SIMT tuner at
     # SIMTTAIL_TUNE (each bounded by SIMTTAIL_TUNE_TIMEOUT, default 75 s)
     t_start=$SECONDS
-    sshapes=${SIMTTAIL_SHAPES:-7000x1000x2000,3000x3000x512,8192x8192x1024,5003x1000x2000,4096,2048}
-    stamp "simt_auto verified at $sshapes -> $W/simttail_verify"
-    timeout 150 build/gemmprof -k simt_auto,cublas -s "$sshapes" --no-counters --no-ceilings --no-report \
-        -o "$W/simttail_verify" >"$W/logs/simttail-verify.log" 2>&1
-    echo "verify: exit $?"
-    python3 tests/gpu/csvcheck.py all-ok "$W/simttail_verify/results.csv" $((2 * $(echo "$sshapes" | tr ',' '\n' | wc -l)))
-    python3 tools/lab/auto_table.py "$W/simttail_verify" | tee "$W/logs/simttail-verify.md"
-    grep -A1 "^simt_auto" "$W/logs/simttail-verify.log" | grep -vx -- "--"
-    for tool in memcheck racecheck; do
-        GEMMPROF_TUNE_ONLY=t64x64 timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 \
-            build/gemmprof --tune 1500x1500x256 -r 1 -w 0 --no-flush -o "$W/simttail_${tool}_tune" \
-            >"$W/logs/simttail-$tool-tune.log" 2>&1
-        echo "$tool, every plan of t64x64 at 1500x1500x256 (576 tiles): exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/simttail-$tool-tune.log") plans ok ($(grep -cE "^[* ] [0-9]+x.* tail[0-9]+ +[0-9]" "$W/logs/simttail-$tool-tune.log") tail), $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/simttail-$tool-tune.log" | tail -1)"
-    done
+    verify_beside simttail_verify simt_auto,cublas \
+        "${SIMTTAIL_SHAPES:-7000x1000x2000,3000x3000x512,8192x8192x1024,5003x1000x2000,4096,2048}"
+    sanitize_plans simttail t64x64 1500x1500x256 "every plan of t64x64 at 1500x1500x256 (576 tiles)" tail
     for s in ${SIMTTAIL_TUNE-7000x1000x2000 5000x800x1200 3000x3000x512 8192x8192x1024}; do
         timeout "${SIMTTAIL_TUNE_TIMEOUT:-75}" build/gemmprof --tune $s --no-counters -o "$W/simttail/$s" \
             >"$W/logs/simttail-tune-$s.log" 2>&1
@@ -530,20 +536,9 @@ if has copya; then
     # == 4): verified beside cuBLAS TF32 at COPYA_SHAPES, compute-sanitizer on every
     # w64x64b2 plan at a small such shape, then the TF32 tuner at COPYA_TUNE
     t_start=$SECONDS
-    cshapes=${COPYA_SHAPES:-4500,2500,5500,3500,2200x2200x700,6000x6000x300,1500,1000x1500x700,1500x1500x4500}
-    stamp "tf32_auto verified at $cshapes -> $W/copya_verify"
-    timeout 150 build/gemmprof -k tf32_auto,cublas_tf32 -s "$cshapes" --no-counters --no-ceilings --no-report \
-        -o "$W/copya_verify" >"$W/logs/copya-verify.log" 2>&1
-    echo "verify: exit $?"
-    python3 tests/gpu/csvcheck.py all-ok "$W/copya_verify/results.csv" $((2 * $(echo "$cshapes" | tr ',' '\n' | wc -l)))
-    python3 tools/lab/auto_table.py "$W/copya_verify" | tee "$W/logs/copya-verify.md"
-    grep -A1 "^tf32_auto" "$W/logs/copya-verify.log" | grep "config"
-    for tool in memcheck racecheck; do
-        GEMMPROF_TUNE_ONLY=w64x64b2 timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 \
-            build/gemmprof --tune 1100x1100x260 -k tf32_auto -r 1 -w 0 --no-flush -o "$W/copya_${tool}_tune" \
-            >"$W/logs/copya-$tool-tune.log" 2>&1
-        echo "$tool, every w64x64b2 plan at 1100x1100x260: exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/copya-$tool-tune.log") plans ok ($(grep -cE "copyA +[0-9]+.* ok " "$W/logs/copya-$tool-tune.log") copyA), $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W/logs/copya-$tool-tune.log" | tail -1)"
-    done
+    verify_beside copya_verify tf32_auto,cublas_tf32 \
+        "${COPYA_SHAPES:-4500,2500,5500,3500,2200x2200x700,6000x6000x300,1500,1000x1500x700,1500x1500x4500}"
+    sanitize_plans copya w64x64b2 1100x1100x260 "every w64x64b2 plan at 1100x1100x260" copyA -k tf32_auto
     for s in ${COPYA_TUNE-4500 2500 2200x2200x700 6000x6000x300}; do
         timeout 75 build/gemmprof --tune $s -k tf32_auto --no-counters -o "$W/copyatune/$s" >"$W/logs/copya-tune-$s.log" 2>&1
         echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/copya-tune-$s.log")"

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -73,6 +73,20 @@ sanitize_plans() { # NAME ONLY SHAPE WHAT MARK [options...]
             build/gemmprof --tune "$sshape" "$@" -r 1 -w 0 --no-flush -o "$W/${sname}_${tool}_tune" >"$slog" 2>&1
         echo "$tool, $swhat: exit $?, $(grep -cE "^[* ] [0-9]+x.* ok " "$slog") plans ok${smark:+ ($(grep -cE "^[* ] [0-9]+x.*$smark.* ok " "$slog") $smark)}, $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$slog" | tail -1)"
     done
+}
+
+# ncu's per-instruction view of one launch: the first kernel matching FILTER in the command
+# after it, its report $W/DIR/NAME.ncu-rep and its source page (SASS, stall samples per
+# instruction) $W/DIR/NAME-source.csv; ncu's log $W/logs/DIR-NAME.txt
+ncu_source() { # DIR NAME FILTER command...
+    ndir=$1 nname=$2 nfilter=$3; shift 3
+    mkdir -p "$W/$ndir"
+    stamp "ncu source counters: $nname"
+    timeout 150 ncu --section SourceCounters --section WarpStateStats -k "regex:$nfilter" --launch-count 1 -f \
+        -o "$W/$ndir/$nname" "$@" >"$W/logs/$ndir-$nname.txt" 2>&1
+    echo "ncu $nname: exit $?"
+    ncu --import "$W/$ndir/$nname.ncu-rep" --page source --print-source sass --csv >"$W/$ndir/$nname-source.csv" 2>&1
+    echo "source page: $(wc -l <"$W/$ndir/$nname-source.csv") lines"
 }
 
 { nvidia-smi; nvidia-smi -q -d CLOCK; } >"$W/logs/nvidia-smi.txt" 2>&1
@@ -521,6 +535,51 @@ if has simtprof; then
     timeout 120 ncu $secs -k regex:sm80_xmma --launch-count 1 build/gemmprof -k cublas -s "$sshape" -r 1 -w 0 \
         --no-counters --no-ceilings --no-report -o "$W/simtprof-cublas" >"$W/logs/simtprof-cublas.txt" 2>&1
     echo "ncu cublas: exit $?"
+fi
+if has simtsass; then
+    # issue 28: where in the instruction stream the 2-per-SM SIMT tile and cuBLAS's 128x128x8
+    # kernel stall: ncu's per-instruction samples (source page, SASS) for one launch of each
+    sshape=${SIMTPROF_SHAPE:-7000x1000x2000}
+    for tile in ${SIMTPROF_TILES:-t128x128k8}; do
+        GEMMPROF_TUNE_ONLY=$tile ncu_source simtsass "$tile" gemm_simt_kernel \
+            build/gemmprof --tune "$sshape" -r 1 -w 0 --no-counters -o "$W/simtsass-$tile"
+    done
+    ncu_source simtsass cublas sm80_xmma build/gemmprof -k cublas -s "$sshape" -r 1 -w 0 --no-counters --no-ceilings \
+        --no-report -o "$W/simtsass-cublas"
+fi
+if has tf32l2; then
+    # issue 28: whether L2's delivery bounds tf32_auto where cuBLAS TF32 leads at one wave
+    # (ncu on both at TF32L2_SHAPES: L2 and DRAM throughput, bytes into the SMs, clusters)
+    mets=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,lts__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_elapsed,launch__cluster_dim_x,launch__cluster_dim_y,launch__grid_size,launch__block_size,l1tex__m_xbar2l1tex_read_bytes.sum,smsp__cycles_active.avg
+    for v in tf32_auto cublas_tf32; do
+        stamp "ncu on $v -> $W/logs/tf32l2-$v.txt"
+        timeout 150 ncu ${TF32L2_NCU:-} --metrics $mets -k regex:'gemm|xmma|splitK' build/gemmprof -k $v -s "${TF32L2_SHAPES:-1800x1800x5000,4500,2200x2200x700,4096}" \
+            -r 1 -w 0 --no-counters --no-ceilings --no-report -o "$W/tf32l2-$v" >"$W/logs/tf32l2-$v.txt" 2>&1
+        echo "ncu $v: exit $?"
+        grep -E "^  [A-Za-z_].*\(|gpu__time|lts__|dram__|sm__|launch__cluster|launch__grid|l1tex__m" "$W/logs/tf32l2-$v.txt" | sed -E 's/ +/ /g' | cut -c1-160
+    done
+fi
+if has tf32src; then
+    # issue 28: where tf32_auto's warps wait at TF32SRC_SHAPES (ncu's per-instruction samples)
+    for sh in ${TF32SRC_SHAPES:-1800x1800x5000 4096}; do
+        ncu_source tf32src "$sh" gemm_tf32_auto build/gemmprof -k tf32_auto -s "$sh" -r 1 -w 0 --no-counters \
+            --no-ceilings --no-report -o "$W/tf32src-run-$sh"
+        ncu --import "$W/tf32src/$sh.ncu-rep" --page details >"$W/tf32src/$sh-details.txt" 2>&1
+        grep -E "Warp Cycles Per Issued|Stall|Issued Warp|Duration" "$W/tf32src/$sh-details.txt" | head -20
+    done
+fi
+if has padc; then
+    # issue 28: padded SIMT plans store C's odd rows directly (no second pass unsplit): the
+    # shapes that ran them beside cuBLAS, the tuner's padded and plain plans at two of them,
+    # and memcheck/racecheck over every plan of three tiles at a small odd shape
+    verify_beside padc simt_auto,cublas "${PADC_SHAPES:-2047,4097x1023x2049,1234x2345x3456,3333x333x3333,257x513x4099,333x777x2222,2049x2047x1029,1000x1500x701,130x67x45}"
+    for s in ${PADC_TUNE:-2047 4095x4095x64}; do
+        GEMMPROF_TUNE_ONLY=${PADC_TUNE_ONLY:-t128x256,t128x256t8,t64x128,t64x64} timeout 100 build/gemmprof --tune $s --no-counters \
+            -o "$W/padc-tune-$s" >"$W/logs/padc-tune-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/padc-tune-$s.log")"
+        grep -E "^[* ] .*(split1 |padB split1 )" "$W/logs/padc-tune-$s.log" | head -12
+    done
+    sanitize_plans padc t64x64,t128x256,t32x64 130x257x68 "64x64, 128x256 and 32x64 plans" padB
 fi
 if has cublasnames; then
     # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu, one metric)

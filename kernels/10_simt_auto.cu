@@ -13,8 +13,8 @@
  * workspace is allocated on the first launch that needs it and grown when a later one needs
  * more: after a shape's first (verify) launch, its timed launches allocate nothing. When
  * N % 4 != 0 the rule may copy B first into rows padded to 4 floats (kernels/pad_rows.cuh,
- * timed with the launch) so that the 16-byte copies run; the reduction then drops the
- * padding columns ("padB" in the config column). Where the tiles outnumber the grid's
+ * timed with the launch) so that the 16-byte copies of B run; the GEMM still stores C's
+ * rows of N as they are, with scalar stores ("padB" in the config column). Where the tiles outnumber the grid's
  * slots a split may slice only the tiles past the full waves ("tail88": 88 tiles sliced):
  * the full waves' tile rows run whole in a kernel of their own, straight into C, and the
  * split kernel, a dependent launch that reads only A and B, starts on the SMs they leave.
@@ -35,7 +35,7 @@
 #include "kernels/simt_gemm.cuh"
 
 typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
-                                   const float *b, float *c, int dep, cudaStream_t stream);
+                                   const float *b, int ldb, float *c, int dep, cudaStream_t stream);
 
 /* Resident blocks per SM of one configuration, as launched, and its registers per thread
  * (16-byte path). */
@@ -43,21 +43,21 @@ template <class P> static cudaError_t simt_occupancy(int *blocks, int *regs)
 {
     if (P::SMEM > 48 * 1024) {
         const cudaError_t err = cudaFuncSetAttribute(
-            gemm_simt_kernel<P, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
+            gemm_simt_kernel<P, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
         if (err != cudaSuccess)
             return err;
     }
     struct cudaFuncAttributes fa;
-    cudaError_t err = cudaFuncGetAttributes(&fa, gemm_simt_kernel<P, true>);
+    cudaError_t err = cudaFuncGetAttributes(&fa, gemm_simt_kernel<P, true, true>);
     if (err != cudaSuccess)
         return err;
     *regs = fa.numRegs;
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_simt_kernel<P, true>, P::NT, P::SMEM);
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_simt_kernel<P, true, true>, P::NT, P::SMEM);
 }
 
 /* per row of the table, in its order (the host table kernels/simt_plan.c has the same) */
 static const simt_run_fn simt_runs[] = {
-#define SIMT_CONFIG(name, ...) simt_gemm_run_any<simt_cfg_##name>,
+#define SIMT_CONFIG(name, ...) simt_gemm_run_any<simt_cfg_##name, true>,
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 };
@@ -131,8 +131,7 @@ static __device__ __forceinline__ float4 add(float4 x, float4 y)
 
 /* c = sum of the split partial products ws[z] (slices `stride` items apart), added in order
  * of z (the same result every run). Items are float4 when VEC (count % 4 == 0 and c 16-byte
- * aligned; the workspace always is), else floats; a padded plan's partials have rows of ld
- * floats for C's rows of n (item i of C is partial item i / n * ld + i % n; ld == n: i).
+ * aligned; the workspace always is), else floats; item i of C is item i of each partial.
  * A peeled plan's items from `strip_item` on are the strip kernel's rows: their partials
  * start `strip_at` items into ws, slices `strip_stride` apart. Each thread sums SIMT_REDUCE_ILP items
  * at a time and loads SIMT_REDUCE_SLICES slices of them before adding any, so a round of
@@ -143,7 +142,7 @@ static __device__ __forceinline__ float4 add(float4 x, float4 y)
 template <class T>
 static __global__ void __launch_bounds__(SIMT_REDUCE_THREADS)
 gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size_t items, int split, size_t stride,
-                               int n, int ld, size_t strip_item, size_t strip_at, size_t strip_stride)
+                               size_t strip_item, size_t strip_at, size_t strip_stride)
 {
     constexpr int ILP = SIMT_REDUCE_ILP, SLICES = SIMT_REDUCE_SLICES;
     pdl_wait();   /* the GEMM's partials (a peeled plan: the strip's, after the GEMM's) */
@@ -156,7 +155,7 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
             const size_t i = first + u * threads;
             const bool strip = i >= strip_item;
             const size_t j = strip ? i - strip_item : i;
-            at[u] = (strip ? strip_at : 0) + (n == ld ? j : j / n * ld + j % n);
+            at[u] = (strip ? strip_at : 0) + j;
             step[u] = strip ? strip_stride : stride;
             if (i < items)
                 sum[u] = ws[at[u]];
@@ -184,7 +183,8 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
 }
 
 /* A peeled plan's strip: the split partials of the last R (<= SIMT_PEEL_MAX) rows of C,
- * out[z][row][ld] for slice z = blockIdx.y, a starting at the strip's first row. It is a
+ * out[z][row][n] for slice z = blockIdx.y, a starting at the strip's first row, B's rows
+ * ldb floats apart. It is a
  * matrix-vector product, bound by how many loads are in flight and how few instructions
  * each element costs, so it is spread wide: a block of SIMT_STRIP_THREADS takes
  * SIMT_STRIP_COLS columns (a lane per column, a warp's loads one 128-byte line), its
@@ -193,8 +193,8 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
  * memory (no atomics: the same result every run). */
 template <int R>
 static __global__ void __launch_bounds__(SIMT_STRIP_THREADS)
-gemm_simt_strip_kernel(int ld, int k, int k_slice, const float *__restrict__ a, const float *__restrict__ b,
-                       float *__restrict__ out)
+gemm_simt_strip_kernel(int n, int ldb, int k, int k_slice, const float *__restrict__ a,
+                       const float *__restrict__ b, float *__restrict__ out)
 {
     constexpr int WARPS = SIMT_STRIP_THREADS / 32, COLS = SIMT_STRIP_COLS, U = SIMT_STRIP_UNROLL;
     static_assert(COLS == 32 && R >= 1 && R <= SIMT_PEEL_MAX, "a lane per column, the strip's rows");
@@ -203,11 +203,11 @@ gemm_simt_strip_kernel(int ld, int k, int k_slice, const float *__restrict__ a, 
     pdl_trigger();
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int col = blockIdx.x * COLS + lane;
-    const bool col_ok = col < ld;
+    const bool col_ok = col < n;
     const int k_begin = blockIdx.y * k_slice, k_end = min(k, k_begin + k_slice);
-    const float *bp = b + (size_t)(k_begin + warp) * ld + (col_ok ? col : 0);
+    const float *bp = b + (size_t)(k_begin + warp) * ldb + (col_ok ? col : 0);
     const float *ap = a + k_begin + warp;
-    const size_t b_step = (size_t)WARPS * ld;
+    const size_t b_step = (size_t)WARPS * ldb;
     float acc[R] = {};
     int kk = k_begin + warp;
     for (; kk + (U - 1) * WARPS < k_end; kk += U * WARPS) {
@@ -244,11 +244,11 @@ gemm_simt_strip_kernel(int ld, int k, int k_slice, const float *__restrict__ a, 
 #pragma unroll 8
         for (int w = 0; w < WARPS; ++w)
             s += sums[warp][w][lane];
-        out[(size_t)blockIdx.y * R * ld + (size_t)warp * ld + col] = s;
+        out[(size_t)blockIdx.y * R * n + (size_t)warp * n + col] = s;
     }
 }
 
-typedef void (*simt_strip_fn)(int, int, int, const float *, const float *, float *);
+typedef void (*simt_strip_fn)(int, int, int, int, const float *, const float *, float *);
 /* [rows - 1] */
 static const simt_strip_fn simt_strips[SIMT_PEEL_MAX] = {gemm_simt_strip_kernel<1>, gemm_simt_strip_kernel<2>,
                                                          gemm_simt_strip_kernel<3>, gemm_simt_strip_kernel<4>};
@@ -260,7 +260,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (p->config < 0 || p->config >= simt_nconfigs || p->split < 1 || p->k_slice < 1)
         return cudaErrorInvalidValue;
     if (p->split == 1 && !p->pad_n)
-        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, c, SIMT_DEP_NONE, stream);
+        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, n, c, SIMT_DEP_NONE, stream);
     if (p->pad_n && (p->pad_n < n || p->pad_n % 4 != 0))
         return cudaErrorInvalidValue;
     const int bm = simt_configs[p->config].bm, bk = simt_configs[p->config].bk;
@@ -270,11 +270,20 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     cudaError_t err = simt_workspace(simt_plan_workspace_bytes(p, m, n, k), &ws);
     if (err != cudaSuccess)
         return err;
+    /* a padded plan: B's copy with rows of pad_n floats first (the 16-byte copies read it),
+     * the GEMM a dependent launch after it; unsplit, that is all: it stores C's rows */
+    const int ldb = p->pad_n ? p->pad_n : n;
+    const float *b_gemm = p->pad_n ? ws : b;
+    float *part = ws + (size_t)k * p->pad_n;
+    if (p->pad_n && (err = pad_rows(b, ws, k, n, ldb, stream)) != cudaSuccess)
+        return err;
+    if (p->split == 1)
+        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b_gemm, ldb, c, SIMT_DEP_WAIT, stream);
     /* a tail plan: the full waves' tile rows whole, straight into C; the split below runs
      * on the rows after them, a dependent launch that reads only A and B, so its blocks
      * start as the head's leave (the reduction, a plain launch, waits for both) */
     if (p->head_m) {
-        err = simt_runs[p->config](p->head_m, n, k, (k + bk - 1) / bk * bk, 1, a, b, c, SIMT_DEP_NONE, stream);
+        err = simt_runs[p->config](p->head_m, n, k, (k + bk - 1) / bk * bk, 1, a, b, n, c, SIMT_DEP_NONE, stream);
         if (err != cudaSuccess)
             return err;
         m -= p->head_m;
@@ -284,30 +293,23 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     const int peel = p->peel_m, m0 = m - peel;
     if (peel && (p->split < 2 || peel > SIMT_PEEL_MAX || m0 < 1))
         return cudaErrorInvalidValue;
-    /* a padded plan: B's copy with rows of pad_n floats first, the partials after it; a
-     * peeled plan: the GEMM's split x m0 rows of partials, then the strip's split x peel */
-    const int ld = p->pad_n ? p->pad_n : n;
-    float *part = ws + (p->pad_n ? (size_t)k * ld : 0);
-    const float *b_gemm = p->pad_n ? ws : b;
-    if (p->pad_n)
-        err = pad_rows(b, ws, k, n, ld, stream);
-    if (err == cudaSuccess)
-        err = simt_runs[p->config](m0, ld, k, p->k_slice, p->split, a, b_gemm, part,
-                                   p->pad_n ? SIMT_DEP_WAIT : p->head_m ? SIMT_DEP_OVERLAP : SIMT_DEP_NONE, stream);
-    const size_t strip_at = (size_t)p->split * m0 * ld;
+    /* the GEMM's split x m0 rows of partials, then (a peeled plan) the strip's split x peel */
+    err = simt_runs[p->config](m0, n, k, p->k_slice, p->split, a, b_gemm, ldb, part,
+                               p->pad_n ? SIMT_DEP_WAIT : p->head_m ? SIMT_DEP_OVERLAP : SIMT_DEP_NONE, stream);
+    const size_t strip_at = (size_t)p->split * m0 * n;
     if (err == cudaSuccess && peel) {
-        const dim3 grid((unsigned)(simt_strip_blocks(ld, p->split) / p->split), (unsigned)p->split);
-        err = pdl_launch(true, simt_strips[peel - 1], grid, dim3(SIMT_STRIP_THREADS), 0, stream, ld, k, p->k_slice,
-                         a + (size_t)m0 * k, b_gemm, part + strip_at);
+        const dim3 grid((unsigned)(simt_strip_blocks(n, p->split) / p->split), (unsigned)p->split);
+        err = pdl_launch(true, simt_strips[peel - 1], grid, dim3(SIMT_STRIP_THREADS), 0, stream, n, ldb, k,
+                         p->k_slice, a + (size_t)m0 * k, b_gemm, part + strip_at);
     }
     if (err != cudaSuccess)
         return err;
     /* the rule's estimate follows this launch (kernels/simt_plan.c, simt_reduce_cycles) */
     const long gemm_threads = p->blocks * simt_config_threads(&simt_configs[p->config]);
     /* unpeeled: m0 == m, so no item is the strip's */
-    const size_t count = (size_t)m * (size_t)n, stride = (size_t)m0 * ld, strip_item = (size_t)m0 * n;
-    const size_t strip_stride = (size_t)peel * ld;
-    const bool vec = count % 4 == 0 && simt_aligned16(c) && !p->pad_n && (!peel || n % 4 == 0);
+    const size_t count = (size_t)m * (size_t)n, stride = (size_t)m0 * n, strip_item = (size_t)m0 * n;
+    const size_t strip_stride = (size_t)peel * n;
+    const bool vec = count % 4 == 0 && simt_aligned16(c) && (!peel || n % 4 == 0);
     const unsigned blocks = (unsigned)simt_reduce_blocks(m, n, gemm_threads, vec);
     /* a dependent launch: it starts while the GEMM drains (kernels/pdl.cuh); after a tail
      * plan's split, whose head may still run, a plain one */
@@ -315,11 +317,9 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (vec)
         return pdl_launch(dependent, gemm_simt_splitk_reduce_kernel<float4>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0,
                           stream, reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c), count / 4,
-                          p->split, stride / 4, 1, 1, strip_item / 4, strip_at / 4,
-                          strip_stride / 4);
+                          p->split, stride / 4, strip_item / 4, strip_at / 4, strip_stride / 4);
     return pdl_launch(dependent, gemm_simt_splitk_reduce_kernel<float>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0, stream,
-                      (const float *)part, c, count, p->split, stride, n, ld, strip_item, strip_at,
-                      strip_stride);
+                      (const float *)part, c, count, p->split, stride, strip_item, strip_at, strip_stride);
 }
 
 /* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this

@@ -18,8 +18,10 @@
  * Predication: rows and columns outside C are decided once per thread (loop-invariant);
  * the k bound is checked only in a slice that crosses the end of K. Copies outside A/B
  * write zeros (cp.async src-size 0), so any m, n, k >= 1 is computed; stores are guarded.
- * VEC (16-byte B copies, float4 stores; k-major: 16-byte A copies) needs n % 4 == 0, 16-byte
- * aligned pointers (k-major: and k % 4 == 0); otherwise the same body runs with 4-byte copies and scalar stores.
+ * B's rows are ldb floats apart (ldb >= n: simt_auto's padded copy of B; else ldb == n).
+ * VEC (16-byte B copies; k-major: 16-byte A copies) needs ldb % 4 == 0 and 16-byte aligned
+ * operands (k-major: and k % 4 == 0); VEC_C (float4 stores) n % 4 == 0 and an aligned C.
+ * Otherwise the same body runs with 4-byte copies and scalar stores.
  * Split-K: blockIdx.y is the slice index; slice z covers k in [z*k_slice, (z+1)*k_slice)
  * and writes its partial product to c + z*m*n (the caller's workspace).
  * Barriers (k-major body; the transposed one moves it to the last k-step): one per k-slice. cp_async_wait<STAGES-2> leaves only the newer slices in
@@ -77,9 +79,9 @@ template <class P> static inline struct simt_config simt_config_of(const char *n
 #undef SIMT_CONFIG
 
 /* The epilogue of both bodies: a lane's (WMITER*4) x (WNITER*4) outputs, whose first is
- * at (out_row, out_col) of C (or of a split's partial product), as float4 stores when VEC
+ * at (out_row, out_col) of C (or of a split's partial product), as float4 stores when VEC_C
  * (n % 4 == 0: all four columns are inside or none) or guarded scalar ones. */
-template <class P, bool VEC>
+template <class P, bool VEC_C>
 static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER * P::TM][P::RN], float *c_out,
                                                   int m, int n, int out_row, int out_col)
 {
@@ -97,7 +99,7 @@ static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER *
             for (int wn = 0; wn < WNITER; ++wn) {
                 const int col = out_col + wn * WSUBN;
                 const float *v = &acc[wm * TM + i][wn * TN];
-                if (VEC) {
+                if (VEC_C) {
                     if (col < n) /* n % 4 == 0: all four columns are inside */
                         *reinterpret_cast<float4 *>(c_row + col) = make_float4(v[0], v[1], v[2], v[3]);
                 } else {
@@ -111,9 +113,9 @@ static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER *
 }
 
 /* The k-major body (A_KMAJOR: swizzle, bigtile and the table's k-major rows). */
-template <class P, bool VEC>
+template <class P, bool VEC, bool VEC_C>
 static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int k_slice, const float *__restrict__ a,
-                                                        const float *__restrict__ b, float *__restrict__ c)
+                                                        const float *__restrict__ b, int ldb, float *__restrict__ c)
 {
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, WM = P::WM, WN = P::WN, NT = P::NT;
     constexpr int TM = P::TM, TN = P::TN, STAGES = P::STAGES, WMITER = P::WMITER;
@@ -160,7 +162,7 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
 
     /* B copies: columns b_c.. of k-rows b_r + p*B_ROWS */
     const int b_c = (tid % B_PER_ROW) * UNIT, b_r = tid / B_PER_ROW;
-    const bool b_col_ok = col0 + b_c < n; /* VEC: n % 4 == 0, so the whole chunk */
+    const bool b_col_ok = col0 + b_c < n; /* VEC: ldb % 4 == 0, so the whole chunk is in B's row */
     const float *const b_src = b + (b_col_ok ? col0 + b_c : 0);
 
     /* Issues the copies of the slice starting at k0 into `stage` (no commit). FULL: the
@@ -183,7 +185,7 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
         for (int p = 0; p < B_PASSES; ++p) {
             const int kr = b_r + p * B_ROWS;
             const bool ok = b_col_ok && (FULL || k0 + kr < k_end);
-            const float *src = ok ? b_src + (size_t)(k0 + kr) * n : b;
+            const float *src = ok ? b_src + (size_t)(k0 + kr) * ldb : b;
             if (VEC)
                 cp_async16(bs_s + kr * BN + b_c, src, ok);
             else
@@ -268,7 +270,7 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
     }
     cp_async_wait<0>(); /* only empty groups remain; leave none behind */
 
-    simt_store<P, VEC>(acc, c_out, m, n, row0 + w_row * WM + l_row * TM, col0 + b_off);
+    simt_store<P, VEC_C>(acc, c_out, m, n, row0 + w_row * WM + l_row * TM, col0 + b_off);
 }
 
 /* The transposed body (!A_KMAJOR: the table's aT rows and dbuf). As[stage][BK][LDA] holds A
@@ -283,10 +285,11 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
  * loaded its last fragments of slice t (so slice t+STAGES's copies may overwrite its
  * stage) and, after cp_async_wait, that slice t+1 has landed. FFMAs walk the thread tile
  * in a serpentine (odd rows right to left) so consecutive FFMAs share an operand. */
-template <class P, bool VEC>
+template <class P, bool VEC, bool VEC_C>
 static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k, int k_slice,
                                                             const float *__restrict__ a,
-                                                            const float *__restrict__ b, float *__restrict__ c)
+                                                            const float *__restrict__ b, int ldb,
+                                                            float *__restrict__ c)
 {
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, WM = P::WM, WN = P::WN, NT = P::NT;
     constexpr int TM = P::TM, TN = P::TN, STAGES = P::STAGES, WMITER = P::WMITER;
@@ -327,7 +330,7 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
 
     /* B copies: columns b_c.. of k-rows b_r + p*B_ROWS */
     const int b_c = (tid % B_PER_ROW) * UNIT, b_r = tid / B_PER_ROW;
-    const bool b_col_ok = col0 + b_c < n; /* VEC: n % 4 == 0, so the whole chunk */
+    const bool b_col_ok = col0 + b_c < n; /* VEC: ldb % 4 == 0, so the whole chunk is in B's row */
     const float *const b_src = b + (b_col_ok ? col0 + b_c : 0);
 
     /* Issues the copies of the slice starting at k0 into `stage` (no commit). FULL: the
@@ -350,7 +353,7 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
         for (int p = 0; p < B_PASSES; ++p) {
             const int kr = b_r + p * B_ROWS;
             const bool ok = b_col_ok && (FULL || k0 + kr < k_end);
-            const float *src = ok ? b_src + (size_t)(k0 + kr) * n : b;
+            const float *src = ok ? b_src + (size_t)(k0 + kr) * ldb : b;
             if (VEC)
                 cp_async16(bs_s + kr * BN + b_c, src, ok);
             else
@@ -375,14 +378,14 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
             for (int q = 0; q < A_KQ; ++q)
                 cp_async4_in(as_s + q * A_KT * LDA + p * A_RP, a_p + q * A_KT);
         }
-        const float *const b_k = b_src + (size_t)(k0 + b_r) * n;
+        const float *const b_k = b_src + (size_t)(k0 + b_r) * ldb;
 #pragma unroll
         for (int p = 0; p < B_PASSES; ++p) {
             const int kr = b_r + p * B_ROWS;
             if (VEC)
-                cp_async16_in(bs_s + kr * BN + b_c, b_k + (size_t)(p * B_ROWS) * n);
+                cp_async16_in(bs_s + kr * BN + b_c, b_k + (size_t)(p * B_ROWS) * ldb);
             else
-                cp_async4_in(bs_s + kr * BN + b_c, b_k + (size_t)(p * B_ROWS) * n);
+                cp_async4_in(bs_s + kr * BN + b_c, b_k + (size_t)(p * B_ROWS) * ldb);
         }
     };
     auto load = [&](int stage, int k0) {
@@ -477,23 +480,23 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     }
     cp_async_wait<0>(); /* only empty groups remain; leave none behind */
 
-    simt_store<P, VEC>(acc, c_out, m, n, row0 + a_off, col0 + b_off);
+    simt_store<P, VEC_C>(acc, c_out, m, n, row0 + a_off, col0 + b_off);
 }
 
 /* wait: 0 when the kernel ahead of this one in the stream writes nothing this one reads
  * (a tail plan's split after its head), so that its blocks may start as the head's leave */
-template <class P, bool VEC>
+template <class P, bool VEC, bool VEC_C>
 static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
 gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
-                 const float *__restrict__ b, float *__restrict__ c, int wait)
+                 const float *__restrict__ b, int ldb, float *__restrict__ c, int wait)
 {
     if (wait)
         pdl_wait();  /* a padded plan: B's copy */
     pdl_trigger();   /* a split plan: the reduction may launch */
     if constexpr (P::A_KMAJOR)
-        simt_body_kmajor<P, VEC>(m, n, k, k_slice, a, b, c);
+        simt_body_kmajor<P, VEC, VEC_C>(m, n, k, k_slice, a, b, ldb, c);
     else
-        simt_body_transposed<P, VEC>(m, n, k, k_slice, a, b, c);
+        simt_body_transposed<P, VEC, VEC_C>(m, n, k, k_slice, a, b, ldb, c);
 }
 
 #ifdef __CUDACC__ /* the launchers need nvcc; the kernel body alone also compiles as host C++ */
@@ -502,13 +505,12 @@ static inline bool simt_aligned16(const void *p)
     return ((uintptr_t)p & 15u) == 0;
 }
 
-/* Whether the 16-byte path may run: rows of B and C (and of A when it is copied 16 bytes
- * at a time, k-major) start on 16-byte boundaries. */
+/* Whether the 16-byte copies may run: rows of B (and of A when it is copied 16 bytes at a
+ * time, k-major) start on 16-byte boundaries. */
 template <class P>
-static inline bool simt_vec_ok(int n, int k, const float *a, const float *b, const float *c)
+static inline bool simt_vec_ok(int ldb, int k, const float *a, const float *b)
 {
-    return n % 4 == 0 && (!P::A_KMAJOR || (k % 4 == 0 && simt_aligned16(a))) && simt_aligned16(b) &&
-           simt_aligned16(c);
+    return ldb % 4 == 0 && (!P::A_KMAJOR || (k % 4 == 0 && simt_aligned16(a))) && simt_aligned16(b);
 }
 
 /* How a GEMM launch follows the kernel ahead of it in the stream (kernels/pdl.cuh). */
@@ -521,29 +523,35 @@ enum simt_dep {
 /* Enqueues one instantiation: `split` slices of k_slice (a multiple of BK) into c, which
  * holds split * m * n floats when split > 1. Raises the 48 KB dynamic shared-memory limit
  * when the pipeline needs more. */
-template <class P, bool VEC>
+template <class P, bool VEC, bool VEC_C>
 static cudaError_t simt_gemm_run(int m, int n, int k, int k_slice, int split, const float *a,
-                                 const float *b, float *c, int dep, cudaStream_t stream)
+                                 const float *b, int ldb, float *c, int dep, cudaStream_t stream)
 {
     if (P::SMEM > 48 * 1024) {
         const cudaError_t err = cudaFuncSetAttribute(
-            gemm_simt_kernel<P, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
+            gemm_simt_kernel<P, VEC, VEC_C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
         if (err != cudaSuccess)
             return err;
     }
     const unsigned tiles = (unsigned)((m + P::BM - 1) / P::BM) * (unsigned)((n + P::BN - 1) / P::BN);
-    return pdl_launch(dep != SIMT_DEP_NONE, gemm_simt_kernel<P, VEC>, dim3(tiles, (unsigned)split), dim3(P::NT),
-                      P::SMEM, stream, m, n, k, k_slice, a, b, c, dep == SIMT_DEP_WAIT ? 1 : 0);
+    return pdl_launch(dep != SIMT_DEP_NONE, gemm_simt_kernel<P, VEC, VEC_C>, dim3(tiles, (unsigned)split),
+                      dim3(P::NT), P::SMEM, stream, m, n, k, k_slice, a, b, ldb, c, dep == SIMT_DEP_WAIT ? 1 : 0);
 }
 
-/* Both paths of one configuration, chosen by the operands. */
-template <class P>
+/* The paths of one configuration, chosen by the operands: 16-byte copies and stores, or
+ * 4-byte ones; with PADDED_B also 16-byte copies of a B whose rows were padded (ldb > n)
+ * beside scalar stores into C's odd rows (simt_auto's padded plans). */
+template <class P, bool PADDED_B = false>
 static cudaError_t simt_gemm_run_any(int m, int n, int k, int k_slice, int split, const float *a,
-                                     const float *b, float *c, int dep, cudaStream_t stream)
+                                     const float *b, int ldb, float *c, int dep, cudaStream_t stream)
 {
-    if (simt_vec_ok<P>(n, k, a, b, c))
-        return simt_gemm_run<P, true>(m, n, k, k_slice, split, a, b, c, dep, stream);
-    return simt_gemm_run<P, false>(m, n, k, k_slice, split, a, b, c, dep, stream);
+    if (simt_vec_ok<P>(ldb, k, a, b)) {
+        if (n % 4 == 0 && simt_aligned16(c))
+            return simt_gemm_run<P, true, true>(m, n, k, k_slice, split, a, b, ldb, c, dep, stream);
+        if constexpr (PADDED_B)
+            return simt_gemm_run<P, true, false>(m, n, k, k_slice, split, a, b, ldb, c, dep, stream);
+    }
+    return simt_gemm_run<P, false, false>(m, n, k, k_slice, split, a, b, ldb, c, dep, stream);
 }
 
 /* A fixed-tile variant (swizzle, bigtile): the whole of K in one slice. */
@@ -552,7 +560,7 @@ static cudaError_t simt_fixed_launch(int m, int n, int k, const float *a, const 
                                      cudaStream_t stream)
 {
     const int k_slice = (k + P::BK - 1) / P::BK * P::BK;
-    return simt_gemm_run_any<P>(m, n, k, k_slice, 1, a, b, c, SIMT_DEP_NONE, stream);
+    return simt_gemm_run_any<P>(m, n, k, k_slice, 1, a, b, n, c, SIMT_DEP_NONE, stream);
 }
 
 /* Its config column ("128x256x16 w64x64 t16x8 s4 split1"). */

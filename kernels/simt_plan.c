@@ -150,19 +150,19 @@ double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n)
     return SIMT_PAD_LAUNCH_CLK + (double)k * (n + pad_n) * 4 / (SIMT_PAD_BYTES_PER_CLK * sms);
 }
 
-long simt_strip_blocks(long ld, int split)
+long simt_strip_blocks(long n, int split)
 {
-    return ceil_div(ld, SIMT_STRIP_COLS) * split;
+    return ceil_div(n, SIMT_STRIP_COLS) * split;
 }
 
 /* A strip block's warps each walk k_slice / warps rows of B, SIMT_STRIP_UNROLL loads in
  * flight: one dependent L2 round per group, plus the block's sum; two blocks fit an SM. */
-double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int k_slice)
+double simt_strip_cycles(const struct simt_machine *mc, long n, int split, int k_slice)
 {
     const int sms = mc->sms > 0 ? mc->sms : 1;
     const long rounds = ceil_div(k_slice, (long)(SIMT_STRIP_THREADS / 32) * SIMT_STRIP_UNROLL);
     return SIMT_STRIP_LAUNCH_CLK +
-           ceil_div(simt_strip_blocks(ld, split), 2L * sms) * (rounds + 1) * SIMT_REDUCE_ROUND_CLK;
+           ceil_div(simt_strip_blocks(n, split), 2L * sms) * (rounds + 1) * SIMT_REDUCE_ROUND_CLK;
 }
 
 /* A tail plan's two GEMM kernels: the head's `whole` blocks of all of K, then the split's
@@ -195,7 +195,7 @@ static long head_rows(const struct simt_machine *mc, int config, long gemm_m, lo
     return head < rows ? head * c->bm : 0;
 }
 
-/* pad: 0, or B's padded width (the GEMM then runs at m x pad x k into the workspace);
+/* pad: 0, or B's padded width (the GEMM's grid then covers pad columns, its stores n);
  * peel: the strip kernel takes the last m % BM rows; tail: the head's rows run unsplit */
 static int plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
                      int peel, int tail, struct simt_plan *p)
@@ -230,12 +230,12 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, simt_plan_head_blocks(p, n), p->blocks, (int)whole,
                                          p->k_slice)
                            : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
-    if (split > 1 || pad)
-        p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !pad);
+    if (split > 1) /* float4 items unless the strip's rows start mid-item (the launcher's test) */
+        p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !(peel && n % 4 != 0));
     if (pad)
         p->est_cycles += simt_pad_cycles(mc, n, k, pad);
     if (peel)
-        p->est_cycles += simt_strip_cycles(mc, gn, split, p->k_slice);
+        p->est_cycles += simt_strip_cycles(mc, n, split, p->k_slice);
     return 0;
 }
 
@@ -301,9 +301,9 @@ long simt_plan_head_blocks(const struct simt_plan *p, long n)
 
 size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long k)
 {
-    if (p->pad_n)
-        return ((size_t)k + (size_t)p->split * (size_t)m) * (size_t)p->pad_n * sizeof(float);
-    return p->split > 1 ? (size_t)p->split * (size_t)(m - p->head_m) * (size_t)n * sizeof(float) : 0;
+    const size_t padded_b = (size_t)k * (size_t)p->pad_n;
+    const size_t partials = p->split > 1 ? (size_t)p->split * (size_t)(m - p->head_m) * (size_t)n : 0;
+    return (padded_b + partials) * sizeof(float);
 }
 
 /* sliced: the tiles a tail plan splits (0: none, or all) */

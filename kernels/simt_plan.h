@@ -22,8 +22,9 @@
  * bytes. The smallest estimate wins; ties go to the earlier configuration (larger tile),
  * then the smaller split, then no copy. When N % 4 != 0 every configuration and split is also
  * a candidate with B copied first into rows padded to a multiple of 4 floats (the 16-byte
- * copies then run; simt_pad_cycles: a launch and its bytes), the GEMM writing m x padded-n
- * partials to the workspace and the reduction (one slice too) writing C's m x n. When
+ * copies then run; simt_pad_cycles: a launch and its bytes), the GEMM reading B's padded
+ * rows and writing C's (or the split's partials') rows of n as they are, unsplit with no
+ * second pass. When
  * M % BM leaves 1 to SIMT_PEEL_MAX rows (and M > BM), every split plan is also a candidate
  * with those rows peeled: the GEMM kernel on the whole tile rows, the strip kernel on the
  * rest (simt_strip_cycles), one reduction over both. Where the tiles fill at least one
@@ -175,8 +176,8 @@ long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16);
 double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads);
 /* A peeled plan's strip kernel: its grid (column groups of SIMT_STRIP_COLS, one row of
  * blocks per slice of K) and the rule's estimate of its cycles. */
-long simt_strip_blocks(long ld, int split);
-double simt_strip_cycles(const struct simt_machine *mc, long ld, int split, int k_slice);
+long simt_strip_blocks(long n, int split);
+double simt_strip_cycles(const struct simt_machine *mc, long n, int split, int k_slice);
 /* The rule's estimate of B's padded copy (k rows of n floats into rows of pad_n). */
 double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n);
 
@@ -185,7 +186,7 @@ double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n)
 long simt_plan_head_blocks(const struct simt_plan *p, long n);
 
 /* Workspace bytes a plan needs (0 without a split or a copy): the padded B (k x pad_n
- * floats) first, then the split's (m - head_m) x (pad_n or n) partials. */
+ * floats) first, then the split's (m - head_m) x n partials. */
 size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long k);
 
 /* "128x256x16 w64x64 t16x8 s4 split1" into buf (the results' config column): a

@@ -89,8 +89,8 @@ template <int N> static inline void cp_async_wait() {}
 #include "kernels/simt_gemm.cuh"
 
 /* The grid of one launch, block by block, each block's threads as threads. */
-template <class P, bool VEC>
-static void run(int m, int n, int k, int k_slice, int split, const float *a, const float *b, float *c)
+template <class P, bool VEC, bool VEC_C>
+static void run(int m, int n, int k, int k_slice, int split, const float *a, const float *b, int ldb, float *c)
 {
     smem_floats = P::SMEM / 4;
     const unsigned tiles = ((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
@@ -105,18 +105,25 @@ static void run(int m, int n, int k, int k_slice, int split, const float *a, con
                 threads.emplace_back([=] {
                     blockIdx = {bx, z, 1};
                     threadIdx = {(unsigned)t, 0, 0};
-                    gemm_simt_kernel<P, VEC>(m, n, k, k_slice, a, b, c, 0);
+                    gemm_simt_kernel<P, VEC, VEC_C>(m, n, k, k_slice, a, b, ldb, c, 0);
                 });
             for (auto &t : threads)
                 t.join();
         }
 }
 
+/* The launcher's paths: 4-byte copies and scalar stores; 16-byte copies and float4
+ * stores; 16-byte copies of B padded to rows of ldb = n rounded up to 4 (simt_auto's padB
+ * plans), scalar stores into C's rows of n. */
+enum path { PATH_4B, PATH_VEC, PATH_PADDED };
+
 /* m x n x k in about split_req slices, against a double-precision product; the slices'
- * partial products summed here as simt_auto's second pass would. */
+ * partial products summed here as simt_auto's second pass would. A padded B's padding is
+ * NaN here (pad_rows zeroes it): a NaN in C would show that a padding column reached it. */
 template <class P>
-static void check(int m, int n, int k, int split_req, bool vec)
+static void check(int m, int n, int k, int split_req, enum path path)
 {
+    const bool vec = path != PATH_4B;
     if (vec && P::A_KMAJOR && k % 4 != 0) /* 16-byte A copies need k % 4 == 0 (simt_vec_ok) */
         return;
     std::mt19937 rng(m * 131 + n * 7 + k);
@@ -129,11 +136,17 @@ static void check(int m, int n, int k, int split_req, bool vec)
     const int k_slice = ((k + split_req - 1) / split_req + P::BK - 1) / P::BK * P::BK;
     const int split = (k + k_slice - 1) / k_slice;
     std::vector<float> ws((size_t)split * m * n, NAN);   /* unwritten stays NaN */
-    a_lo = a.data(), a_hi = a.data() + a.size(), b_lo = b.data(), b_hi = b.data() + b.size();
-    if (vec)
-        run<P, true>(m, n, k, k_slice, split, a.data(), b.data(), ws.data());
+    const int ldb = path == PATH_PADDED ? (n + 3) / 4 * 4 : n;
+    std::vector<float> b_padded((size_t)k * ldb, NAN);
+    for (int kk = 0; kk < k; kk++)
+        std::copy(b.begin() + (size_t)kk * n, b.begin() + (size_t)(kk + 1) * n, b_padded.begin() + (size_t)kk * ldb);
+    a_lo = a.data(), a_hi = a.data() + a.size(), b_lo = b_padded.data(), b_hi = b_padded.data() + b_padded.size();
+    if (path == PATH_VEC)
+        run<P, true, true>(m, n, k, k_slice, split, a.data(), b_padded.data(), ldb, ws.data());
+    else if (path == PATH_PADDED)
+        run<P, true, false>(m, n, k, k_slice, split, a.data(), b_padded.data(), ldb, ws.data());
     else
-        run<P, false>(m, n, k, k_slice, split, a.data(), b.data(), ws.data());
+        run<P, false, false>(m, n, k, k_slice, split, a.data(), b_padded.data(), ldb, ws.data());
     double err = 0, ref2 = 0;
     long unwritten = 0;
     for (int i = 0; i < m; i++)
@@ -150,37 +163,40 @@ static void check(int m, int n, int k, int split_req, bool vec)
     const double rel = std::sqrt(err / (ref2 + 1e-300));
     CHECK(unwritten == 0 && rel < 1e-5, "%dx%dx%d on %dx%dx%d tiles (A %s), %d threads, %s copies, split %d (slice %d): "
           "relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK, P::A_KMAJOR ? "k-major" : "transposed",
-          P::NT, vec ? "16-byte" : "4-byte",
+          P::NT, path == PATH_PADDED ? "16-byte (B padded)" : vec ? "16-byte" : "4-byte",
           split, k_slice, rel, unwritten);
 }
 
 /* every row of the table (both A layouts; dbuf's and bigtile's rows among them), and
  * swizzle's tiles (kernels/07_swizzle.cu) */
-static void all_configs(int m, int n, int k, int split, bool vec)
+static void all_configs(int m, int n, int k, int split, enum path path)
 {
-#define SIMT_CONFIG(name, ...) check<simt_cfg_##name>(m, n, k, split, vec);
+#define SIMT_CONFIG(name, ...) check<simt_cfg_##name>(m, n, k, split, path);
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
-    check<simt_tile<128, 128, 16, 64, 64, 4, 3, 2, true>>(m, n, k, split, vec);
+    check<simt_tile<128, 128, 16, 64, 64, 4, 3, 2, true>>(m, n, k, split, path);
 }
 
 int main()
 {
-    all_configs(1, 1, 1, 1, false);
-    all_configs(130, 129, 17, 1, false);
-    all_configs(33, 65, 200, 3, false);
-    all_configs(132, 68, 300, 4, true);
-    all_configs(260, 264, 100, 1, true);
-    all_configs(600, 130, 20, 1, false); /* more tile rows than a group of 8, the last group short */
-    all_configs(130, 132, 77, 2, true);  /* transposed A: 16-byte B copies with an odd k, split-K */
-    all_configs(70, 260, 8, 1, true);    /* a K of one BK=8 slice: no barrier inside the loop */
+    all_configs(1, 1, 1, 1, PATH_4B);
+    all_configs(130, 129, 17, 1, PATH_4B);
+    all_configs(33, 65, 200, 3, PATH_4B);
+    all_configs(132, 68, 300, 4, PATH_VEC);
+    all_configs(260, 264, 100, 1, PATH_VEC);
+    all_configs(600, 130, 20, 1, PATH_4B); /* more tile rows than a group of 8, the last group short */
+    all_configs(130, 132, 77, 2, PATH_VEC);  /* transposed A: 16-byte B copies with an odd k, split-K */
+    all_configs(70, 260, 8, 1, PATH_VEC);    /* a K of one BK=8 slice: no barrier inside the loop */
+    all_configs(130, 257, 68, 1, PATH_PADDED); /* B's rows padded to 260, C's rows 257 */
+    all_configs(67, 131, 100, 3, PATH_PADDED); /* padded and split: partials of rows of 131 */
+    all_configs(5, 3, 9, 1, PATH_PADDED);      /* fewer columns than one 16-byte chunk */
 
     /* dbuf's tile takes the predicate-free copies where a whole tile lies inside A and B and
      * a slice inside K (it verified above either way), and never at 1x1x1 */
     copies_in = 0;
-    check<simt_cfg_t128x256k32s4>(1, 1, 1, 1, false); /* n % 4 != 0: the 4-byte path, as the launcher picks */
+    check<simt_cfg_t128x256k32s4>(1, 1, 1, 1, PATH_4B); /* n % 4 != 0: the 4-byte path, as the launcher picks */
     const long at_one = copies_in;
-    check<simt_cfg_t128x256k32s4>(260, 264, 100, 1, true);
+    check<simt_cfg_t128x256k32s4>(260, 264, 100, 1, PATH_VEC);
     CHECK(at_one == 0 && copies_in > 0, "dbuf's tile: predicate-free copies at 260x264x100 (%ld), none at 1x1x1 (%ld)",
           copies_in.load() - at_one, at_one);
     TEST_EXIT();

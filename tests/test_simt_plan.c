@@ -187,7 +187,7 @@ static void test_model(void)
           "no padded plan when N %% 4 == 0; 513 pads to 516");
     CHECK(simt_plan_make_padded(&mc, 257, 513, 4099, t64, 8, &pad) == 0 &&
               simt_plan_make(&mc, 257, 513, 4099, t64, 8, &plain) == 0 && pad.pad_n == 516 &&
-              simt_plan_workspace_bytes(&pad, 257, 513, 4099) == (4099UL + 8 * 257) * 516 * 4 &&
+              simt_plan_workspace_bytes(&pad, 257, 513, 4099) == (4099UL * 516 + 8UL * 257 * 513) * 4 &&
               pad.est_cycles > plain.est_cycles + 1.5e-6 * SIMT_MODEL_SM_HZ &&
               pad.est_cycles < plain.est_cycles + 4e-6 * SIMT_MODEL_SM_HZ,
           "257x513x4099, t64x64 split8: the padded plan 1.5-4 us dearer (2.7 measured) (%.0f vs %.0f cycles)",

@@ -493,10 +493,13 @@ gemm_simt_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a,
     if (wait)
         pdl_wait();  /* a padded plan: B's copy */
     pdl_trigger();   /* a split plan: the reduction may launch */
+    /* ldb != n only with 16-byte copies and scalar stores (a padded B); the other two
+     * instantiations keep n, and with it the code they had before B had a pitch of its own */
+    const int b_pitch = VEC && !VEC_C ? ldb : n;
     if constexpr (P::A_KMAJOR)
-        simt_body_kmajor<P, VEC, VEC_C>(m, n, k, k_slice, a, b, ldb, c);
+        simt_body_kmajor<P, VEC, VEC_C>(m, n, k, k_slice, a, b, b_pitch, c);
     else
-        simt_body_transposed<P, VEC, VEC_C>(m, n, k, k_slice, a, b, ldb, c);
+        simt_body_transposed<P, VEC, VEC_C>(m, n, k, k_slice, a, b, b_pitch, c);
 }
 
 #ifdef __CUDACC__ /* the launchers need nvcc; the kernel body alone also compiles as host C++ */

@@ -105,6 +105,8 @@ static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k,
     for (long left = ceil_div(blocks, sms); left > 0; left -= per_sm, fmas = tile_fmas) {
         const long w = left < per_sm ? left : per_sm;
         cycles += (double)w * fmas / (128.0 * eff * fed(c, (double)w * warps) * fed_transposed(c, (double)w * warps));
+        if (w == 1 && k_slice >= k) /* a lone block's epilogue into C: no other block computes meanwhile */
+            cycles += (double)c->bm * c->bn * 4 / SIMT_STORE_BYTES_PER_CLK;
     }
     return cycles;
 }

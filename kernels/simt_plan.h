@@ -12,7 +12,9 @@
  *     w * BM * BN * (K-slice + fill) / (128 * EFF_c * fed(w * warps_c))
  * cycles (128 FP32 lanes per SM): fill is a block's fixed cost (pipeline fill, epilogue) in
  * k-steps (the first wave's blocks, starting together on cold caches, pay their prologue
- * again: SIMT_FIRST_WAVE_STAGE), and fed(W) = min(1, W / W_full)^e says how much of the
+ * again: SIMT_FIRST_WAVE_STAGE; an unsplit block alone on its SM adds its C tile's bytes at
+ * SIMT_STORE_BYTES_PER_CLK, its epilogue hidden behind no other block), and fed(W) =
+ * min(1, W / W_full)^e says how much of the
  * FFMA issue W warps keep busy; larger thread tiles need fewer warps but lose more below them (W_full and e scale
  * with the thread tile's outputs; the transposed-A tiles, whose A goes through 4-byte copies
  * and a transpose, lose more again below SIMT_FEED_WARPS_T warps). EFF_c drops when the 16-byte copies cannot run (rows of
@@ -60,6 +62,11 @@ extern "C" {
 #define SIMT_FILL_K 22.0                    /* a block's fixed cost, in k-steps of its tile */
 #define SIMT_FILL_K_STAGE 0.27              /* plus this x (STAGES - 1) x BK (the prologue) */
 #define SIMT_FIRST_WAVE_STAGE 0.4           /* first wave's blocks: plus this x (STAGES - 1) x BK */
+/* An unsplit block alone on its SM stores its C tile with nothing computing beside it: its
+ * bytes at this rate are added. Fitted at 4095x4095x64 (tests/data/h200_simt_tune_shortk.csv:
+ * the 128x256 tiles 0.118-0.129 ms against 64x64's 0.078, where the rule had picked a
+ * 128x256 plan); any rate from 16 to 48 gives the same picks on every replayed table. */
+#define SIMT_STORE_BYTES_PER_CLK 32.0
 #define SIMT_FEED_WARPS 14.3981             /* warps per SM that keep 8x4 thread tiles fed */
 #define SIMT_FEED_WARPS_TILE 0.3461         /* W_full x (outputs / 32)^-this */
 #define SIMT_FEED_EXP 0.2323                /* e of 8x4 thread tiles */

@@ -262,7 +262,9 @@ static void test_model(void)
 /* The rule against the H200: each row of tests/data/h200_simt_tune.csv is one plan of
  * `gemmprof --tune` at one of nine shapes (median of 10, L2 flushed; dependent launches,
  * peeled plans at 257x513x4099; results/h200/NOTES.md names the run), and of
- * tests/data/h200_simt_tune_extra.csv at fifteen more. At every shape of `path` the rule's
+ * tests/data/h200_simt_tune_extra.csv at fifteen more (h200_simt_tune_tail.csv: tail plans;
+ * h200_simt_tune_shortk.csv: four tiles at 2047^3 and 4095x4095x64, padded plans that store C
+ * directly, d7c75ef). At every shape of `path` the rule's
  * pick must be a plan of the table that ran at min_share of the table's best or more.
  * Replace the files with new tables when the kernels change (the tools/h200_session.sh
  * step simttune writes them in this layout). */
@@ -304,7 +306,7 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
         nrows++;
     }
     fclose(f);
-    CHECK(nrows > 100 * nshapes && unknown == 0, "%s: %d measured plans, every configuration in the table (%d unknown)",
+    CHECK(nrows > 50 * nshapes && unknown == 0, "%s: %d measured plans, every configuration in the table (%d unknown)",
           path, nrows, unknown);
 
     int shapes = 0, ok = 0;
@@ -394,6 +396,7 @@ int main(void)
     test_h200_tables("tests/data/h200_simt_tune.csv", 9, 0.95);
     test_h200_tables("tests/data/h200_simt_tune_extra.csv", 15, 0.90);
     test_h200_tables("tests/data/h200_simt_tune_tail.csv", 6, 0.93);
+    test_h200_tables("tests/data/h200_simt_tune_shortk.csv", 2, 0.95);
     test_config_column();
     TEST_EXIT();
 }

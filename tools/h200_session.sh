@@ -572,7 +572,7 @@ if has padc; then
     # issue 28: padded SIMT plans store C's odd rows directly (no second pass unsplit): the
     # shapes that ran them beside cuBLAS, the tuner's padded and plain plans at two of them,
     # and memcheck/racecheck over every plan of three tiles at a small odd shape
-    verify_beside padc simt_auto,cublas "${PADC_SHAPES:-2047,4097x1023x2049,1234x2345x3456,3333x333x3333,257x513x4099,333x777x2222,2049x2047x1029,1000x1500x701,130x67x45}"
+    verify_beside padc simt_auto,cublas "${PADC_SHAPES:-2047,4097x1023x2049,1234x2345x3456,3333x333x3333,257x513x4099,333x777x2222,2049x2047x1029,1000x1500x701,130x67x45,100x100x10000}"
     for s in ${PADC_TUNE:-2047 4095x4095x64}; do
         GEMMPROF_TUNE_ONLY=${PADC_TUNE_ONLY:-t128x256,t128x256t8,t64x128,t64x64} timeout 100 build/gemmprof --tune $s --no-counters \
             -o "$W/padc-tune-$s" >"$W/logs/padc-tune-$s.log" 2>&1
@@ -580,6 +580,9 @@ if has padc; then
         grep -E "^[* ] .*(split1 |padB split1 )" "$W/logs/padc-tune-$s.log" | head -12
     done
     sanitize_plans padc t64x64,t128x256,t32x64 130x257x68 "64x64, 128x256 and 32x64 plans" padB
+    # split plans that pad B and peel rows (the strip kernel reads the padded B): 64x64 at
+    # a K that splits, M % 64 == 2
+    sanitize_plans padcpeel t64x64 130x257x640 "64x64 plans, split and peeled" "padB peel"
 fi
 if has cublasnames; then
     # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu, one metric)

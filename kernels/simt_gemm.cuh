@@ -543,17 +543,24 @@ static cudaError_t simt_gemm_run(int m, int n, int k, int k_slice, int split, co
 
 /* The paths of one configuration, chosen by the operands: 16-byte copies and stores, or
  * 4-byte ones; with PADDED_B also 16-byte copies of a B whose rows were padded (ldb > n)
- * beside scalar stores into C's odd rows (simt_auto's padded plans). */
+ * beside scalar stores into C's odd rows (simt_auto's padded plans), the one instantiation
+ * that reads B at a pitch of its own (gemm_simt_kernel). */
 template <class P, bool PADDED_B = false>
 static cudaError_t simt_gemm_run_any(int m, int n, int k, int k_slice, int split, const float *a,
                                      const float *b, int ldb, float *c, int dep, cudaStream_t stream)
 {
-    if (simt_vec_ok<P>(ldb, k, a, b)) {
-        if (n % 4 == 0 && simt_aligned16(c))
-            return simt_gemm_run<P, true, true>(m, n, k, k_slice, split, a, b, ldb, c, dep, stream);
+    const bool vec = simt_vec_ok<P>(ldb, k, a, b);
+    if (ldb != n) {
         if constexpr (PADDED_B)
-            return simt_gemm_run<P, true, false>(m, n, k, k_slice, split, a, b, ldb, c, dep, stream);
+            if (vec)
+                return simt_gemm_run<P, true, false>(m, n, k, k_slice, split, a, b, ldb, c, dep, stream);
+        return cudaErrorInvalidValue;
     }
+    if (vec && n % 4 == 0 && simt_aligned16(c))
+        return simt_gemm_run<P, true, true>(m, n, k, k_slice, split, a, b, ldb, c, dep, stream);
+    if constexpr (PADDED_B)
+        if (vec) /* rows of 4k floats, C unaligned */
+            return simt_gemm_run<P, true, false>(m, n, k, k_slice, split, a, b, ldb, c, dep, stream);
     return simt_gemm_run<P, false, false>(m, n, k, k_slice, split, a, b, ldb, c, dep, stream);
 }
 

@@ -25,6 +25,13 @@
  *   wave (the tail): the full waves run whole tiles first, then the tail's slices fill
  *   the SMs, instead of a wave that leaves most of them idle (3072^3 makes 288 tiles of
  *   256 x 128: two waves of 132 and 24 tiles, which 4 slices spread over 96 SMs).
+ * - Clusters (a tile's CLUSTER column): two blocks whose tiles are neighbours in n run as a
+ *   cluster and share A's tile, each block's TMA loading half of it and multicasting that
+ *   half into both blocks' rings (kernels/sm90_ws.cuh). A stage is free again only once
+ *   both blocks' consumers have released it, so each consumer warp arrives on both
+ *   blocks' barriers; the blocks start and leave together (cluster barriers). L2 then
+ *   delivers A once per pair instead of twice; the rule sees one tile of BM x 2 BN per
+ *   cluster and as many clusters as the device holds at once (cudaOccupancyMaxActiveClusters).
  * - The rule (kernels/tf32_plan.h): a wave and fill model per tile as simt_auto's, plus
  *   the operand bytes an SM can bring in and the device's DRAM time, so that a DRAM-bound
  *   shape goes to the plan with enough blocks in flight and the least compute wasted.
@@ -46,8 +53,8 @@
 #include "kernels/sm90_ws.cuh"
 #include "kernels/tf32_auto.h"
 
-#define TF32_CONFIG(name, bm, consumers, stages, minb, eff) \
-    using tf32_cfg_##name = sm90_ws_tile<bm, consumers, stages, minb>;
+#define TF32_CONFIG(name, bm, consumers, stages, minb, cluster, eff) \
+    using tf32_cfg_##name = sm90_ws_tile<bm, consumers, stages, minb, cluster>;
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 
@@ -68,8 +75,18 @@ gemm_tf32_auto_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap m
 #endif
 }
 
-/* Resident blocks per SM of one configuration, as launched, and its registers. */
-template <class P> static cudaError_t tf32_occupancy(int *blocks, int *regs)
+/* The launch's cluster attribute: CLUSTER blocks along x (none where CLUSTER is 1). */
+template <class P> static cudaLaunchAttribute tf32_cluster_attr(void)
+{
+    cudaLaunchAttribute a;
+    a.id = cudaLaunchAttributeClusterDimension;
+    a.val.clusterDim.x = (unsigned)P::CLUSTER, a.val.clusterDim.y = 1, a.val.clusterDim.z = 1;
+    return a;
+}
+
+/* Resident blocks per SM of one configuration, as launched, its registers and, with
+ * clusters, how many clusters the device holds at once. */
+template <class P> static cudaError_t tf32_occupancy(int *blocks, int *regs, int *clusters)
 {
     cudaError_t err =
         cudaFuncSetAttribute(gemm_tf32_auto_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM);
@@ -79,10 +96,48 @@ template <class P> static cudaError_t tf32_occupancy(int *blocks, int *regs)
     if (err != cudaSuccess)
         return err;
     *regs = fa.numRegs;
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_tf32_auto_kernel<P>, P::NT, P::SMEM);
+    *clusters = 0;
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_tf32_auto_kernel<P>, P::NT, P::SMEM);
+    if (err != cudaSuccess || P::CLUSTER == 1)
+        return err;
+    int dev, sms;
+    if ((err = cudaGetDevice(&dev)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
+        return err;
+    cudaLaunchAttribute attr = tf32_cluster_attr<P>();
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)(sms / P::CLUSTER * P::CLUSTER));
+    cfg.blockDim = dim3(P::NT);
+    cfg.dynamicSmemBytes = P::SMEM;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    return cudaOccupancyMaxActiveClusters(clusters, gemm_tf32_auto_kernel<P>, &cfg);
 }
 
-/* One plan of configuration P: maps kept per configuration (the A box is BM rows). */
+/* gemm_tf32_auto_kernel<P>'s launch: `dependent` as in pdl_launch (kernels/pdl.cuh), in
+ * clusters of P::CLUSTER blocks. */
+template <class P, class... Args>
+static void tf32_launch(bool dependent, unsigned grid, cudaStream_t stream, Args... args)
+{
+    if constexpr (P::CLUSTER == 1) {
+        pdl_launch(dependent, gemm_tf32_auto_kernel<P>, dim3(grid), dim3(P::NT), P::SMEM, stream, args...);
+    } else {
+        cudaLaunchAttribute attrs[2] = {tf32_cluster_attr<P>(), {}};
+        attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attrs[1].val.programmaticStreamSerializationAllowed = 1;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(grid * P::CLUSTER);
+        cfg.blockDim = dim3(P::NT);
+        cfg.dynamicSmemBytes = P::SMEM;
+        cfg.stream = stream;
+        cfg.attrs = attrs;
+        cfg.numAttrs = dependent && pdl_allowed() ? 2 : 1;
+        cudaLaunchKernelEx(&cfg, gemm_tf32_auto_kernel<P>, args...);
+    }
+}
+
+/* One plan of configuration P: maps kept per configuration (the A box is BM rows, half of
+ * them with clusters of 2). */
 template <class P>
 static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, const float *a, const float *b, float *c,
                             float *ws, unsigned *counters, cudaStream_t stream)
@@ -92,11 +147,11 @@ static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, cons
     maps.b_box_n = 32, maps.b_swizzle128 = true;
     const unsigned grid = (unsigned)p->grid;
     const int split = p->split, kts = p->kts, dp = (int)p->dp_tiles;
-    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<P>, P::SMEM, P::BM, P::BK, m, n,
-                          k, a, b, stream, [&](const struct sm90_maps &mp) {
+    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<P>, P::SMEM, P::A_BOX_ROWS, P::BK,
+                          m, n, k, a, b, stream, [&](const struct sm90_maps &mp) {
                               /* after the padded copies: a dependent launch (kernels/pdl.cuh) */
-                              pdl_launch(mp.pa != a || mp.pb != b, gemm_tf32_auto_kernel<P>, dim3(grid), dim3(P::NT),
-                                         P::SMEM, stream, m, n, k, mp.a, mp.b, c, ws, counters, split, kts, dp);
+                              tf32_launch<P>(mp.pa != a || mp.pb != b, grid, stream, m, n, k, mp.a, mp.b, c, ws,
+                                             counters, split, kts, dp);
                           },
                           p->copy_a != 0);
 }
@@ -110,7 +165,7 @@ static const tf32_run_fn tf32_runs[] = {
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 };
-static cudaError_t (*const tf32_occupancies[])(int *, int *) = {
+static cudaError_t (*const tf32_occupancies[])(int *, int *, int *) = {
 #define TF32_CONFIG(name, ...) tf32_occupancy<tf32_cfg_##name>,
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
@@ -132,7 +187,7 @@ extern "C" cudaError_t tf32_machine_query(struct tf32_machine *mc)
         struct tf32_machine fresh = {};
         err = cudaDeviceGetAttribute(&fresh.sms, cudaDevAttrMultiProcessorCount, dev);
         for (int i = 0; i < tf32_nconfigs && err == cudaSuccess; i++)
-            err = tf32_occupancies[i](&fresh.blocks_per_sm[i], &fresh.regs[i]);
+            err = tf32_occupancies[i](&fresh.blocks_per_sm[i], &fresh.regs[i], &fresh.cluster_slots[i]);
         if (err != cudaSuccess)
             return err;
         cached = fresh;

@@ -59,6 +59,20 @@ static __device__ __forceinline__ void sm90_rs_k8(float (&acc)[BM / 2], const ui
         wgmma_m64n64k8_rs(acc, a, desc, 1);
 }
 
+/* A consumer warp's release of a stage (lane 0): to its block's producer, and in a
+ * cluster to every block's, since each producer's multicast writes A into all of them. */
+template <class P> static __device__ __forceinline__ void sm90_release_stage(uint64_t *empty)
+{
+    mbar_arrive(empty);
+    if constexpr (P::CLUSTER > 1) {
+        const unsigned me = cluster_cta_rank();
+#pragma unroll
+        for (int r = 0; r < P::CLUSTER; ++r)
+            if ((unsigned)r != me)
+                mbar_arrive_in_cta(empty, (unsigned)r);
+    }
+}
+
 /* The consumer warpgroups only (the producer thread has left): named barrier 1. */
 template <class P> static __device__ __forceinline__ void sm90_consumers_sync(void)
 {
@@ -67,17 +81,17 @@ template <class P> static __device__ __forceinline__ void sm90_consumers_sync(vo
 
 /* Split-K fixup of one unit (the file comment): stores this slice's partial tile, then
  * returns true only in the tile's last slice to arrive, with acc = the sum of all slices
- * in order of z (the caller stores C), false in the others. ct: the consumer thread. */
+ * in order of z (the caller stores C), false in the others. ct: the consumer thread;
+ * last_slice: a shared word that hands thread 0's verdict to the others. */
 template <class P>
 static __device__ __forceinline__ bool sm90_splitk_fixup(float (&acc)[P::BM / 2], const sm90_split &sk, int tile,
-                                                         int z, int ct)
+                                                         int z, int ct, int *last_slice)
 {
     constexpr int CT = P::CONSUMERS * 128, CHUNKS = P::BM / 8; /* float4s per thread */
     /* float4 loads in flight per slice: all of them where the registers allow (each group
      * is a round trip to L2 per slice), 8 beside 128 accumulators, 4 under 2 blocks' cap */
     constexpr int GROUP = P::MIN_BLOCKS > 1 ? 4 : CHUNKS > 16 ? 8 : CHUNKS;
     static_assert(CHUNKS % GROUP == 0, "chunk groups");
-    __shared__ int last_slice;
     float4 *const slots = reinterpret_cast<float4 *>(sk.ws) + (size_t)tile * sk.split * (CHUNKS * CT) + ct;
     float4 *const mine = slots + (size_t)z * (CHUNKS * CT);
 #pragma unroll
@@ -93,10 +107,10 @@ static __device__ __forceinline__ bool sm90_splitk_fixup(float (&acc)[P::BM / 2]
             sk.counters[tile] = 0; /* every slice has counted: the next launch starts at 0 */
             __threadfence();
         }
-        last_slice = last;
+        *last_slice = last;
     }
     sm90_consumers_sync<P>();
-    if (!last_slice)
+    if (!*last_slice)
         return false;
     __threadfence();
     /* acc = slice 0, then + slice 1, ...: its own values are in the workspace too */
@@ -133,8 +147,11 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
 {
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
     sm90_ws_block blk;
-    if (!sm90_ws_start<BW, P, SPLIT>(smem_raw, m, n, k, map_a, map_b, &blk, sk.split, sk.kts, sk.dp))
+    if (!sm90_ws_start<BW, P, SPLIT>(smem_raw, m, n, k, map_a, map_b, &blk, sk.split, sk.kts, sk.dp)) {
+        if constexpr (P::CLUSTER > 1)
+            cluster_sync(); /* the producer warpgroup too: see the end */
         return; /* the producer warpgroup */
+    }
 
     /* consumers: warpgroup cw owns n rows 64 cw .. 64 cw + 63 of the tile, all BM m */
     float *const as = blk.as, *const bs = blk.bs;
@@ -184,7 +201,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         wgmma_wait<1>();
         pin_fragments(frag[PREV]);
         if (release_prev && lane == 0)
-            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]);
+            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES]);
         if (has_next) {
             const int s1 = (it + 1) % STAGES;
             mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
@@ -193,7 +210,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         ++it;
     };
 
-    for (int u = blockIdx.x; u < blk.units; u += gridDim.x) {
+    for (int u = sm90_ws_first_unit<P>(); u < blk.units; u += sm90_ws_unit_stride<P>()) {
         int tile, z, row0, col0, kt0, ktiles;
         sm90_ws_unit<P, SPLIT>(blk, u, m, n, &tile, &z, &row0, &col0, &kt0, &ktiles);
 #pragma unroll
@@ -213,15 +230,20 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         for (int b2 = 0; b2 < SETS; ++b2)
             pin_fragments(frag[b2]);
         if (lane == 0)
-            mbar_arrive(&empty[(it + STAGES - 1) % STAGES]); /* the unit's last stage */
+            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES]); /* the unit's last stage */
 
         if constexpr (SPLIT) {
             /* sliced tiles only; the workspace and the counters hold those alone */
-            if (sk.split > 1 && tile >= blk.dp && !sm90_splitk_fixup<P>(acc, sk, tile - blk.dp, z, tid - 128))
+            if (sk.split > 1 && tile >= blk.dp &&
+                !sm90_splitk_fixup<P>(acc, sk, (tile - blk.dp) * P::CLUSTER + blk.rank, z, tid - 128, blk.flag))
                 continue; /* the tile's last slice to arrive stores it */
         }
         sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
     }
+    /* a cluster's blocks leave together: the other block may still arrive on this one's
+     * barriers (its consumers' releases) until it is done */
+    if constexpr (P::CLUSTER > 1)
+        cluster_sync();
 }
 #endif
 

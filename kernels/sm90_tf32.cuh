@@ -411,6 +411,42 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
                  : "memory");
 }
 
+/* tma_load_2d into the same shared offset of every CTA of the cluster in cta_mask, each
+ * CTA's barrier at bar's offset receiving the box's bytes. */
+static __device__ __forceinline__ void tma_load_2d_multicast(void *dst, const CUtensorMap *map, int c0, int c1,
+                                                             uint64_t *bar, uint16_t cta_mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(sm90_smem_addr(dst)),
+                 "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(sm90_smem_addr(bar)), "h"(cta_mask)
+                 : "memory");
+}
+
+/* One arrival on the barrier at bar's offset in CTA `cta` of the cluster (this one too).
+ * Release at CTA scope, as a local arrival: what it orders are this thread's reads of its
+ * own block's stage, which the other block's TMA then overwrites. */
+static __device__ __forceinline__ void mbar_arrive_in_cta(uint64_t *bar, unsigned cta)
+{
+    asm volatile("{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n" ::"r"(sm90_smem_addr(bar)),
+                 "r"(cta)
+                 : "memory");
+}
+
+static __device__ __forceinline__ unsigned cluster_cta_rank(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return r;
+}
+
+/* Every thread of every CTA of the cluster meets here; shared-memory writes before it are
+ * visible to the cluster after it. */
+static __device__ __forceinline__ void cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
+
 static __device__ __forceinline__ void tma_prefetch_map(const CUtensorMap *map)
 {
     asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)map) : "memory");

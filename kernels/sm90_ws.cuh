@@ -4,7 +4,7 @@
  * in their consumers (when fragments are loaded) and in the width of B's TMA boxes (BW);
  * tf32_auto (16_tf32_auto.cu) runs the tiles of kernels/tf32_configs.def with split-K.
  * Shared memory, 1024-aligned: A^T [STAGES][BM][BK] (128B-swizzled TMA boxes), B
- * [STAGES][BN/BW][BK][BW], then full[STAGES] and empty[STAGES]. */
+ * [STAGES][BN/BW][BK][BW], then full[STAGES], empty[STAGES] and a flag word (split-K). */
 #ifndef GEMMPROF_KERNELS_SM90_WS_CUH
 #define GEMMPROF_KERNELS_SM90_WS_CUH
 
@@ -14,8 +14,11 @@
 #include "kernels/sm90_tf32.cuh"
 
 /* A block of one producer warpgroup and CONSUMERS consumer warpgroups: tile BM (m, the
- * wgmma N) x 64 CONSUMERS (n) x 32 (k), STAGES stages, MIN_BLOCKS blocks per SM. */
-template <int BM_, int CONSUMERS_, int STAGES_, int MIN_BLOCKS_ = 1>
+ * wgmma N) x 64 CONSUMERS (n) x 32 (k), STAGES stages, MIN_BLOCKS blocks per SM.
+ * CLUSTER 2: blocks run in clusters of 2 whose tiles share their rows of m (neighbours in
+ * n); each block's TMA loads half of the A tile and multicasts it to both, so that L2
+ * delivers A once per pair. */
+template <int BM_, int CONSUMERS_, int STAGES_, int MIN_BLOCKS_ = 1, int CLUSTER_ = 1>
 struct sm90_ws_tile {
     static constexpr int BM = BM_;     /* m per tile = wgmma N */
     static constexpr int CONSUMERS = CONSUMERS_;
@@ -24,6 +27,8 @@ struct sm90_ws_tile {
     static constexpr int NT = (CONSUMERS + 1) * 128;
     static constexpr int STAGES = STAGES_;
     static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
+    static constexpr int CLUSTER = CLUSTER_;
+    static constexpr int A_BOX_ROWS = BM / CLUSTER; /* rows of A one block's TMA loads */
     static constexpr int GROUP_M = 8;  /* tile rows per L2 group */
     /* Two consumer warpgroups of one block per SM take the producer's registers
      * (setmaxnreg: 128 accumulators + fragments at BM 256); one consumer warpgroup has
@@ -32,8 +37,10 @@ struct sm90_ws_tile {
     static constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
     static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4;
     static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
-    static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 1024;
+    static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 16 + 1024; /* + flag, alignment */
     static_assert(BK == 32 && BM % 8 == 0 && BM <= 256 && (CONSUMERS == 1 || CONSUMERS == 2), "tile shape");
+    /* each half of A a whole number of 1024-byte swizzle atoms (8 rows of 128 bytes) */
+    static_assert((CLUSTER == 1 || CLUSTER == 2) && A_BOX_ROWS % 8 == 0, "cluster");
     static_assert(!REG_SPLIT || PRODUCER_REGS * 128 + CONSUMER_REGS * 128 * CONSUMERS <= 65536, "register file");
 };
 
@@ -50,7 +57,7 @@ static __device__ __forceinline__ void sm90_ws_ring_init(const CUtensorMap *map_
     tma_prefetch_map(map_b);
     for (int s = 0; s < P::STAGES; ++s) {
         mbar_init(&full[s], 1);                    /* the producer's expect_tx arrival */
-        mbar_init(&empty[s], P::CONSUMERS * 4);    /* one arrival per consumer warp */
+        mbar_init(&empty[s], P::CONSUMERS * 4 * P::CLUSTER); /* per consumer warp of the cluster */
     }
     mbar_init_fence();
 }
@@ -60,14 +67,28 @@ struct sm90_ws_block {
     float *as;               /* A^T [STAGES][BM][BK], 128B-swizzled */
     float *bs;               /* B [STAGES][BN/BW][BK][BW] */
     uint64_t *full, *empty;  /* the ring's barriers */
+    int *flag;               /* a word the consumers share (split-K's verdict) */
     int tiles, ktiles;
     int units;               /* work units: the tiles, or (split-K) dp + (tiles - dp) x slices */
     int kts;                 /* split-K: k-tiles per slice */
     int dp;                  /* split-K: tiles 0 .. dp-1 run whole, before the sliced ones */
+    int rank;                /* the block's rank in its cluster (0 without clusters) */
 };
 
-/* Work unit u: its tile, slice z of K, the tile's origin and its k-tiles kt0 .. kt0 +
- * nkt - 1. Without split-K a unit is a tile and walks all of K. With it, the first dp
+/* A block's first unit and the stride between its units: clusters walk the units, every
+ * block of a cluster the same ones. */
+template <class P> static __device__ __forceinline__ int sm90_ws_first_unit(void)
+{
+    return (int)blockIdx.x / P::CLUSTER;
+}
+template <class P> static __device__ __forceinline__ int sm90_ws_unit_stride(void)
+{
+    return (int)gridDim.x / P::CLUSTER;
+}
+
+/* Work unit u: its tile, slice z of K, the block's tile origin and its k-tiles kt0 .. kt0 +
+ * nkt - 1. With clusters a tile is BM x BN x CLUSTER, a block's part of it BN wide at
+ * col0 (the tile's origin is col0 - rank x BN). Without split-K a unit is a tile and walks all of K. With it, the first dp
  * units are tiles 0 .. dp-1, whole (the full waves of a shape that has more tiles than
  * the grid has blocks), and unit dp + v is slice v / r of tile dp + v % r, r = tiles - dp
  * (the last, partial wave, sliced to fill the SMs): the blocks running at once hold the
@@ -86,7 +107,8 @@ static __device__ __forceinline__ void sm90_ws_unit(const sm90_ws_block &b, int 
     } else {
         *z = 0, *tile = u, *kt0 = 0, *nkt = b.ktiles;
     }
-    grouped_tile<P::BM, P::BN>(*tile, m, n, P::GROUP_M, row0, col0);
+    grouped_tile<P::BM, P::BN * P::CLUSTER>(*tile, m, n, P::GROUP_M, row0, col0);
+    *col0 += b.rank * P::BN;
 }
 
 /* The producer thread: walks the block's units and their k-tiles; `it` counts stage uses
@@ -100,15 +122,22 @@ static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_
     float *const as = b.as, *const bs = b.bs;
     uint64_t *const full = b.full, *const empty = b.empty;
     int it = 0;
-    for (int u = blockIdx.x; u < b.units; u += gridDim.x) {
+    for (int u = sm90_ws_first_unit<P>(); u < b.units; u += sm90_ws_unit_stride<P>()) {
         int tile, z, row0, col0, kt0, nkt;
         sm90_ws_unit<P, SPLIT>(b, u, m, n, &tile, &z, &row0, &col0, &kt0, &nkt);
         for (int t = kt0; t < kt0 + nkt; ++t, ++it) {
             const int s = it % STAGES;
-            if (it >= STAGES) /* wait for the consumers' release of the previous use */
+            if (it >= STAGES) /* wait for the consumers' release of the previous use (both
+                               * blocks' consumers, in a cluster: A lands in both) */
                 mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
-            mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
-            tma_load_2d(as + s * (BM * BK), map_a, t * BK, row0, &full[s]);
+            mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES); /* A whole, B: this block's */
+            if constexpr (P::CLUSTER > 1) {
+                const int half = b.rank * P::A_BOX_ROWS;
+                tma_load_2d_multicast(as + s * (BM * BK) + half * BK, map_a, t * BK, row0 + half, &full[s],
+                                      (uint16_t)((1u << P::CLUSTER) - 1));
+            } else {
+                tma_load_2d(as + s * (BM * BK), map_a, t * BK, row0, &full[s]);
+            }
 #pragma unroll
             for (int p = 0; p < BN / BW; ++p)
                 tma_load_2d(bs + s * (BN * BK) + p * (BK * BW), map_b, col0 + BW * p, t * BK, &full[s]);
@@ -132,16 +161,23 @@ static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, i
     b->bs = reinterpret_cast<float *>(smem + P::STAGES * P::A_BYTES);
     b->full = reinterpret_cast<uint64_t *>(smem + P::STAGES * P::STAGE_BYTES);
     b->empty = b->full + P::STAGES;
-    const int tiles_m = (m + P::BM - 1) / P::BM, tiles_n = (n + P::BN - 1) / P::BN;
+    b->flag = reinterpret_cast<int *>(b->empty + P::STAGES);
+    const int tiles_m = (m + P::BM - 1) / P::BM, tiles_n = (n + P::BN * P::CLUSTER - 1) / (P::BN * P::CLUSTER);
     b->tiles = tiles_m * tiles_n;
     b->ktiles = (k + P::BK - 1) / P::BK;
     b->dp = SPLIT ? dp : 0;
     b->units = SPLIT ? b->dp + (b->tiles - b->dp) * split : b->tiles;
     b->kts = SPLIT ? kts : b->ktiles;
+    b->rank = 0;
+    if constexpr (P::CLUSTER > 1)
+        b->rank = (int)cluster_cta_rank();
     const int tid = threadIdx.x, wg = tid / 128;
     if (tid == 0)
         sm90_ws_ring_init<P>(map_a, map_b, b->full, b->empty);
-    __syncthreads();
+    if constexpr (P::CLUSTER > 1)
+        cluster_sync(); /* the other block's barriers are ready before any TMA or arrival */
+    else
+        __syncthreads();
     if (wg == 0) {
         if constexpr (P::REG_SPLIT)
             setmaxnreg_dec<P::PRODUCER_REGS>();

@@ -7,7 +7,7 @@
 #include <string.h>
 
 const struct tf32_config tf32_configs[] = {
-#define TF32_CONFIG(name, bm, consumers, stages, minb, eff) {#name, bm, consumers, stages, minb, eff},
+#define TF32_CONFIG(name, bm, consumers, stages, minb, cluster, eff) {#name, bm, consumers, stages, minb, cluster, eff},
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 };
@@ -17,6 +17,11 @@ static const int tf32_splits[] = TF32_SPLITS;
 #define NSPLITS ((int)(sizeof tf32_splits / sizeof tf32_splits[0]))
 
 int tf32_config_bn(const struct tf32_config *c)
+{
+    return 64 * c->consumers * c->cluster;
+}
+
+int tf32_config_block_bn(const struct tf32_config *c)
 {
     return 64 * c->consumers;
 }
@@ -50,10 +55,25 @@ static int blocks_per_sm(const struct tf32_machine *mc, int config)
     return b > 0 ? b : 1;
 }
 
+/* the grid's blocks (a cluster's count CLUSTER) */
+static long grid_blocks(const struct tf32_plan *p)
+{
+    return p->grid * tf32_configs[p->config].cluster;
+}
+
+/* units (clusters, where the tile has them) that can run at once */
+static long unit_slots(const struct tf32_machine *mc, int config)
+{
+    const struct tf32_config *c = &tf32_configs[config];
+    if (c->cluster > 1 && mc->cluster_slots[config] > 0)
+        return mc->cluster_slots[config];
+    return (long)sms_of(mc) / c->cluster * blocks_per_sm(mc, config);
+}
+
 /* blocks of the plan on its busiest SM */
 static long blocks_on_sm(const struct tf32_machine *mc, const struct tf32_plan *p)
 {
-    const long b = blocks_per_sm(mc, p->config), spread = ceil_div(p->grid, sms_of(mc));
+    const long b = blocks_per_sm(mc, p->config), spread = ceil_div(grid_blocks(p), sms_of(mc));
     return spread < b ? spread : b;
 }
 
@@ -79,7 +99,7 @@ static double ktiles_on_sm(const struct tf32_machine *mc, const struct tf32_plan
 double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan *p)
 {
     const struct tf32_config *c = &tf32_configs[p->config];
-    return ktiles_on_sm(mc, p) * (c->bm + tf32_config_bn(c)) * 128.0;
+    return ktiles_on_sm(mc, p) * (c->bm + tf32_config_block_bn(c)) * 128.0;
 }
 
 /* A's rows start 16 bytes into a 32-byte sector (every other row): see TF32_A_SPLIT */
@@ -98,17 +118,22 @@ static double max3(double a, double b, double c)
 static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p, double a_split)
 {
     const struct tf32_config *c = &tf32_configs[p->config];
-    const double tile_bytes = 4.0 * c->bm * tf32_config_bn(c);
+    /* per block: in a cluster each block holds BM x BN of the tile and loads half of A */
+    const int bn = tf32_config_block_bn(c);
+    const double tile_bytes = 4.0 * c->bm * bn;
     const long whole = whole_per_block(p), sliced = sliced_per_block(p), on_sm = blocks_on_sm(mc, p);
     const double kt_on_sm = ktiles_on_sm(mc, p);
-    const double mma = (double)c->bm * tf32_config_bn(c) * 32.0 / (TF32_MACS_PER_CLK * c->eff);
-    const double feed = (double)(c->bm + tf32_config_bn(c)) * 128.0 / TF32_SM_BYTES_PER_CLK;
-    const long busy = p->grid < sms_of(mc) ? p->grid : sms_of(mc);
-    const double l2 = (double)busy * (c->bm * a_split + tf32_config_bn(c)) * 128.0 / TF32_L2_BYTES_PER_CLK;
+    const double mma = (double)c->bm * bn * 32.0 / (TF32_MACS_PER_CLK * c->eff);
+    const double feed = (double)(c->bm + bn) * 128.0 / TF32_SM_BYTES_PER_CLK;
+    const long busy = grid_blocks(p) < sms_of(mc) ? grid_blocks(p) : sms_of(mc);
+    /* whole tiles, a unit per block: the blocks walk K in step (see the header) */
+    const int in_step = p->split == 1 && p->units <= p->grid && p->ktiles >= TF32_LOCKSTEP_MIN_KTILES;
+    const double l2 = (double)busy * (c->bm * a_split / c->cluster + bn) * 128.0 /
+                      (in_step ? TF32_L2_LOCKSTEP_BYTES_PER_CLK : TF32_L2_BYTES_PER_CLK);
     double cycles = kt_on_sm * max3(mma, feed, l2) + (double)(whole + sliced) * TF32_UNIT_CLK;
     if (p->split > 1)
         cycles += (double)(sliced * on_sm) * tile_bytes / TF32_FIXUP_BYTES_PER_CLK +
-                  (double)ceil_div(p->tiles - p->dp_tiles, sms_of(mc)) *
+                  (double)ceil_div((p->tiles - p->dp_tiles) * c->cluster, sms_of(mc)) *
                       (TF32_FIXUP_CLK + p->split * tile_bytes / TF32_FIXUP_BYTES_PER_CLK);
     return cycles;
 }
@@ -135,7 +160,7 @@ int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, in
     p->kts = (int)kts;
     p->ktiles = ktiles;
     p->tiles = ceil_div(m, c->bm) * ceil_div(n, tf32_config_bn(c));
-    const long slots = (long)sms_of(mc) * blocks_per_sm(mc, config);
+    const long slots = unit_slots(mc, config);
     /* a split slices the last, partial wave only; none left to slice: not a candidate */
     p->dp_tiles = split > 1 ? p->tiles / slots * slots : 0;
     if (split > 1 && p->dp_tiles == p->tiles)
@@ -188,16 +213,19 @@ size_t tf32_plan_workspace_bytes(const struct tf32_plan *p)
 
 size_t tf32_plan_counter_bytes(const struct tf32_plan *p)
 {
-    return p->split > 1 ? (size_t)(p->tiles - p->dp_tiles) * sizeof(unsigned) : 0;
+    return p->split > 1 ? (size_t)(p->tiles - p->dp_tiles) * (size_t)tf32_configs[p->config].cluster * sizeof(unsigned)
+                        : 0;
 }
 
 void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len)
 {
-    char blocks[16] = "";
+    char blocks[16] = "", cluster[24] = "";
     if (c->min_blocks > 1)
         snprintf(blocks, sizeof blocks, " b%d", c->min_blocks);
-    snprintf(buf, len, "%dx%dx32 wg%d s%d%s split%d", c->bm, tf32_config_bn(c), c->consumers, c->stages, blocks,
-             split);
+    if (c->cluster > 1)
+        snprintf(cluster, sizeof cluster, " cluster%d", c->cluster);
+    snprintf(buf, len, "%dx%dx32 wg%d s%d%s%s split%d", c->bm, tf32_config_block_bn(c), c->consumers, c->stages,
+             blocks, cluster, split);
 }
 
 void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len)

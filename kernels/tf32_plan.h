@@ -17,8 +17,9 @@
  * (its epilogue), and a split adds each sliced unit's partial-tile store and, per tile the
  * SM reduces (ceil((T - D) / SMs)), TF32_FIXUP_CLK plus reading s partial tiles (bytes at
  * TF32_FIXUP_BYTES_PER_CLK). A k-tile also waits for L2: the busy SMs' operand bytes at
- * TF32_L2_BYTES_PER_CLK, A's counted twice where its rows sit 16 bytes off a sector (then
- * the plan copying A first is a candidate too). The SM's time S and the device's DRAM time D (A, B and C once:
+ * TF32_L2_BYTES_PER_CLK (TF32_L2_LOCKSTEP_BYTES_PER_CLK when the blocks run one whole tile
+ * each, in step), A's counted twice where its rows sit 16 bytes off a sector (then the plan
+ * copying A first is a candidate too) and halved where clusters of 2 share it. The SM's time S and the device's DRAM time D (A, B and C once:
  * 4 (MK + KN + MN) bytes at TF32_DRAM_BYTES_PER_CLK) overlap, not perfectly: the estimate
  * is (S^4 + D^4)^(1/4) + TF32_LAUNCH_CLK. So a compute-bound shape goes by the wave count
  * and the last wave's fill, as simt_auto's rule, and a DRAM-bound one (a skinny operand of
@@ -54,6 +55,13 @@ extern "C" {
  * reads and writes A once at TF32_DRAM_BYTES_PER_CLK, plus TF32_COPY_CLK (a dependent
  * launch). Fitted on the H200 at 2500^3-5500^3, 700x700x7000, 1500x1500x4500 and 1500^3. */
 #define TF32_L2_BYTES_PER_CLK 6100.0
+/* One wave of whole tiles (no split, a unit per block) over a long K: every block asks L2
+ * for the same k-slices of A and B at once, and L2 delivers less. Fitted on the H200 at
+ * 1800x1800x5000 (120 tiles of 256 x 128 over 157 k-tiles: 22% over the tensor-bound
+ * estimate unclustered; in clusters of 2, half of A's bytes, at it); 32 k-tiles (128 x 64
+ * at 1024^3) ran at the usual rate. */
+#define TF32_L2_LOCKSTEP_BYTES_PER_CLK 3600.0
+#define TF32_LOCKSTEP_MIN_KTILES 64
 #define TF32_A_SPLIT 2.0
 #define TF32_COPY_CLK 2000.0
 #define TF32_MAX_WORKSPACE_BYTES (256L << 20)
@@ -64,30 +72,36 @@ extern "C" {
 struct tf32_config {
     const char *name;
     int bm, consumers, stages, min_blocks;
+    int cluster; /* blocks per cluster (1 or 2), sharing A's tile (kernels/tf32_configs.def) */
     double eff;
 };
 
 extern const struct tf32_config tf32_configs[];
 extern const int tf32_config_count;
 
-/* n per tile (64 per consumer warpgroup) and threads per block (a producer warpgroup
- * besides the consumers). */
+/* n per tile (64 per consumer warpgroup, times the blocks of a cluster: the rule's tile is
+ * a cluster's), n per block, and threads per block (a producer warpgroup besides the
+ * consumers). */
 int tf32_config_bn(const struct tf32_config *c);
+int tf32_config_block_bn(const struct tf32_config *c);
 int tf32_config_threads(const struct tf32_config *c);
 /* Index of the configuration called `name`, or -1. */
 int tf32_config_find(const char *name);
 
 /* What the rule knows of the device: SM count and, per configuration, blocks resident per
- * SM (0: the table's MIN_BLOCKS) and registers per thread (the tuner's table only; 0:
- * unknown). */
+ * SM (0: the table's MIN_BLOCKS), registers per thread (the tuner's table only; 0:
+ * unknown) and, for clusters, how many can be resident at once on the whole device (0:
+ * SMs / CLUSTER x blocks per SM; fewer where a GPC's SMs do not pair up). */
 struct tf32_machine {
     int sms;
     int blocks_per_sm[TF32_MAX_CONFIGS];
     int regs[TF32_MAX_CONFIGS];
+    int cluster_slots[TF32_MAX_CONFIGS];
 };
 
 /* One way to run a shape: tile, `split` slices of K of `kts` k-tiles (32 of K) each, the
- * last possibly shorter and none empty; its persistent grid; the estimate in SM cycles
+ * last possibly shorter and none empty; its persistent grid (in clusters where the tile
+ * has them: the launch has grid x CLUSTER blocks); the estimate in SM cycles
  * and its SM-time part (without the DRAM time and the launch). With a split and more
  * tiles than the grid's slots, only the last, partial wave is sliced: the first dp_tiles
  * (whole waves) run unsplit, so units = dp_tiles + (tiles - dp_tiles) x split. */

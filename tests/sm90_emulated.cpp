@@ -7,7 +7,8 @@
  * the shared-memory descriptor (swizzle included), named barriers, atomics and fences as
  * the host's. Shared memory is poisoned with NaN before each block, C and the workspace
  * have guard words. Every tile of kernels/tf32_configs.def runs the plans the rule makes
- * (kernels/tf32_plan.c) on a 3-SM machine, so the persistent blocks walk several units,
+ * (kernels/tf32_plan.c) on a machine of 3 slots (3 SMs, or 6 for clusters of 2: both
+ * blocks of a cluster run at once, sharing A by multicast), so the persistent blocks walk several units,
  * at ragged shapes with and without split-K (mostly with whole tiles before the sliced
  * last wave: few slots); split-K runs twice with the blocks in
  * opposite orders (another unit of each tile arrives last) and C must be the same bit for
@@ -27,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -43,7 +45,6 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-#define __shared__ static /* the fixup's flag: one per block, blocks run one at a time */
 struct dim3 {
     unsigned x = 1, y = 1, z = 1;
 };
@@ -82,30 +83,48 @@ static inline unsigned atomicAdd(unsigned *p, unsigned v) { return __atomic_fetc
 static inline void __stcg(float4 *p, float4 v) { *p = v; }
 static inline float4 __ldcg(const float4 *p) { return *p; }
 
-/* shared memory of the block being run: address 0 of the shared window is smem_base */
-static uint8_t *smem_base;
-static size_t smem_size;
+/* mbarriers: per shared address, the arrivals still expected in the current phase, the
+ * transaction bytes still to land, and the phase number */
+struct mbarrier {
+    unsigned count, pending, phase;
+    long tx;
+};
+
+/* One running block: its shared memory (address 0 of its shared window is smem), its
+ * mbarriers, its barriers and the wgmma operand exchange; in a cluster, the cluster's
+ * blocks by rank and the cluster barrier. The blocks of a cluster run at once, each
+ * thread knowing its own block. */
+struct emu_block {
+    uint8_t *smem;
+    size_t smem_size;
+    std::map<uint32_t, mbarrier> mbars;
+    std::barrier<> *all, *consumers, *wg[2], *cluster_barrier;
+    int consumer_count, rank, cluster_size;
+    emu_block **cluster;
+    float wg_a[2][64][8];
+};
+static thread_local emu_block *blk_now;
+
 static inline uint32_t sm90_smem_addr(const void *p)
 {
     const uint8_t *q = static_cast<const uint8_t *>(p);
-    must(q >= smem_base && q < smem_base + smem_size, "a shared-memory address inside the block's shared memory");
-    return (uint32_t)(q - smem_base);
+    must(q >= blk_now->smem && q < blk_now->smem + blk_now->smem_size,
+         "a shared-memory address inside the block's shared memory");
+    return (uint32_t)(q - blk_now->smem);
 }
 static inline float smem_float(uint32_t off)
 {
-    must(off % 4 == 0 && off + 4 <= smem_size, "a wgmma operand read inside shared memory, aligned");
+    must(off % 4 == 0 && off + 4 <= blk_now->smem_size, "a wgmma operand read inside shared memory, aligned");
     float v;
-    memcpy(&v, smem_base + off, 4);
+    memcpy(&v, blk_now->smem + off, 4);
     return v;
 }
 
-static std::barrier<> *block_barrier, *consumer_barrier, *wg_barrier[2];
-static int consumer_count;
-static inline void __syncthreads() { block_barrier->arrive_and_wait(); }
+static inline void __syncthreads() { blk_now->all->arrive_and_wait(); }
 template <int COUNT> static inline void named_barrier_sync(int id)
 {
-    must(id == 1 && COUNT == consumer_count, "named barrier 1 counts the consumer warpgroups' threads");
-    consumer_barrier->arrive_and_wait();
+    must(id == 1 && COUNT == blk_now->consumer_count, "named barrier 1 counts the consumer warpgroups' threads");
+    blk_now->consumers->arrive_and_wait();
 }
 template <int R> static inline void setmaxnreg_inc() {}
 template <int R> static inline void setmaxnreg_dec() {}
@@ -115,24 +134,20 @@ static inline void wgmma_fence() {}
 static inline void wgmma_commit() {}
 template <int N> static inline void wgmma_wait() {}
 
-/* mbarriers: per shared address, the arrivals still expected in the current phase, the
- * transaction bytes still to land, and the phase number */
-struct mbarrier {
-    unsigned count, pending, phase;
-    long tx;
-};
 static std::mutex mbar_mutex;
 static std::condition_variable mbar_cv;
-static std::map<uint32_t, mbarrier> mbars;
-static mbarrier &mbar_at(uint64_t *bar)
+/* the barrier at shared address a of block `in` (this thread's, or another of its cluster) */
+static mbarrier &mbar_in(emu_block *in, uint32_t a)
 {
-    const uint32_t a = sm90_smem_addr(bar);
-    must(a % 8 == 0 && mbars.count(a), "an mbarrier operation on an initialised, 8-byte aligned barrier");
-    return mbars[a];
+    must(a % 8 == 0 && in->mbars.count(a), "an mbarrier operation on an initialised, 8-byte aligned barrier");
+    return in->mbars[a];
 }
+static mbarrier &mbar_at(uint64_t *bar) { return mbar_in(blk_now, sm90_smem_addr(bar)); }
 static void mbar_settle(mbarrier &b)
 {
-    must(b.tx >= 0, "no more transaction bytes complete than were expected");
+    /* bytes may land before the arrival that expects them (another block's multicast:
+     * the count is signed), but never more than expected once every arrival is in */
+    must(b.pending > 0 || b.tx >= 0, "no more transaction bytes complete than the phase's arrivals expected");
     if (b.pending == 0 && b.tx == 0) {
         b.phase++;
         b.pending = b.count;
@@ -142,23 +157,38 @@ static void mbar_settle(mbarrier &b)
 static inline void mbar_init(uint64_t *bar, unsigned count)
 {
     std::lock_guard<std::mutex> lock(mbar_mutex);
-    mbars[sm90_smem_addr(bar)] = {count, count, 0, 0};
+    blk_now->mbars[sm90_smem_addr(bar)] = {count, count, 0, 0};
 }
-static void mbar_arrive_tx(uint64_t *bar, long bytes)
+static void mbar_arrive_tx_in(emu_block *in, uint32_t a, long bytes)
 {
     std::lock_guard<std::mutex> lock(mbar_mutex);
-    mbarrier &b = mbar_at(bar);
+    mbarrier &b = mbar_in(in, a);
     must(b.pending > 0, "no arrival beyond an mbarrier's count in one phase");
     b.tx += bytes;
     b.pending--;
     mbar_settle(b);
 }
-static inline void mbar_arrive_expect_tx(uint64_t *bar, unsigned bytes) { mbar_arrive_tx(bar, bytes); }
-static inline void mbar_arrive(uint64_t *bar) { mbar_arrive_tx(bar, 0); }
-static void mbar_complete_tx(uint64_t *bar, long bytes)
+static inline void mbar_arrive_expect_tx(uint64_t *bar, unsigned bytes)
+{
+    mbar_arrive_tx_in(blk_now, sm90_smem_addr(bar), bytes);
+}
+static inline void mbar_arrive(uint64_t *bar) { mbar_arrive_tx_in(blk_now, sm90_smem_addr(bar), 0); }
+static emu_block *cluster_block(unsigned cta)
+{
+    must(cta < (unsigned)blk_now->cluster_size, "a CTA rank inside the cluster");
+    return blk_now->cluster[cta];
+}
+/* mapa + arrive: the barrier at the same offset in block `cta` of the cluster */
+static inline void mbar_arrive_in_cta(uint64_t *bar, unsigned cta)
+{
+    mbar_arrive_tx_in(cluster_block(cta), sm90_smem_addr(bar), 0);
+}
+static inline unsigned cluster_cta_rank() { return (unsigned)blk_now->rank; }
+static inline void cluster_sync() { blk_now->cluster_barrier->arrive_and_wait(); }
+static void mbar_complete_tx_in(emu_block *in, uint32_t a, long bytes)
 {
     std::lock_guard<std::mutex> lock(mbar_mutex);
-    mbarrier &b = mbar_at(bar);
+    mbarrier &b = mbar_in(in, a);
     b.tx -= bytes;
     mbar_settle(b);
 }
@@ -182,14 +212,16 @@ struct emu_map {
 static_assert(sizeof(emu_map) <= sizeof(CUtensorMap), "a tensor map holds the emulator's");
 static inline void tma_prefetch_map(const CUtensorMap *) {}
 /* the box at (c0 innermost, c1) into shared memory at once, zeros outside the matrix;
- * 128B swizzle: 16-byte chunk bits 4-6 of the shared address XOR its bits 7-9 */
-static void tma_load_2d(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar)
+ * 128B swizzle: 16-byte chunk bits 4-6 of the shared address XOR its bits 7-9. Into the
+ * blocks of cta_mask (multicast: the same offset in each, each one's barrier at bar's
+ * offset) */
+static void tma_load_box(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar, unsigned cta_mask)
 {
     emu_map m;
     memcpy(&m, map, sizeof m);
-    const uint32_t d = sm90_smem_addr(dst);
+    const uint32_t d = sm90_smem_addr(dst), ba = sm90_smem_addr(bar);
     const long bytes = (long)m.box_rows * m.box_cols * 4;
-    must(d + (size_t)bytes <= smem_size, "a TMA box lands inside shared memory");
+    must(d + (size_t)bytes <= blk_now->smem_size, "a TMA box lands inside shared memory");
     must(!m.swizzle128 || (m.box_cols * 4 == 128 && d % 1024 == 0), "a 128B-swizzled box: 128-byte rows, 1024-aligned");
     must(d % 128 == 0, "a TMA destination 128-byte aligned");
     for (int r = 0; r < m.box_rows; r++)
@@ -199,9 +231,23 @@ static void tma_load_2d(void *dst, const CUtensorMap *map, int c0, int c1, uint6
             uint32_t off = d + (uint32_t)(r * m.box_cols + cc) * 4;
             if (m.swizzle128)
                 off ^= ((off >> 7) & 7u) << 4;
-            memcpy(smem_base + off, &v, 4);
+            for (unsigned cta = 0; cta < 16; cta++)
+                if (cta_mask >> cta & 1u)
+                    memcpy(cluster_block(cta)->smem + off, &v, 4);
         }
-    mbar_complete_tx(bar, bytes);
+    for (unsigned cta = 0; cta < 16; cta++)
+        if (cta_mask >> cta & 1u)
+            mbar_complete_tx_in(cluster_block(cta), ba, bytes);
+}
+static void tma_load_2d(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar)
+{
+    tma_load_box(dst, map, c0, c1, bar, 1u << blk_now->rank);
+}
+static void tma_load_2d_multicast(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar,
+                                  uint16_t cta_mask)
+{
+    must(cta_mask != 0 && cta_mask >> blk_now->cluster_size == 0, "a multicast mask of the cluster's CTAs");
+    tma_load_box(dst, map, c0, c1, bar, cta_mask);
 }
 
 /* TF32: the 10 mantissa bits an input keeps (truncated) */
@@ -211,17 +257,16 @@ static inline double tf32(float f) { return uint_as_float(__float_as_uint(f) & 0
  * fragments (a0 row 16q+g col tig, a1 row +8, a2 col +4, a3 both), then each computes its
  * accumulators d[4j+2h+e] = (row 16q+g+8h, column 8j+2tig+e) from B^T by the descriptor:
  * K-major, 128B swizzle, 8-row groups SBO bytes apart. */
-static float wg_a[2][64][8];
 template <int N> static void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc, int scale_d)
 {
     const int wgi = (int)threadIdx.x / 128 - 1, t = (int)threadIdx.x % 128;
     must(wgi >= 0 && wgi < 2, "wgmma from a consumer warpgroup");
     const int q = t / 32, g = (t % 32) / 4, tig = t % 4;
-    wg_a[wgi][16 * q + g][tig] = uint_as_float(a[0]);
-    wg_a[wgi][16 * q + g + 8][tig] = uint_as_float(a[1]);
-    wg_a[wgi][16 * q + g][tig + 4] = uint_as_float(a[2]);
-    wg_a[wgi][16 * q + g + 8][tig + 4] = uint_as_float(a[3]);
-    wg_barrier[wgi]->arrive_and_wait();
+    blk_now->wg_a[wgi][16 * q + g][tig] = uint_as_float(a[0]);
+    blk_now->wg_a[wgi][16 * q + g + 8][tig] = uint_as_float(a[1]);
+    blk_now->wg_a[wgi][16 * q + g][tig + 4] = uint_as_float(a[2]);
+    blk_now->wg_a[wgi][16 * q + g + 8][tig + 4] = uint_as_float(a[3]);
+    blk_now->wg[wgi]->arrive_and_wait();
     const uint32_t start = (uint32_t)(desc & 0x3FFF) << 4, sbo = (uint32_t)((desc >> 32) & 0x3FFF) << 4;
     must((desc >> 62) == 1 && sbo == 1024 && ((desc >> 49) & 7) == 0, "a K-major 128B-swizzle descriptor, SBO 1024");
     for (int j = 0; j < N / 8; j++)
@@ -232,12 +277,12 @@ template <int N> static void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4],
                 for (int kk = 0; kk < 8; kk++) {
                     uint32_t off = start + (uint32_t)(col / 8) * sbo + (uint32_t)(col % 8) * 128 + kk * 4;
                     off ^= ((off >> 7) & 7u) << 4;
-                    sum += tf32(wg_a[wgi][row][kk]) * tf32(smem_float(off));
+                    sum += tf32(blk_now->wg_a[wgi][row][kk]) * tf32(smem_float(off));
                 }
                 float &acc = d[4 * j + 2 * h + e];
                 acc = (scale_d ? acc : 0.f) + (float)sum;
             }
-    wg_barrier[wgi]->arrive_and_wait();
+    blk_now->wg[wgi]->arrive_and_wait();
 }
 static inline void wgmma_m64n64k8_rs(float (&d)[32], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<64>(d, a, desc, s); }
 static inline void wgmma_m64n128k8_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<128>(d, a, desc, s); }
@@ -246,8 +291,8 @@ static inline void wgmma_m64n256k8_rs(float (&d)[128], const uint32_t (&a)[4], u
 #include "kernels/sm90_rs.cuh"
 #include "kernels/tf32_plan.h"
 
-#define TF32_CONFIG(name, bm, consumers, stages, minb, eff) \
-    using tf32_cfg_##name = sm90_ws_tile<bm, consumers, stages, minb>;
+#define TF32_CONFIG(name, bm, consumers, stages, minb, cluster, eff) \
+    using tf32_cfg_##name = sm90_ws_tile<bm, consumers, stages, minb, cluster>;
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 
@@ -276,31 +321,47 @@ static void launch(int m, int n, int k, const std::vector<float> &a, long lda, c
                    float *c, const sm90_split &sk, unsigned grid, bool reversed)
 {
     CUtensorMap map_a, map_b;
-    const emu_map ea = {a.data(), m, k, lda, 32, P::BM, 1}, eb = {b.data(), k, n, ldb, 32, P::BK, 1};
+    const emu_map ea = {a.data(), m, k, lda, 32, P::A_BOX_ROWS, 1}, eb = {b.data(), k, n, ldb, 32, P::BK, 1};
     memset(&map_a, 0, sizeof map_a);
     memset(&map_b, 0, sizeof map_b);
     memcpy(&map_a, &ea, sizeof ea);
     memcpy(&map_b, &eb, sizeof eb);
-    /* the dynamic shared memory starts 16 bytes into the window, after the static flag */
-    std::vector<uint8_t> window(16 + P::SMEM + 1024);
-    smem_base = window.data() + ((1024 - ((uintptr_t)window.data() & 1023)) & 1023);
-    smem_size = 16 + P::SMEM;
-    gridDim = {grid, 1, 1};
+    /* grid: clusters of P::CLUSTER blocks, run one cluster at a time, its blocks at once;
+     * each block's dynamic shared memory starts 16 bytes into a 1024-aligned window (as
+     * after a static variable), so the kernel's own alignment is exercised */
+    constexpr int CL = P::CLUSTER;
+    std::vector<std::vector<uint8_t>> windows(CL, std::vector<uint8_t>(16 + P::SMEM + 1024));
+    gridDim = {grid * CL, 1, 1};
     for (unsigned i = 0; i < grid; i++) {
-        const unsigned bx = reversed ? grid - 1 - i : i;
-        std::fill((float *)smem_base, (float *)(smem_base + smem_size), NAN);
-        mbars.clear();
-        std::barrier<> all(P::NT), consumers(P::CONSUMERS * 128), wg0(128), wg1(128);
-        block_barrier = &all, consumer_barrier = &consumers, wg_barrier[0] = &wg0, wg_barrier[1] = &wg1;
-        consumer_count = P::CONSUMERS * 128;
+        const unsigned cl = reversed ? grid - 1 - i : i;
+        std::vector<emu_block> blocks(CL);
+        emu_block *ranks[CL];
+        std::barrier<> cluster_barrier(CL * P::NT);
+        std::vector<std::unique_ptr<std::barrier<>>> bars;
+        for (int r = 0; r < CL; r++) {
+            emu_block &e = blocks[r];
+            e.smem = windows[r].data() + ((1024 - ((uintptr_t)windows[r].data() & 1023)) & 1023);
+            e.smem_size = 16 + P::SMEM;
+            std::fill((float *)e.smem, (float *)(e.smem + e.smem_size), NAN);
+            for (int want : {P::NT, P::CONSUMERS * 128, 128, 128})
+                bars.emplace_back(new std::barrier<>(want));
+            e.all = bars[4 * r].get(), e.consumers = bars[4 * r + 1].get();
+            e.wg[0] = bars[4 * r + 2].get(), e.wg[1] = bars[4 * r + 3].get();
+            e.cluster_barrier = &cluster_barrier;
+            e.consumer_count = P::CONSUMERS * 128;
+            e.rank = r, e.cluster_size = CL, e.cluster = ranks;
+            ranks[r] = &e;
+        }
         std::vector<std::thread> threads;
-        for (int t = 0; t < P::NT; t++)
-            threads.emplace_back([&, t, bx] {
-                blockIdx = {bx, 0, 0};
-                threadIdx = {(unsigned)t, 0, 0};
-                sm90_rs_gemm<P, 32, SPLIT>(smem_base + 16, m, n, k, (const CUtensorMap *)&map_a,
-                                           (const CUtensorMap *)&map_b, c, sk);
-            });
+        for (int r = 0; r < CL; r++)
+            for (int t = 0; t < P::NT; t++)
+                threads.emplace_back([&, r, t] {
+                    blk_now = ranks[r];
+                    blockIdx = {cl * CL + (unsigned)r, 0, 0};
+                    threadIdx = {(unsigned)t, 0, 0};
+                    sm90_rs_gemm<P, 32, SPLIT>(ranks[r]->smem + 16, m, n, k, (const CUtensorMap *)&map_a,
+                                               (const CUtensorMap *)&map_b, c, sk);
+                });
         for (auto &t : threads)
             t.join();
     }
@@ -350,12 +411,12 @@ static double rel_error(const operands &o, const std::vector<float> &c)
     return std::sqrt(err / (ref2 + 1e-300));
 }
 
-/* tf32_auto's plan of tile `config` with `split` slices at o's shape on a 3-SM machine,
+/* tf32_auto's plan of tile `config` with `split` slices at o's shape on a 3-slot machine,
  * run (twice with split-K, the blocks in opposite orders) and checked */
 template <class P>
 static void check_plan(int config, const operands &o, int split)
 {
-    struct tf32_machine mc = {3, {0}, {0}};
+    struct tf32_machine mc = {3 * P::CLUSTER, {0}, {0}, {0}}; /* 3 slots: blocks, or clusters */
     struct tf32_plan p;
     if (tf32_plan_make(&mc, o.m, o.n, o.k, config, split, &p) != 0)
         return; /* not a candidate at this shape */
@@ -381,7 +442,7 @@ static void check_plan(int config, const operands &o, int split)
                         counters[sliced + 1] == 0xdeadbeef;
     CHECK(rel < 1e-5 && same && zero && guards,
           "%dx%dx%d, %s: %ld units (%ld whole tiles) on %ld blocks, %d k-tiles a slice: relative error %.2e%s%s%s", o.m,
-          o.n, o.k, what, p.units, p.dp_tiles, p.grid, p.kts, rel, p.split > 1 ? (same ? ", C bit for bit the same in reverse block order" : ", C differs in reverse block order") : "",
+          o.n, o.k, what, p.units, p.dp_tiles, p.grid * P::CLUSTER, p.kts, rel, p.split > 1 ? (same ? ", C bit for bit the same in reverse block order" : ", C differs in reverse block order") : "",
           zero ? "" : ", counters left non-zero", guards ? "" : ", a write past a buffer's end");
 }
 
@@ -409,6 +470,7 @@ int main()
     const operands tiny = make_operands(1, 1, 1), ragged = make_operands(17, 33, 65);
     const operands mid = make_operands(130, 67, 300), deep = make_operands(200, 136, 1000);
     const operands wide = make_operands(70, 300, 700);
+    const operands waves = make_operands(770, 300, 400); /* more tiles than slots for the large tiles */
     check_wgmma_rs(tiny);
     check_wgmma_rs(make_operands(300, 200, 100));
     int ci = 0;
@@ -418,6 +480,7 @@ int main()
     check_config<tf32_cfg_##name>(ci, mid, {1, 2});                                                          \
     check_config<tf32_cfg_##name>(ci, deep, {3, 8});                                                         \
     check_config<tf32_cfg_##name>(ci, wide, {4});                                                            \
+    check_config<tf32_cfg_##name>(ci, waves, {2});                                                           \
     ci++;
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG

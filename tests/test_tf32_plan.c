@@ -11,7 +11,7 @@
  * MIN_BLOCKS: every tile but the b2 one fills the SM's shared memory) */
 static struct tf32_machine h200(void)
 {
-    struct tf32_machine mc = {132, {0}, {0}};
+    struct tf32_machine mc = {132, {0}, {0}, {0}};
     for (int i = 0; i < tf32_config_count; i++)
         mc.blocks_per_sm[i] = tf32_configs[i].min_blocks;
     return mc;
@@ -42,7 +42,7 @@ static void test_table(void)
     int ok = tf32_config_count > 0 && tf32_config_count <= TF32_MAX_CONFIGS;
     for (int i = 0; i < tf32_config_count; i++) {
         const struct tf32_config *c = &tf32_configs[i];
-        const long stage = (long)(c->bm + tf32_config_bn(c)) * 128;
+        const long stage = (long)(c->bm + tf32_config_block_bn(c)) * 128;
         /* the template's static_asserts and the launch's limits, restated: a wgmma N of
          * 64, 128 or 256, one or two consumer warpgroups, the ring within the 227 KB a
          * block may have (a share of the SM's 228 KB with 2 blocks), 2 blocks only
@@ -50,6 +50,8 @@ static void test_table(void)
         const long smem = c->stages * stage + 16L * c->stages + 1024 + 16;
         ok = ok && (c->bm == 64 || c->bm == 128 || c->bm == 256) && (c->consumers == 1 || c->consumers == 2) &&
              c->stages >= 2 && smem <= 232448 && smem * c->min_blocks + 1024L * c->min_blocks <= 233472 &&
+             (c->cluster == 1 || (c->cluster == 2 && (c->bm / 2) % 8 == 0)) &&
+             tf32_config_bn(c) == tf32_config_block_bn(c) * c->cluster &&
              (c->min_blocks == 1 || (c->min_blocks == 2 && c->consumers == 1)) && c->eff > 0 && c->eff <= 1 &&
              tf32_config_threads(c) == 128 * (c->consumers + 1) && tf32_config_find(c->name) == i;
     }
@@ -144,7 +146,7 @@ static void test_rule(void)
           "8 slices of 25 k-tiles (4 each) are refused, one would be empty; 4 slices are not");
     CHECK(tf32_plan_make(&mc, 100, 100, 100, 0, 1, &q) == 0 && q.kts == 4 && q.units == 1 && q.grid == 1,
           "unsplit: one slice of all 4 k-tiles, one unit, one block");
-    CHECK(tf32_plan_make(&mc, 1000, 1000, 1000, 1, 4, &q) == 0 && q.kts == 8 && q.tiles == 64 && q.units == 256 &&
+    CHECK(tf32_plan_make(&mc, 1000, 1000, 1000, tf32_config_find("w128x128"), 4, &q) == 0 && q.kts == 8 && q.tiles == 64 && q.units == 256 &&
               q.grid == 132 && tf32_plan_workspace_bytes(&q) == 256UL * 128 * 128 * 4 &&
               tf32_plan_counter_bytes(&q) == 64 * sizeof(unsigned),
           "128 x 128 tiles at 1000^3, 4 slices: 64 tiles, 256 units on 132 blocks, 16 MB of partial tiles");
@@ -173,7 +175,8 @@ static void test_rule(void)
     const struct tf32_plan big_odd = tf32_plan_pick(&mc, 4500, 4500, 4500), small_odd = tf32_plan_pick(&mc, 1500, 1500, 1500);
     char odd[80];
     tf32_plan_describe(&big_odd, odd, sizeof odd);
-    CHECK(big_odd.copy_a && strstr(odd, " copyA") != NULL, "and the rule copies A there: %s", odd);
+    CHECK((big_odd.copy_a && strstr(odd, " copyA") != NULL) || tf32_configs[big_odd.config].cluster > 1,
+          "and the rule copies A there, or halves A's reads in clusters of 2: %s", odd);
     CHECK(!small_odd.copy_a && !tf32_plan_pick(&mc, 1000, 1500, 700).copy_a,
           "not at 1500^3 (72 tiles, 72 SMs loading) or 1000x1500x700");
     CHECK(tf32_plan_make(&mc, 100, 100, 100, 0, 0, &q) == -1 && tf32_plan_make(&mc, 0, 100, 100, 0, 1, &q) == -1 &&
@@ -181,9 +184,37 @@ static void test_rule(void)
           "no split, an empty shape or an unknown tile: no plan");
 }
 
+/* a tile in clusters of 2: the rule's tile is the cluster's (BM x 2 BN), its grid counts
+ * clusters (as many as the device holds at once), each block has its own partial tile */
+static void test_clusters(void)
+{
+    const int c2 = tf32_config_find("w256x128c2");
+    CHECK(c2 >= 0 && tf32_configs[c2].cluster == 2 && tf32_config_bn(&tf32_configs[c2]) == 256 &&
+              tf32_config_block_bn(&tf32_configs[c2]) == 128,
+          "w256x128c2: blocks of 256 x 128 in pairs, one tile of 256 x 256 to the rule");
+    if (c2 < 0)
+        return;
+    struct tf32_machine mc = h200();
+    struct tf32_plan q;
+    char buf[80];
+    CHECK(tf32_plan_make(&mc, 4096, 4096, 4096, c2, 1, &q) == 0 && q.tiles == 256 && q.grid == 66 && q.units == 256,
+          "4096^3: 256 tiles of 256 x 256 on 66 clusters (132 SMs)");
+    tf32_plan_describe(&q, buf, sizeof buf);
+    CHECK(strcmp(buf, "256x128x32 wg2 s4 cluster2 split1") == 0, "described per block, with the cluster: %s", buf);
+    mc.cluster_slots[c2] = 60; /* a device whose GPCs hold fewer pairs */
+    CHECK(tf32_plan_make(&mc, 4096, 4096, 4096, c2, 1, &q) == 0 && q.grid == 60,
+          "the grid is no larger than the clusters the device holds at once (%ld)", q.grid);
+    mc = h200();
+    CHECK(tf32_plan_make(&mc, 1800, 1800, 5000, c2, 2, &q) == 0 && q.tiles == 64 && q.units == 128 &&
+              tf32_plan_workspace_bytes(&q) == 128UL * 256 * 256 * 4 && tf32_plan_counter_bytes(&q) == 128 * sizeof(unsigned),
+          "1800x1800x5000 in 2 slices: a partial tile and a counter per block (%zu, %zu bytes)",
+          tf32_plan_workspace_bytes(&q), tf32_plan_counter_bytes(&q));
+}
+
 int main(void)
 {
     test_table();
     test_rule();
+    test_clusters();
     TEST_EXIT();
 }

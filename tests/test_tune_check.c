@@ -17,7 +17,7 @@ static char dir[] = "/tmp/gemmprof_tunecheck_XXXXXX";
  * estimates it, the pick's time times pick_factor (NAN: its row failed). */
 static void write_table(const char *path, long m, long n, long k, double pick_factor)
 {
-    struct tf32_machine mc = {132, {0}, {0}};
+    struct tf32_machine mc = {132, {0}, {0}, {0}};
     for (int i = 0; i < tf32_config_count; i++)
         mc.blocks_per_sm[i] = tf32_configs[i].min_blocks;
     static struct tf32_plan plans[TF32_MAX_PLANS];

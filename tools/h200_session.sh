@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup holdout (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -583,6 +583,74 @@ if has padc; then
     # split plans that pad B and peel rows (the strip kernel reads the padded B): 64x64 at
     # a K that splits, M % 64 == 2
     sanitize_plans padcpeel t64x64 130x257x640 "64x64 plans, split and peeled" "padB peel"
+fi
+if has mcast; then
+    # issue 28: tf32_auto's tiles in clusters of 2 sharing A by TMA multicast: the rule's
+    # picks beside cuBLAS TF32 (MCAST_SHAPES), the tuner's plain and clustered 256 x 128
+    # plans at MCAST_TUNE, and memcheck/racecheck over every clustered plan at two small
+    # odd shapes (an odd count of tiles in n: the last cluster's second block is empty)
+    verify_beside mcast tf32_auto,cublas_tf32 "${MCAST_SHAPES:-1800x1800x5000,4500,2200x2200x700,1700x2300x3100,700x700x7000,4096,8192,2048,1000x1500x700,257x513x4099,3000x3000x512,1024}"
+    for s in ${MCAST_TUNE-1800x1800x5000 4500 4096 2200x2200x700}; do
+        GEMMPROF_TUNE_ONLY=${MCAST_TUNE_ONLY:-w256x128} timeout 100 build/gemmprof --tune $s -k tf32_auto --no-counters \
+            -o "$W/mcast-tune-$s" >"$W/logs/mcast-tune-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/mcast-tune-$s.log")"
+        grep -E "^[* ] [0-9]+x" "$W/logs/mcast-tune-$s.log" | head -24
+    done
+    sanitize_plans mcast w256x128c2 300x300x1000 "clustered 256 x 128 plans" cluster2 -k tf32_auto
+    sanitize_plans mcast2 w256x128c2 17x100x65 "clustered 256 x 128 plans, one tile" cluster2 -k tf32_auto
+fi
+if has mcastncu; then
+    # why clustered plans run slower: clusters resident at once (tools/lab/cluster_probe.cu),
+    # then ncu's view of the first launch of the plain and the clustered 256 x 128 tile at
+    # MCASTNCU_SHAPE (split1, the tuner's first plan of each)
+    nvcc -arch=sm_90a -o "$W/cluster_probe" tools/lab/cluster_probe.cu && "$W/cluster_probe" | tee "$W/logs/cluster-probe.txt"
+    for t in w256x128 w256x128c2; do
+        GEMMPROF_TUNE_ONLY=$t timeout 150 ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
+            --section WarpStateStats --section MemoryWorkloadAnalysis -k regex:gemm_tf32_auto --launch-count 1 \
+            build/gemmprof --tune ${MCASTNCU_SHAPE:-1800x1800x5000} -k tf32_auto -r 1 -w 0 --no-counters -o "$W/mcastncu-$t" \
+            >"$W/logs/mcastncu-$t.txt" 2>&1
+        echo "ncu $t: exit $?"
+        grep -E "Duration|Throughput|Cluster|Grid Size|Waves|Achieved Occ|Stall|Warp Cycles|L2 Hit|Mem Busy|Max Bandwidth|Registers|Block Limit" \
+            "$W/logs/mcastncu-$t.txt" | head -50
+    done
+fi
+if has mctune; then
+    # tf32_auto's tuner, every tile, at MCTUNE_SHAPES: the tables the rule is replayed on
+    # (results/h200/tune/tf32/), each with the clustered plans beside the plain ones
+    for s in ${MCTUNE_SHAPES:-8192 4500 2500 2200x2200x700 6000x6000x300}; do
+        stamp "tf32_auto tuner at $s -> $W/mctune/$s"
+        timeout 120 build/gemmprof --tune "$s" -k tf32_auto --no-counters -o "$W/mctune/$s" >"$W/logs/mctune-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "the rule's pick" "$W/logs/mctune-$s.log")"
+        grep -E "^[* ] 256x128x32 wg2 s4 (cluster2 )?split1 " "$W/logs/mctune-$s.log"
+    done
+fi
+if has fixup; then
+    # the split-K fixup reading several slices per round trip (w64x128): its plans at
+    # FIXUP_SHAPES beside the other small tiles
+    for s in ${FIXUP_SHAPES:-100x100x10000 700x700x7000}; do
+        GEMMPROF_TUNE_ONLY=${FIXUP_ONLY:-w64x128,w64x64b2,w128x64} timeout 100 build/gemmprof --tune $s -k tf32_auto \
+            --no-counters -o "$W/fixup-$s" >"$W/logs/fixup-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/fixup-$s.log")"
+        grep -E "^[* ] [0-9]+x" "$W/logs/fixup-$s.log" | head -40
+    done
+fi
+if has holdout; then
+    # issue 28's shapes off its list: both auto variants beside cuBLAS at the 40 shapes of
+    # results/h200/logs/holdout-*.md, one invocation per list of 24 and 16
+    H1=4500x4500x4500,1800x1800x5000,2200x2200x700,700x700x7000,100x100x10000,5000x800x1200,300x3000x5000,127x4096x4096,1000x1000x20000,3333x333x3333,7000x1000x2000,6000x6000x300,3500x2500x1500,6500x3000x2000,1700x2300x3100,2900x2900x2900,1200x5000x800,4000x4000x4000,12000x1000x1000,800x800x8000,3100x700x4100,2500x2500x2500,5500x5500x5500,3500x3500x3500
+    H2=1234x2345x3456,5120x1280x640,960x960x960,1400x1400x1400,3000x1000x3000,6000x2000x1000,2047x2047x2047,4097x1023x2049,512x8192x1024,8192x512x1024,600x600x6000,1536x3072x768,2300x2300x2300,3700x1900x2800,10000x500x500,4444x4444x1111
+    : >"$W/logs/holdout.md"
+    for h in 1 2; do
+        eval hs=\$H$h
+        stamp "holdout list $h -> $W/holdout$h"
+        timeout 200 build/gemmprof -k simt_auto,cublas,tf32_auto,cublas_tf32 -s "$hs" --no-counters --no-ceilings --no-report \
+            -o "$W/holdout$h" >"$W/logs/holdout$h.log" 2>&1
+        echo "holdout $h: exit $?, $(python3 tests/gpu/csvcheck.py all-ok "$W/holdout$h/results.csv" $((4 * $(echo "$hs" | tr ',' '\n' | wc -l))) 2>&1 | tail -1)"
+        python3 tools/lab/auto_table.py "$W/holdout$h" >>"$W/logs/holdout.md"
+        echo >>"$W/logs/holdout.md"
+    done
+    cat "$W/logs/holdout.md"
+    grep -hA1 "^tf32_auto" "$W"/logs/holdout[12].log | grep -c cluster2
 fi
 if has cublasnames; then
     # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu, one metric)

@@ -127,7 +127,8 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     const double feed = (double)(c->bm + bn) * 128.0 / TF32_SM_BYTES_PER_CLK;
     const long busy = grid_blocks(p) < sms_of(mc) ? grid_blocks(p) : sms_of(mc);
     /* whole tiles, a unit per block: the blocks walk K in step (see the header) */
-    const int in_step = p->split == 1 && p->units <= p->grid && p->ktiles >= TF32_LOCKSTEP_MIN_KTILES;
+    const int in_step = p->split == 1 && p->units <= p->grid && p->ktiles >= TF32_LOCKSTEP_MIN_KTILES &&
+                        c->stages <= TF32_LOCKSTEP_MAX_STAGES;
     const double l2 = (double)busy * (c->bm * a_split / c->cluster + bn) * 128.0 /
                       (in_step ? TF32_L2_LOCKSTEP_BYTES_PER_CLK : TF32_L2_BYTES_PER_CLK);
     double cycles = kt_on_sm * max3(mma, feed, l2) + (double)(whole + sliced) * TF32_UNIT_CLK;

@@ -17,8 +17,8 @@
  * (its epilogue), and a split adds each sliced unit's partial-tile store and, per tile the
  * SM reduces (ceil((T - D) / SMs)), TF32_FIXUP_CLK plus reading s partial tiles (bytes at
  * TF32_FIXUP_BYTES_PER_CLK). A k-tile also waits for L2: the busy SMs' operand bytes at
- * TF32_L2_BYTES_PER_CLK (TF32_L2_LOCKSTEP_BYTES_PER_CLK when the blocks run one whole tile
- * each, in step), A's counted twice where its rows sit 16 bytes off a sector (then the plan
+ * TF32_L2_BYTES_PER_CLK (TF32_L2_LOCKSTEP_BYTES_PER_CLK when the blocks of a shallow ring
+ * run one whole tile each, in step), A's counted twice where its rows sit 16 bytes off a sector (then the plan
  * copying A first is a candidate too) and halved where clusters of 2 share it. The SM's time S and the device's DRAM time D (A, B and C once:
  * 4 (MK + KN + MN) bytes at TF32_DRAM_BYTES_PER_CLK) overlap, not perfectly: the estimate
  * is (S^4 + D^4)^(1/4) + TF32_LAUNCH_CLK. So a compute-bound shape goes by the wave count
@@ -56,11 +56,13 @@ extern "C" {
  * launch). Fitted on the H200 at 2500^3-5500^3, 700x700x7000, 1500x1500x4500 and 1500^3. */
 #define TF32_L2_BYTES_PER_CLK 6100.0
 /* One wave of whole tiles (no split, a unit per block) over a long K: every block asks L2
- * for the same k-slices of A and B at once, and L2 delivers less. Fitted on the H200 at
- * 1800x1800x5000 (120 tiles of 256 x 128 over 157 k-tiles: 22% over the tensor-bound
- * estimate unclustered; in clusters of 2, half of A's bytes, at it); 32 k-tiles (128 x 64
- * at 1024^3) ran at the usual rate. */
+ * for the same k-slices of A and B at once, and a ring of few stages (the 256 x 128 tiles'
+ * 4) no longer hides L2's latency. Fitted on the H200 at 1800x1800x5000 (120 tiles of
+ * 256 x 128 over 157 k-tiles: 22% over the tensor-bound estimate unclustered; in clusters
+ * of 2, half of A's bytes, at it). Deeper rings ran at their usual rate in one wave
+ * (64 x 128, 9 stages, at 300x3000x5000), as did 32 k-tiles (128 x 64 at 1024^3). */
 #define TF32_L2_LOCKSTEP_BYTES_PER_CLK 3600.0
+#define TF32_LOCKSTEP_MAX_STAGES 4
 #define TF32_LOCKSTEP_MIN_KTILES 64
 #define TF32_A_SPLIT 2.0
 #define TF32_COPY_CLK 2000.0

@@ -205,6 +205,15 @@ static void test_clusters(void)
     CHECK(tf32_plan_make(&mc, 4096, 4096, 4096, c2, 1, &q) == 0 && q.grid == 60,
           "the grid is no larger than the clusters the device holds at once (%ld)", q.grid);
     mc = h200();
+    /* one wave of whole tiles over a long K: the 4-stage 256 x 128 ring is charged the
+     * in-step L2 rate, which clusters halve for A; a deeper ring is not (the H200: the
+     * clustered tile 125% of the plain one at 1800x1800x5000; 64 x 128 alone in one wave at
+     * 300x3000x5000 at 99% of cuBLAS TF32) */
+    const struct tf32_plan wave = tf32_plan_pick(&mc, 1800, 1800, 5000), deep = tf32_plan_pick(&mc, 300, 3000, 5000);
+    CHECK(wave.config == c2 && wave.split == 1, "one wave at 1800x1800x5000: the clustered tile, unsplit");
+    CHECK(deep.config == tf32_config_find("w64x128") && deep.split == 1,
+          "one wave of 64 x 128 tiles at 300x3000x5000 stays unsplit (%s, split %d)", tf32_configs[deep.config].name,
+          deep.split);
     CHECK(tf32_plan_make(&mc, 1800, 1800, 5000, c2, 2, &q) == 0 && q.tiles == 64 && q.units == 128 &&
               tf32_plan_workspace_bytes(&q) == 128UL * 256 * 256 * 4 && tf32_plan_counter_bytes(&q) == 128 * sizeof(unsigned),
           "1800x1800x5000 in 2 slices: a partial tile and a counter per block (%zu, %zu bytes)",

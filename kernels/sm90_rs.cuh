@@ -17,6 +17,10 @@
  * before thread 0's atomic (with its own fence); the last unit's thread 0 fences after
  * the atomic, the barrier hands the verdict on, and every thread fences again before it
  * reads the partials, by ld.global.cg (L2: no L1 line of them can exist in this block).
+ *
+ * Clusters of 2 (P::CLUSTER, kernels/sm90_ws.cuh): each consumer warp releases a stage to
+ * both blocks' producers (both multicast A into it), each block stores and fixes up its own
+ * part of the tile (workspace slot and counter per block), and the blocks leave together.
  */
 #ifndef GEMMPROF_KERNELS_SM90_RS_CUH
 #define GEMMPROF_KERNELS_SM90_RS_CUH

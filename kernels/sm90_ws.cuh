@@ -76,7 +76,8 @@ struct sm90_ws_block {
 };
 
 /* A block's first unit and the stride between its units: clusters walk the units, every
- * block of a cluster the same ones. */
+ * block of a cluster the same ones (a cluster's blocks are consecutive in x, so its index
+ * is blockIdx.x / CLUSTER and its rank blockIdx.x % CLUSTER). */
 template <class P> static __device__ __forceinline__ int sm90_ws_first_unit(void)
 {
     return (int)blockIdx.x / P::CLUSTER;
@@ -88,7 +89,8 @@ template <class P> static __device__ __forceinline__ int sm90_ws_unit_stride(voi
 
 /* Work unit u: its tile, slice z of K, the block's tile origin and its k-tiles kt0 .. kt0 +
  * nkt - 1. With clusters a tile is BM x BN x CLUSTER, a block's part of it BN wide at
- * col0 (the tile's origin is col0 - rank x BN). Without split-K a unit is a tile and walks all of K. With it, the first dp
+ * col0 (the tile's origin is col0 - rank x BN). Without split-K a unit is a tile and
+ * walks all of K. With it, the first dp
  * units are tiles 0 .. dp-1, whole (the full waves of a shape that has more tiles than
  * the grid has blocks), and unit dp + v is slice v / r of tile dp + v % r, r = tiles - dp
  * (the last, partial wave, sliced to fill the SMs): the blocks running at once hold the
@@ -130,7 +132,8 @@ static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_
             if (it >= STAGES) /* wait for the consumers' release of the previous use (both
                                * blocks' consumers, in a cluster: A lands in both) */
                 mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
-            mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES); /* A whole, B: this block's */
+            /* the whole A tile lands here (in a cluster, half from each block) and B's part */
+            mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
             if constexpr (P::CLUSTER > 1) {
                 const int half = b.rank * P::A_BOX_ROWS;
                 tma_load_2d_multicast(as + s * (BM * BK) + half * BK, map_a, t * BK, row0 + half, &full[s],

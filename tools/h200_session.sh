@@ -625,8 +625,9 @@ if has mctune; then
     done
 fi
 if has fixup; then
-    # the split-K fixup reading several slices per round trip (w64x128): its plans at
-    # FIXUP_SHAPES beside the other small tiles
+    # the small tiles' split-K plans at FIXUP_SHAPES (FIXUP_ONLY picks the tiles): how the
+    # split-K fixup's cost shows at tiny, deep shapes (results/h200/NOTES.md, fourth session
+    # of 2026-12-02: an experiment with it, reverted)
     for s in ${FIXUP_SHAPES:-100x100x10000 700x700x7000}; do
         GEMMPROF_TUNE_ONLY=${FIXUP_ONLY:-w64x128,w64x64b2,w128x64} timeout 100 build/gemmprof --tune $s -k tf32_auto \
             --no-counters -o "$W/fixup-$s" >"$W/logs/fixup-$s.log" 2>&1

@@ -75,18 +75,9 @@ gemm_tf32_auto_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap m
 #endif
 }
 
-/* The launch's cluster attribute: CLUSTER blocks along x (none where CLUSTER is 1). */
-template <class P> static cudaLaunchAttribute tf32_cluster_attr(void)
-{
-    cudaLaunchAttribute a;
-    a.id = cudaLaunchAttributeClusterDimension;
-    a.val.clusterDim.x = (unsigned)P::CLUSTER, a.val.clusterDim.y = 1, a.val.clusterDim.z = 1;
-    return a;
-}
-
 /* Resident blocks per SM of one configuration, as launched, its registers and, with
- * clusters, how many clusters the device holds at once. */
-template <class P> static cudaError_t tf32_occupancy(int *blocks, int *regs, int *clusters)
+ * clusters, how many clusters the device's `sms` SMs hold at once. */
+template <class P> static cudaError_t tf32_occupancy(int sms, int *blocks, int *regs, int *clusters)
 {
     cudaError_t err =
         cudaFuncSetAttribute(gemm_tf32_auto_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM);
@@ -100,11 +91,9 @@ template <class P> static cudaError_t tf32_occupancy(int *blocks, int *regs, int
     err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_tf32_auto_kernel<P>, P::NT, P::SMEM);
     if (err != cudaSuccess || P::CLUSTER == 1)
         return err;
-    int dev, sms;
-    if ((err = cudaGetDevice(&dev)) != cudaSuccess ||
-        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
-        return err;
-    cudaLaunchAttribute attr = tf32_cluster_attr<P>();
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = (unsigned)P::CLUSTER, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3((unsigned)(sms / P::CLUSTER * P::CLUSTER));
     cfg.blockDim = dim3(P::NT);
@@ -112,28 +101,6 @@ template <class P> static cudaError_t tf32_occupancy(int *blocks, int *regs, int
     cfg.attrs = &attr;
     cfg.numAttrs = 1;
     return cudaOccupancyMaxActiveClusters(clusters, gemm_tf32_auto_kernel<P>, &cfg);
-}
-
-/* gemm_tf32_auto_kernel<P>'s launch: `dependent` as in pdl_launch (kernels/pdl.cuh), in
- * clusters of P::CLUSTER blocks. */
-template <class P, class... Args>
-static void tf32_launch(bool dependent, unsigned grid, cudaStream_t stream, Args... args)
-{
-    if constexpr (P::CLUSTER == 1) {
-        pdl_launch(dependent, gemm_tf32_auto_kernel<P>, dim3(grid), dim3(P::NT), P::SMEM, stream, args...);
-    } else {
-        cudaLaunchAttribute attrs[2] = {tf32_cluster_attr<P>(), {}};
-        attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attrs[1].val.programmaticStreamSerializationAllowed = 1;
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(grid * P::CLUSTER);
-        cfg.blockDim = dim3(P::NT);
-        cfg.dynamicSmemBytes = P::SMEM;
-        cfg.stream = stream;
-        cfg.attrs = attrs;
-        cfg.numAttrs = dependent && pdl_allowed() ? 2 : 1;
-        cudaLaunchKernelEx(&cfg, gemm_tf32_auto_kernel<P>, args...);
-    }
 }
 
 /* One plan of configuration P: maps kept per configuration (the A box is BM rows, half of
@@ -150,8 +117,10 @@ static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, cons
     return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<P>, P::SMEM, P::A_BOX_ROWS, P::BK,
                           m, n, k, a, b, stream, [&](const struct sm90_maps &mp) {
                               /* after the padded copies: a dependent launch (kernels/pdl.cuh) */
-                              tf32_launch<P>(mp.pa != a || mp.pb != b, grid, stream, m, n, k, mp.a, mp.b, c, ws,
-                                             counters, split, kts, dp);
+                              pdl_launch_clustered(mp.pa != a || mp.pb != b, (unsigned)P::CLUSTER,
+                                                   gemm_tf32_auto_kernel<P>, dim3(grid * P::CLUSTER), dim3(P::NT),
+                                                   P::SMEM, stream, m, n, k, mp.a, mp.b, c, ws, counters, split,
+                                                   kts, dp);
                           },
                           p->copy_a != 0);
 }
@@ -165,7 +134,7 @@ static const tf32_run_fn tf32_runs[] = {
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 };
-static cudaError_t (*const tf32_occupancies[])(int *, int *, int *) = {
+static cudaError_t (*const tf32_occupancies[])(int, int *, int *, int *) = {
 #define TF32_CONFIG(name, ...) tf32_occupancy<tf32_cfg_##name>,
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
@@ -187,7 +156,7 @@ extern "C" cudaError_t tf32_machine_query(struct tf32_machine *mc)
         struct tf32_machine fresh = {};
         err = cudaDeviceGetAttribute(&fresh.sms, cudaDevAttrMultiProcessorCount, dev);
         for (int i = 0; i < tf32_nconfigs && err == cudaSuccess; i++)
-            err = tf32_occupancies[i](&fresh.blocks_per_sm[i], &fresh.regs[i], &fresh.cluster_slots[i]);
+            err = tf32_occupancies[i](fresh.sms, &fresh.blocks_per_sm[i], &fresh.regs[i], &fresh.cluster_slots[i]);
         if (err != cudaSuccess)
             return err;
         cached = fresh;

@@ -31,25 +31,42 @@ static __device__ __forceinline__ void pdl_trigger()
 
 #include "kernels/pdl.h"
 
-/* kernel<<<grid, block, smem, stream>>>(args...), as a dependent launch of the kernel
+/* kernel<<<grid, block, smem, stream>>>(args...) in clusters of `cluster` blocks along x
+ * (grid counts blocks; none where cluster is 1), as a dependent launch of the kernel
  * enqueued just before it when `dependent` (only then: after an event or a foreign kernel
  * the plain launch keeps the stream's full ordering) and pdl_allowed(). */
 template <class... Params, class... Args>
-static inline cudaError_t pdl_launch(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem,
-                                     cudaStream_t stream, Args... args)
+static inline cudaError_t pdl_launch_clustered(bool dependent, unsigned cluster, void (*kernel)(Params...), dim3 grid,
+                                               dim3 block, size_t smem, cudaStream_t stream, Args... args)
 {
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchAttribute attrs[2];
+    unsigned n = 0;
+    if (cluster > 1) {
+        attrs[n].id = cudaLaunchAttributeClusterDimension;
+        attrs[n].val.clusterDim.x = cluster, attrs[n].val.clusterDim.y = 1, attrs[n].val.clusterDim.z = 1;
+        n++;
+    }
+    if (dependent && pdl_allowed()) {
+        attrs[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attrs[n].val.programmaticStreamSerializationAllowed = 1;
+        n++;
+    }
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = grid;
     cfg.blockDim = block;
     cfg.dynamicSmemBytes = smem;
     cfg.stream = stream;
-    const bool on = dependent && pdl_allowed();
-    cfg.attrs = on ? &attr : nullptr;
-    cfg.numAttrs = on ? 1 : 0;
+    cfg.attrs = n ? attrs : nullptr;
+    cfg.numAttrs = n;
     return cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...);
+}
+
+/* The same without clusters. */
+template <class... Params, class... Args>
+static inline cudaError_t pdl_launch(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem,
+                                     cudaStream_t stream, Args... args)
+{
+    return pdl_launch_clustered(dependent, 1, kernel, grid, block, smem, stream, args...);
 }
 #endif
 

@@ -64,15 +64,15 @@ static __device__ __forceinline__ void sm90_rs_k8(float (&acc)[BM / 2], const ui
 }
 
 /* A consumer warp's release of a stage (lane 0): to its block's producer, and in a
- * cluster to every block's, since each producer's multicast writes A into all of them. */
-template <class P> static __device__ __forceinline__ void sm90_release_stage(uint64_t *empty)
+ * cluster to every block's, since each producer's multicast writes A into all of them
+ * (me: this block's rank in the cluster). */
+template <class P> static __device__ __forceinline__ void sm90_release_stage(uint64_t *empty, int me)
 {
     mbar_arrive(empty);
     if constexpr (P::CLUSTER > 1) {
-        const unsigned me = cluster_cta_rank();
 #pragma unroll
         for (int r = 0; r < P::CLUSTER; ++r)
-            if ((unsigned)r != me)
+            if (r != me)
                 mbar_arrive_in_cta(empty, (unsigned)r);
     }
 }
@@ -205,7 +205,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         wgmma_wait<1>();
         pin_fragments(frag[PREV]);
         if (release_prev && lane == 0)
-            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES]);
+            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank);
         if (has_next) {
             const int s1 = (it + 1) % STAGES;
             mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
@@ -234,7 +234,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         for (int b2 = 0; b2 < SETS; ++b2)
             pin_fragments(frag[b2]);
         if (lane == 0)
-            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES]); /* the unit's last stage */
+            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank); /* the unit's last stage */
 
         if constexpr (SPLIT) {
             /* sliced tiles only; the workspace and the counters hold those alone */

@@ -654,13 +654,28 @@ if has holdout; then
     grep -hA1 "^tf32_auto" "$W"/logs/holdout[12].log | grep -c cluster2
 fi
 if has cublasnames; then
-    # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu, one metric)
+    # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu: time, grid, block,
+    # cluster; the tile is in the kernel's name): one line per kernel
     stamp "cuBLAS's kernels -> $W/logs/cublasnames.txt"
-    timeout 150 ncu --metrics gpu__time_duration.sum -k regex:'gemm|splitK|reduce' \
-        build/gemmprof -k cublas,cublas_tf32 -s "${CUBLASNAMES_SHAPES:-7000x1000x2000,5000x800x1200,3333x333x3333,1000x1000x20000,127x4096x4096,4500,1800x1800x5000,100x100x10000}" \
+    timeout 200 ncu --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__cluster_dim_x,launch__cluster_dim_y,launch__registers_per_thread,launch__occupancy_limit_registers \
+        -k regex:'gemm|splitK|reduce|Kernel' \
+        build/gemmprof -k ${CUBLASNAMES_VARIANTS:-cublas,cublas_tf32} -s "${CUBLASNAMES_SHAPES:-7000x1000x2000,5000x800x1200,3333x333x3333,1000x1000x20000,127x4096x4096,4500,1800x1800x5000,100x100x10000}" \
         -r 1 -w 0 --no-counters --no-ceilings --no-report -o "$W/cublasnames" >"$W/logs/cublasnames.txt" 2>&1
     echo "ncu: exit $?"
-    grep -E "^  [A-Za-z_].*\(|gpu__time_duration" "$W/logs/cublasnames.txt" | paste - - | sed -E 's/ +/ /g' | cut -c1-220
+    python3 - "$W/logs/cublasnames.txt" <<'PY'
+import re, sys
+name, vals = None, {}
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"^  (\S.*?) \(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)", line)
+    if m:
+        if name: print(name[:150], vals)
+        name, vals = m.group(1), {}
+        continue
+    m = re.match(r"^\s+(launch__\w+|gpu__time_duration\.sum)\s+(?:(\S+)\s+)?([\d.,]+)\s*$", line)
+    if m and name:
+        vals[m.group(1).replace("launch__", "")] = m.group(3) + (m.group(2) or "")
+if name: print(name[:150], vals)
+PY
 fi
 if has copya; then
     # issue 28: tf32_auto copying A first where its rows sit 16 bytes off a sector (k % 8

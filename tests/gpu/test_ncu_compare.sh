@@ -71,7 +71,7 @@ t0=$(date +%s)
 # both tools (tf32_mma 2048^3: 232-270 MB over 10 ncu calls) because the L2 Request
 # Coalescer merges the reads of SMs that run in step; ncu_compare.py then judges the L2
 # demand, lookups + merged sectors, which does not vary (results/h200/logs/diag_l2_lrc-b7e0ee5.txt).
-TENSOR="tf32_mma wgmma wgmma_ws wgmma_ss wgmma_rs tf32x3_mma tf32x3_wgmma"
+TENSOR="tf32_mma wgmma wgmma_ws wgmma_ss wgmma_rs tf32_auto tf32x3_mma tf32x3_wgmma"
 CASES=${NCU_COMPARE_CASES:-"naive:2048 tiled:2048 cublas:2048 cublas_tf32:2048 naive:1000x1500x700
     tiled:1000x1500x700 cublas:1000x1500x700 cublas_tf32:64x64x16384:multi
     $([ "${NCU_COMPARE_TENSOR:-1}" = 1 ] && for v in $TENSOR; do printf '%s:2048 %s:1000x1500x700 ' "$v" "$v"; done)"}

@@ -182,6 +182,51 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
     }
 }
 
+/* The same sum where C has few items (simt_plan's reduce_wide): a block takes 32 items,
+ * its SIMT_REDUCE_WIDE_GROUPS warps each every GROUPS-th slice of them (warp g: slices g,
+ * g + GROUPS, ...), up to SIMT_REDUCE_WIDE_LOADS loads in flight per thread; warp 0 then
+ * adds the other warps' sums in order of g (the same result every run). 100 x 100 in 32
+ * slices: 79 blocks, one round of loads, where the kernel above ran 5 blocks through 8. */
+template <class T>
+static __global__ void __launch_bounds__(SIMT_REDUCE_THREADS)
+gemm_simt_splitk_reduce_wide_kernel(const T *__restrict__ ws, T *__restrict__ c, size_t items, int split,
+                                    size_t stride, size_t strip_item, size_t strip_at, size_t strip_stride)
+{
+    constexpr int G = SIMT_REDUCE_WIDE_GROUPS, L = SIMT_REDUCE_WIDE_LOADS, W = SIMT_REDUCE_THREADS / G;
+    static_assert(W == 32, "a warp per group: its loads of one slice are 32 consecutive items");
+    __shared__ T sums[G - 1][W];
+    pdl_wait();   /* the GEMM's partials (a peeled plan: the strip's, after the GEMM's) */
+    const int g = (int)threadIdx.x / W, lane = (int)threadIdx.x % W;
+    for (size_t first = (size_t)blockIdx.x * W; first < items; first += (size_t)gridDim.x * W) {
+        const size_t i = first + lane;
+        const bool ok = i < items;
+        const bool strip = i >= strip_item;
+        const size_t at = (strip ? strip_at : 0) + (strip ? i - strip_item : i);
+        const size_t step = strip ? strip_stride : stride;
+        T sum{};
+        for (int z0 = g; z0 < split; z0 += G * L) {
+            T part[L];
+#pragma unroll
+            for (int j = 0; j < L; ++j)
+                if (ok && z0 + j * G < split)
+                    part[j] = ws[(size_t)(z0 + j * G) * step + at];
+#pragma unroll
+            for (int j = 0; j < L; ++j)
+                if (ok && z0 + j * G < split)
+                    sum = z0 == g && j == 0 ? part[j] : add(sum, part[j]);
+        }
+        if (g > 0)
+            sums[g - 1][lane] = sum;
+        __syncthreads();
+        if (g == 0 && ok) {
+            for (int h = 1; h < G && h < split; ++h)
+                sum = add(sum, sums[h - 1][lane]);
+            c[i] = sum;
+        }
+        __syncthreads(); /* sums is written again in the next pass */
+    }
+}
+
 /* A peeled plan's strip: the split partials of the last R (<= SIMT_PEEL_MAX) rows of C,
  * out[z][row][n] for slice z = blockIdx.y, a starting at the strip's first row, B's rows
  * ldb floats apart. It is a
@@ -310,10 +355,19 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     const size_t count = (size_t)m * (size_t)n, stride = (size_t)m0 * n, strip_item = (size_t)m0 * n;
     const size_t strip_stride = (size_t)peel * n;
     const bool vec = count % 4 == 0 && simt_aligned16(c) && (!peel || n % 4 == 0);
-    const unsigned blocks = (unsigned)simt_reduce_blocks(m, n, gemm_threads, vec);
     /* a dependent launch: it starts while the GEMM drains (kernels/pdl.cuh); after a tail
      * plan's split, whose head may still run, a plain one */
     const bool dependent = !p->head_m;
+    if (p->reduce_wide) {
+        const dim3 grid((unsigned)simt_reduce_wide_blocks(m, n, gemm_threads, vec));
+        if (vec)
+            return pdl_launch(dependent, gemm_simt_splitk_reduce_wide_kernel<float4>, grid, dim3(SIMT_REDUCE_THREADS),
+                              0, stream, reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c),
+                              count / 4, p->split, stride / 4, strip_item / 4, strip_at / 4, strip_stride / 4);
+        return pdl_launch(dependent, gemm_simt_splitk_reduce_wide_kernel<float>, grid, dim3(SIMT_REDUCE_THREADS), 0,
+                          stream, (const float *)part, c, count, p->split, stride, strip_item, strip_at, strip_stride);
+    }
+    const unsigned blocks = (unsigned)simt_reduce_blocks(m, n, gemm_threads, vec);
     if (vec)
         return pdl_launch(dependent, gemm_simt_splitk_reduce_kernel<float4>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0,
                           stream, reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c), count / 4,

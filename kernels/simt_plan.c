@@ -44,6 +44,12 @@ static long ceil_div(long a, long b)
     return (a + b - 1) / b;
 }
 
+/* A split's slice of k: ceil(k / split) rounded up to a whole number of bk */
+static long slice_of(long k, int split, int bk)
+{
+    return ceil_div(ceil_div(k, split), bk) * bk;
+}
+
 /* The fraction of the FFMA issue that W resident warps keep busy with this thread tile:
  * larger thread tiles need fewer warps, but fall off faster below them. */
 static double fed(const struct simt_config *c, double warps)
@@ -121,24 +127,51 @@ long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16)
     return blocks > 0 ? blocks : 1;
 }
 
-/* Each thread sums SIMT_REDUCE_ILP items per round of the grid, loading SIMT_REDUCE_SLICES
- * slices before it adds them: its dependent L2 round trips are the grid's rounds times
- * the slice groups (slice 0, then the rest in groups); the bytes are every partial read
- * and C written. */
-static double reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads, int vec)
+/* 32 items a block: a warp's loads of one slice are 32 consecutive items */
+#define WIDE_ITEMS (SIMT_REDUCE_THREADS / SIMT_REDUCE_WIDE_GROUPS)
+
+long simt_reduce_wide_blocks(long m, long n, long gemm_threads, int c_aligned16)
 {
-    const int sms = mc->sms > 0 ? mc->sms : 1;
+    const long count = m * n;
+    const long items = count % 4 == 0 && c_aligned16 ? count / 4 : count;
+    long blocks = ceil_div(items, WIDE_ITEMS);
+    if (blocks > gemm_threads / SIMT_REDUCE_THREADS)
+        blocks = gemm_threads / SIMT_REDUCE_THREADS;
+    return blocks > 0 ? blocks : 1;
+}
+
+/* A reduction's dependent L2 round trips. Each thread of the plain one sums
+ * SIMT_REDUCE_ILP items per pass of the grid, loading SIMT_REDUCE_SLICES slices before it
+ * adds them: the passes times the slice groups (slice 0, then the rest in groups). The
+ * wide one's thread loads up to SIMT_REDUCE_WIDE_LOADS of its group's slices at once. */
+static long reduce_rounds(long m, long n, int split, long gemm_threads, int vec, int wide)
+{
     const long count = m * n;
     const long items = count % 4 == 0 && vec ? count / 4 : count;
+    if (wide)
+        return ceil_div(items, simt_reduce_wide_blocks(m, n, gemm_threads, vec) * WIDE_ITEMS) *
+               ceil_div(split, (long)SIMT_REDUCE_WIDE_GROUPS * SIMT_REDUCE_WIDE_LOADS);
     const long threads = simt_reduce_blocks(m, n, gemm_threads, vec) * SIMT_REDUCE_THREADS;
-    const long rounds = ceil_div(items, threads * SIMT_REDUCE_ILP) * (1 + ceil_div(split - 1, SIMT_REDUCE_SLICES));
-    return SIMT_REDUCE_LAUNCH_CLK + rounds * SIMT_REDUCE_ROUND_CLK +
-           (double)(split + 1) * count * 4 / (SIMT_REDUCE_BYTES_PER_CLK * sms);
+    return ceil_div(items, threads * SIMT_REDUCE_ILP) * (1 + ceil_div(split - 1, SIMT_REDUCE_SLICES));
+}
+
+int simt_reduce_wide(long m, long n, int split, long gemm_threads)
+{
+    return reduce_rounds(m, n, split, gemm_threads, 1, 1) < reduce_rounds(m, n, split, gemm_threads, 1, 0);
+}
+
+/* The rounds, the launch, and the bytes: every partial read and C written. */
+static double reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads, int vec,
+                            int wide)
+{
+    const int sms = mc->sms > 0 ? mc->sms : 1;
+    return SIMT_REDUCE_LAUNCH_CLK + reduce_rounds(m, n, split, gemm_threads, vec, wide) * SIMT_REDUCE_ROUND_CLK +
+           (double)(split + 1) * m * n * 4 / (SIMT_REDUCE_BYTES_PER_CLK * sms);
 }
 
 double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads)
 {
-    return reduce_cycles(mc, m, n, split, gemm_threads, 1);
+    return reduce_cycles(mc, m, n, split, gemm_threads, 1, simt_reduce_wide(m, n, split, gemm_threads));
 }
 
 int simt_pad_width(long n)
@@ -205,13 +238,26 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     if (config < 0 || config >= simt_config_count || split < 1 || m < 1 || n < 1 || k < 1)
         return -1;
     const struct simt_config *c = &simt_configs[config];
-    const long slice = ceil_div(ceil_div(k, split), c->bk) * c->bk, whole = ceil_div(k, c->bk) * c->bk;
+    const long slice = slice_of(k, split, c->bk), whole = ceil_div(k, c->bk) * c->bk;
     const long gn = pad ? pad : n;
     const int peel_m = peel ? (int)(m % c->bm) : 0;
-    if (peel && (peel_m < 1 || peel_m > SIMT_PEEL_MAX || m < c->bm || split < 2))
+    if (split > 1 && slice < SIMT_MIN_K_SLICE)
         return -1;
-    /* every slice non-empty: otherwise this is a smaller split under another name */
-    if (split > 1 && (slice < SIMT_MIN_K_SLICE || (split - 1) * slice >= k))
+    /* B is padded so that the 16-byte copies run; a k-major A needs k % 4 == 0 for them too
+     * (the launcher refuses a padded plan on the 4-byte path) */
+    if (pad && c->a_kmajor && k % 4 != 0)
+        return -1;
+    if (split > 1) {
+        /* the slices that hold K (the rounding to BK may leave the last of `split` empty);
+         * the previous split of the list with the same slice is the same plan */
+        int prev = 1;
+        for (int s = 0; s < NSPLITS && simt_splits[s] < split; s++)
+            prev = simt_splits[s];
+        if (prev != split && slice_of(k, prev, c->bk) == slice)
+            return -1;
+        split = (int)ceil_div(k, slice);
+    }
+    if (peel && (peel_m < 1 || peel_m > SIMT_PEEL_MAX || m < c->bm || split < 2))
         return -1;
     const long head_m = tail && !pad && split > 1 ? head_rows(mc, config, m - peel_m, gn) : 0;
     if (tail && head_m == 0)
@@ -232,8 +278,9 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, simt_plan_head_blocks(p, n), p->blocks, (int)whole,
                                          p->k_slice)
                            : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
+    p->reduce_wide = split > 1 && simt_reduce_wide(rest, n, split, gemm_threads);
     if (split > 1) /* float4 items unless the strip's rows start mid-item (the launcher's test) */
-        p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !(peel && n % 4 != 0));
+        p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !(peel && n % 4 != 0), p->reduce_wide);
     if (pad)
         p->est_cycles += simt_pad_cycles(mc, n, k, pad);
     if (peel)
@@ -281,7 +328,7 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
 
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k)
 {
-    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0}, p;
+    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0, 0}, p;
     for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
             for (int s = 0; s < NSPLITS; s++)

@@ -5,7 +5,9 @@
  *
  * The rule. For every configuration c and every split s of SIMT_SPLITS whose K-slice
  * ceil(K/s), rounded up to BK, is at least SIMT_MIN_K_SLICE (and whose workspace fits
- * SIMT_MAX_WORKSPACE_BYTES), estimate the time on the busiest SM: the grid has
+ * SIMT_MAX_WORKSPACE_BYTES; the plan has ceil(K / K-slice) slices, fewer than s where the
+ * rounding leaves the last ones empty, and a split whose K-slice the previous split of the
+ * list already had is not a plan of its own), estimate the time on the busiest SM: the grid has
  * T = ceil(M/BM) * ceil(N/BN) * s blocks, the busiest SM gets L = ceil(T / SMs) of them and
  * runs them in waves of up to b at once (b = blocks of c resident per SM, from the
  * occupancy API). A wave of w blocks takes
@@ -21,9 +23,9 @@
  * B, or of A in the k-major tiles, not multiples of 4 floats) and, for the transposed
  * tiles, when K % 8 leaves A's 32-byte row pieces across two sectors. A split adds the
  * second pass (simt_reduce_cycles): a launch, its rounds of dependent L2 loads and its
- * bytes. The smallest estimate wins; ties go to the earlier configuration (larger tile),
- * then the smaller split, then no copy. When N % 4 != 0 every configuration and split is also
- * a candidate with B copied first into rows padded to a multiple of 4 floats (the 16-byte
+ * bytes (the wide reduction's rounds where C has few items). The smallest estimate wins; ties go to the earlier configuration (larger tile),
+ * then the smaller split, then no copy. When N % 4 != 0 every configuration and split (of
+ * the k-major ones, only where K % 4 == 0) is also a candidate with B copied first into rows padded to a multiple of 4 floats (the 16-byte
  * copies then run; simt_pad_cycles: a launch and its bytes), the GEMM reading B's padded
  * rows and writing C's (or the split's partials') rows of n as they are, unsplit with no
  * second pass. When
@@ -102,6 +104,13 @@ extern "C" {
 #define SIMT_REDUCE_THREADS 128
 #define SIMT_REDUCE_ILP 4
 #define SIMT_REDUCE_SLICES 4
+/* Where C has too few items for that grid to cover the SMs (100 x 100: 5 blocks), the wide
+ * reduction spreads the slices too: a block's SIMT_REDUCE_WIDE_GROUPS warps take the same 32
+ * items, each every GROUPS-th slice with SIMT_REDUCE_WIDE_LOADS loads in flight, and their
+ * sums meet in shared memory in a fixed order (simt_plan's reduce_wide, where that takes
+ * fewer rounds of loads). */
+#define SIMT_REDUCE_WIDE_GROUPS 4
+#define SIMT_REDUCE_WIDE_LOADS 16
 #define SIMT_MAX_CONFIGS 24
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */
@@ -145,6 +154,7 @@ struct simt_plan {
     int pad_n;
     int peel_m;
     int head_m;           /* 0, or C's first head_m rows (whole tile rows) run unsplit first */
+    int reduce_wide;      /* a split plan's reduction: 1, the wide one (SIMT_REDUCE_WIDE_GROUPS) */
 };
 
 /* The padded width of B's rows for a padded plan at n (0 when n % 4 == 0: no copy). */
@@ -180,6 +190,11 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
  * takes a call's kernel with the most threads for its main one), whether it moves float4 (m * n % 4 == 0 and
  * C 16-byte aligned: c_aligned16), and the rule's estimate of its cycles. */
 long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16);
+/* The wide reduction: a block per 32 items, at most the GEMM kernel's threads; a plan
+ * runs it where it takes fewer dependent rounds of L2 loads than the plain one's grid
+ * (simt_reduce_wide: 1), which is where C has few items and there are many slices. */
+int simt_reduce_wide(long m, long n, int split, long gemm_threads);
+long simt_reduce_wide_blocks(long m, long n, long gemm_threads, int c_aligned16);
 double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads);
 /* A peeled plan's strip kernel: its grid (column groups of SIMT_STRIP_COLS, one row of
  * blocks per slice of K) and the rule's estimate of its cycles. */

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup holdout (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide holdout (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -634,6 +634,25 @@ if has fixup; then
         echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/fixup-$s.log")"
         grep -E "^[* ] [0-9]+x" "$W/logs/fixup-$s.log" | head -40
     done
+fi
+if has wide; then
+    # issue 28: simt_auto's wide split-K reduction (few items of C, many slices) and splits
+    # whose rounding to BK leaves fewer slices: the tuner at WIDE_TUNE (the tables the rule
+    # is replayed on, tests/data/h200_simt_tune*.csv), memcheck and racecheck over every
+    # plan of t64x64 at two small shapes (peeled, padded, 4-byte items: 67x101x3000), then
+    # simt_auto beside cuBLAS at WIDE_SHAPES
+    t_start=$SECONDS
+    for s in ${WIDE_TUNE-100x100x10000 259x259x10000 257x513x4099}; do
+        stamp "simt tuner at $s -> $W/widetune/$s"
+        timeout 150 build/gemmprof --tune "$s" --no-counters -o "$W/widetune/$s" >"$W/logs/widetune-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/widetune-$s.log"); $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/widetune-$s.log") plans ok, $(grep -cE "^[* ] [0-9]+x" "$W/logs/widetune-$s.log") listed"
+        grep -E "^\* " "$W/logs/widetune-$s.log"
+    done
+    sanitize_plans wide t64x64 67x101x3000 "every t64x64 plan at 67x101x3000" peel
+    sanitize_plans wide2 t64x64,t32x64 100x100x2000 "every t64x64, t32x64 plan at 100x100x2000" split
+    verify_beside wide_verify simt_auto,cublas \
+        "${WIDE_SHAPES:-100x100x10000,64x64x16384,259x259x10000,257x513x4099,333x777x2222,96x3000x3000,127x4096x4096,600x600x6000,800x800x8000,1000x1000x20000}"
+    echo "wide: $((SECONDS - t_start)) s"
 fi
 if has holdout; then
     # issue 28's shapes off its list: both auto variants beside cuBLAS at the 40 shapes of

@@ -645,7 +645,7 @@ if has wide; then
     for s in ${WIDE_TUNE-100x100x10000 259x259x10000 257x513x4099}; do
         stamp "simt tuner at $s -> $W/widetune/$s"
         timeout 150 build/gemmprof --tune "$s" --no-counters -o "$W/widetune/$s" >"$W/logs/widetune-$s.log" 2>&1
-        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/widetune-$s.log"); $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/widetune-$s.log") plans ok, $(grep -cE "^[* ] [0-9]+x" "$W/logs/widetune-$s.log") listed"
+        echo "tune $s: exit $?; $(grep -h "^the rule's pick" "$W/logs/widetune-$s.log"); $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/widetune-$s.log") plans ok, $(grep -cE "^[* ] [0-9]+x" "$W/logs/widetune-$s.log") listed"
         grep -E "^\* " "$W/logs/widetune-$s.log"
     done
     sanitize_plans wide t64x64 67x101x3000 "every t64x64 plan at 67x101x3000" peel
@@ -663,7 +663,7 @@ if has tf32red; then
     for s in ${TF32RED_TUNE-100x100x10000 259x259x10000 700x700x7000 600x600x6000}; do
         stamp "tf32 tuner at $s -> $W/tf32red/$s"
         timeout 150 build/gemmprof --tune "$s" -k tf32_auto --no-counters -o "$W/tf32red/$s" >"$W/logs/tf32red-$s.log" 2>&1
-        echo "tune $s: exit $?; $(grep -h "rule's pick" "$W/logs/tf32red-$s.log"); $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/tf32red-$s.log") plans ok of $(grep -cE "^[* ] [0-9]+x" "$W/logs/tf32red-$s.log")"
+        echo "tune $s: exit $?; $(grep -h "^the rule's pick" "$W/logs/tf32red-$s.log"); $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/tf32red-$s.log") plans ok of $(grep -cE "^[* ] [0-9]+x" "$W/logs/tf32red-$s.log")"
         grep -E "^\* " "$W/logs/tf32red-$s.log"
     done
     sanitize_plans tf32red w64x64b2,w128x64 100x100x3000 "every w64x64b2, w128x64 plan at 100x100x3000" reduce -k tf32_auto

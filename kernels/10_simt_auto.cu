@@ -182,7 +182,7 @@ gemm_simt_splitk_reduce_kernel(const T *__restrict__ ws, T *__restrict__ c, size
     }
 }
 
-/* The same sum where C has few items (simt_plan's reduce_wide): a block takes 32 items,
+/* The same sum where C has few items (simt_reduce_wide): a block takes 32 items,
  * its SIMT_REDUCE_WIDE_GROUPS warps each every GROUPS-th slice of them (warp g: slices g,
  * g + GROUPS, ...), up to SIMT_REDUCE_WIDE_LOADS loads in flight per thread; warp 0 then
  * adds the other warps' sums in order of g (the same result every run). 100 x 100 in 32
@@ -358,22 +358,20 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     /* a dependent launch: it starts while the GEMM drains (kernels/pdl.cuh); after a tail
      * plan's split, whose head may still run, a plain one */
     const bool dependent = !p->head_m;
-    if (p->reduce_wide) {
-        const dim3 grid((unsigned)simt_reduce_wide_blocks(m, n, gemm_threads, vec));
-        if (vec)
-            return pdl_launch(dependent, gemm_simt_splitk_reduce_wide_kernel<float4>, grid, dim3(SIMT_REDUCE_THREADS),
-                              0, stream, reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c),
-                              count / 4, p->split, stride / 4, strip_item / 4, strip_at / 4, strip_stride / 4);
-        return pdl_launch(dependent, gemm_simt_splitk_reduce_wide_kernel<float>, grid, dim3(SIMT_REDUCE_THREADS), 0,
-                          stream, (const float *)part, c, count, p->split, stride, strip_item, strip_at, strip_stride);
-    }
-    const unsigned blocks = (unsigned)simt_reduce_blocks(m, n, gemm_threads, vec);
+    /* the wide grid where C has few items (the rule's estimate takes it there too) */
+    const bool wide = simt_reduce_wide(m, n, p->split, gemm_threads);
+    const dim3 grid((unsigned)(wide ? simt_reduce_wide_blocks(m, n, gemm_threads, vec)
+                                    : simt_reduce_blocks(m, n, gemm_threads, vec)));
     if (vec)
-        return pdl_launch(dependent, gemm_simt_splitk_reduce_kernel<float4>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0,
-                          stream, reinterpret_cast<const float4 *>(part), reinterpret_cast<float4 *>(c), count / 4,
-                          p->split, stride / 4, strip_item / 4, strip_at / 4, strip_stride / 4);
-    return pdl_launch(dependent, gemm_simt_splitk_reduce_kernel<float>, dim3(blocks), dim3(SIMT_REDUCE_THREADS), 0, stream,
-                      (const float *)part, c, count, p->split, stride, strip_item, strip_at, strip_stride);
+        return pdl_launch(dependent,
+                          wide ? gemm_simt_splitk_reduce_wide_kernel<float4> : gemm_simt_splitk_reduce_kernel<float4>,
+                          grid, dim3(SIMT_REDUCE_THREADS), 0, stream, reinterpret_cast<const float4 *>(part),
+                          reinterpret_cast<float4 *>(c), count / 4, p->split, stride / 4, strip_item / 4,
+                          strip_at / 4, strip_stride / 4);
+    return pdl_launch(dependent,
+                      wide ? gemm_simt_splitk_reduce_wide_kernel<float> : gemm_simt_splitk_reduce_kernel<float>, grid,
+                      dim3(SIMT_REDUCE_THREADS), 0, stream, (const float *)part, c, count, p->split, stride, strip_item,
+                      strip_at, strip_stride);
 }
 
 /* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this

@@ -91,9 +91,7 @@ template <class P> static cudaError_t tf32_occupancy(int sms, int *blocks, int *
     err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_tf32_auto_kernel<P>, P::NT, P::SMEM);
     if (err != cudaSuccess || P::CLUSTER == 1)
         return err;
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = (unsigned)P::CLUSTER, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
+    cudaLaunchAttribute attr = pdl_cluster_attr((unsigned)P::CLUSTER);
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3((unsigned)(sms / P::CLUSTER * P::CLUSTER));
     cfg.blockDim = dim3(P::NT);

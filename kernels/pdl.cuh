@@ -31,6 +31,15 @@ static __device__ __forceinline__ void pdl_trigger()
 
 #include "kernels/pdl.h"
 
+/* The launch attribute of clusters of `cluster` blocks along x. */
+static inline cudaLaunchAttribute pdl_cluster_attr(unsigned cluster)
+{
+    cudaLaunchAttribute a;
+    a.id = cudaLaunchAttributeClusterDimension;
+    a.val.clusterDim.x = cluster, a.val.clusterDim.y = 1, a.val.clusterDim.z = 1;
+    return a;
+}
+
 /* kernel<<<grid, block, smem, stream>>>(args...) in clusters of `cluster` blocks along x
  * (grid counts blocks; none where cluster is 1), as a dependent launch of the kernel
  * enqueued just before it when `dependent` (only then: after an event or a foreign kernel
@@ -41,11 +50,8 @@ static inline cudaError_t pdl_launch_clustered(bool dependent, unsigned cluster,
 {
     cudaLaunchAttribute attrs[2];
     unsigned n = 0;
-    if (cluster > 1) {
-        attrs[n].id = cudaLaunchAttributeClusterDimension;
-        attrs[n].val.clusterDim.x = cluster, attrs[n].val.clusterDim.y = 1, attrs[n].val.clusterDim.z = 1;
-        n++;
-    }
+    if (cluster > 1)
+        attrs[n++] = pdl_cluster_attr(cluster);
     if (dependent && pdl_allowed()) {
         attrs[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
         attrs[n].val.programmaticStreamSerializationAllowed = 1;

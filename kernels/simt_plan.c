@@ -117,14 +117,22 @@ static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k,
     return cycles;
 }
 
-long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16)
+/* A reduction grid of blocks of SIMT_REDUCE_THREADS, each taking per_block items of C
+ * (float4 items where count % 4 == 0 and C is 16-byte aligned) per pass, at most the GEMM
+ * kernel's threads */
+static long reduce_grid(long m, long n, long gemm_threads, int c_aligned16, long per_block)
 {
     const long count = m * n;
     const long items = count % 4 == 0 && c_aligned16 ? count / 4 : count;
-    long blocks = ceil_div(items, (long)SIMT_REDUCE_THREADS * SIMT_REDUCE_ILP);
+    long blocks = ceil_div(items, per_block);
     if (blocks > gemm_threads / SIMT_REDUCE_THREADS)
         blocks = gemm_threads / SIMT_REDUCE_THREADS;
     return blocks > 0 ? blocks : 1;
+}
+
+long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16)
+{
+    return reduce_grid(m, n, gemm_threads, c_aligned16, (long)SIMT_REDUCE_THREADS * SIMT_REDUCE_ILP);
 }
 
 /* 32 items a block: a warp's loads of one slice are 32 consecutive items */
@@ -132,12 +140,7 @@ long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16)
 
 long simt_reduce_wide_blocks(long m, long n, long gemm_threads, int c_aligned16)
 {
-    const long count = m * n;
-    const long items = count % 4 == 0 && c_aligned16 ? count / 4 : count;
-    long blocks = ceil_div(items, WIDE_ITEMS);
-    if (blocks > gemm_threads / SIMT_REDUCE_THREADS)
-        blocks = gemm_threads / SIMT_REDUCE_THREADS;
-    return blocks > 0 ? blocks : 1;
+    return reduce_grid(m, n, gemm_threads, c_aligned16, WIDE_ITEMS);
 }
 
 /* A reduction's dependent L2 round trips. Each thread of the plain one sums
@@ -278,9 +281,9 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, simt_plan_head_blocks(p, n), p->blocks, (int)whole,
                                          p->k_slice)
                            : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
-    p->reduce_wide = split > 1 && simt_reduce_wide(rest, n, split, gemm_threads);
     if (split > 1) /* float4 items unless the strip's rows start mid-item (the launcher's test) */
-        p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !(peel && n % 4 != 0), p->reduce_wide);
+        p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !(peel && n % 4 != 0),
+                                       simt_reduce_wide(rest, n, split, gemm_threads));
     if (pad)
         p->est_cycles += simt_pad_cycles(mc, n, k, pad);
     if (peel)
@@ -328,7 +331,7 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
 
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k)
 {
-    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0, 0}, p;
+    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0}, p;
     for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
             for (int s = 0; s < NSPLITS; s++)

@@ -107,8 +107,8 @@ extern "C" {
 /* Where C has too few items for that grid to cover the SMs (100 x 100: 5 blocks), the wide
  * reduction spreads the slices too: a block's SIMT_REDUCE_WIDE_GROUPS warps take the same 32
  * items, each every GROUPS-th slice with SIMT_REDUCE_WIDE_LOADS loads in flight, and their
- * sums meet in shared memory in a fixed order (simt_plan's reduce_wide, where that takes
- * fewer rounds of loads). */
+ * sums meet in shared memory in a fixed order (where simt_reduce_wide says it takes fewer
+ * rounds of loads). */
 #define SIMT_REDUCE_WIDE_GROUPS 4
 #define SIMT_REDUCE_WIDE_LOADS 16
 #define SIMT_MAX_CONFIGS 24
@@ -154,7 +154,6 @@ struct simt_plan {
     int pad_n;
     int peel_m;
     int head_m;           /* 0, or C's first head_m rows (whole tile rows) run unsplit first */
-    int reduce_wide;      /* a split plan's reduction: 1, the wide one (SIMT_REDUCE_WIDE_GROUPS) */
 };
 
 /* The padded width of B's rows for a padded plan at n (0 when n % 4 == 0: no copy). */

@@ -55,8 +55,7 @@ static int blocks_per_sm(const struct tf32_machine *mc, int config)
     return b > 0 ? b : 1;
 }
 
-/* the grid's blocks (a cluster's count CLUSTER) */
-static long grid_blocks(const struct tf32_plan *p)
+long tf32_plan_grid_blocks(const struct tf32_plan *p)
 {
     return p->grid * tf32_configs[p->config].cluster;
 }
@@ -73,7 +72,7 @@ static long unit_slots(const struct tf32_machine *mc, int config)
 /* blocks of the plan on its busiest SM */
 static long blocks_on_sm(const struct tf32_machine *mc, const struct tf32_plan *p)
 {
-    const long b = blocks_per_sm(mc, p->config), spread = ceil_div(grid_blocks(p), sms_of(mc));
+    const long b = blocks_per_sm(mc, p->config), spread = ceil_div(tf32_plan_grid_blocks(p), sms_of(mc));
     return spread < b ? spread : b;
 }
 
@@ -125,7 +124,7 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     const double kt_on_sm = ktiles_on_sm(mc, p);
     const double mma = (double)c->bm * bn * 32.0 / (TF32_MACS_PER_CLK * c->eff);
     const double feed = (double)(c->bm + bn) * 128.0 / TF32_SM_BYTES_PER_CLK;
-    const long busy = grid_blocks(p) < sms_of(mc) ? grid_blocks(p) : sms_of(mc);
+    const long busy = tf32_plan_grid_blocks(p) < sms_of(mc) ? tf32_plan_grid_blocks(p) : sms_of(mc);
     /* whole tiles, a unit per block: the blocks walk K in step (see the header) */
     const int in_step = p->split == 1 && p->units <= p->grid && p->ktiles >= TF32_LOCKSTEP_MIN_KTILES &&
                         c->stages <= TF32_LOCKSTEP_MAX_STAGES;

@@ -127,6 +127,9 @@ int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int co
 int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int copy_a,
                        struct tf32_plan *p);
 
+/* The blocks a plan launches: its grid, times CLUSTER where the tile has clusters. */
+long tf32_plan_grid_blocks(const struct tf32_plan *p);
+
 /* The rule: the candidate with the smallest estimate. */
 struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k);
 

@@ -75,13 +75,6 @@ static void tf32_select(int plan, struct tune_row *t)
     t->waves = (double)p->units * tf32_configs[p->config].cluster / ((double)tf32_mc.sms * tf32_blocks(p->config));
 }
 
-/* The grid as launched, in blocks (a plan's grid counts clusters), as ncu's
- * launch__grid_size reads it; tiles and units stay per cluster. */
-static long tf32_launched_blocks(const struct tf32_plan *p)
-{
-    return p->grid * tf32_configs[p->config].cluster;
-}
-
 static void tf32_describe(int plan, char *buf, size_t len)
 {
     tf32_plan_describe(&tf32_plans[plan], buf, len);
@@ -95,7 +88,7 @@ static void tf32_print(FILE *f, const struct run *r, const struct tune_row *rows
         const struct tune_row *t = &rows[i];
         const struct tf32_plan *p = &tf32_plans[t->plan];
         fprintf(f, "%c %-30s %4d %6d %6ld %5ld %6.2f %-13s", t->picked ? '*' : ' ', t->res.config,
-                tf32_mc.regs[p->config], tf32_blocks(p->config), p->units, tf32_launched_blocks(p), t->waves,
+                tf32_mc.regs[p->config], tf32_blocks(p->config), p->units, tf32_plan_grid_blocks(p), t->waves,
                 gp_status_name(t->res.status));
         tune_print_times(f, &t->res, best_s, tf32_eff(r, &t->res));
         if (isnan(t->res.time_median_s) || isinf(best_s))
@@ -113,9 +106,9 @@ static void tf32_csv_row(FILE *f, const struct run *r, const struct shape_data *
     const struct tf32_config *c = &tf32_configs[p->config];
     fprintf(f, "tf32_auto,%ld,%ld,%ld,%d,", s->m, s->n, s->k, tf32_mc.sms);
     csv_write_field(f, t->res.config);
-    fprintf(f, ",%s,%d,%d,32,%d,%d,%d,%d,%d,%d,%ld,%ld,%ld,%d,%d,", c->name, c->bm, tf32_config_block_bn(c), c->consumers,
-            c->stages, c->min_blocks, tf32_config_threads(c), p->split, p->kts, p->tiles, p->units, tf32_launched_blocks(p),
-            tf32_mc.regs[p->config], tf32_blocks(p->config));
+    fprintf(f, ",%s,%d,%d,32,%d,%d,%d,%d,%d,%d,%ld,%ld,%ld,%d,%d,", c->name, c->bm, tf32_config_block_bn(c),
+            c->consumers, c->stages, c->min_blocks, tf32_config_threads(c), p->split, p->kts, p->tiles, p->units,
+            tf32_plan_grid_blocks(p), tf32_mc.regs[p->config], tf32_blocks(p->config));
     const double more[] = {tf32_bytes_per_clk(t), p->est_cycles / TF32_MODEL_SM_HZ, (double)c->cluster};
     tune_csv_cells(f, t, best_s, tf32_eff(r, &t->res), more, 3);
 }

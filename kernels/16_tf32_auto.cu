@@ -51,6 +51,7 @@
 #include "kernels/sm90_rs.cuh"
 #include "kernels/sm90_tf32.cuh"
 #include "kernels/sm90_ws.cuh"
+#include "kernels/splitk_reduce.cuh"
 #include "kernels/tf32_auto.h"
 
 #define TF32_CONFIG(name, bm, consumers, stages, minb, cluster, eff) \
@@ -224,7 +225,21 @@ extern "C" cudaError_t tf32_plan_launch(const struct tf32_plan *p, int m, int n,
         (err = tf32_workspace(tf32_plan_workspace_bytes(p), tf32_plan_counter_bytes(p), stream, &ws, &counters)) !=
             cudaSuccess)
         return err;
-    return tf32_runs[p->config](p, m, n, k, a, b, c, ws, counters, stream);
+    if (p->reduce && (p->split < 2 || p->dp_tiles != 0 || tf32_configs[p->config].cluster != 1))
+        return cudaErrorInvalidValue;
+    if (!p->reduce)
+        return tf32_runs[p->config](p, m, n, k, a, b, c, ws, counters, stream);
+    /* the slices' partial products into ws, then their sum into C: a dependent launch
+     * (kernels/splitk_reduce.cuh, with the grid simt_auto's rule estimates) */
+    if ((err = tf32_runs[p->config](p, m, n, k, a, b, c, ws, NULL, stream)) != cudaSuccess)
+        return err;
+    const size_t count = (size_t)m * (size_t)n;
+    const bool vec = count % 4 == 0 && ((uintptr_t)c & 15) == 0;
+    const long threads = tf32_plan_launch_threads(p);
+    const bool wide = simt_reduce_wide(m, n, p->split, threads);
+    const unsigned blocks = (unsigned)(wide ? simt_reduce_wide_blocks(m, n, threads, vec)
+                                            : simt_reduce_blocks(m, n, threads, vec));
+    return splitk_reduce_launch(ws, c, count, p->split, count, count, 0, 0, vec, wide, blocks, true, stream);
 }
 
 /* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this

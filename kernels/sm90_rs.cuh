@@ -33,8 +33,10 @@
 
 /* A split-K launch's extra arguments (ignored without split-K). */
 struct sm90_split {
-    float *ws;           /* partial tiles: [tiles - dp][split][BM x BN floats], register order */
-    unsigned *counters;  /* per sliced tile: slices stored; 0 before and after every launch */
+    float *ws;           /* partial tiles: [tiles - dp][split][BM x BN floats], register order;
+                          * without counters: [split][m x n], C's layout, for the reduction kernel */
+    unsigned *counters;  /* per sliced tile: slices stored; 0 before and after every launch; NULL:
+                          * no fixup, each slice stores its partial product into ws */
     int split;           /* slices of K */
     int kts;             /* k-tiles (of 32) per slice; the last slice may be shorter */
     int dp;              /* tiles run whole before the sliced ones (the full waves) */
@@ -236,13 +238,18 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         if (lane == 0)
             sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank); /* the unit's last stage */
 
+        float *out = c;
         if constexpr (SPLIT) {
             /* sliced tiles only; the workspace and the counters hold those alone */
-            if (sk.split > 1 && tile >= blk.dp &&
-                !sm90_splitk_fixup<P>(acc, sk, (tile - blk.dp) * P::CLUSTER + blk.rank, z, tid - 128, blk.flag))
-                continue; /* the tile's last slice to arrive stores it */
+            if (sk.split > 1 && tile >= blk.dp) {
+                if (!sk.counters) /* the reduction kernel after this one sums the slices */
+                    out = sk.ws + (size_t)z * (size_t)m * (size_t)n;
+                else if (!sm90_splitk_fixup<P>(acc, sk, (tile - blk.dp) * P::CLUSTER + blk.rank, z, tid - 128,
+                                               blk.flag))
+                    continue; /* the tile's last slice to arrive stores it */
+            }
         }
-        sm90_store_ct<BM>(acc, c, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
+        sm90_store_ct<BM>(acc, out, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
     }
     /* a cluster's blocks leave together: the other block may still arrive on this one's
      * barriers (its consumers' releases) until it is done */

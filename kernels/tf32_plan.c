@@ -1,6 +1,7 @@
 /* tf32_auto's selection rule over the tile table (see kernels/tf32_plan.h for the rule in
  * words and its constants). */
 #include "kernels/tf32_plan.h"
+#include "kernels/simt_plan.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -131,10 +132,11 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     const double l2 = (double)busy * (c->bm * a_split / c->cluster + bn) * 128.0 /
                       (in_step ? TF32_L2_LOCKSTEP_BYTES_PER_CLK : TF32_L2_BYTES_PER_CLK);
     double cycles = kt_on_sm * max3(mma, feed, l2) + (double)(whole + sliced) * TF32_UNIT_CLK;
-    if (p->split > 1)
-        cycles += (double)(sliced * on_sm) * tile_bytes / TF32_FIXUP_BYTES_PER_CLK +
-                  (double)ceil_div((p->tiles - p->dp_tiles) * c->cluster, sms_of(mc)) *
-                      (TF32_FIXUP_CLK + p->split * tile_bytes / TF32_FIXUP_BYTES_PER_CLK);
+    if (p->split > 1) /* the partial tiles' stores */
+        cycles += (double)(sliced * on_sm) * tile_bytes / TF32_FIXUP_BYTES_PER_CLK;
+    if (p->split > 1 && !p->reduce)
+        cycles += (double)ceil_div((p->tiles - p->dp_tiles) * c->cluster, sms_of(mc)) *
+                  (TF32_FIXUP_CLK + p->split * tile_bytes / TF32_FIXUP_BYTES_PER_CLK);
     return cycles;
 }
 
@@ -147,14 +149,34 @@ int tf32_plan_make(const struct tf32_machine *mc, long m, long n, long k, int co
 int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int copy_a,
                        struct tf32_plan *p)
 {
+    return tf32_plan_make_kind(mc, m, n, k, config, split, copy_a, 0, p);
+}
+
+int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int copy_a,
+                        int reduce, struct tf32_plan *p)
+{
     if (config < 0 || config >= tf32_config_count || split < 1 || m < 1 || n < 1 || k < 1 ||
         (copy_a && !a_off_sector(k)))
         return -1;
     const struct tf32_config *c = &tf32_configs[config];
-    const long ktiles = ceil_div(k, 32), kts = ceil_div(ktiles, split);
-    /* every slice non-empty: otherwise this is a smaller split under another name */
-    if (split > 1 && (kts < TF32_MIN_KTS || (split - 1) * kts >= ktiles))
+    if (reduce && (split < 2 || c->cluster > 1))
         return -1;
+    const long ktiles = ceil_div(k, 32), kts = ceil_div(ktiles, split);
+    if (split > 1 && kts < TF32_MIN_KTS)
+        return -1;
+    if (reduce) {
+        /* the slices that hold K; the previous split of the list with this slice is this plan */
+        int prev = 1;
+        for (int s = 0; s < NSPLITS && tf32_splits[s] < split; s++)
+            prev = tf32_splits[s];
+        if (prev != split && ceil_div(ktiles, prev) == kts)
+            return -1;
+        split = (int)ceil_div(ktiles, kts);
+    } else if (split > TF32_MAX_FIXUP_SPLIT || (split > 1 && (split - 1) * kts >= ktiles)) {
+        /* every slice non-empty: otherwise this is a smaller split under another name */
+        return -1;
+    }
+    p->reduce = reduce != 0;
     p->config = config;
     p->split = split;
     p->kts = (int)kts;
@@ -162,8 +184,8 @@ int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, in
     p->tiles = ceil_div(m, c->bm) * ceil_div(n, tf32_config_bn(c));
     const long slots = unit_slots(mc, config);
     /* a split slices the last, partial wave only; none left to slice: not a candidate */
-    p->dp_tiles = split > 1 ? p->tiles / slots * slots : 0;
-    if (split > 1 && p->dp_tiles == p->tiles)
+    p->dp_tiles = split > 1 && !reduce ? p->tiles / slots * slots : 0;
+    if (split > 1 && !reduce && p->dp_tiles == p->tiles)
         return -1;
     p->units = p->dp_tiles + (p->tiles - p->dp_tiles) * split;
     p->grid = p->units < slots ? p->units : slots;
@@ -176,28 +198,41 @@ int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, in
     p->est_cycles = sqrt(sqrt(s2 * s2 + d2 * d2)) + TF32_LAUNCH_CLK;
     if (copy_a) /* read A, write its copy, before the kernel */
         p->est_cycles += TF32_COPY_CLK + 8.0 * m * k / TF32_DRAM_BYTES_PER_CLK;
+    if (reduce) { /* the reduction kernel after it: simt_auto's, at its rule's estimate */
+        struct simt_machine smc = {0};
+        smc.sms = sms_of(mc);
+        p->est_cycles += simt_reduce_cycles(&smc, m, n, p->split, tf32_plan_launch_threads(p));
+    }
     return 0;
+}
+
+long tf32_plan_launch_threads(const struct tf32_plan *p)
+{
+    const struct tf32_config *c = &tf32_configs[p->config];
+    return p->grid * c->cluster * tf32_config_threads(c);
 }
 
 int tf32_plan_candidates(const struct tf32_machine *mc, long m, long n, long k, struct tf32_plan *out, int max)
 {
     int count = 0;
-    for (int copy = 0; copy < 2; copy++)
+    for (int kind = 0; kind < 4; kind++) /* A copied or not, then the reduce plans */
         for (int c = 0; c < tf32_config_count; c++)
             for (int s = 0; s < NSPLITS && count < max; s++)
-                if (tf32_plan_make_any(mc, m, n, k, c, tf32_splits[s], copy, &out[count]) == 0)
+                if (tf32_plan_make_kind(mc, m, n, k, c, tf32_splits[s], kind & 1, kind >> 1, &out[count]) == 0)
                     count++;
     return count;
 }
 
 struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k)
 {
-    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0, 0}, p;
-    for (int copy = 0; copy < 2; copy++)
+    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0, 0, 0}, p;
+    for (int kind = 0; kind < 4; kind++)
         for (int c = 0; c < tf32_config_count; c++)
             for (int s = 0; s < NSPLITS; s++)
-                /* strictly smaller: ties keep no copy, the larger tile, then the smaller split */
-                if (tf32_plan_make_any(mc, m, n, k, c, tf32_splits[s], copy, &p) == 0 && p.est_cycles < best.est_cycles)
+                /* strictly smaller: ties keep no copy, the fixup, the larger tile, then the
+                 * smaller split */
+                if (tf32_plan_make_kind(mc, m, n, k, c, tf32_splits[s], kind & 1, kind >> 1, &p) == 0 &&
+                    p.est_cycles < best.est_cycles)
                     best = p;
     if (isinf(best.est_cycles)) /* bad sizes: still a plan the launcher can refuse */
         tf32_plan_make(mc, m > 0 ? m : 1, n > 0 ? n : 1, k > 0 ? k : 1, 0, 1, &best);
@@ -207,14 +242,16 @@ struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, l
 size_t tf32_plan_workspace_bytes(const struct tf32_plan *p)
 {
     const struct tf32_config *c = &tf32_configs[p->config];
+    /* a reduce plan's split x m x n partials fit in its units' tiles */
     return p->split > 1 ? (size_t)(p->units - p->dp_tiles) * (size_t)c->bm * (size_t)tf32_config_bn(c) * sizeof(float)
                         : 0;
 }
 
 size_t tf32_plan_counter_bytes(const struct tf32_plan *p)
 {
-    return p->split > 1 ? (size_t)(p->tiles - p->dp_tiles) * (size_t)tf32_configs[p->config].cluster * sizeof(unsigned)
-                        : 0;
+    return p->split > 1 && !p->reduce
+               ? (size_t)(p->tiles - p->dp_tiles) * (size_t)tf32_configs[p->config].cluster * sizeof(unsigned)
+               : 0;
 }
 
 void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len)
@@ -237,4 +274,7 @@ void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len)
     const size_t more = strlen(buf);
     if (p->copy_a && more < len)
         snprintf(buf + more, len - more, " copyA");
+    const size_t last = strlen(buf);
+    if (p->reduce && last < len)
+        snprintf(buf + last, len - last, " reduce");
 }

@@ -16,7 +16,9 @@
  * 128 kts / TF32_SM_BYTES_PER_CLK) cycles of its SM; each block adds TF32_UNIT_CLK per unit
  * (its epilogue), and a split adds each sliced unit's partial-tile store and, per tile the
  * SM reduces (ceil((T - D) / SMs)), TF32_FIXUP_CLK plus reading s partial tiles (bytes at
- * TF32_FIXUP_BYTES_PER_CLK). A k-tile also waits for L2: the busy SMs' operand bytes at
+ * TF32_FIXUP_BYTES_PER_CLK). A reduce plan (every tile in s slices, up to TF32_MAX_SPLIT)
+ * has no fixup: its partial products are summed after the kernel by simt_auto's split-K
+ * reduction, at that rule's estimate (simt_reduce_cycles). A k-tile also waits for L2: the busy SMs' operand bytes at
  * TF32_L2_BYTES_PER_CLK (TF32_L2_LOCKSTEP_BYTES_PER_CLK when the blocks of a shallow ring
  * run one whole tile each, in step), A's counted twice where its rows sit 16 bytes off a sector (then the plan
  * copying A first is a candidate too) and halved where clusters of 2 share it. The SM's time S and the device's DRAM time D (A, B and C once:
@@ -38,8 +40,9 @@ extern "C" {
 
 /* The rule's constants (calibrated with `gemmprof --tune MxNxK -k tf32_auto`; the first
  * values fit wgmma_rs on the H200 at the nine shapes of issue 28 within 10%). */
-#define TF32_SPLITS {1, 2, 3, 4, 6, 8, 12, 16, 24, 32}
-#define TF32_MAX_SPLIT 32                   /* the largest of TF32_SPLITS (tuner tables) */
+#define TF32_SPLITS {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}
+#define TF32_MAX_SPLIT 64                   /* the largest of TF32_SPLITS (tuner tables) */
+#define TF32_MAX_FIXUP_SPLIT 32             /* the in-kernel fixup's: beyond, one SM reads too many */
 #define TF32_MIN_KTS 4                      /* a slice of fewer k-tiles is mostly ring fill */
 #define TF32_MACS_PER_CLK 1024.0            /* dense TF32 wgmma MACs per SM per cycle (sm_90) */
 #define TF32_LAUNCH_CLK 8000.0              /* per launch: the first loads' latency, last store */
@@ -69,7 +72,7 @@ extern "C" {
 #define TF32_MAX_WORKSPACE_BYTES (256L << 20)
 #define TF32_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 #define TF32_MAX_CONFIGS 16
-#define TF32_MAX_PLANS (TF32_MAX_CONFIGS * 16 * 2) /* configurations x splits x A copied or not */
+#define TF32_MAX_PLANS (TF32_MAX_CONFIGS * 16 * 4) /* configurations x splits x A copied or not x reduce */
 
 struct tf32_config {
     const char *name;
@@ -116,6 +119,9 @@ struct tf32_plan {
     long dp_tiles;
     long ktiles; /* of all of K: a whole tile's */
     int copy_a;  /* A copied onto whole 128-byte lines first (only where k % 8 == 4) */
+    int reduce;  /* the slices' partial products go to split x m x n floats of workspace, which
+                  * the split-K reduction kernel sums into C (kernels/splitk_reduce.cuh), instead
+                  * of the in-kernel fixup; unclustered tiles, every tile sliced */
 };
 
 /* The plan of configuration `config` with `split` slices at m x n x k: 0, or -1 when it
@@ -129,6 +135,16 @@ int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, in
 
 /* The blocks a plan launches: its grid, times CLUSTER where the tile has clusters. */
 long tf32_plan_grid_blocks(const struct tf32_plan *p);
+
+/* Either, with the slices summed by the reduction kernel (reduce 1; -1 also where split is
+ * 1 or the tile is clustered). The plan's split is the slices that hold K: ceil(ktiles /
+ * kts), fewer than `split` where the rounding leaves the last ones empty; -1 where the
+ * previous split of TF32_SPLITS has the same slice. */
+int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int copy_a,
+                        int reduce, struct tf32_plan *p);
+
+/* Threads of the GEMM launch (every block of the grid, clusters' too). */
+long tf32_plan_launch_threads(const struct tf32_plan *p);
 
 /* The rule: the candidate with the smallest estimate. */
 struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k);

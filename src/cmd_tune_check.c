@@ -21,9 +21,11 @@
 struct tc_table {
     long m, n, k;
     struct tf32_machine mc;
-    double time_s[2][TF32_MAX_CONFIGS][TF32_MAX_SPLIT + 1]; /* by A copied or not, config and split */
+    /* by A copied or not, reduce plan or not, config and split */
+    double time_s[2][2][TF32_MAX_CONFIGS][TF32_MAX_SPLIT + 1];
     double eff1[TF32_MAX_CONFIGS];         /* split 1's measured eff, or NAN */
     int copies;                            /* the table has plans that copy A */
+    int reduces;                           /* ... and plans summed by the reduction kernel */
 };
 
 static const char *const tc_columns[] = {"variant", "m",      "n",             "k",             "sms", "config_name",
@@ -40,7 +42,8 @@ static int tc_read(const char *path, struct tc_table *t, char *err, size_t errle
     for (int c = 0; c < TF32_MAX_CONFIGS; c++) {
         t->eff1[c] = NAN;
         for (int s = 0; s <= TF32_MAX_SPLIT; s++)
-            t->time_s[0][c][s] = t->time_s[1][c][s] = NAN;
+            for (int a = 0; a < 2; a++)
+                t->time_s[a][0][c][s] = t->time_s[a][1][c][s] = NAN;
     }
     if (csv_open(&r, path, err, errlen))
         return -1;
@@ -75,10 +78,12 @@ static int tc_read(const char *path, struct tc_table *t, char *err, size_t errle
         t->m = m, t->n = n, t->k = k, t->mc.sms = (int)sms;
         t->mc.blocks_per_sm[c] = (int)blocks;
         const int copy = strstr(f[col[TC_CONFIG]], " copyA") != NULL;
+        const int reduce = strstr(f[col[TC_CONFIG]], " reduce") != NULL;
         t->copies |= copy;
+        t->reduces |= reduce;
         if (strcmp(f[col[TC_STATUS]], "ok") == 0 && !csv_parse_double(f[col[TC_TIME]], &time_s) && time_s > 0) {
-            t->time_s[copy][c][split] = time_s;
-            if (split == 1 && !copy && !csv_parse_double(f[col[TC_EFF]], &eff))
+            t->time_s[copy][reduce][c][split] = time_s;
+            if (split == 1 && !copy && !reduce && !csv_parse_double(f[col[TC_EFF]], &eff))
                 t->eff1[c] = eff;
         }
         rows++;
@@ -99,32 +104,36 @@ out:
 static int tc_judge(const char *path, const struct tc_table *t)
 {
     /* the rule's pick among the kinds of plan the table measured (a table from before A's
-     * copy was a candidate judges the plans without it) */
+     * copy, or the reduce plans, were candidates judges the plans without them) */
     static struct tf32_plan cand[TF32_MAX_PLANS];
     const int nc = tf32_plan_candidates(&t->mc, t->m, t->n, t->k, cand, TF32_MAX_PLANS);
     struct tf32_plan pick = tf32_plan_pick(&t->mc, t->m, t->n, t->k);
-    if (!t->copies && pick.copy_a) {
+    if ((!t->copies && pick.copy_a) || (!t->reduces && pick.reduce)) {
         pick.est_cycles = INFINITY;
         for (int i = 0; i < nc; i++)
-            if (!cand[i].copy_a && cand[i].est_cycles < pick.est_cycles)
+            if ((t->copies || !cand[i].copy_a) && (t->reduces || !cand[i].reduce) &&
+                cand[i].est_cycles < pick.est_cycles)
                 pick = cand[i];
     }
     char what[80], best_what[80] = "-", shape[64];
     double best = INFINITY;
-    int best_a = 0, best_c = -1, best_s = 0;
+    int best_a = 0, best_r = 0, best_c = -1, best_s = 0;
     for (int a = 0; a < 2; a++)
-        for (int c = 0; c < tf32_config_count; c++)
-            for (int s = 1; s <= TF32_MAX_SPLIT; s++)
-                if (t->time_s[a][c][s] < best)
-                    best = t->time_s[a][c][s], best_a = a, best_c = c, best_s = s;
+        for (int rd = 0; rd < 2; rd++)
+            for (int c = 0; c < tf32_config_count; c++)
+                for (int s = 1; s <= TF32_MAX_SPLIT; s++)
+                    if (t->time_s[a][rd][c][s] < best)
+                        best = t->time_s[a][rd][c][s], best_a = a, best_r = rd, best_c = c, best_s = s;
     struct tf32_plan best_plan;
-    if (best_c >= 0 && tf32_plan_make_any(&t->mc, t->m, t->n, t->k, best_c, best_s, best_a, &best_plan) == 0)
+    if (best_c >= 0 &&
+        tf32_plan_make_kind(&t->mc, t->m, t->n, t->k, best_c, best_s, best_a, best_r, &best_plan) == 0)
         tf32_plan_describe(&best_plan, best_what, sizeof best_what);
     else if (best_c >= 0)
         tf32_config_describe(&tf32_configs[best_c], best_s, best_what, sizeof best_what);
     tf32_plan_describe(&pick, what, sizeof what);
     snprintf(shape, sizeof shape, "%ldx%ldx%ld", t->m, t->n, t->k);
-    const double mine = pick.split <= TF32_MAX_SPLIT ? t->time_s[pick.copy_a][pick.config][pick.split] : NAN;
+    const double mine =
+        pick.split <= TF32_MAX_SPLIT ? t->time_s[pick.copy_a][pick.reduce][pick.config][pick.split] : NAN;
     if (isnan(mine)) {
         printf("%-17s %-30s %9s  %-30s %9.4f  not measured (%s)\n", shape, what, "-", best_what, best * 1e3, path);
         return 0;

@@ -60,10 +60,11 @@ void tune_csv_cells(FILE *f, const struct tune_row *t, double best_s, double eff
 /* The columns of tf32_auto's DIR/tune.csv, which `gemmprof tune-check` reads back
  * (src/cmd_tune_check.c). block_m x block_n is one block's tile; grid: the blocks launched
  * (as ncu's launch__grid_size); cluster: blocks per cluster (then tiles and units count
- * clusters' tiles, and waves the blocks over the SMs). */
+ * clusters' tiles, and waves the blocks over the SMs); reduce: 1, the slices are summed by
+ * the reduction kernel. */
 #define TUNE_TF32_CSV_HEADER                                                                                  \
     "variant,m,n,k,sms,config,config_name,block_m,block_n,block_k,consumers,stages,min_blocks,threads,split," \
     "k_tiles_per_slice,tiles,units,grid,registers,blocks_per_sm,waves,picked,status,rel_err,time_median_s,"    \
-    "time_min_s,time_max_s,flop_per_s,pct_of_best,eff,sm_bytes_per_clk,model_s,cluster"
+    "time_min_s,time_max_s,flop_per_s,pct_of_best,eff,sm_bytes_per_clk,model_s,cluster,reduce"
 
 #endif

@@ -70,7 +70,8 @@ static void tf32_select(int plan, struct tune_row *t)
 {
     const struct tf32_plan *p = &tf32_plans[plan];
     tf32_tune_current = *p;
-    t->picked = p->config == tf32_pick.config && p->split == tf32_pick.split && p->copy_a == tf32_pick.copy_a;
+    t->picked = p->config == tf32_pick.config && p->split == tf32_pick.split && p->copy_a == tf32_pick.copy_a &&
+                p->reduce == tf32_pick.reduce;
     /* a unit of a clustered tile holds CLUSTER blocks, one per SM */
     t->waves = (double)p->units * tf32_configs[p->config].cluster / ((double)tf32_mc.sms * tf32_blocks(p->config));
 }
@@ -106,11 +107,12 @@ static void tf32_csv_row(FILE *f, const struct run *r, const struct shape_data *
     const struct tf32_config *c = &tf32_configs[p->config];
     fprintf(f, "tf32_auto,%ld,%ld,%ld,%d,", s->m, s->n, s->k, tf32_mc.sms);
     csv_write_field(f, t->res.config);
-    fprintf(f, ",%s,%d,%d,32,%d,%d,%d,%d,%d,%d,%ld,%ld,%ld,%d,%d,", c->name, c->bm, tf32_config_block_bn(c),
-            c->consumers, c->stages, c->min_blocks, tf32_config_threads(c), p->split, p->kts, p->tiles, p->units,
-            tf32_plan_grid_blocks(p), tf32_mc.regs[p->config], tf32_blocks(p->config));
-    const double more[] = {tf32_bytes_per_clk(t), p->est_cycles / TF32_MODEL_SM_HZ, (double)c->cluster};
-    tune_csv_cells(f, t, best_s, tf32_eff(r, &t->res), more, 3);
+    fprintf(f, ",%s,%d,%d,32,%d,%d,%d,%d,%d,%d,%ld,%ld,%ld,%d,%d,", c->name, c->bm, tf32_config_block_bn(c), c->consumers,
+            c->stages, c->min_blocks, tf32_config_threads(c), p->split, p->kts, p->tiles, p->units, tf32_plan_grid_blocks(p),
+            tf32_mc.regs[p->config], tf32_blocks(p->config));
+    const double more[] = {tf32_bytes_per_clk(t), p->est_cycles / TF32_MODEL_SM_HZ, (double)c->cluster,
+                           (double)p->reduce};
+    tune_csv_cells(f, t, best_s, tf32_eff(r, &t->res), more, 4);
 }
 
 static const char *const tf32_references[] = {"wgmma_rs", "cublas_tf32"};

@@ -411,14 +411,31 @@ static double rel_error(const operands &o, const std::vector<float> &c)
     return std::sqrt(err / (ref2 + 1e-300));
 }
 
-/* tf32_auto's plan of tile `config` with `split` slices at o's shape on a 3-slot machine,
+/* A reduce plan's second kernel, on the host: C = the slices of ws summed in order of z;
+ * false if the GEMM wrote any element of C itself (it must write only ws). */
+static bool reduce_on_host(const float *ws, int split, int m, int n, std::vector<float> &c)
+{
+    const size_t count = (size_t)m * n;
+    bool untouched = true;
+    for (size_t i = 0; i < count; i++) {
+        untouched = untouched && std::isnan(c[GUARD + i]);
+        float sum = ws[i];
+        for (int z = 1; z < split; z++)
+            sum += ws[(size_t)z * count + i];
+        c[GUARD + i] = sum;
+    }
+    return untouched;
+}
+
+/* tf32_auto's plan of tile `config` with `split` slices at o's shape on a 3-slot machine
+ * (reduce: the slices' partials into the workspace, summed as the reduction kernel does),
  * run (twice with split-K, the blocks in opposite orders) and checked */
 template <class P>
-static void check_plan(int config, const operands &o, int split)
+static void check_plan(int config, const operands &o, int split, int reduce = 0)
 {
     struct tf32_machine mc = {3 * P::CLUSTER, {0}, {0}, {0}}; /* 3 slots: blocks, or clusters */
     struct tf32_plan p;
-    if (tf32_plan_make(&mc, o.m, o.n, o.k, config, split, &p) != 0)
+    if (tf32_plan_make_kind(&mc, o.m, o.n, o.k, config, split, 0, reduce, &p) != 0)
         return; /* not a candidate at this shape */
     char what[96];
     tf32_plan_describe(&p, what, sizeof what);
@@ -427,30 +444,36 @@ static void check_plan(int config, const operands &o, int split)
     const long sliced = (long)(tf32_plan_counter_bytes(&p) / sizeof(unsigned));
     std::vector<unsigned> counters(sliced + 2, 0);
     counters[0] = counters[sliced + 1] = 0xdeadbeef;
-    const sm90_split sk = {ws.data() + GUARD, counters.data() + 1, p.split, p.kts, (int)p.dp_tiles};
+    const sm90_split sk = {ws.data() + GUARD, reduce ? nullptr : counters.data() + 1, p.split, p.kts,
+                           (int)p.dp_tiles};
     std::vector<float> c1 = guarded((size_t)o.m * o.n, NAN), c2 = c1;
     launch<P, true>(o.m, o.n, o.k, o.a, o.lda, o.b, o.ldb, c1.data() + GUARD, sk, (unsigned)p.grid, false);
+    bool untouched = !reduce || reduce_on_host(ws.data() + GUARD, p.split, o.m, o.n, c1);
     bool zero = std::all_of(counters.begin() + 1, counters.end() - 1, [](unsigned x) { return x == 0; });
     const double rel = rel_error(o, c1);
     bool same = true;
     if (p.split > 1) {
+        std::fill(ws.begin() + GUARD, ws.end() - GUARD, NAN);
         launch<P, true>(o.m, o.n, o.k, o.a, o.lda, o.b, o.ldb, c2.data() + GUARD, sk, (unsigned)p.grid, true);
+        untouched = untouched && (!reduce || reduce_on_host(ws.data() + GUARD, p.split, o.m, o.n, c2));
         same = memcmp(c1.data(), c2.data(), c1.size() * 4) == 0;
         zero = zero && std::all_of(counters.begin() + 1, counters.end() - 1, [](unsigned x) { return x == 0; });
     }
+    zero = zero && untouched;
     const bool guards = guards_intact(c1) && guards_intact(c2) && guards_intact(ws) && counters[0] == 0xdeadbeef &&
                         counters[sliced + 1] == 0xdeadbeef;
     CHECK(rel < 1e-5 && same && zero && guards,
           "%dx%dx%d, %s: %ld units (%ld whole tiles) on %ld blocks, %d k-tiles a slice: relative error %.2e%s%s%s", o.m,
           o.n, o.k, what, p.units, p.dp_tiles, p.grid * P::CLUSTER, p.kts, rel, p.split > 1 ? (same ? ", C bit for bit the same in reverse block order" : ", C differs in reverse block order") : "",
-          zero ? "" : ", counters left non-zero", guards ? "" : ", a write past a buffer's end");
+          zero ? "" : ", counters left non-zero or C written by a reduce plan's GEMM",
+          guards ? "" : ", a write past a buffer's end");
 }
 
 template <class P>
-static void check_config(int config, const operands &o, std::initializer_list<int> splits)
+static void check_config(int config, const operands &o, std::initializer_list<int> splits, int reduce = 0)
 {
     for (int s : splits)
-        check_plan<P>(config, o, s);
+        check_plan<P>(config, o, s, reduce);
 }
 
 /* wgmma_rs: the template's 256 x 128 tile without split-K, 2 persistent blocks */
@@ -481,6 +504,8 @@ int main()
     check_config<tf32_cfg_##name>(ci, deep, {3, 8});                                                         \
     check_config<tf32_cfg_##name>(ci, wide, {4});                                                            \
     check_config<tf32_cfg_##name>(ci, waves, {2});                                                           \
+    check_config<tf32_cfg_##name>(ci, deep, {8}, 1);                                                         \
+    check_config<tf32_cfg_##name>(ci, waves, {2}, 1);                                                        \
     ci++;
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG

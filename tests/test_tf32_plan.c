@@ -32,7 +32,9 @@ static int plan_sound(const struct tf32_machine *mc, const struct tf32_plan *p, 
            p->tiles == ((m + c->bm - 1) / c->bm) * ((n + tf32_config_bn(c) - 1) / tf32_config_bn(c)) &&
            p->units == p->dp_tiles + (p->tiles - p->dp_tiles) * p->split && p->grid >= 1 && p->grid <= p->units &&
            p->ktiles == ktiles && p->dp_tiles >= 0 && p->dp_tiles < p->tiles && p->dp_tiles % p->grid == 0 &&
-           (p->split > 1 ? p->dp_tiles == p->tiles / p->grid * p->grid || p->tiles <= p->grid : p->dp_tiles == 0) &&
+           (p->split > 1 && !p->reduce ? p->dp_tiles == p->tiles / p->grid * p->grid || p->tiles <= p->grid
+                                       : p->dp_tiles == 0) &&
+           (!p->reduce || (p->split > 1 && c->cluster == 1 && tf32_plan_counter_bytes(p) == 0)) &&
            p->grid <= (long)mc->sms * c->min_blocks && tf32_plan_workspace_bytes(p) <= (size_t)TF32_MAX_WORKSPACE_BYTES &&
            isfinite(p->est_cycles) && p->est_cycles > p->sm_cycles;
 }
@@ -60,7 +62,7 @@ static void test_table(void)
     CHECK(first->bm == 256 && first->consumers == 2 && first->stages == 4 && first->min_blocks == 1,
           "the first tile is wgmma_rs's 256 x 128 x 32, 4 stages (ties go to it)");
     char buf[80];
-    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129, 0};
+    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129, 0, 0};
     tf32_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "256x128x32 wg2 s4 split3") == 0, "a plan described as the config column says: %s", buf);
     const int b2 = tf32_config_find("w64x64b2");

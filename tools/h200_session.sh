@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide holdout (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -653,6 +653,23 @@ if has wide; then
     verify_beside wide_verify simt_auto,cublas \
         "${WIDE_SHAPES:-100x100x10000,64x64x16384,259x259x10000,257x513x4099,333x777x2222,96x3000x3000,127x4096x4096,600x600x6000,800x800x8000,1000x1000x20000}"
     echo "wide: $((SECONDS - t_start)) s"
+fi
+if has tf32red; then
+    # issue 28: tf32_auto's reduce plans (each slice's partial product into the workspace,
+    # summed by the split-K reduction kernel): the tuner at TF32RED_TUNE, memcheck and
+    # racecheck over every plan of two tiles at a small deep shape, then tf32_auto beside
+    # cuBLAS TF32 at TF32RED_SHAPES
+    t_start=$SECONDS
+    for s in ${TF32RED_TUNE-100x100x10000 259x259x10000 700x700x7000 600x600x6000}; do
+        stamp "tf32 tuner at $s -> $W/tf32red/$s"
+        timeout 150 build/gemmprof --tune "$s" -k tf32_auto --no-counters -o "$W/tf32red/$s" >"$W/logs/tf32red-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "^the rule's pick" "$W/logs/tf32red-$s.log"); $(grep -cE "^[* ] [0-9]+x.* ok " "$W/logs/tf32red-$s.log") plans ok of $(grep -cE "^[* ] [0-9]+x" "$W/logs/tf32red-$s.log")"
+        grep -E "^\* " "$W/logs/tf32red-$s.log"
+    done
+    sanitize_plans tf32red w64x64b2,w128x64 100x100x3000 "every w64x64b2, w128x64 plan at 100x100x3000" reduce -k tf32_auto
+    verify_beside tf32red_verify tf32_auto,cublas_tf32 \
+        "${TF32RED_SHAPES:-100x100x10000,64x64x16384,259x259x10000,257x513x4099,333x777x2222,600x600x6000,700x700x7000,1000x1000x20000,127x4096x4096,96x3000x3000,130x67x4000}"
+    echo "tf32red: $((SECONDS - t_start)) s"
 fi
 if has holdout; then
     # issue 28's shapes off its list: both auto variants beside cuBLAS at the 40 shapes of

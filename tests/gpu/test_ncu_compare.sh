@@ -74,6 +74,7 @@ t0=$(date +%s)
 TENSOR="tf32_mma wgmma wgmma_ws wgmma_ss wgmma_rs tf32_auto tf32x3_mma tf32x3_wgmma"
 CASES=${NCU_COMPARE_CASES:-"naive:2048 tiled:2048 cublas:2048 cublas_tf32:2048 naive:1000x1500x700
     tiled:1000x1500x700 cublas:1000x1500x700 cublas_tf32:64x64x16384:multi
+    tf32_auto:64x64x16384:multi
     $([ "${NCU_COMPARE_TENSOR:-1}" = 1 ] && for v in $TENSOR; do printf '%s:2048 %s:1000x1500x700 ' "$v" "$v"; done)"}
 # Groups: the cases of one shape, in the order listed; a case named twice at one shape goes
 # to a second group (gemmprof -k runs a variant once). A :multi case groups with its shape:

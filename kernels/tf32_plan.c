@@ -208,8 +208,7 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
 
 long tf32_plan_launch_threads(const struct tf32_plan *p)
 {
-    const struct tf32_config *c = &tf32_configs[p->config];
-    return p->grid * c->cluster * tf32_config_threads(c);
+    return tf32_plan_grid_blocks(p) * tf32_config_threads(&tf32_configs[p->config]);
 }
 
 int tf32_plan_candidates(const struct tf32_machine *mc, long m, long n, long k, struct tf32_plan *out, int max)

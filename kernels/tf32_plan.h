@@ -47,7 +47,7 @@ extern "C" {
 #define TF32_MACS_PER_CLK 1024.0            /* dense TF32 wgmma MACs per SM per cycle (sm_90) */
 #define TF32_LAUNCH_CLK 8000.0              /* per launch: the first loads' latency, last store */
 #define TF32_UNIT_CLK 3000.0                /* per unit of a block: its epilogue */
-#define TF32_SM_BYTES_PER_CLK 48.0          /* operand bytes one SM's TMA brings in per cycle */
+#define TF32_SM_BYTES_PER_CLK 40.0          /* operand bytes one SM's TMA brings in per cycle */
 #define TF32_DRAM_BYTES_PER_CLK 1700.0      /* device DRAM bytes per SM cycle (3.36 TB/s) */
 #define TF32_FIXUP_BYTES_PER_CLK 24.0       /* one SM's partial-tile stores and loads (L2) */
 #define TF32_FIXUP_CLK 1500.0               /* the fixup's fences, atomic and barriers */

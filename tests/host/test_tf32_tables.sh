@@ -3,7 +3,8 @@
 # table of each shape; results/h200/NOTES.md names the runs) with `gemmprof tune-check`:
 # the plan the rule picks now must have run at FLOOR of the table's best plan or better:
 # 93% at issue 28's nine shapes (257x513x4099: 93.8-96.2% without reduce plans, 99.7% with),
-# 85% at the shapes off its list. A guard for edits of kernels/tf32_plan.h and kernels/tf32_configs.def, without a GPU.
+# 85% at the shapes off its list. A guard for edits of kernels/tf32_plan.h and
+# kernels/tf32_configs.def, without a GPU.
 # Tables recorded before the tail split (cb8dcc1) timed a split of a multi-wave shape as a
 # split of every tile: a rule that picks such a plan there is judged on those times. Tables
 # from before A's copy (5b1142f) judge the rule among the plans that do not copy, and those

@@ -251,10 +251,9 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     const bool vec = count % 4 == 0 && simt_aligned16(c) && (!peel || n % 4 == 0);
     /* a dependent launch: it starts while the GEMM drains (kernels/pdl.cuh); after a tail
      * plan's split, whose head may still run, a plain one */
-    const bool wide = simt_reduce_wide(m, n, p->split, gemm_threads);
-    const unsigned blocks = (unsigned)(wide ? simt_reduce_wide_blocks(m, n, gemm_threads, vec)
-                                            : simt_reduce_blocks(m, n, gemm_threads, vec));
-    return splitk_reduce_launch(part, c, count, p->split, stride, strip_item, strip_at, strip_stride, vec, wide,
+    int wide;
+    const unsigned blocks = (unsigned)simt_reduce_launch_blocks(m, n, p->split, gemm_threads, vec, &wide);
+    return splitk_reduce_launch(part, c, count, p->split, stride, strip_item, strip_at, strip_stride, vec, wide != 0,
                                 blocks, !p->head_m, stream);
 }
 

@@ -236,10 +236,9 @@ extern "C" cudaError_t tf32_plan_launch(const struct tf32_plan *p, int m, int n,
     const size_t count = (size_t)m * (size_t)n;
     const bool vec = count % 4 == 0 && ((uintptr_t)c & 15) == 0;
     const long threads = tf32_plan_launch_threads(p);
-    const bool wide = simt_reduce_wide(m, n, p->split, threads);
-    const unsigned blocks = (unsigned)(wide ? simt_reduce_wide_blocks(m, n, threads, vec)
-                                            : simt_reduce_blocks(m, n, threads, vec));
-    return splitk_reduce_launch(ws, c, count, p->split, count, count, 0, 0, vec, wide, blocks, true, stream);
+    int wide;
+    const unsigned blocks = (unsigned)simt_reduce_launch_blocks(m, n, p->split, threads, vec, &wide);
+    return splitk_reduce_launch(ws, c, count, p->split, count, count, 0, 0, vec, wide != 0, blocks, true, stream);
 }
 
 /* C = A * B (row-major) on `stream` with the plan the rule picks for this shape on this

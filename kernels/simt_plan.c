@@ -177,6 +177,13 @@ double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int spl
     return reduce_cycles(mc, m, n, split, gemm_threads, 1, simt_reduce_wide(m, n, split, gemm_threads));
 }
 
+long simt_reduce_launch_blocks(long m, long n, int split, long gemm_threads, int c_aligned16, int *wide)
+{
+    *wide = simt_reduce_wide(m, n, split, gemm_threads);
+    return *wide ? simt_reduce_wide_blocks(m, n, gemm_threads, c_aligned16)
+                 : simt_reduce_blocks(m, n, gemm_threads, c_aligned16);
+}
+
 int simt_pad_width(long n)
 {
     return n % 4 == 0 ? 0 : (int)ceil_div(n, 4) * 4;

@@ -195,6 +195,8 @@ long simt_reduce_blocks(long m, long n, long gemm_threads, int c_aligned16);
 int simt_reduce_wide(long m, long n, int split, long gemm_threads);
 long simt_reduce_wide_blocks(long m, long n, long gemm_threads, int c_aligned16);
 double simt_reduce_cycles(const struct simt_machine *mc, long m, long n, int split, long gemm_threads);
+/* The grid a launcher runs the reduction on: its blocks, and *wide = simt_reduce_wide(...). */
+long simt_reduce_launch_blocks(long m, long n, int split, long gemm_threads, int c_aligned16, int *wide);
 /* A peeled plan's strip kernel: its grid (column groups of SIMT_STRIP_COLS, one row of
  * blocks per slice of K) and the rule's estimate of its cycles. */
 long simt_strip_blocks(long n, int split);

@@ -161,6 +161,13 @@ static void test_model(void)
               simt_reduce_blocks(1024, 1025, 1 << 30, 1) == (1024L * 1025 / 4 + 511) / 512 &&
               simt_reduce_blocks(1024, 1024, 1 << 30, 0) == 1024L * 1024 / 512,
           "float items when m * n %% 4 != 0 or C is unaligned, float4 when m * n %% 4 == 0 whatever n is");
+    int wide_few = 0, wide_many = 1;
+    const long few = simt_reduce_launch_blocks(100, 100, 32, 1 << 20, 1, &wide_few);
+    const long many = simt_reduce_launch_blocks(1024, 1024, 4, 32768, 1, &wide_many);
+    CHECK(wide_few && few == simt_reduce_wide_blocks(100, 100, 1 << 20, 1) && !wide_many &&
+              many == simt_reduce_blocks(1024, 1024, 32768, 1),
+          "the launched grid: the wide one at 100 x 100 in 32 slices (%ld blocks), the plain one at 1024^2 in 4 after 32768 GEMM threads (%ld)",
+          few, many);
 
     /* rows that are not 16-byte multiples: 4-byte copies cost, more in the k-major tiles
      * (A too), so an odd shape runs a transposed-A tile */

@@ -27,12 +27,14 @@
  *       ./build/gemmprof -k simt_auto,bigtile,cublas -s 1024,1000x1500x700,8192x64x4096
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "kernels/gemm.h"
 #include "kernels/simt.h"
 #include "kernels/pad_rows.cuh"
 #include "kernels/plan_cache.cuh"
 #include "kernels/simt_gemm.cuh"
+#include "kernels/simt_streamk.cuh"
 #include "kernels/splitk_reduce.cuh"
 
 typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
@@ -40,6 +42,19 @@ typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, 
 
 /* Resident blocks per SM of one configuration, as launched, and its registers per thread
  * (16-byte path). */
+/* The same of its stream-K kernel (16-byte path) */
+template <class P> static cudaError_t simt_streamk_occupancy(int *blocks)
+{
+    if (P::SMEM > 48 * 1024) {
+        const cudaError_t err = cudaFuncSetAttribute(gemm_simt_streamk_kernel<P, true, true>,
+                                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
+        if (err != cudaSuccess)
+            return err;
+    }
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_simt_streamk_kernel<P, true, true>, P::NT,
+                                                         P::SMEM);
+}
+
 template <class P> static cudaError_t simt_occupancy(int *blocks, int *regs)
 {
     if (P::SMEM > 48 * 1024) {
@@ -68,6 +83,27 @@ static cudaError_t (*const simt_occupancies[])(int *, int *) = {
 #undef SIMT_CONFIG
 };
 static constexpr int simt_nconfigs = (int)(sizeof simt_runs / sizeof simt_runs[0]);
+
+/* The stream-K runners (kernels/simt_streamk.def), by configuration name */
+typedef cudaError_t (*simt_streamk_fn)(int m, int n, int k, int iters, int blocks, const float *a, const float *b,
+                                       int ldb, float *c, float *ws, int dep, cudaStream_t stream);
+static const struct {
+    const char *name;
+    simt_streamk_fn run;
+    cudaError_t (*occupancy)(int *);
+} simt_streamk_runs[] = {
+#define SIMT_STREAMK(name) {#name, simt_streamk_run_any<simt_cfg_##name>, simt_streamk_occupancy<simt_cfg_##name>},
+#include "kernels/simt_streamk.def"
+#undef SIMT_STREAMK
+};
+
+static simt_streamk_fn simt_streamk_runner(int config)
+{
+    for (const auto &r : simt_streamk_runs)
+        if (strcmp(r.name, simt_configs[config].name) == 0)
+            return r.run;
+    return NULL;
+}
 static_assert(simt_nconfigs <= SIMT_MAX_CONFIGS, "raise SIMT_MAX_CONFIGS");
 
 extern "C" cudaError_t simt_machine_query(struct simt_machine *mc)
@@ -83,6 +119,11 @@ extern "C" cudaError_t simt_machine_query(struct simt_machine *mc)
         err = cudaDeviceGetAttribute(&fresh.sms, cudaDevAttrMultiProcessorCount, dev);
         for (int i = 0; i < simt_nconfigs && err == cudaSuccess; i++)
             err = simt_occupancies[i](&fresh.blocks_per_sm[i], &fresh.regs[i]);
+        for (const auto &r : simt_streamk_runs) {
+            const int i = simt_config_find(r.name);
+            if (err == cudaSuccess && i >= 0)
+                err = r.occupancy(&fresh.streamk_per_sm[i]);
+        }
         if (err != cudaSuccess)
             return err;
         cached = fresh;
@@ -198,7 +239,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
 {
     if (p->config < 0 || p->config >= simt_nconfigs || p->split < 1 || p->k_slice < 1)
         return cudaErrorInvalidValue;
-    if (p->split == 1 && !p->pad_n)
+    if (p->split == 1 && !p->pad_n && !p->streamk)
         return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, n, c, SIMT_DEP_NONE, stream);
     if (p->pad_n && (p->pad_n < n || p->pad_n % 4 != 0))
         return cudaErrorInvalidValue;
@@ -216,6 +257,13 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     float *part = ws + (size_t)k * p->pad_n;
     if (p->pad_n && (err = pad_rows(b, ws, k, n, ldb, stream)) != cudaSuccess)
         return err;
+    if (p->streamk) {
+        const simt_streamk_fn run = simt_streamk_runner(p->config);
+        if (!run || p->split != 1 || p->head_m || p->peel_m || p->blocks < 1)
+            return cudaErrorInvalidValue;
+        return run(m, n, k, p->streamk, (int)p->blocks, a, b_gemm, ldb, c, ws + (size_t)k * p->pad_n,
+                   p->pad_n ? SIMT_DEP_WAIT : SIMT_DEP_NONE, stream);
+    }
     if (p->split == 1)
         return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b_gemm, ldb, c, SIMT_DEP_WAIT, stream);
     /* a tail plan: the full waves' tile rows whole, straight into C; the split below runs

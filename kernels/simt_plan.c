@@ -31,6 +31,19 @@ void simt_config_thread_tile(const struct simt_config *c, int *tm, int *tn)
     *tn = c->wn / (lanes_n * 4) * 4;
 }
 
+int simt_config_has_streamk(int config)
+{
+    static const char *const names[] = {
+#define SIMT_STREAMK(name) #name,
+#include "kernels/simt_streamk.def"
+#undef SIMT_STREAMK
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (config >= 0 && config < simt_config_count && strcmp(simt_configs[config].name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 int simt_config_find(const char *name)
 {
     for (int i = 0; i < simt_config_count; i++)
@@ -277,6 +290,7 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     p->pad_n = pad;
     p->peel_m = peel_m;
     p->head_m = (int)head_m;
+    p->streamk = 0;
     p->k_slice = (int)(split == 1 ? whole : slice);
     /* the split part: the rows after the head */
     const long rest = m - head_m;
@@ -295,6 +309,62 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
         p->est_cycles += simt_pad_cycles(mc, n, k, pad);
     if (peel)
         p->est_cycles += simt_strip_cycles(mc, n, split, p->k_slice);
+    return 0;
+}
+
+/* The fixup of a stream-K plan whose runs cut tiles: each cut tile's block adds the slots
+ * of the blocks that touched it (about iters-per-tile / iters + 1 of them, one dependent L2
+ * round each), then stores C. */
+static double streamk_fixup_cycles(const struct simt_machine *mc, const struct simt_config *c, long tiles, long kt,
+                                   long iters, long blocks)
+{
+    if (iters % kt == 0)
+        return 0;
+    const int sms = mc->sms > 0 ? mc->sms : 1;
+    const long cut = tiles < blocks ? tiles : blocks;        /* tiles with a partial: at most one per cut */
+    const long parts = cut + blocks;                         /* partials: a tile's pieces, one per touch */
+    const double rounds = ceil_div(kt, iters) + 1;
+    return SIMT_REDUCE_LAUNCH_CLK + rounds * SIMT_REDUCE_ROUND_CLK * ceil_div(cut, 2L * sms) +
+           (double)(parts + cut) * c->bm * c->bn * 4 / (SIMT_REDUCE_BYTES_PER_CLK * sms);
+}
+
+int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k, int config, int pad,
+                           struct simt_plan *p)
+{
+    if (!simt_config_has_streamk(config) || m < 1 || n < 1 || k < 1)
+        return -1;
+    const struct simt_config *c = &simt_configs[config];
+    const int width = simt_pad_width(n);
+    if (pad && !width)
+        return -1;
+    const long gn = pad ? width : n;
+    const long kt = ceil_div(k, c->bk), tiles = ceil_div(m, c->bm) * ceil_div(gn, c->bn);
+    if (tiles * kt > SIMT_SK_MAX_SLICES)
+        return -1;
+    const int per_sm = mc->streamk_per_sm[config] > 0 ? mc->streamk_per_sm[config] : per_sm_of(mc, config);
+    const long iters = ceil_div(tiles * kt, (long)(mc->sms > 0 ? mc->sms : 1) * per_sm);
+    memset(p, 0, sizeof *p);
+    p->config = config;
+    p->split = 1;
+    p->k_slice = (int)(kt * c->bk);
+    p->pad_n = pad ? width : 0;
+    p->streamk = (int)iters;
+    p->blocks = ceil_div(tiles * kt, iters);
+    if (simt_plan_workspace_bytes(p, m, n, k) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
+        return -1;
+    /* the busiest SM: per_sm runs side by side (fewer when the grid is smaller) */
+    const long busiest = ceil_div(p->blocks, mc->sms > 0 ? mc->sms : 1);
+    const long on_sm = busiest < per_sm ? busiest : per_sm;
+    const double warps = (double)on_sm * simt_config_threads(c) / 32;
+    const double segments = ceil_div(iters, kt) + 1;
+    const double steps = (double)iters * c->bk + SIMT_SK_FILL_K +
+                         (SIMT_FILL_K_STAGE + SIMT_FIRST_WAVE_STAGE) * (c->stages - 1) * c->bk +
+                         SIMT_SK_SEGMENT_K * segments;
+    p->est_cycles = (double)on_sm * c->bm * c->bn * steps /
+                    (128.0 * shape_eff(c, gn, k) * fed(c, warps) * fed_transposed(c, warps));
+    p->est_cycles += streamk_fixup_cycles(mc, c, tiles, kt, iters, p->blocks);
+    if (pad)
+        p->est_cycles += simt_pad_cycles(mc, n, k, width);
     return 0;
 }
 
@@ -333,12 +403,17 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
             for (int s = 0; s < NSPLITS && count < max; s++)
                 if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], KIND_ARGS(kind), &out[count]) == 0)
                     count++;
+    /* then the stream-K plans, unpadded and padded */
+    for (int pad = 0; pad < 2; pad++)
+        for (int c = 0; c < simt_config_count && count < max; c++)
+            if (simt_plan_make_streamk(mc, m, n, k, c, pad, &out[count]) == 0)
+                count++;
     return count;
 }
 
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k)
 {
-    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0}, p;
+    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0, 0}, p;
     for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
             for (int s = 0; s < NSPLITS; s++)
@@ -347,6 +422,10 @@ struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, l
                 if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], KIND_ARGS(kind), &p) == 0 &&
                     p.est_cycles < best.est_cycles)
                     best = p;
+    for (int pad = 0; pad < 2; pad++)
+        for (int c = 0; c < simt_config_count; c++)
+            if (simt_plan_make_streamk(mc, m, n, k, c, pad, &p) == 0 && p.est_cycles < best.est_cycles)
+                best = p;
     if (isinf(best.est_cycles))   /* bad sizes: still a plan the launcher can refuse */
         simt_plan_make(mc, m > 0 ? m : 1, n > 0 ? n : 1, k > 0 ? k : 1, 0, 1, &best);
     return best;
@@ -361,31 +440,39 @@ long simt_plan_head_blocks(const struct simt_plan *p, long n)
 size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long k)
 {
     const size_t padded_b = (size_t)k * (size_t)p->pad_n;
-    const size_t partials = p->split > 1 ? (size_t)p->split * (size_t)(m - p->head_m) * (size_t)n : 0;
+    const struct simt_config *c = &simt_configs[p->config];
+    const size_t partials = p->streamk ? (size_t)p->blocks * 2 * c->bm * c->bn
+                            : p->split > 1 ? (size_t)p->split * (size_t)(m - p->head_m) * (size_t)n
+                                           : 0;
     return (padded_b + partials) * sizeof(float);
 }
 
-/* sliced: the tiles a tail plan splits (0: none, or all) */
-static void describe(const struct simt_config *c, int pad, int peel, int split, long sliced, char *buf, size_t len)
+/* sliced: the tiles a tail plan splits (0: none, or all); streamk: a stream-K plan's blocks */
+static void describe(const struct simt_config *c, int pad, int peel, int split, long sliced, long streamk, char *buf,
+                     size_t len)
 {
     int tm, tn;
-    char strip[16] = "", tail[24] = "";
+    char strip[16] = "", tail[24] = "", kind[24];
     simt_config_thread_tile(c, &tm, &tn);
     if (peel)
         snprintf(strip, sizeof strip, " peel%d", peel);
     if (sliced)
         snprintf(tail, sizeof tail, " tail%ld", sliced);
-    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s%s%s split%d%s", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn,
-             c->stages, c->a_kmajor ? "" : " aT", pad ? " padB" : "", strip, split, tail);
+    if (streamk)
+        snprintf(kind, sizeof kind, "streamk%ld", streamk);
+    else
+        snprintf(kind, sizeof kind, "split%d", split);
+    snprintf(buf, len, "%dx%dx%d w%dx%d t%dx%d s%d%s%s%s %s%s", c->bm, c->bn, c->bk, c->wm, c->wn, tm, tn, c->stages,
+             c->a_kmajor ? "" : " aT", pad ? " padB" : "", strip, kind, tail);
 }
 
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len)
 {
-    describe(c, 0, 0, split, 0, buf, len);
+    describe(c, 0, 0, split, 0, 0, buf, len);
 }
 
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len)
 {
-    describe(&simt_configs[p->config], p->pad_n, p->peel_m, p->split, p->head_m ? p->blocks / p->split : 0, buf,
-             len);
+    describe(&simt_configs[p->config], p->pad_n, p->peel_m, p->split, p->head_m ? p->blocks / p->split : 0,
+             p->streamk ? p->blocks : 0, buf, len);
 }

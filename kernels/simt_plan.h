@@ -98,6 +98,15 @@ extern "C" {
 #define SIMT_STRIP_UNROLL 8
 #define SIMT_STRIP_LAUNCH_CLK 1000.0
 #define SIMT_MAX_WORKSPACE_BYTES (256L << 20)
+/* A stream-K plan (kernels/simt_streamk.cuh, the tiles of kernels/simt_streamk.def): one
+ * wave of blocks, each an equal run of the k-slices of all tiles laid end to end. Its
+ * estimate: the busiest SM's blocks' runs at the tile's EFF, one pipeline fill per block
+ * (SIMT_SK_FILL_K k-steps plus the prologue, as a first wave's block), SIMT_SK_SEGMENT_K
+ * k-steps per tile segment of a run (its epilogue), and the fixup where runs cut tiles: a
+ * dependent launch, a dependent L2 round per partial it adds, and its bytes. */
+#define SIMT_SK_FILL_K 22.0
+#define SIMT_SK_SEGMENT_K 6.0
+#define SIMT_SK_MAX_SLICES 2000000000L      /* tiles x slices must fit the kernel's int */
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 /* The reduction kernel's shape (kernels/10_simt_auto.cu), which the rule's estimate
  * follows: threads per block, items per thread per round, slices loaded per round. */
@@ -114,7 +123,7 @@ extern "C" {
 #define SIMT_MAX_CONFIGS 24
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */
-#define SIMT_MAX_PLANS (SIMT_MAX_CONFIGS * 16 * 8)
+#define SIMT_MAX_PLANS (SIMT_MAX_CONFIGS * 16 * 8 + SIMT_MAX_CONFIGS * 2)
 
 struct simt_config {
     const char *name;
@@ -139,6 +148,7 @@ struct simt_machine {
     int sms;
     int blocks_per_sm[SIMT_MAX_CONFIGS];
     int regs[SIMT_MAX_CONFIGS];
+    int streamk_per_sm[SIMT_MAX_CONFIGS]; /* the stream-K kernel's blocks per SM (0: as blocks_per_sm) */
 };
 
 /* One way to run a shape: configuration, split of K into `split` slices of k_slice
@@ -154,6 +164,7 @@ struct simt_plan {
     int pad_n;
     int peel_m;
     int head_m;           /* 0, or C's first head_m rows (whole tile rows) run unsplit first */
+    int streamk;          /* 0, or a stream-K plan: `blocks` blocks of this many k-slices each */
 };
 
 /* The padded width of B's rows for a padded plan at n (0 when n % 4 == 0: no copy). */
@@ -174,6 +185,13 @@ int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k,
  * split plan (-1 also with pad, split 1, or no full wave with rows left after it). */
 int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
                        int peel, int tail, struct simt_plan *p);
+
+/* A stream-K plan of configuration `config` (B padded first: pad 1): 0, or -1 when the
+ * configuration has no stream-K kernel or the shape does not fit one. */
+int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k, int config, int pad,
+                           struct simt_plan *p);
+/* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk.def). */
+int simt_config_has_streamk(int config);
 
 /* The rule: the candidate with the smallest estimate (see the top of this file). */
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k);
@@ -209,14 +227,16 @@ double simt_pad_cycles(const struct simt_machine *mc, long n, long k, int pad_n)
 long simt_plan_head_blocks(const struct simt_plan *p, long n);
 
 /* Workspace bytes a plan needs (0 without a split or a copy): the padded B (k x pad_n
- * floats) first, then the split's (m - head_m) x n partials. */
+ * floats) first, then the split's (m - head_m) x n partials (a stream-K plan: two slots
+ * of BM x BN floats per block). */
 size_t simt_plan_workspace_bytes(const struct simt_plan *p, long m, long n, long k);
 
 /* "128x256x16 w64x64 t16x8 s4 split1" into buf (the results' config column): a
  * configuration with a split, or a plan; a transposed-A configuration says so
  * ("128x256x16 w64x64 t16x8 s4 aT split1"), a padded plan too ("... aT padB split8"), a
  * peeled one with its strip's rows ("... aT peel1 split8"), one that splits only past the
- * full waves with the tiles it slices ("... aT split3 tail88", as tf32_auto's). */
+ * full waves with the tiles it slices ("... aT split3 tail88", as tf32_auto's), a stream-K
+ * plan with its blocks ("... aT streamk396"). */
 void simt_config_describe(const struct simt_config *c, int split, char *buf, size_t len);
 void simt_plan_describe(const struct simt_plan *p, char *buf, size_t len);
 

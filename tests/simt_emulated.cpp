@@ -87,6 +87,7 @@ template <int N> static inline void cp_async_wait() {}
 
 #include "kernels/pipeline.cuh"
 #include "kernels/simt_gemm.cuh"
+#include "kernels/simt_streamk.cuh"
 
 /* The grid of one launch, block by block, each block's threads as threads. */
 template <class P, bool VEC, bool VEC_C>
@@ -106,6 +107,33 @@ static void run(int m, int n, int k, int k_slice, int split, const float *a, con
                     blockIdx = {bx, z, 1};
                     threadIdx = {(unsigned)t, 0, 0};
                     gemm_simt_kernel<P, VEC, VEC_C>(m, n, k, k_slice, a, b, ldb, c, 0);
+                });
+            for (auto &t : threads)
+                t.join();
+        }
+}
+
+/* A stream-K plan: its `blocks` blocks of `iters` slices, then the fixup's block per tile. */
+template <class P, bool VEC, bool VEC_C>
+static void run_streamk(int m, int n, int k, int iters, int blocks, const float *a, const float *b, int ldb,
+                        float *c, float *ws)
+{
+    smem_floats = P::SMEM / 4;
+    const unsigned tiles = ((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned bx = 0; bx < (pass ? tiles : (unsigned)blocks); bx++) {
+            std::fill((float *)simt_smem, (float *)simt_smem + smem_floats, NAN);
+            std::barrier<> bar(P::NT);
+            block_barrier = &bar;
+            std::vector<std::thread> threads;
+            for (int t = 0; t < P::NT; t++)
+                threads.emplace_back([=] {
+                    blockIdx = {bx, 0, 1};
+                    threadIdx = {(unsigned)t, 0, 0};
+                    if (pass)
+                        gemm_simt_streamk_fixup<P, VEC_C>(m, n, k, iters, ws, c);
+                    else
+                        gemm_simt_streamk_kernel<P, VEC, VEC_C>(m, n, k, iters, a, b, ldb, c, ws, 0);
                 });
             for (auto &t : threads)
                 t.join();
@@ -167,6 +195,61 @@ static void check(int m, int n, int k, int split_req, enum path path)
           split, k_slice, rel, unwritten);
 }
 
+/* m x n x k as a stream-K plan of `blocks` blocks (each ceil(slices / blocks) slices; the
+ * grid then has as many blocks as that needs) into a C poisoned with NaN, the workspace
+ * too: an output no segment wrote, or a slot the fixup read unwritten, comes out NaN. */
+template <class P>
+static void check_streamk(int m, int n, int k, int blocks_req, enum path path)
+{
+    std::mt19937 rng(m * 17 + n * 5 + k * 3 + blocks_req);
+    std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
+    std::vector<float> a((size_t)m * k), b((size_t)k * n);
+    for (auto &x : a)
+        x = uniform(rng);
+    for (auto &x : b)
+        x = uniform(rng);
+    const int kt = (k + P::BK - 1) / P::BK;
+    const int tiles = ((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
+    const int iters = (tiles * kt + blocks_req - 1) / blocks_req;
+    const int blocks = (tiles * kt + iters - 1) / iters;
+    const int ldb = path == PATH_PADDED ? (n + 3) / 4 * 4 : n;
+    std::vector<float> b_padded((size_t)k * ldb, NAN), c((size_t)m * n, NAN);
+    std::vector<float> ws((size_t)blocks * 2 * P::BM * P::BN, NAN);
+    for (int kk = 0; kk < k; kk++)
+        std::copy(b.begin() + (size_t)kk * n, b.begin() + (size_t)(kk + 1) * n, b_padded.begin() + (size_t)kk * ldb);
+    a_lo = a.data(), a_hi = a.data() + a.size(), b_lo = b_padded.data(), b_hi = b_padded.data() + b_padded.size();
+    if (path == PATH_VEC)
+        run_streamk<P, true, true>(m, n, k, iters, blocks, a.data(), b_padded.data(), ldb, c.data(), ws.data());
+    else if (path == PATH_PADDED)
+        run_streamk<P, true, false>(m, n, k, iters, blocks, a.data(), b_padded.data(), ldb, c.data(), ws.data());
+    else
+        run_streamk<P, false, false>(m, n, k, iters, blocks, a.data(), b_padded.data(), ldb, c.data(), ws.data());
+    double err = 0, ref2 = 0;
+    long unwritten = 0;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double ref = 0;
+            for (int kk = 0; kk < k; kk++)
+                ref += (double)a[(size_t)i * k + kk] * b[(size_t)kk * n + j];
+            const double got = c[(size_t)i * n + j];
+            unwritten += !std::isfinite(got);
+            err += (got - ref) * (got - ref);
+            ref2 += ref * ref;
+        }
+    const double rel = std::sqrt(err / (ref2 + 1e-300));
+    CHECK(unwritten == 0 && rel < 1e-5, "stream-K %dx%dx%d on %dx%dx%d tiles, %s copies, %d blocks of %d slices "
+          "(%d tiles of %d): relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK,
+          path == PATH_PADDED ? "16-byte (B padded)" : path == PATH_VEC ? "16-byte" : "4-byte", blocks, iters,
+          tiles, kt, rel, unwritten);
+}
+
+static void all_streamk(int m, int n, int k, int blocks, enum path path)
+{
+#define SIMT_STREAMK(name) check_streamk<simt_cfg_##name>(m, n, k, blocks, path);
+#include "kernels/simt_streamk.def"
+#undef SIMT_STREAMK
+}
+
 /* every row of the table (both A layouts; dbuf's and bigtile's rows among them), and
  * swizzle's tiles (kernels/07_swizzle.cu) */
 static void all_configs(int m, int n, int k, int split, enum path path)
@@ -190,6 +273,17 @@ int main()
     all_configs(130, 257, 68, 1, PATH_PADDED); /* B's rows padded to 260, C's rows 257 */
     all_configs(67, 131, 100, 3, PATH_PADDED); /* padded and split: partials of rows of 131 */
     all_configs(5, 3, 9, 1, PATH_PADDED);      /* fewer columns than one 16-byte chunk */
+
+    /* stream-K: runs cut inside tiles (a tile over 2-4 blocks), runs of several tiles with
+     * cuts (tiles whole and cut in one run), runs of whole tiles only (no fixup), a ragged
+     * K whose last slice crosses K's end, one slice per tile, and each copy path */
+    all_streamk(200, 260, 100, 7, PATH_VEC);
+    all_streamk(130, 129, 37, 5, PATH_4B);
+    all_streamk(300, 140, 64, 3, PATH_VEC);
+    all_streamk(67, 131, 100, 4, PATH_PADDED);
+    all_streamk(129, 260, 16, 3, PATH_VEC);
+    all_streamk(1, 1, 1, 1, PATH_4B);
+    all_streamk(260, 264, 200, 1, PATH_VEC);
 
     /* dbuf's tile takes the predicate-free copies where a whole tile lies inside A and B and
      * a slice inside K (it verified above either way), and never at 1x1x1 */

@@ -12,7 +12,7 @@
  * tests/data/h200_simt_tune.csv); a row the list misses keeps its MIN_BLOCKS */
 static struct simt_machine h200(void)
 {
-    struct simt_machine mc = {132, {0}, {0}};
+    struct simt_machine mc = {132, {0}, {0}, {0}};
     static const struct {
         const char *name;
         int per_sm;
@@ -54,11 +54,11 @@ static void test_table(void)
     CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16 (k-major) or 8",
           simt_config_count);
     char buf[80];
-    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0, 0};
+    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0, 0, 0};
     simt_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 split2") == 0, "a plan described as the config column says: %s",
           buf);
-    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0, 0};
+    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0, 0, 0};
     simt_plan_describe(&t, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 aT split1") == 0, "a transposed-A plan says aT: %s", buf);
 }
@@ -284,7 +284,7 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
     enum { MAXROWS = 8192 };
     static struct {
         long m, n, k;
-        int config, split, per_sm, pad, peel, tail;
+        int config, split, per_sm, pad, peel, tail, sk;
         double t;
     } row[MAXROWS];
     char line[256], name[64];
@@ -297,13 +297,14 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
         row[nrows].n = strtol(p, &p, 10), p++;
         row[nrows].k = strtol(p, &p, 10), p++;
         /* "t64x64+pad": the plan with B's padded copy; "+peel": with the strip kernel;
-         * "+tail": split past the full waves only */
+         * "+tail": split past the full waves only; "+sk": stream-K */
         size_t len = strcspn(p, ",");
         snprintf(name, sizeof name, "%.*s", (int)len, p);
         p += len + 1;
         row[nrows].pad = strstr(name, "+pad") != NULL;
         row[nrows].peel = strstr(name, "+peel") != NULL;
         row[nrows].tail = strstr(name, "+tail") != NULL;
+        row[nrows].sk = strstr(name, "+sk") != NULL;
         name[strcspn(name, "+")] = '\0';
         row[nrows].split = (int)strtol(p, &p, 10), p++;
         row[nrows].per_sm = (int)strtol(p, &p, 10), p++;
@@ -322,9 +323,9 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
         int end = first;
         while (end < nrows && row[end].m == row[first].m && row[end].n == row[first].n && row[end].k == row[first].k)
             end++;
-        struct simt_machine mc = {132, {0}, {0}};
+        struct simt_machine mc = {132, {0}, {0}, {0}};
         double best = INFINITY;
-        int padded = 0, peeled = 0, tailed = 0;
+        int padded = 0, peeled = 0, tailed = 0, streamk = 0;
         for (int i = first; i < end; i++) {
             if (row[i].config >= 0)
                 mc.blocks_per_sm[row[i].config] = row[i].per_sm;
@@ -332,6 +333,7 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
             padded |= row[i].pad;
             peeled |= row[i].peel;
             tailed |= row[i].tail;
+            streamk |= row[i].sk;
         }
         /* the rule's cheapest plan among the configurations the table measured, padded plans
          * only where it measured them (a row or a kind of plan added since is not judged
@@ -339,15 +341,15 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
         static struct simt_plan cand[SIMT_MAX_PLANS];
         const int nc = simt_plan_candidates(&mc, row[first].m, row[first].n, row[first].k, cand,
                                             (int)(sizeof cand / sizeof cand[0]));
-        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0, 0};
+        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0, 0, 0};
         for (int j = 0; j < nc; j++)
             if (mc.blocks_per_sm[cand[j].config] > 0 && (padded || !cand[j].pad_n) && (peeled || !cand[j].peel_m) &&
-                (tailed || !cand[j].head_m) && cand[j].est_cycles < p.est_cycles)
+                (tailed || !cand[j].head_m) && (streamk || !cand[j].streamk) && cand[j].est_cycles < p.est_cycles)
                 p = cand[j];
         double t = NAN;
         for (int i = first; i < end; i++)
             if (row[i].config == p.config && row[i].split == p.split && row[i].pad == (p.pad_n > 0) &&
-                row[i].peel == (p.peel_m > 0) && row[i].tail == (p.head_m > 0))
+                row[i].peel == (p.peel_m > 0) && row[i].tail == (p.head_m > 0) && row[i].sk == (p.streamk > 0))
                 t = row[i].t;
         char b[80] = "none";
         if (p.config >= 0)

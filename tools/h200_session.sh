@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -247,10 +247,10 @@ if has simttune; then
         python3 - "$W/simttune/$s/tune.csv" >>"$W/simttune/h200_simt_tune.csv" <<'PY'
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
-    # a plan with B's padded copy: "t64x64+pad", with a peeled strip: "+peel" after it
-    # (tests/test_simt_plan.c reads them so)
+    # a plan with B's padded copy: "t64x64+pad", with a peeled strip: "+peel" after it, a
+    # stream-K plan "+sk" (tests/test_simt_plan.c reads them so)
     r["config_name"] += ("+pad" if " padB " in r["config"] else "") + ("+peel" if " peel" in r["config"] else "") \
-        + ("+tail" if " tail" in r["config"] else "")
+        + ("+tail" if " tail" in r["config"] else "") + ("+sk" if " streamk" in r["config"] else "")
     print(",".join(r[c] for c in ("m", "n", "k", "config_name", "split", "blocks_per_sm", "time_median_s")))
 PY
     done
@@ -263,6 +263,13 @@ for (m, n, k), v in t.items():
     if "simt_auto" in v and "cublas" in v:
         print(f"{m}x{n}x{k}: simt_auto at {100 * v['cublas'] / v['simt_auto']:.1f}% of cuBLAS SGEMM")
 PY
+fi
+if has sksan; then
+    # the stream-K tiles (kernels/simt_streamk.def) under memcheck and racecheck: every plan
+    # of those tiles at a shape whose runs cut tiles (the fixup runs), B padded and not
+    for shape in 200x260x100 67x131x300; do
+        sanitize_plans "sk-$shape" t64x128,t128x64,t64x64,t128x128,t128x256 "$shape" "$shape, the stream-K tiles" streamk
+    done
 fi
 if has tf32tune; then
     # issue 28: tf32_auto (wgmma_rs's kernel with its tile and split-K per shape), about 6

@@ -18,6 +18,9 @@
  * slots a split may slice only the tiles past the full waves ("tail88": 88 tiles sliced):
  * the full waves' tile rows run whole in a kernel of their own, straight into C, and the
  * split kernel, a dependent launch that reads only A and B, starts on the SMs they leave.
+ * A stream-K plan ("streamk396", kernels/simt_streamk.cuh) runs one wave of persistent
+ * blocks that share the k-slices of all tiles equally, so that neither a partial last wave
+ * nor a pipeline fill per tile is paid; a second kernel adds the tiles its runs cut.
  * Changed from bigtile: the tile is chosen per shape from the table, plus split-K.
  * Tiles: kernels/simt_configs.def; the row's config column says which ran
  * ("128x256x16 w64x64 t16x8 s4 split1"), and `gemmprof --tune MxNxK` times them all.

@@ -22,7 +22,9 @@
  * The slice loop is the transposed body's (fragments double-buffered, one barrier per
  * slice, see simt_body_transposed); what differs is that the copies' source (the tile's
  * row and column, its predicates) is re-aimed when the copies cross into the next tile, and
- * the epilogue runs inside the loop at the last slice of each segment. */
+ * the epilogue runs inside the loop at the last slice of each segment. The copy loops are
+ * written out here as in each body of simt_gemm.cuh, not shared: a shared helper gave the
+ * transposed kernels other register allocations and dbuf ran 1.6-2.2% slower there. */
 #ifndef GEMMPROF_KERNELS_SIMT_STREAMK_CUH
 #define GEMMPROF_KERNELS_SIMT_STREAMK_CUH
 

@@ -89,28 +89,36 @@ template <int N> static inline void cp_async_wait() {}
 #include "kernels/simt_gemm.cuh"
 #include "kernels/simt_streamk.cuh"
 
+/* blocks 0..count-1 of NT threads each, one at a time, each thread running body(block,
+ * thread) with blockIdx and threadIdx set; shared memory poisoned before each block, so a
+ * read of shared memory no copy wrote comes out NaN */
+template <int NT, class Body> static void run_blocks(unsigned count, unsigned grid_y, Body body)
+{
+    for (unsigned z = 0; z < grid_y; z++)
+        for (unsigned bx = 0; bx < count; bx++) {
+            std::fill((float *)simt_smem, (float *)simt_smem + smem_floats, NAN);
+            std::barrier<> bar(NT);
+            block_barrier = &bar;
+            std::vector<std::thread> threads;
+            for (int t = 0; t < NT; t++)
+                threads.emplace_back([=] {
+                    blockIdx = {bx, z, 1};
+                    threadIdx = {(unsigned)t, 0, 0};
+                    body();
+                });
+            for (auto &t : threads)
+                t.join();
+        }
+}
+
 /* The grid of one launch, block by block, each block's threads as threads. */
 template <class P, bool VEC, bool VEC_C>
 static void run(int m, int n, int k, int k_slice, int split, const float *a, const float *b, int ldb, float *c)
 {
     smem_floats = P::SMEM / 4;
     const unsigned tiles = ((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
-    for (unsigned z = 0; z < (unsigned)split; z++)
-        for (unsigned bx = 0; bx < tiles; bx++) {
-            /* a read of shared memory no copy wrote comes out NaN */
-            std::fill((float *)simt_smem, (float *)simt_smem + smem_floats, NAN);
-            std::barrier<> bar(P::NT);
-            block_barrier = &bar;
-            std::vector<std::thread> threads;
-            for (int t = 0; t < P::NT; t++)
-                threads.emplace_back([=] {
-                    blockIdx = {bx, z, 1};
-                    threadIdx = {(unsigned)t, 0, 0};
-                    gemm_simt_kernel<P, VEC, VEC_C>(m, n, k, k_slice, a, b, ldb, c, 0);
-                });
-            for (auto &t : threads)
-                t.join();
-        }
+    run_blocks<P::NT>(tiles, (unsigned)split,
+                      [=] { gemm_simt_kernel<P, VEC, VEC_C>(m, n, k, k_slice, a, b, ldb, c, 0); });
 }
 
 /* A stream-K plan: its `blocks` blocks of `iters` slices, then the fixup's block per tile. */
@@ -120,24 +128,9 @@ static void run_streamk(int m, int n, int k, int iters, int blocks, const float 
 {
     smem_floats = P::SMEM / 4;
     const unsigned tiles = ((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
-    for (int pass = 0; pass < 2; pass++)
-        for (unsigned bx = 0; bx < (pass ? tiles : (unsigned)blocks); bx++) {
-            std::fill((float *)simt_smem, (float *)simt_smem + smem_floats, NAN);
-            std::barrier<> bar(P::NT);
-            block_barrier = &bar;
-            std::vector<std::thread> threads;
-            for (int t = 0; t < P::NT; t++)
-                threads.emplace_back([=] {
-                    blockIdx = {bx, 0, 1};
-                    threadIdx = {(unsigned)t, 0, 0};
-                    if (pass)
-                        gemm_simt_streamk_fixup<P, VEC_C>(m, n, k, iters, ws, c);
-                    else
-                        gemm_simt_streamk_kernel<P, VEC, VEC_C>(m, n, k, iters, a, b, ldb, c, ws, 0);
-                });
-            for (auto &t : threads)
-                t.join();
-        }
+    run_blocks<P::NT>((unsigned)blocks, 1,
+                      [=] { gemm_simt_streamk_kernel<P, VEC, VEC_C>(m, n, k, iters, a, b, ldb, c, ws, 0); });
+    run_blocks<P::NT>(tiles, 1, [=] { gemm_simt_streamk_fixup<P, VEC_C>(m, n, k, iters, ws, c); });
 }
 
 /* The launcher's paths: 4-byte copies and scalar stores; 16-byte copies and float4

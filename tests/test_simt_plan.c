@@ -366,6 +366,56 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
           path, shapes, 100 * min_share, 100 * worst);
 }
 
+/* Stream-K plans: one wave of blocks whose runs cover every tile's slices, only for the
+ * tiles of kernels/simt_streamk.def, with two slots of a tile per block of workspace. */
+static void test_streamk(void)
+{
+    const struct simt_machine mc = h200();
+    static const long shapes[][3] = {{3333, 333, 3333}, {5000, 800, 1200}, {1, 1, 1}, {8192, 8192, 8192}, {100, 100, 10000}};
+    int listed = 0, ok = 1;
+    for (int c = 0; c < simt_config_count; c++) {
+        const struct simt_config *cf = &simt_configs[c];
+        listed += simt_config_has_streamk(c);
+        if (simt_config_has_streamk(c) && cf->a_kmajor)
+            ok = 0; /* the stream-K body is the transposed one's */
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+            for (int pad = 0; pad < 2; pad++) {
+                const long m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+                struct simt_plan p;
+                const int made = simt_plan_make_streamk(&mc, m, n, k, c, pad, &p) == 0;
+                if (made != (simt_config_has_streamk(c) && (!pad || n % 4 != 0))) {
+                    ok = 0;
+                    continue;
+                }
+                if (!made)
+                    continue;
+                const long gn = pad ? p.pad_n : n, kt = (k + cf->bk - 1) / cf->bk;
+                const long work = ((m + cf->bm - 1) / cf->bm) * ((gn + cf->bn - 1) / cf->bn) * kt;
+                const long slots = 132L * mc.blocks_per_sm[c];
+                char b[96];
+                simt_plan_describe(&p, b, sizeof b);
+                char want[24];
+                snprintf(want, sizeof want, " streamk%ld", p.blocks);
+                ok = ok && p.split == 1 && p.blocks <= slots && (long)p.streamk * p.blocks >= work &&
+                     (long)p.streamk * (p.blocks - 1) < work && isfinite(p.est_cycles) && p.est_cycles > 0 &&
+                     strstr(b, want) != NULL && (strstr(b, " padB ") != NULL) == (pad != 0) &&
+                     simt_plan_workspace_bytes(&p, m, n, k) ==
+                         ((size_t)k * p.pad_n + (size_t)p.blocks * 2 * cf->bm * cf->bn) * sizeof(float);
+            }
+    }
+    CHECK(ok && listed >= 1, "stream-K plans of the %d listed transposed-A tiles: one wave of runs covering every tile's "
+          "slices, two tile slots per block, padded only where N %% 4 != 0, described with their blocks", listed);
+    /* the candidates list them, after the split plans */
+    static struct simt_plan cand[SIMT_MAX_PLANS];
+    const int nc = simt_plan_candidates(&mc, 3333, 333, 3333, cand, SIMT_MAX_PLANS);
+    int sk = 0, after = 1;
+    for (int j = 0; j < nc; j++) {
+        sk += cand[j].streamk > 0;
+        after = after && (cand[j].streamk > 0 || sk == 0);
+    }
+    CHECK(sk == 2 * listed && after, "3333x333x3333: %d stream-K candidates (unpadded and padded per tile), listed last", sk);
+}
+
 static void test_config_column(void)
 {
     char err[512], path[] = "/tmp/gemmprof_simt_XXXXXX";
@@ -406,6 +456,7 @@ int main(void)
     test_h200_tables("tests/data/h200_simt_tune_extra.csv", 15, 0.90);
     test_h200_tables("tests/data/h200_simt_tune_tail.csv", 6, 0.93);
     test_h200_tables("tests/data/h200_simt_tune_shortk.csv", 2, 0.95);
+    test_streamk();
     test_config_column();
     TEST_EXIT();
 }

@@ -103,9 +103,13 @@ extern "C" {
  * estimate: the busiest SM's blocks' runs at the tile's EFF, one pipeline fill per block
  * (SIMT_SK_FILL_K k-steps plus the prologue, as a first wave's block), SIMT_SK_SEGMENT_K
  * k-steps per tile segment of a run (its epilogue), and the fixup where runs cut tiles: a
- * dependent launch, a dependent L2 round per partial it adds, and its bytes. */
+ * dependent launch, a dependent L2 round per partial it adds, and its bytes. The two
+ * constants are first guesses (SIMT_FILL_K's value, and an epilogue of a few k-steps). */
 #define SIMT_SK_FILL_K 22.0
 #define SIMT_SK_SEGMENT_K 6.0
+/* 0: stream-K plans are the tuner's candidates but not the rule's, until the constants
+ * above are fitted to the H200's tables of them (not yet recorded) */
+#define SIMT_SK_PICKED 0
 #define SIMT_SK_MAX_SLICES 2000000000L      /* tiles x slices must fit the kernel's int */
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 /* The reduction kernel's shape (kernels/10_simt_auto.cu), which the rule's estimate

@@ -87,7 +87,7 @@ static cudaError_t (*const simt_occupancies[])(int *, int *) = {
 };
 static constexpr int simt_nconfigs = (int)(sizeof simt_runs / sizeof simt_runs[0]);
 
-/* The stream-K runners (kernels/simt_streamk.def), by configuration name */
+/* The stream-K runners (kernels/simt_streamk_tiles.def), by configuration name */
 typedef cudaError_t (*simt_streamk_fn)(int m, int n, int k, int iters, int blocks, const float *a, const float *b,
                                        int ldb, float *c, float *ws, int dep, cudaStream_t stream);
 static const struct {
@@ -96,7 +96,7 @@ static const struct {
     cudaError_t (*occupancy)(int *);
 } simt_streamk_runs[] = {
 #define SIMT_STREAMK(name) {#name, simt_streamk_run_any<simt_cfg_##name>, simt_streamk_occupancy<simt_cfg_##name>},
-#include "kernels/simt_streamk.def"
+#include "kernels/simt_streamk_tiles.def"
 #undef SIMT_STREAMK
 };
 

@@ -35,7 +35,7 @@ int simt_config_has_streamk(int config)
 {
     static const char *const names[] = {
 #define SIMT_STREAMK(name) #name,
-#include "kernels/simt_streamk.def"
+#include "kernels/simt_streamk_tiles.def"
 #undef SIMT_STREAMK
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -98,7 +98,7 @@ extern "C" {
 #define SIMT_STRIP_UNROLL 8
 #define SIMT_STRIP_LAUNCH_CLK 1000.0
 #define SIMT_MAX_WORKSPACE_BYTES (256L << 20)
-/* A stream-K plan (kernels/simt_streamk.cuh, the tiles of kernels/simt_streamk.def): one
+/* A stream-K plan (kernels/simt_streamk.cuh, the tiles of kernels/simt_streamk_tiles.def): one
  * wave of blocks, each an equal run of the k-slices of all tiles laid end to end. Its
  * estimate: the busiest SM's blocks' runs at the tile's EFF, one pipeline fill per block
  * (SIMT_SK_FILL_K k-steps plus the prologue, as a first wave's block), SIMT_SK_SEGMENT_K
@@ -194,7 +194,7 @@ int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, in
  * configuration has no stream-K kernel or the shape does not fit one. */
 int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k, int config, int pad,
                            struct simt_plan *p);
-/* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk.def). */
+/* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk_tiles.def). */
 int simt_config_has_streamk(int config);
 
 /* The rule: the candidate with the smallest estimate (see the top of this file). */

@@ -239,7 +239,7 @@ static void check_streamk(int m, int n, int k, int blocks_req, enum path path)
 static void all_streamk(int m, int n, int k, int blocks, enum path path)
 {
 #define SIMT_STREAMK(name) check_streamk<simt_cfg_##name>(m, n, k, blocks, path);
-#include "kernels/simt_streamk.def"
+#include "kernels/simt_streamk_tiles.def"
 #undef SIMT_STREAMK
 }
 

@@ -368,7 +368,7 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
 }
 
 /* Stream-K plans: one wave of blocks whose runs cover every tile's slices, only for the
- * tiles of kernels/simt_streamk.def, with two slots of a tile per block of workspace. */
+ * tiles of kernels/simt_streamk_tiles.def, with two slots of a tile per block of workspace. */
 static void test_streamk(void)
 {
     const struct simt_machine mc = h200();

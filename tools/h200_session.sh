@@ -265,7 +265,7 @@ for (m, n, k), v in t.items():
 PY
 fi
 if has sksan; then
-    # the stream-K tiles (kernels/simt_streamk.def) under memcheck and racecheck: every plan
+    # the stream-K tiles (kernels/simt_streamk_tiles.def) under memcheck and racecheck: every plan
     # of those tiles at a shape whose runs cut tiles (the fixup runs), B padded and not
     for shape in 200x260x100 67x131x300; do
         sanitize_plans "sk-$shape" t64x128,t128x64,t64x64,t128x128,t128x256 "$shape" "$shape, the stream-K tiles" streamk

@@ -45,33 +45,21 @@ typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, 
 
 /* Resident blocks per SM of one configuration, as launched, and its registers per thread
  * (16-byte path). */
-/* The same of its stream-K kernel (16-byte path) */
-template <class P> static cudaError_t simt_streamk_occupancy(int *blocks)
-{
-    if (P::SMEM > 48 * 1024) {
-        const cudaError_t err = cudaFuncSetAttribute(gemm_simt_streamk_kernel<P, true, true>,
-                                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
-        if (err != cudaSuccess)
-            return err;
-    }
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_simt_streamk_kernel<P, true, true>, P::NT,
-                                                         P::SMEM);
-}
-
 template <class P> static cudaError_t simt_occupancy(int *blocks, int *regs)
 {
-    if (P::SMEM > 48 * 1024) {
-        const cudaError_t err = cudaFuncSetAttribute(
-            gemm_simt_kernel<P, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
-        if (err != cudaSuccess)
-            return err;
-    }
     struct cudaFuncAttributes fa;
-    cudaError_t err = cudaFuncGetAttributes(&fa, gemm_simt_kernel<P, true, true>);
-    if (err != cudaSuccess)
-        return err;
-    *regs = fa.numRegs;
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_simt_kernel<P, true, true>, P::NT, P::SMEM);
+    cudaError_t err = simt_blocks_per_sm<P>(gemm_simt_kernel<P, true, true>, blocks);
+    if (err == cudaSuccess)
+        err = cudaFuncGetAttributes(&fa, gemm_simt_kernel<P, true, true>);
+    if (err == cudaSuccess)
+        *regs = fa.numRegs;
+    return err;
+}
+
+/* The same of its stream-K kernel (16-byte path), blocks only */
+template <class P> static cudaError_t simt_streamk_occupancy(int *blocks)
+{
+    return simt_blocks_per_sm<P>(gemm_simt_streamk_kernel<P, true, true>, blocks);
 }
 
 /* per row of the table, in its order (the host table kernels/simt_plan.c has the same) */

@@ -516,6 +516,22 @@ static inline bool simt_vec_ok(int ldb, int k, const float *a, const float *b)
     return ldb % 4 == 0 && (!P::A_KMAJOR || (k % 4 == 0 && simt_aligned16(a))) && simt_aligned16(b);
 }
 
+/* Lets `kernel` (one of P's instantiations) launch with P's pipeline: raises the 48 KB
+ * dynamic shared-memory limit where it needs more. */
+template <class P, class Kernel> static inline cudaError_t simt_allow_smem(Kernel kernel)
+{
+    return P::SMEM > 48 * 1024
+               ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM)
+               : cudaSuccess;
+}
+
+/* Blocks of `kernel` (one of P's instantiations) resident per SM, as launched. */
+template <class P, class Kernel> static inline cudaError_t simt_blocks_per_sm(Kernel kernel, int *blocks)
+{
+    const cudaError_t err = simt_allow_smem<P>(kernel);
+    return err != cudaSuccess ? err : cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, P::NT, P::SMEM);
+}
+
 /* How a GEMM launch follows the kernel ahead of it in the stream (kernels/pdl.cuh). */
 enum simt_dep {
     SIMT_DEP_NONE,    /* a plain launch */
@@ -530,12 +546,9 @@ template <class P, bool VEC, bool VEC_C>
 static cudaError_t simt_gemm_run(int m, int n, int k, int k_slice, int split, const float *a,
                                  const float *b, int ldb, float *c, int dep, cudaStream_t stream)
 {
-    if (P::SMEM > 48 * 1024) {
-        const cudaError_t err = cudaFuncSetAttribute(
-            gemm_simt_kernel<P, VEC, VEC_C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
-        if (err != cudaSuccess)
-            return err;
-    }
+    const cudaError_t err = simt_allow_smem<P>(gemm_simt_kernel<P, VEC, VEC_C>);
+    if (err != cudaSuccess)
+        return err;
     const unsigned tiles = (unsigned)((m + P::BM - 1) / P::BM) * (unsigned)((n + P::BN - 1) / P::BN);
     return pdl_launch(dep != SIMT_DEP_NONE, gemm_simt_kernel<P, VEC, VEC_C>, dim3(tiles, (unsigned)split),
                       dim3(P::NT), P::SMEM, stream, m, n, k, k_slice, a, b, ldb, c, dep == SIMT_DEP_WAIT ? 1 : 0);

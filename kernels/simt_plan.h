@@ -194,6 +194,9 @@ int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, in
  * configuration has no stream-K kernel or the shape does not fit one. */
 int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k, int config, int pad,
                            struct simt_plan *p);
+/* Blocks of a plan's GEMM kernel resident per SM (the stream-K kernel's own where known;
+ * else the configuration's, or its MIN_BLOCKS where the machine does not say). */
+int simt_plan_blocks_per_sm(const struct simt_machine *mc, const struct simt_plan *p);
 /* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk_tiles.def). */
 int simt_config_has_streamk(int config);
 

@@ -315,13 +315,10 @@ template <class P, bool VEC, bool VEC_C>
 static cudaError_t simt_streamk_run(int m, int n, int k, int iters, int blocks, const float *a, const float *b,
                                     int ldb, float *c, float *ws, int dep, cudaStream_t stream)
 {
-    if (P::SMEM > 48 * 1024) {
-        const cudaError_t err = cudaFuncSetAttribute(gemm_simt_streamk_kernel<P, VEC, VEC_C>,
-                                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::SMEM);
-        if (err != cudaSuccess)
-            return err;
-    }
-    cudaError_t err = pdl_launch(dep != SIMT_DEP_NONE, gemm_simt_streamk_kernel<P, VEC, VEC_C>, dim3((unsigned)blocks),
+    cudaError_t err = simt_allow_smem<P>(gemm_simt_streamk_kernel<P, VEC, VEC_C>);
+    if (err != cudaSuccess)
+        return err;
+    err = pdl_launch(dep != SIMT_DEP_NONE, gemm_simt_streamk_kernel<P, VEC, VEC_C>, dim3((unsigned)blocks),
                                  dim3(P::NT), P::SMEM, stream, m, n, k, iters, a, b, ldb, c, ws,
                                  dep == SIMT_DEP_WAIT ? 1 : 0);
     const int kt = (k + P::BK - 1) / P::BK;

@@ -41,14 +41,6 @@ static double tune_eff(const struct run *r, const struct gp_result *res)
     return res->flop_per_s / ((double)r->meta.sm_count * 256.0 * SIMT_MODEL_SM_HZ);
 }
 
-static int blocks_per_sm(const struct simt_plan *p)
-{
-    const int config = p->config;
-    if (p->streamk && tune_mc.streamk_per_sm[config] > 0)
-        return tune_mc.streamk_per_sm[config];
-    return tune_mc.blocks_per_sm[config] > 0 ? tune_mc.blocks_per_sm[config] : simt_configs[config].min_blocks;
-}
-
 static int tune_list(const struct shape_data *s)
 {
     const cudaError_t e = simt_machine_query(&tune_mc);
@@ -73,7 +65,8 @@ static void tune_select(int plan, struct tune_row *t)
     t->picked = p->config == tune_pick.config && p->split == tune_pick.split && p->pad_n == tune_pick.pad_n &&
                 p->peel_m == tune_pick.peel_m && p->head_m == tune_pick.head_m && p->streamk == tune_pick.streamk;
     /* a tail plan's unsplit tiles count too */
-    t->waves = (double)(p->blocks + simt_plan_head_blocks(p, tune_n)) / ((double)tune_mc.sms * blocks_per_sm(p));
+    t->waves = (double)(p->blocks + simt_plan_head_blocks(p, tune_n)) /
+               ((double)tune_mc.sms * simt_plan_blocks_per_sm(&tune_mc, p));
 }
 
 static void tune_describe(int plan, char *buf, size_t len)
@@ -89,7 +82,7 @@ static void tune_print(FILE *f, const struct run *r, const struct tune_row *rows
         const struct tune_row *t = &rows[i];
         const struct simt_plan *p = &tune_plans[t->plan];
         fprintf(f, "%c %-39s %4d %6d %7ld %6.2f %-13s", t->picked ? '*' : ' ', t->res.config, tune_mc.regs[p->config],
-                blocks_per_sm(p), p->blocks, t->waves, gp_status_name(t->res.status));
+                simt_plan_blocks_per_sm(&tune_mc, p), p->blocks, t->waves, gp_status_name(t->res.status));
         tune_print_times(f, &t->res, best_s, tune_eff(r, &t->res));
         fprintf(f, " %9.4f\n", 1e3 * p->est_cycles / SIMT_MODEL_SM_HZ);
     }
@@ -106,7 +99,7 @@ static void tune_csv_row(FILE *f, const struct run *r, const struct shape_data *
     csv_write_field(f, t->res.config);
     fprintf(f, ",%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d,%d,", c->name, c->bm, c->bn, c->bk, c->wm, c->wn, tm,
             tn, c->stages, simt_config_threads(c), c->a_kmajor, p->split, p->k_slice, p->blocks,
-            tune_mc.regs[p->config], blocks_per_sm(p));
+            tune_mc.regs[p->config], simt_plan_blocks_per_sm(&tune_mc, p));
     const double model_s = p->est_cycles / SIMT_MODEL_SM_HZ;
     tune_csv_cells(f, t, best_s, tune_eff(r, &t->res), &model_s, 1);
 }

@@ -138,54 +138,86 @@ static void run_streamk(int m, int n, int k, int iters, int blocks, const float 
  * plans), scalar stores into C's rows of n. */
 enum path { PATH_4B, PATH_VEC, PATH_PADDED };
 
-/* m x n x k in about split_req slices, against a double-precision product; the slices'
- * partial products summed here as simt_auto's second pass would. A padded B's padding is
- * NaN here (pad_rows zeroes it): a NaN in C would show that a padding column reached it. */
+/* Random A (m x k) and B (k x n), and B as the kernel reads it: rows of ldb floats (n, or
+ * n rounded up to 4 on the padded path, the padding NaN: pad_rows zeroes it, so a NaN in C
+ * would show that a padding column reached it); the copies' bounds set to them. */
+struct operands {
+    int ldb;
+    std::vector<float> a, b, b_read;
+};
+
+static operands make_operands(int m, int n, int k, unsigned seed, enum path path)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
+    operands o;
+    o.ldb = path == PATH_PADDED ? (n + 3) / 4 * 4 : n;
+    o.a.resize((size_t)m * k);
+    o.b.resize((size_t)k * n);
+    for (auto &x : o.a)
+        x = uniform(rng);
+    for (auto &x : o.b)
+        x = uniform(rng);
+    o.b_read.assign((size_t)k * o.ldb, NAN);
+    for (int kk = 0; kk < k; kk++)
+        std::copy(o.b.begin() + (size_t)kk * n, o.b.begin() + (size_t)(kk + 1) * n, o.b_read.begin() + (size_t)kk * o.ldb);
+    a_lo = o.a.data(), a_hi = o.a.data() + o.a.size(), b_lo = o.b_read.data(), b_hi = o.b_read.data() + o.b_read.size();
+    return o;
+}
+
+/* got(i, j) against the double-precision product: the relative error over C, and how many
+ * outputs are not finite (left unwritten, or reached by a NaN) */
+template <class Got>
+static double rel_error(const operands &o, int m, int n, int k, Got got, long *unwritten)
+{
+    double err = 0, ref2 = 0;
+    *unwritten = 0;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double ref = 0;
+            for (int kk = 0; kk < k; kk++)
+                ref += (double)o.a[(size_t)i * k + kk] * o.b[(size_t)kk * n + j];
+            const double g = got(i, j);
+            *unwritten += !std::isfinite(g);
+            err += (g - ref) * (g - ref);
+            ref2 += ref * ref;
+        }
+    return std::sqrt(err / (ref2 + 1e-300));
+}
+
+static const char *path_name(enum path path)
+{
+    return path == PATH_PADDED ? "16-byte (B padded)" : path == PATH_VEC ? "16-byte" : "4-byte";
+}
+
+/* m x n x k in about split_req slices; the slices' partial products summed here as
+ * simt_auto's second pass would. */
 template <class P>
 static void check(int m, int n, int k, int split_req, enum path path)
 {
-    const bool vec = path != PATH_4B;
-    if (vec && P::A_KMAJOR && k % 4 != 0) /* 16-byte A copies need k % 4 == 0 (simt_vec_ok) */
+    if (path != PATH_4B && P::A_KMAJOR && k % 4 != 0) /* 16-byte A copies need k % 4 == 0 (simt_vec_ok) */
         return;
-    std::mt19937 rng(m * 131 + n * 7 + k);
-    std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
-    std::vector<float> a((size_t)m * k), b((size_t)k * n);
-    for (auto &x : a)
-        x = uniform(rng);
-    for (auto &x : b)
-        x = uniform(rng);
+    const operands o = make_operands(m, n, k, m * 131 + n * 7 + k, path);
     const int k_slice = ((k + split_req - 1) / split_req + P::BK - 1) / P::BK * P::BK;
     const int split = (k + k_slice - 1) / k_slice;
     std::vector<float> ws((size_t)split * m * n, NAN);   /* unwritten stays NaN */
-    const int ldb = path == PATH_PADDED ? (n + 3) / 4 * 4 : n;
-    std::vector<float> b_padded((size_t)k * ldb, NAN);
-    for (int kk = 0; kk < k; kk++)
-        std::copy(b.begin() + (size_t)kk * n, b.begin() + (size_t)(kk + 1) * n, b_padded.begin() + (size_t)kk * ldb);
-    a_lo = a.data(), a_hi = a.data() + a.size(), b_lo = b_padded.data(), b_hi = b_padded.data() + b_padded.size();
+    const float *a = o.a.data(), *b = o.b_read.data();
     if (path == PATH_VEC)
-        run<P, true, true>(m, n, k, k_slice, split, a.data(), b_padded.data(), ldb, ws.data());
+        run<P, true, true>(m, n, k, k_slice, split, a, b, o.ldb, ws.data());
     else if (path == PATH_PADDED)
-        run<P, true, false>(m, n, k, k_slice, split, a.data(), b_padded.data(), ldb, ws.data());
+        run<P, true, false>(m, n, k, k_slice, split, a, b, o.ldb, ws.data());
     else
-        run<P, false, false>(m, n, k, k_slice, split, a.data(), b_padded.data(), ldb, ws.data());
-    double err = 0, ref2 = 0;
-    long unwritten = 0;
-    for (int i = 0; i < m; i++)
-        for (int j = 0; j < n; j++) {
-            double ref = 0, got = 0;
-            for (int kk = 0; kk < k; kk++)
-                ref += (double)a[(size_t)i * k + kk] * b[(size_t)kk * n + j];
-            for (int z = 0; z < split; z++)
-                got += ws[(size_t)z * m * n + (size_t)i * n + j];
-            unwritten += !std::isfinite(got);
-            err += (got - ref) * (got - ref);
-            ref2 += ref * ref;
-        }
-    const double rel = std::sqrt(err / (ref2 + 1e-300));
+        run<P, false, false>(m, n, k, k_slice, split, a, b, o.ldb, ws.data());
+    long unwritten;
+    const double rel = rel_error(o, m, n, k, [&](int i, int j) {
+        double got = 0;
+        for (int z = 0; z < split; z++)
+            got += ws[(size_t)z * m * n + (size_t)i * n + j];
+        return got;
+    }, &unwritten);
     CHECK(unwritten == 0 && rel < 1e-5, "%dx%dx%d on %dx%dx%d tiles (A %s), %d threads, %s copies, split %d (slice %d): "
           "relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK, P::A_KMAJOR ? "k-major" : "transposed",
-          P::NT, path == PATH_PADDED ? "16-byte (B padded)" : vec ? "16-byte" : "4-byte",
-          split, k_slice, rel, unwritten);
+          P::NT, path_name(path), split, k_slice, rel, unwritten);
 }
 
 /* m x n x k as a stream-K plan of `blocks` blocks (each ceil(slices / blocks) slices; the
@@ -194,46 +226,24 @@ static void check(int m, int n, int k, int split_req, enum path path)
 template <class P>
 static void check_streamk(int m, int n, int k, int blocks_req, enum path path)
 {
-    std::mt19937 rng(m * 17 + n * 5 + k * 3 + blocks_req);
-    std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
-    std::vector<float> a((size_t)m * k), b((size_t)k * n);
-    for (auto &x : a)
-        x = uniform(rng);
-    for (auto &x : b)
-        x = uniform(rng);
+    const operands o = make_operands(m, n, k, m * 17 + n * 5 + k * 3 + blocks_req, path);
     const int kt = (k + P::BK - 1) / P::BK;
     const int tiles = ((m + P::BM - 1) / P::BM) * ((n + P::BN - 1) / P::BN);
     const int iters = (tiles * kt + blocks_req - 1) / blocks_req;
     const int blocks = (tiles * kt + iters - 1) / iters;
-    const int ldb = path == PATH_PADDED ? (n + 3) / 4 * 4 : n;
-    std::vector<float> b_padded((size_t)k * ldb, NAN), c((size_t)m * n, NAN);
-    std::vector<float> ws((size_t)blocks * 2 * P::BM * P::BN, NAN);
-    for (int kk = 0; kk < k; kk++)
-        std::copy(b.begin() + (size_t)kk * n, b.begin() + (size_t)(kk + 1) * n, b_padded.begin() + (size_t)kk * ldb);
-    a_lo = a.data(), a_hi = a.data() + a.size(), b_lo = b_padded.data(), b_hi = b_padded.data() + b_padded.size();
+    std::vector<float> c((size_t)m * n, NAN), ws((size_t)blocks * 2 * P::BM * P::BN, NAN);
+    const float *a = o.a.data(), *b = o.b_read.data();
     if (path == PATH_VEC)
-        run_streamk<P, true, true>(m, n, k, iters, blocks, a.data(), b_padded.data(), ldb, c.data(), ws.data());
+        run_streamk<P, true, true>(m, n, k, iters, blocks, a, b, o.ldb, c.data(), ws.data());
     else if (path == PATH_PADDED)
-        run_streamk<P, true, false>(m, n, k, iters, blocks, a.data(), b_padded.data(), ldb, c.data(), ws.data());
+        run_streamk<P, true, false>(m, n, k, iters, blocks, a, b, o.ldb, c.data(), ws.data());
     else
-        run_streamk<P, false, false>(m, n, k, iters, blocks, a.data(), b_padded.data(), ldb, c.data(), ws.data());
-    double err = 0, ref2 = 0;
-    long unwritten = 0;
-    for (int i = 0; i < m; i++)
-        for (int j = 0; j < n; j++) {
-            double ref = 0;
-            for (int kk = 0; kk < k; kk++)
-                ref += (double)a[(size_t)i * k + kk] * b[(size_t)kk * n + j];
-            const double got = c[(size_t)i * n + j];
-            unwritten += !std::isfinite(got);
-            err += (got - ref) * (got - ref);
-            ref2 += ref * ref;
-        }
-    const double rel = std::sqrt(err / (ref2 + 1e-300));
+        run_streamk<P, false, false>(m, n, k, iters, blocks, a, b, o.ldb, c.data(), ws.data());
+    long unwritten;
+    const double rel = rel_error(o, m, n, k, [&](int i, int j) { return (double)c[(size_t)i * n + j]; }, &unwritten);
     CHECK(unwritten == 0 && rel < 1e-5, "stream-K %dx%dx%d on %dx%dx%d tiles, %s copies, %d blocks of %d slices "
-          "(%d tiles of %d): relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK,
-          path == PATH_PADDED ? "16-byte (B padded)" : path == PATH_VEC ? "16-byte" : "4-byte", blocks, iters,
-          tiles, kt, rel, unwritten);
+          "(%d tiles of %d): relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK, path_name(path),
+          blocks, iters, tiles, kt, rel, unwritten);
 }
 
 static void all_streamk(int m, int n, int k, int blocks, enum path path)

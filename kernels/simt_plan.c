@@ -368,7 +368,9 @@ int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k
     const double steps = (double)iters * c->bk + SIMT_SK_FILL_K +
                          (SIMT_FILL_K_STAGE + SIMT_FIRST_WAVE_STAGE) * (c->stages - 1) * c->bk +
                          SIMT_SK_SEGMENT_K * segments;
-    p->est_cycles = (double)on_sm * c->bm * c->bn * steps /
+    /* where one block has the SM, no other block covers the run's tile changes */
+    const double step_cost = on_sm == 1 ? 1 + SIMT_SK_SOLO_EXTRA : 1;
+    p->est_cycles = (double)on_sm * c->bm * c->bn * steps * step_cost /
                     (128.0 * shape_eff(c, gn, k) * fed(c, warps) * fed_transposed(c, warps));
     p->est_cycles += streamk_fixup_cycles(mc, c, tiles, kt, iters, p->blocks);
     if (pad)

@@ -102,14 +102,17 @@ extern "C" {
  * wave of blocks, each an equal run of the k-slices of all tiles laid end to end. Its
  * estimate: the busiest SM's blocks' runs at the tile's EFF, one pipeline fill per block
  * (SIMT_SK_FILL_K k-steps plus the prologue, as a first wave's block), SIMT_SK_SEGMENT_K
- * k-steps per tile segment of a run (its epilogue), and the fixup where runs cut tiles: a
- * dependent launch, a dependent L2 round per partial it adds, and its bytes. The two
- * constants are first guesses (SIMT_FILL_K's value, and an epilogue of a few k-steps). */
+ * k-steps per tile segment of a run (its epilogue), SIMT_SK_SOLO_EXTRA more per k-step where
+ * one block fills an SM, and the fixup where runs cut tiles: a dependent launch, a dependent
+ * L2 round per partial it adds, and its bytes. Fitted to 60 measured stream-K plans at eleven
+ * shapes (tests/data/h100_simt_tune_streamk.csv): with one block per SM the stream-K kernel ran
+ * a median 12% over its split kernel's estimate ratio, with two to four 6-8%, which the fill
+ * and segment terms already cover. */
 #define SIMT_SK_FILL_K 22.0
-#define SIMT_SK_SEGMENT_K 6.0
-/* 0: stream-K plans are the tuner's candidates but not the rule's, until the constants
- * above are fitted to the H200's tables of them (not yet recorded) */
-#define SIMT_SK_PICKED 0
+#define SIMT_SK_SEGMENT_K 24.0
+#define SIMT_SK_SOLO_EXTRA 0.08
+/* 0 keeps stream-K plans the tuner's candidates only */
+#define SIMT_SK_PICKED 1
 #define SIMT_SK_MAX_SLICES 2000000000L      /* tiles x slices must fit the kernel's int */
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 /* The reduction kernel's shape (kernels/10_simt_auto.cu), which the rule's estimate

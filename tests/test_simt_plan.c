@@ -272,7 +272,8 @@ static void test_model(void)
  * peeled plans at 257x513x4099; results/h200/NOTES.md names the run), and of
  * tests/data/h200_simt_tune_extra.csv at fifteen more (h200_simt_tune_tail.csv: tail plans;
  * h200_simt_tune_shortk.csv: four tiles at 2047^3 and 4095x4095x64, padded plans that store C
- * directly, d7c75ef). At every shape of `path` the rule's
+ * directly, d7c75ef; h100_simt_tune_streamk.csv: every plan with stream-K's at eleven shapes
+ * where the split plans trailed cuBLAS, on an H100 SXM). At every shape of `path` the rule's
  * pick must be a plan of the table that ran at min_share of the table's best or more.
  * Replace the files with new tables when the kernels change (the tools/h200_session.sh
  * step simttune writes them in this layout). */
@@ -328,7 +329,9 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
         double best = INFINITY;
         int padded = 0, peeled = 0, tailed = 0, streamk = 0;
         for (int i = first; i < end; i++) {
-            if (row[i].config >= 0)
+            if (row[i].config >= 0 && row[i].sk)
+                mc.streamk_per_sm[row[i].config] = row[i].per_sm;
+            else if (row[i].config >= 0)
                 mc.blocks_per_sm[row[i].config] = row[i].per_sm;
             best = fmin(best, row[i].t);
             padded |= row[i].pad;
@@ -457,6 +460,7 @@ int main(void)
     test_h200_tables("tests/data/h200_simt_tune_extra.csv", 15, 0.90);
     test_h200_tables("tests/data/h200_simt_tune_tail.csv", 6, 0.93);
     test_h200_tables("tests/data/h200_simt_tune_shortk.csv", 2, 0.95);
+    test_h200_tables("tests/data/h100_simt_tune_streamk.csv", 11, 0.95);
     test_streamk();
     test_config_column();
     TEST_EXIT();

@@ -328,21 +328,38 @@ static double estimate(int gain, const struct gp_evidence *ev, const struct gp_r
     }
 }
 
-/* The levels whose bytes a cause inflates, for the roof's share without it. */
+/* The level whose bytes a cause inflates (-1: none). */
+static int cause_level(int rule)
+{
+    return rule == GP_RULE_bank_conflicts                                      ? GP_LEVEL_SHARED
+           : rule == GP_RULE_local_memory || rule == GP_RULE_uncoalesced_stores ? GP_LEVEL_L2
+                                                                                : -1;
+}
+
+/* The roof's share without the causes' excess traffic. */
 static double cleaned_roof_share(const struct gp_diagnosis *d, const struct gp_roof *ro, const struct gp_limits *li)
 {
     if (li->roof < 0 || !(li->allows > 0) || !(ro->achieved > 0))
         return NAN;
     double share = ro->achieved / li->allows;
     for (int i = 0; i < d->ncauses; i++) {
-        int rule = d->cause[i].rule;
-        int level = rule == GP_RULE_bank_conflicts ? GP_LEVEL_SHARED
-                    : rule == GP_RULE_local_memory || rule == GP_RULE_uncoalesced_stores ? GP_LEVEL_L2
-                                                                                        : -1;
+        int level = cause_level(d->cause[i].rule);
         if (level >= 0 && level == li->roof)
             share /= d->cause[i].speedup;
     }
     return share;
+}
+
+/* The share of the binding roof's bytes that are a cause's own traffic (0 where the cause
+ * does not load that level or its bytes are not counted). */
+static double cause_roof_traffic(const struct gp_evidence *ev, const struct gp_roof *ro, int rule, int roof)
+{
+    if (roof < 0 || cause_level(rule) != roof)
+        return 0;
+    double share = rule == GP_RULE_bank_conflicts ? ev->conflict_ratio
+                   : rule == GP_RULE_local_memory ? ratio(ev->local_hw_bytes, ro->bytes[GP_LEVEL_L2])
+                                                  : 0;
+    return share > 0 ? share : 0;
 }
 
 static int heavier(const void *a, const void *b)
@@ -375,6 +392,15 @@ void diagnose_row(const struct gp_result *r, const struct gp_roof *ro, const str
     d->roof = li->roof;
     d->roof_share = cleaned_roof_share(d, ro, li);
     d->top_is_roof = d->ncauses == 0 || d->cause[0].weight < GP_DIAG_CAUSE_MIN;
+    /* a roof made of a cause's own traffic is that cause's doing: name the cause first, though
+     * the next roof caps what removing it buys */
+    for (int i = 0; i < d->ncauses && d->top_is_roof; i++)
+        if (cause_roof_traffic(&d->ev, ro, d->cause[i].rule, li->roof) >= GP_DIAG_ROOF_TRAFFIC_MIN) {
+            struct gp_cause c = d->cause[i];
+            memmove(&d->cause[1], &d->cause[0], (size_t)i * sizeof c);
+            d->cause[0] = c;
+            d->top_is_roof = 0;
+        }
 }
 
 void diagnose_dataset_row(const struct gp_dataset *ds, int i, const struct gp_roof *ro, const struct gp_limits *li,

@@ -4,7 +4,8 @@
  *
  *   struct gp_diagnosis d;  diagnose_row(&row, &roof, &limits, &machine, &d);
  *   d.top: the first finding: a cause (d.cause[0]) or, when no cause explains a quarter of
- *   the time, the binding roof itself (d.top_is_roof).
+ *   the time nor makes a quarter of the binding roof's traffic, the binding roof itself
+ *   (d.top_is_roof).
  *
  * Every estimate is "the limit without the cause": time-based causes (idle SMs, uncoalesced
  * sectors, FP64, divergence, barriers, occupancy) remove their share of the time, traffic
@@ -24,6 +25,9 @@
 /* A cause is named before the roof when it explains at least this share of the time
  * (a speedup of a third or more). */
 #define GP_DIAG_CAUSE_MIN 0.25
+/* A cause whose own traffic makes up this share of the binding roof's bytes or more is
+ * named before that roof whatever its estimated speedup: the roof is its doing. */
+#define GP_DIAG_ROOF_TRAFFIC_MIN 0.25
 /* Causes that would buy less than this speedup are not listed. */
 #define GP_DIAG_GAIN_MIN 1.05
 
@@ -84,7 +88,7 @@ struct gp_diagnosis {
     struct gp_cause cause[GP_RULE_COUNT];   /* heaviest first */
     int roof;                /* the binding roof (gp_limiter), or GP_LIM_NONE */
     double roof_share;       /* achieved / that roof, the causes' excess traffic taken out */
-    int top_is_roof;         /* no cause reaches GP_DIAG_CAUSE_MIN */
+    int top_is_roof;         /* no cause reaches GP_DIAG_CAUSE_MIN or GP_DIAG_ROOF_TRAFFIC_MIN */
 };
 
 /* The quantities the rules test, in rules.def's Q_ names. */

@@ -182,8 +182,53 @@ static void test_ladder(void)
     dataset_free(&ds);
 }
 
+/* A roof made of a cause's own traffic names the cause, whatever the next roof leaves of
+ * its gain: the recorded H200 bn_local_spill row (L2-bound, spills about half its L2 bytes)
+ * with a compute peak 1.2x its binding roof, so removing the spill buys 1.2x at most, under the
+ * quarter of the time that names a cause on its gain alone. bn_stream_control (the same
+ * kernel without the spill, L2-bound) keeps its roof. */
+static void test_roof_made_of_cause(void)
+{
+    struct gp_dataset ds;
+    char err[512];
+    if (dataset_load("tests/data/diagnosis_h200/2048x2048x2048", &ds, err, sizeof err)) {
+        CHECK(0, "tests/data/diagnosis_h200/2048x2048x2048 loads: %s", err);
+        return;
+    }
+    struct gp_roof *roof = calloc((size_t)ds.nrows, sizeof *roof);
+    unsigned char *usable = calloc((size_t)ds.nrows, 1);
+    roof_derive_rows(&ds, roof, usable, NULL, NULL);
+    struct gp_machine m;
+    findings_machine(&ds, &m);
+    int seen = 0;
+    for (int i = 0; i < ds.nrows; i++) {
+        int spill = strcmp(ds.rows[i].variant, "bn_local_spill") == 0;
+        if (!usable[i] || (!spill && strcmp(ds.rows[i].variant, "bn_stream_control") != 0))
+            continue;
+        seen++;
+        struct gp_limits li;
+        struct gp_diagnosis d;
+        limits_derive(&ds.rows[i], &roof[i], &m, &li);
+        roof[i].peak_compute = 1.2 * li.allows; /* after the limits: only what a fix can reach moves */
+        diagnose_row(&ds.rows[i], &roof[i], &li, &m, &d);
+        const double gain = d.ncauses ? d.cause[0].speedup : 1;
+        if (spill)
+            CHECK(strcmp(diagnose_top_id(&d), "local_memory") == 0 && gain <= 1.2 + 1e-9 && li.roof == GP_LIM_L2,
+                  "an L2 roof made of spills names local_memory first (gain capped at %.2fx), not %s", gain,
+                  diagnose_top_id(&d));
+        else
+            CHECK(strcmp(diagnose_top_id(&d), "bound_l2") == 0, "the same kernel without spills stays bound_l2 (%s)",
+                  diagnose_top_id(&d));
+    }
+    CHECK(seen == 2, "both rows found (%d)", seen);
+    free(roof);
+    free(usable);
+    dataset_free(&ds);
+}
+
 int main(void)
 {
+    test_roof_made_of_cause();
     test_thresholds();
     test_occupancy_guards();
     test_ladder();

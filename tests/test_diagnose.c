@@ -137,22 +137,47 @@ static void test_occupancy_guards(void)
           "8 warps per scheduler, 90%% of stalls on memory, blocks bind: occupancy_blocks alone");
 }
 
+/* A recorded run with its roofs and machine, as `report` derives them. */
+struct recorded {
+    struct gp_dataset ds;
+    struct gp_roof *roof;
+    unsigned char *usable;
+    struct gp_machine m;
+};
+
+static int recorded_load(const char *dir, struct recorded *r)
+{
+    char err[512];
+    if (dataset_load(dir, &r->ds, err, sizeof err)) {
+        CHECK(0, "%s loads: %s", dir, err);
+        return -1;
+    }
+    r->roof = calloc((size_t)r->ds.nrows, sizeof *r->roof);
+    r->usable = calloc((size_t)r->ds.nrows, 1);
+    roof_derive_rows(&r->ds, r->roof, r->usable, NULL, NULL);
+    findings_machine(&r->ds, &r->m);
+    return 0;
+}
+
+static void recorded_free(struct recorded *r)
+{
+    free(r->roof);
+    free(r->usable);
+    dataset_free(&r->ds);
+}
+
 /* The recorded H200 run: its register-tiled kernels (200+ registers, 12.5% occupancy) keep
  * their issue slots busy and are never told to raise occupancy; every top finding is a roof
  * or a cause the launch shows (few blocks at 1024^3, bank conflicts). */
 static void test_ladder(void)
 {
-    struct gp_dataset ds;
-    char err[512];
-    if (dataset_load("results/h200", &ds, err, sizeof err)) {
-        CHECK(0, "results/h200 loads: %s", err);
+    struct recorded rec;
+    if (recorded_load("results/h200", &rec))
         return;
-    }
-    struct gp_roof *roof = calloc((size_t)ds.nrows, sizeof *roof);
-    unsigned char *usable = calloc((size_t)ds.nrows, 1);
-    roof_derive_rows(&ds, roof, usable, NULL, NULL);
-    struct gp_machine m;
-    findings_machine(&ds, &m);
+    struct gp_dataset ds = rec.ds;
+    struct gp_roof *roof = rec.roof;
+    unsigned char *usable = rec.usable;
+    struct gp_machine m = rec.m;
     int tiled = 0, occ = 0, rows = 0, uncoalesced = 0;
     for (int i = 0; i < ds.nrows; i++) {
         if (!usable[i])
@@ -177,29 +202,23 @@ static void test_ladder(void)
     CHECK(uncoalesced == 0, "recorded ladder: %d rows told their loads are uncoalesced (want 0)", uncoalesced);
     CHECK(rows > 40 && tiled >= 10 && occ == 0,
           "recorded ladder: %d rows, %d register-tiled and issue-busy, %d occupancy verdicts (want 0)", rows, tiled, occ);
-    free(roof);
-    free(usable);
-    dataset_free(&ds);
+    recorded_free(&rec);
 }
 
 /* A roof made of a cause's own traffic names the cause, whatever the next roof leaves of
- * its gain: the recorded H200 bn_local_spill row (L2-bound, spills about half its L2 bytes)
+ * its gain: the recorded H200 bn_local_spill row (L2-bound, 94% of its L2 bytes spill traffic)
  * with a compute peak 1.2x its binding roof, so removing the spill buys 1.2x at most, under the
  * quarter of the time that names a cause on its gain alone. bn_stream_control (the same
  * kernel without the spill, L2-bound) keeps its roof. */
 static void test_roof_made_of_cause(void)
 {
-    struct gp_dataset ds;
-    char err[512];
-    if (dataset_load("tests/data/diagnosis_h200/2048x2048x2048", &ds, err, sizeof err)) {
-        CHECK(0, "tests/data/diagnosis_h200/2048x2048x2048 loads: %s", err);
+    struct recorded rec;
+    if (recorded_load("tests/data/diagnosis_h200/2048x2048x2048", &rec))
         return;
-    }
-    struct gp_roof *roof = calloc((size_t)ds.nrows, sizeof *roof);
-    unsigned char *usable = calloc((size_t)ds.nrows, 1);
-    roof_derive_rows(&ds, roof, usable, NULL, NULL);
-    struct gp_machine m;
-    findings_machine(&ds, &m);
+    struct gp_dataset ds = rec.ds;
+    struct gp_roof *roof = rec.roof;
+    unsigned char *usable = rec.usable;
+    struct gp_machine m = rec.m;
     int seen = 0;
     for (int i = 0; i < ds.nrows; i++) {
         int spill = strcmp(ds.rows[i].variant, "bn_local_spill") == 0;
@@ -214,16 +233,14 @@ static void test_roof_made_of_cause(void)
         const double gain = d.ncauses ? d.cause[0].speedup : 1;
         if (spill)
             CHECK(strcmp(diagnose_top_id(&d), "local_memory") == 0 && gain <= 1.2 + 1e-9 && li.roof == GP_LIM_L2,
-                  "an L2 roof made of spills names local_memory first (gain capped at %.2fx), not %s", gain,
-                  diagnose_top_id(&d));
+                  "an L2 roof made of spills (%.0f%% of its bytes) names local_memory first (gain capped at %.2fx), "
+                  "top: %s", 100 * d.ev.local_hw_bytes / roof[i].bytes[GP_LEVEL_L2], gain, diagnose_top_id(&d));
         else
             CHECK(strcmp(diagnose_top_id(&d), "bound_l2") == 0, "the same kernel without spills stays bound_l2 (%s)",
                   diagnose_top_id(&d));
     }
     CHECK(seen == 2, "both rows found (%d)", seen);
-    free(roof);
-    free(usable);
-    dataset_free(&ds);
+    recorded_free(&rec);
 }
 
 int main(void)

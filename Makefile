@@ -52,7 +52,7 @@ GEMMPROF     := $(BUILD)/gemmprof
 # Host tests link the analysis objects and the src/ files that need no CUDA library,
 # through an archive so each test pulls in only what it uses; only GPU tests (those that
 # drive CUPTI or CUDA) link the full set with cuBLAS, CUPTI and the CUDA runtime.
-HOST_SRC      := src/cli.c src/variant_names.c src/plugin.c src/print.c src/outdir.c src/ranks.c \
+HOST_SRC      := src/cli.c src/variant_names.c src/plugin.c src/print.c src/outdir.c src/ranks.c src/interrupt.c \
                  $(wildcard src/cmd_*.c) $(KERNEL_HOST_SRC)
 HOST_LIB      := $(BUILD)/libgemmprof_host.a
 EXAMPLE_PLUGIN := $(BUILD)/examples/libgemmprof_example.so

@@ -1,7 +1,8 @@
 /* SIGINT and SIGTERM during a sweep: the first one asks the sweep to stop at the next
  * whole row (the measurement in flight finishes, its CUPTI session is closed, rows
  * already complete stay); a second one removes the registered temporary file and exits
- * at once. Exit status 128 + the signal number (130, 143), as shells expect. */
+ * at once (the same signal from the same process within a second counts once: `timeout`
+ * sends it twice). Exit status 128 + the signal number (130, 143), as shells expect. */
 #ifndef GEMMPROF_SRC_INTERRUPT_H
 #define GEMMPROF_SRC_INTERRUPT_H
 

@@ -78,7 +78,8 @@ void tune_csv_cells(FILE *f, const struct tune_row *t, double best_s, double eff
     }
 }
 
-/* DIR/tune.csv, written whole or not at all. 0, or -1 with the reason. */
+/* DIR/tune.csv with rows[0..n-1], written whole or not at all (rewritten after each plan,
+ * then once more with the references timed). 0, or -1 with the reason. */
 static int write_csv(const struct run *r, const struct shape_data *s, const struct tune_spec *sp,
                      const struct tune_row *rows, int n, double best_s, char *err, size_t errlen)
 {
@@ -145,6 +146,9 @@ int tune_drive(struct run *r, const struct tune_spec *sp)
         }
         gp_message("tune %d/%d %s: %s%s%s", n + 1, nplans, t->res.config, gp_status_name(t->res.status),
                    t->res.error[0] ? ": " : "", t->res.error);
+        /* the rows so far, so a run stopped at once (or killed) keeps them; a failure to
+         * write is told once, at the end */
+        write_csv(r, &s, sp, rows, n + 1, best_s, err, sizeof err);
     }
     struct gp_result refs[TUNE_MAX_REFS];
     const int nrefs = only && *only ? 0 : time_references(r, &s, sp->refs, sp->nrefs, refs);

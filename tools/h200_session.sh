@@ -242,7 +242,7 @@ if has simttune; then
     grep -E "^(simt_auto|cublas) |^ +config" "$W/logs/simttune-timing.log"
     echo "m,n,k,config_name,split,blocks_per_sm,time_median_s" >"$W/simttune/h200_simt_tune.csv"
     for s in ${S28//,/ }; do
-        timeout 90 build/gemmprof --tune "$s" --no-counters -o "$W/simttune/$s" >"$W/logs/simttune-$s.log" 2>&1
+        timeout 150 build/gemmprof --tune "$s" --no-counters -o "$W/simttune/$s" >"$W/logs/simttune-$s.log" 2>&1
         echo "tune $s: exit $?"; grep -E "rule's pick" "$W/logs/simttune-$s.log"
         python3 - "$W/simttune/$s/tune.csv" >>"$W/simttune/h200_simt_tune.csv" <<'PY'
 import csv, sys

@@ -2,7 +2,8 @@
 # The sweep under a user's hands on a real GPU: a signal while timing and while the
 # counter phase runs leaves whole rows, no temporary or lock file, exit 128+signal, and
 # a CUPTI that still works afterwards; a second run into the same directory is refused
-# while the first writes; --device beyond the GPUs is bad input (exit 2, one line).
+# while the first writes; --device beyond the GPUs is bad input (exit 2, one line); the
+# tuner stopped through `timeout` or killed keeps the plans it measured in tune.csv.
 . tests/gpu/lib.sh
 need_gpu "signals, lock and device index on the GPU" || exit 0
 
@@ -88,4 +89,45 @@ if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/dev.err")" -eq 1 ] && grep -q -- "--device
     ok "-d 7: exit 2, one line: $(cat "$TMP/dev.err")"
 else
     cat "$TMP/dev.out" "$TMP/dev.err"; fail "-d 7 (exit $rc)"
+fi
+
+# 5. the tuner under `timeout`, which signals its child and then its whole process group: one
+# stop request, not a stop at once, and tune.csv keeps the plans measured so far
+whole_tune() {   # FILE -> prints its plan rows; exit 1 unless every row is whole and there is one
+    python3 - "$1" <<'PY'
+import csv, sys
+try:
+    rows = list(csv.reader(open(sys.argv[1], newline="")))
+except OSError:
+    rows = []
+print(max(len(rows) - 1, 0))
+sys.exit(0 if len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows) else 1)
+PY
+}
+timeout 300 $GEMMPROF --tune 2048 --no-counters -o "$TMP/tune" >"$TMP/tune.out" 2>"$TMP/tune.err" &
+pid=$!
+if wait_for "$TMP/tune.err" 90 "tune 3/"; then
+    kill -TERM $pid
+fi
+wait $pid; rc=$?
+n=$(whole_tune "$TMP/tune/tune.csv") && ok_rows=1 || ok_rows=0
+if [ $rc -ne 0 ] && [ "$ok_rows" = 1 ] && [ "$n" -ge 3 ] && ! grep -q "stopped at once" "$TMP/tune.err" &&
+   grep -q "tune.csv: $n simt_auto plan" "$TMP/tune.err"; then
+    ok "--tune stopped through timeout: exit $rc, one stop request, tune.csv with the $n plans measured"
+else
+    cat "$TMP/tune.err"; fail "--tune stopped through timeout (exit $rc, rows $n, whole $ok_rows)"
+fi
+
+# 6. the tuner killed outright (SIGKILL): tune.csv holds every plan measured before it
+$GEMMPROF --tune 2048 --no-counters -o "$TMP/tunekill" >"$TMP/tunekill.out" 2>"$TMP/tunekill.err" &
+pid=$!
+if wait_for "$TMP/tunekill.err" 90 "tune 5/"; then
+    kill -KILL $pid
+fi
+wait $pid; rc=$?
+n=$(whole_tune "$TMP/tunekill/tune.csv") && ok_rows=1 || ok_rows=0
+if [ $rc -eq 137 ] && [ "$ok_rows" = 1 ] && [ "$n" -ge 4 ]; then
+    ok "--tune killed (SIGKILL) at its fifth plan: tune.csv keeps $n whole plan rows"
+else
+    cat "$TMP/tunekill.err"; fail "--tune killed (exit $rc, rows $n, whole $ok_rows)"
 fi

@@ -172,6 +172,7 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
      * line is fetched and written back whole) */
     double gsec = metric(r, GP_M_gld_sectors) + metric(r, GP_M_gst_sectors);
     ev->local_hw_bytes = local > 0 ? fmax(0, metric(r, GP_M_l1_bytes) - 32 * gsec) : 0;
+    ev->local_l2_share = ratio(ev->local_hw_bytes, ro->bytes[GP_LEVEL_L2]);
     double dfma = metric(r, GP_M_dfma), dadd = metric(r, GP_M_dadd), dmul = metric(r, GP_M_dmul);
     double fp64 = 2 * dfma + dadd + dmul;
     ev->fp64_share = ratio(fp64, ro->flops_analytic);
@@ -352,12 +353,12 @@ static double cleaned_roof_share(const struct gp_diagnosis *d, const struct gp_r
 
 /* The share of the binding roof's bytes that are a cause's own traffic (0 where the cause
  * does not load that level or its bytes are not counted). */
-static double cause_roof_traffic(const struct gp_evidence *ev, const struct gp_roof *ro, int rule, int roof)
+static double cause_roof_traffic(const struct gp_evidence *ev, int rule, int roof)
 {
     if (roof < 0 || cause_level(rule) != roof)
         return 0;
     double share = rule == GP_RULE_bank_conflicts ? ev->conflict_ratio
-                   : rule == GP_RULE_local_memory ? ratio(ev->local_hw_bytes, ro->bytes[GP_LEVEL_L2])
+                   : rule == GP_RULE_local_memory ? ev->local_l2_share
                                                   : 0;
     return share > 0 ? share : 0;
 }
@@ -395,7 +396,7 @@ void diagnose_row(const struct gp_result *r, const struct gp_roof *ro, const str
     /* a roof made of a cause's own traffic is that cause's doing: name the cause first, though
      * the next roof caps what removing it buys */
     for (int i = 0; i < d->ncauses && d->top_is_roof; i++)
-        if (cause_roof_traffic(&d->ev, ro, d->cause[i].rule, li->roof) >= GP_DIAG_ROOF_TRAFFIC_MIN) {
+        if (cause_roof_traffic(&d->ev, d->cause[i].rule, li->roof) >= GP_DIAG_ROOF_TRAFFIC_MIN) {
             struct gp_cause c = d->cause[i];
             memmove(&d->cause[1], &d->cause[0], (size_t)i * sizeof c);
             d->cause[0] = c;
@@ -485,8 +486,9 @@ void diagnose_evidence_text(const struct gp_diagnosis *d, int i, const struct gp
         snprintf(buf, len, "%s of the shared-memory wavefronts are conflict replays", pct_text(ev->conflict_ratio, p, sizeof p));
         break;
     case GP_RULE_local_memory:
-        snprintf(buf, len, "%.2f bytes of local memory per byte of global memory asked for, %.0f bytes of stack per thread",
-                 ev->local_ratio, r->local_bytes_per_thread);
+        snprintf(buf, len, "%.2f bytes of local memory per byte of global memory asked for, %.0f bytes of stack per "
+                 "thread, %s of the L2's bytes", ev->local_ratio, r->local_bytes_per_thread,
+                 pct_text(ev->local_l2_share, p, sizeof p));
         break;
     case GP_RULE_fp64:
         snprintf(buf, len, "%s of the FLOPs are FP64", pct_text(ev->fp64_share, p, sizeof p));

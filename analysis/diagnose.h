@@ -66,6 +66,7 @@ struct gp_evidence {
     double ld_excess_sectors, st_excess_sectors;
     double local_ratio;                     /* local bytes asked for / global bytes moved */
     double local_hw_bytes;                  /* local traffic as the L2 sees it (estimate) */
+    double local_l2_share;                  /* local_hw_bytes / the L2's bytes */
     double fp64_share;                      /* FP64 flops / 2mnk */
     double fp64_time;                       /* seconds the FP64 pipe and conversions need */
     double lanes;                           /* active lanes per warp instruction / 32 */

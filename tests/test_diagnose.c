@@ -234,7 +234,7 @@ static void test_roof_made_of_cause(void)
         if (spill)
             CHECK(strcmp(diagnose_top_id(&d), "local_memory") == 0 && gain <= 1.2 + 1e-9 && li.roof == GP_LIM_L2,
                   "an L2 roof made of spills (%.0f%% of its bytes) names local_memory first (gain capped at %.2fx), "
-                  "top: %s", 100 * d.ev.local_hw_bytes / roof[i].bytes[GP_LEVEL_L2], gain, diagnose_top_id(&d));
+                  "top: %s", 100 * d.ev.local_l2_share, gain, diagnose_top_id(&d));
         else
             CHECK(strcmp(diagnose_top_id(&d), "bound_l2") == 0, "the same kernel without spills stays bound_l2 (%s)",
                   diagnose_top_id(&d));

@@ -78,8 +78,8 @@ void tune_csv_cells(FILE *f, const struct tune_row *t, double best_s, double eff
     }
 }
 
-/* DIR/tune.csv with rows[0..n-1], written whole or not at all (rewritten after each plan,
- * then once more with the references timed). 0, or -1 with the reason. */
+/* DIR/tune.csv with rows[0..n-1], written whole or not at all (rewritten after each plan
+ * and once more at the end). 0, or -1 with the reason. */
 static int write_csv(const struct run *r, const struct shape_data *s, const struct tune_spec *sp,
                      const struct tune_row *rows, int n, double best_s, char *err, size_t errlen)
 {

@@ -432,7 +432,7 @@ struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, l
                 if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], KIND_ARGS(kind), &p) == 0 &&
                     p.est_cycles < best.est_cycles)
                     best = p;
-    for (int pad = 0; pad < 2 && SIMT_SK_PICKED; pad++)
+    for (int pad = 0; pad < 2; pad++)
         for (int c = 0; c < simt_config_count; c++)
             if (simt_plan_make_streamk(mc, m, n, k, c, pad, &p) == 0 && p.est_cycles < best.est_cycles)
                 best = p;

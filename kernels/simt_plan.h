@@ -111,8 +111,6 @@ extern "C" {
 #define SIMT_SK_FILL_K 22.0
 #define SIMT_SK_SEGMENT_K 24.0
 #define SIMT_SK_SOLO_EXTRA 0.08
-/* 0 keeps stream-K plans the tuner's candidates only */
-#define SIMT_SK_PICKED 1
 #define SIMT_SK_MAX_SLICES 2000000000L      /* tiles x slices must fit the kernel's int */
 #define SIMT_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 /* The reduction kernel's shape (kernels/10_simt_auto.cu), which the rule's estimate

@@ -174,20 +174,18 @@ static void test_ladder(void)
     struct recorded rec;
     if (recorded_load("results/h200", &rec))
         return;
-    struct gp_dataset ds = rec.ds;
+    const struct gp_dataset *ds = &rec.ds;
     struct gp_roof *roof = rec.roof;
-    unsigned char *usable = rec.usable;
-    struct gp_machine m = rec.m;
     int tiled = 0, occ = 0, rows = 0, uncoalesced = 0;
-    for (int i = 0; i < ds.nrows; i++) {
-        if (!usable[i])
+    for (int i = 0; i < ds->nrows; i++) {
+        if (!rec.usable[i])
             continue;
         struct gp_limits li;
         struct gp_diagnosis d;
-        limits_derive(&ds.rows[i], &roof[i], &m, &li);
-        diagnose_row(&ds.rows[i], &roof[i], &li, &m, &d);
+        limits_derive(&ds->rows[i], &roof[i], &rec.m, &li);
+        diagnose_row(&ds->rows[i], &roof[i], &li, &rec.m, &d);
         rows++;
-        int register_tiled = ds.rows[i].registers_per_thread >= 200 && li.issue_active_pct >= 60;
+        int register_tiled = ds->rows[i].registers_per_thread >= 200 && li.issue_active_pct >= 60;
         tiled += register_tiled;
         for (int c = 0; c < d.ncauses; c++)
             if (d.cause[c].rule == GP_RULE_occupancy_regs || d.cause[c].rule == GP_RULE_occupancy_smem ||
@@ -215,21 +213,19 @@ static void test_roof_made_of_cause(void)
     struct recorded rec;
     if (recorded_load("tests/data/diagnosis_h200/2048x2048x2048", &rec))
         return;
-    struct gp_dataset ds = rec.ds;
+    const struct gp_dataset *ds = &rec.ds;
     struct gp_roof *roof = rec.roof;
-    unsigned char *usable = rec.usable;
-    struct gp_machine m = rec.m;
     int seen = 0;
-    for (int i = 0; i < ds.nrows; i++) {
-        int spill = strcmp(ds.rows[i].variant, "bn_local_spill") == 0;
-        if (!usable[i] || (!spill && strcmp(ds.rows[i].variant, "bn_stream_control") != 0))
+    for (int i = 0; i < ds->nrows; i++) {
+        int spill = strcmp(ds->rows[i].variant, "bn_local_spill") == 0;
+        if (!rec.usable[i] || (!spill && strcmp(ds->rows[i].variant, "bn_stream_control") != 0))
             continue;
         seen++;
         struct gp_limits li;
         struct gp_diagnosis d;
-        limits_derive(&ds.rows[i], &roof[i], &m, &li);
+        limits_derive(&ds->rows[i], &roof[i], &rec.m, &li);
         roof[i].peak_compute = 1.2 * li.allows; /* after the limits: only what a fix can reach moves */
-        diagnose_row(&ds.rows[i], &roof[i], &li, &m, &d);
+        diagnose_row(&ds->rows[i], &roof[i], &li, &rec.m, &d);
         const double gain = d.ncauses ? d.cause[0].speedup : 1;
         if (spill)
             CHECK(strcmp(diagnose_top_id(&d), "local_memory") == 0 && gain <= 1.2 + 1e-9 && li.roof == GP_LIM_L2,

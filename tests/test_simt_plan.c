@@ -111,8 +111,7 @@ static void test_rule(void)
         const int nc = simt_plan_candidates(&mc, m, n, k, cand, (int)(sizeof cand / sizeof cand[0]));
         double least = INFINITY;
         for (int j = 0; j < nc; j++) {
-            if (SIMT_SK_PICKED || !cand[j].streamk) /* stream-K: the rule's once fitted */
-                least = fmin(least, cand[j].est_cycles);
+            least = fmin(least, cand[j].est_cycles);
             covers = covers && plan_covers(&cand[j], k) &&
                      simt_plan_workspace_bytes(&cand[j], m, n, k) <= (size_t)SIMT_MAX_WORKSPACE_BYTES;
         }

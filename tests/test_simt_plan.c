@@ -272,7 +272,8 @@ static void test_model(void)
  * tests/data/h200_simt_tune_extra.csv at fifteen more (h200_simt_tune_tail.csv: tail plans;
  * h200_simt_tune_shortk.csv: four tiles at 2047^3 and 4095x4095x64, padded plans that store C
  * directly, d7c75ef; h100_simt_tune_streamk.csv: every plan with stream-K's at eleven shapes
- * where the split plans trailed cuBLAS, on an H100 SXM). At every shape of `path` the rule's
+ * where the split plans trailed cuBLAS, on an H100 SXM; h100_simt_tune.csv: the nine shapes
+ * on an H100 SXM with stream-K in the rule, cb1a5f1's tables). At every shape of `path` the rule's
  * pick must be a plan of the table that ran at min_share of the table's best or more.
  * Replace the files with new tables when the kernels change (the tools/h200_session.sh
  * step simttune writes them in this layout). */
@@ -460,6 +461,7 @@ int main(void)
     test_h200_tables("tests/data/h200_simt_tune_tail.csv", 6, 0.93);
     test_h200_tables("tests/data/h200_simt_tune_shortk.csv", 2, 0.95);
     test_h200_tables("tests/data/h100_simt_tune_streamk.csv", 11, 0.95);
+    test_h200_tables("tests/data/h100_simt_tune.csv", 9, 0.95);
     test_streamk();
     test_config_column();
     TEST_EXIT();

@@ -7,6 +7,10 @@
 # with none (gemmprof's flush kernel alone before each call), each 4 calls, same metrics.
 # First run (cb1a5f1): the SMs' sectors (srcunit tex) agree to the sector; the fabric and the
 # rest differ. So the rest by source too: GCC (instruction and constant fetch) and L1.
+# Second run (ed9d1a8): GCC and L1 are not it; gemmprof's range sees more L2-internal traffic
+# than ncu's, flushed or not. FLUSH_MODES (default: the default mode alone) runs gemmprof's
+# processes under each GEMMPROF_COUNTER_FLUSH mode named (src/counter_phase.c), e.g.
+# "read-discard read read2 none", to see whether its flush before each pass is the cause.
 set -u; W=$OUT/w; mkdir -p $W
 [ -x build/gemmprof ] || make -j16 GIT_REV=$(cat .gitrev) > $W/build.log 2>&1 || { tail -20 $W/build.log; exit 1; }
 G=build/gemmprof
@@ -41,10 +45,13 @@ for path in sys.argv[2:]:
             print(f"{who} {r['variant']:12s} {r['m']}x{r['n']}x{r['k']:6s} " + " ".join(f"{s} {mb(r, c):8.3f}" for s, c in zip(short, cols)))
 PY
 }
-for i in 1 2 3; do
-    for c in $CASES; do
-        $G -k ${c%%:*} -s ${c##*:} -r 2 -w 1 --no-ceilings --no-report -m $M -o $W/g$i-${c%%:*} > $W/g$i-${c%%:*}.log 2>&1 || tail -5 $W/g$i-${c%%:*}.log
-        show gemmprof$i $W/g$i-${c%%:*}/results.csv
+for mode in ${FLUSH_MODES:-read-discard}; do
+    for i in 1 2 3; do
+        for c in $CASES; do
+            o=$W/g$i-$mode-${c%%:*}
+            GEMMPROF_COUNTER_FLUSH=$mode $G -k ${c%%:*} -s ${c##*:} -r 2 -w 1 --no-ceilings --no-report -m $M -o $o > $o.log 2>&1 || tail -5 $o.log
+            show gemmprof$i-$mode $o/results.csv
+        done
     done
 done
 for c in $CASES; do

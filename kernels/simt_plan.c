@@ -103,11 +103,15 @@ static int per_sm_of(const struct simt_machine *mc, int config)
     return b > 0 ? b : 1;
 }
 
+/* blocks per SM of a configuration's GEMM kernel, or of its stream-K kernel where known */
+static int kernel_per_sm(const struct simt_machine *mc, int config, int streamk)
+{
+    return streamk && mc->streamk_per_sm[config] > 0 ? mc->streamk_per_sm[config] : per_sm_of(mc, config);
+}
+
 int simt_plan_blocks_per_sm(const struct simt_machine *mc, const struct simt_plan *p)
 {
-    if (p->streamk && mc->streamk_per_sm[p->config] > 0)
-        return mc->streamk_per_sm[p->config];
-    return per_sm_of(mc, p->config);
+    return kernel_per_sm(mc, p->config, p->streamk);
 }
 
 /* a grid's slots: SMs x resident blocks of the configuration */
@@ -348,11 +352,10 @@ int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k
     const long kt = ceil_div(k, c->bk), tiles = ceil_div(m, c->bm) * ceil_div(gn, c->bn);
     if (tiles * kt > SIMT_SK_MAX_SLICES)
         return -1;
+    const int per_sm = kernel_per_sm(mc, config, 1);
+    const long iters = ceil_div(tiles * kt, (long)(mc->sms > 0 ? mc->sms : 1) * per_sm);
     memset(p, 0, sizeof *p);
     p->config = config;
-    p->streamk = 1; /* for the occupancy below; the run length follows */
-    const int per_sm = simt_plan_blocks_per_sm(mc, p);
-    const long iters = ceil_div(tiles * kt, (long)(mc->sms > 0 ? mc->sms : 1) * per_sm);
     p->split = 1;
     p->k_slice = (int)(kt * c->bk);
     p->pad_n = pad ? width : 0;

@@ -319,8 +319,7 @@ static cudaError_t simt_streamk_run(int m, int n, int k, int iters, int blocks, 
     if (err != cudaSuccess)
         return err;
     err = pdl_launch(dep != SIMT_DEP_NONE, gemm_simt_streamk_kernel<P, VEC, VEC_C>, dim3((unsigned)blocks),
-                                 dim3(P::NT), P::SMEM, stream, m, n, k, iters, a, b, ldb, c, ws,
-                                 dep == SIMT_DEP_WAIT ? 1 : 0);
+                     dim3(P::NT), P::SMEM, stream, m, n, k, iters, a, b, ldb, c, ws, dep == SIMT_DEP_WAIT ? 1 : 0);
     const int kt = (k + P::BK - 1) / P::BK;
     if (err != cudaSuccess || iters % kt == 0)
         return err;

@@ -14,7 +14,7 @@
 set -u; W=$OUT/w; mkdir -p $W
 [ -x build/gemmprof ] || make -j16 GIT_REV=$(cat .gitrev) > $W/build.log 2>&1 || { tail -20 $W/build.log; exit 1; }
 G=build/gemmprof
-GEMM_KERNELS=$(sed -n "s/^GEMM_KERNELS='\(.*\)'$/\1/p" tests/gpu/lib.sh)
+. tests/gpu/lib.sh   # GEMM_KERNELS
 ncu --query-metrics --chip gh100 > $W/query.txt 2>&1
 grep -E "^lts__t_(sectors|requests)_srcunit" $W/query.txt | head -20
 M=lts__t_bytes.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_gcc.sum,lts__t_sectors_srcunit_l1.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,dram__bytes_read.sum,dram__bytes_write.sum

@@ -9,7 +9,7 @@
 set -u; W=$OUT/w; mkdir -p $W
 [ -x build/gemmprof ] || make -j16 GIT_REV=$(cat .gitrev) > $W/build.log 2>&1 || { tail -20 $W/build.log; exit 1; }
 G=build/gemmprof
-GEMM_KERNELS=$(sed -n "s/^GEMM_KERNELS='\(.*\)'$/\1/p" tests/gpu/lib.sh)
+. tests/gpu/lib.sh   # GEMM_KERNELS
 M=lts__t_bytes.sum,lts__t_sectors.sum,lts__t_sectors_srcnode_gpc.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_gcc.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_sectors_op_membar.sum,lts__t_sectors_aperture_device.sum,lts__t_sectors_aperture_sysmem.sum,lts__t_sectors_aperture_peer.sum
 CASES="tf32_mma:1000x1500x700 tf32_auto:64x64x16384"
 show() { # WHO CSV...: MB per gemmprof row or per ncu kernel, and the ncu kernels of a call summed

@@ -386,16 +386,24 @@ def judge_l2_barriers(rows, calls, per):
     mine, theirs, (bar_mine, bar_theirs) = got
     ours, ncus = statistics.median(mine), statistics.median(theirs)
     b_ours, b_ncu = statistics.median(bar_mine), statistics.median(bar_theirs)
-    extra = 0.0
-    if per > 1:
-        r_mine, r_theirs = values(rows, READ), [combine(READ, c) for c in calls]
-        if r_mine is None or not (finite(r_mine) and finite(r_theirs)):
-            return False, ""
-        extra = max(0.0, statistics.median(r_theirs) - statistics.median(r_mine))
+    extra = extra_reads(rows, calls) if per > 1 else 0.0
+    if extra is None:
+        return False, ""
     good = b_ours > b_ncu and ncus - extra - tol(ncus) <= ours <= ncus + tol(ncus)
     return good, (f"(membar sectors {b_ours / 1e6:.2f} vs {b_ncu / 1e6:.2f} MB; L2 demand less them "
                   f"{ours / 1e6:.1f} vs {ncus / 1e6:.1f} MB, {pct(ours, ncus):+.2f}%"
                   + (f", down to {(ncus - extra) / 1e6:.1f} allowed" if per > 1 else "") + ")")
+
+
+def extra_reads(rows, calls):
+    """How many more DRAM bytes ncu's calls read than gemmprof's runs (medians, 0 at least):
+    in a call of several kernels, what ncu's flushes between them sent back to DRAM. None
+    where either side lacks the count."""
+    r_mine = values(rows, READ)
+    r_theirs = [combine(READ, c) for c in calls]
+    if r_mine is None or not (finite(r_mine) and finite(r_theirs)):
+        return None
+    return max(0.0, statistics.median(r_theirs) - statistics.median(r_mine))
 
 
 def judge_l2_split(rows, calls, ours, ncus):
@@ -403,11 +411,9 @@ def judge_l2_split(rows, calls, ours, ncus):
     reads of what an earlier one wrote (split-K partials, padded copies) come back from DRAM
     under ncu and hit the L2 in gemmprof's one range. gemmprof may then lie under ncu's sum by
     at most ncu's extra DRAM reads (2% or 64 KiB beside): (good, note)."""
-    r_mine = values(rows, READ)
-    r_theirs = [combine(READ, c) for c in calls]
-    if r_mine is None or not (finite(r_mine) and finite(r_theirs)):
+    extra = extra_reads(rows, calls)
+    if extra is None:
         return False, ""
-    extra = max(0.0, statistics.median(r_theirs) - statistics.median(r_mine))
     good = ncus - extra - tol(ncus) <= ours <= ncus + tol(ncus)
     return good, (f"(a call of several kernels: ncu's extra DRAM reads {extra / 1e6:.2f} MB allow "
                   f"{(ncus - extra) / 1e6:.1f}-{ncus / 1e6:.1f} MB)")

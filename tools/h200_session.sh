@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -409,6 +409,16 @@ if has strip; then
     echo "ncu strip: exit $?"
     grep -E "gemm_simt_strip|Duration|Memory Throughput|DRAM Through|L2 Cache Through|Stall|Grid Size|Registers|Achieved Occ" \
         "$W/logs/strip-ncu.log" | head -60
+fi
+if has rangemembar; then
+    # the membar sectors of a counter range by what it holds (tools/lab/range_membar.cu);
+    # then the ncu comparison and the diagnosis benchmark at shapes the tests never name
+    stamp "range membar probe -> $W/logs/range-membar.txt"
+    timeout 120 sh tools/lab/range_membar.sh build 2>&1 | tee "$W/logs/range-membar.txt"
+fi
+if has unnamed; then
+    stamp "ncu comparison and diagnosis at unnamed shapes -> $W/unnamed"
+    timeout 400 sh tools/lab/unnamed_shapes.sh build "$W/unnamed"
 fi
 if has gaps; then
     # where a small GEMM's time goes: each timed call's kernels and the idle gaps between

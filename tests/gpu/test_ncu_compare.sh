@@ -22,9 +22,10 @@
 #   side), not equal ncu's sum, L2 bytes may fall short of ncu's sum by ncu's extra DRAM
 #   reads, and DRAM writes may exceed ncu's range by what the kernels but the last stored
 #   (ncu's flush between kernels writes their dirty lines back outside its ranges; gemmprof's
-#   range counts them as the later kernels evict them). cuBLAS TF32 at 64x64x16384 is the case meant for this (one 64x64
-#   output tile, K split over many CTAs); where cuBLAS launches one kernel there, that
-#   sub-check prints a skip line with the reason and the case is compared as one kernel.
+#   range counts them as the later kernels evict them). cuBLAS TF32 at 64x64x16384 is the
+#   case meant for this (one 64x64 output tile, K split over many CTAs); where cuBLAS
+#   launches one kernel there, that sub-check prints a skip line with the reason and the
+#   case is compared as one kernel.
 # - a judged value missing or not finite on either side fails.
 #
 # gemmprof: for each case, RUNS runs of one variant (`-k V -s S`, fewer timed calls than ncu:

@@ -18,7 +18,7 @@ struct gp_meta_variants {
 
 struct gp_meta {
     int schema;                   /* GP_SCHEMA_VERSION of the writer */
-    char tool_version[32];
+    char tool_version[64];        /* GP_VERSION_STRING: a whole 40-digit revision fits */
     char gpu_name[96];
     char gpu_uuid[64];
     int cc_major, cc_minor;

@@ -44,7 +44,10 @@ int main(void)
     meta_init(&a);
     CHECK(a.schema == GP_SCHEMA_VERSION && isnan(a.sm_clock_measured_hz) && a.planned_rows == -1,
           "meta_init: schema current, doubles NaN, planned_rows -1");
-    strcpy(a.tool_version, "0.1");
+    /* the longest the harness writes: GP_VERSION_STRING with a whole revision from .gitrev
+     * (a build without git) and the dirty mark */
+    static const char long_version[] = "0.1.0 (859a032c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f50-dirty)";
+    snprintf(a.tool_version, sizeof a.tool_version, "%s", long_version);
     strcpy(a.gpu_name, "NVIDIA H200 \"NVL\" \\ test");
     strcpy(a.gpu_uuid, "GPU-1234");
     a.cc_major = 9;
@@ -101,6 +104,8 @@ int main(void)
               strcmp(a.tool_version, b.tool_version) == 0 && strcmp(a.gpu_uuid, b.gpu_uuid) == 0 &&
               strcmp(a.cublas_version, b.cublas_version) == 0,
           "strings of every section round-trip");
+    CHECK(strcmp(b.tool_version, long_version) == 0, "a version with a whole 40-digit revision round-trips whole: %s",
+          b.tool_version);
     CHECK(b.variants.n == 2 && strcmp(b.variants.v[0].name, "naive") == 0 &&
               strcmp(b.variants.v[0].precision, "fp32") == 0 &&
               strcmp(b.variants.v[0].description, a.variants.v[0].description) == 0 &&

@@ -18,7 +18,7 @@ struct gp_meta_variants {
 
 struct gp_meta {
     int schema;                   /* GP_SCHEMA_VERSION of the writer */
-    char tool_version[64];        /* GP_VERSION_STRING: a whole 40-digit revision fits */
+    char tool_version[128];       /* GP_VERSION_STRING: a whole revision, or a long git describe, fits */
     char gpu_name[96];
     char gpu_uuid[64];
     int cc_major, cc_minor;
@@ -34,7 +34,7 @@ struct gp_meta {
     char runtime_version[32];
     char cublas_version[32];
     char command[1024];           /* argv joined, shell-quoted */
-    char git_rev[64];
+    char git_rev[128];
     char date[32];                /* ISO 8601 UTC of the run */
     char hostname[64];
     char counters[256];           /* "collected (N passes)" or why not */

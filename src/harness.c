@@ -94,7 +94,6 @@ static void fill_run_meta(struct run *r, int argc, char **argv)
     for (int i = 0; i < argc && off < sizeof m->command; i++)
         off += (size_t)snprintf(m->command + off, sizeof m->command - off, "%s%s", i ? " " : "", argv[i]);
     snprintf(m->git_rev, sizeof m->git_rev, "%s", GP_GIT_REV);
-    _Static_assert(sizeof m->tool_version >= sizeof GP_VERSION_STRING, "tool_version truncates the version string");
     snprintf(m->tool_version, sizeof m->tool_version, "%s", GP_VERSION_STRING);
     now_iso(m->date, sizeof m->date);
     gethostname(m->hostname, sizeof m->hostname - 1);

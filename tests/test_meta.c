@@ -64,7 +64,9 @@ int main(void)
     strcpy(a.runtime_version, "13.0");
     strcpy(a.cublas_version, "13.0.0");
     strcpy(a.command, "gemmprof --out 'my dir' -k naive,tiled\n\t\x01 end / \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
-    strcpy(a.git_rev, "abc1234-dirty");
+    /* a tag's `git describe` can be longer than a whole revision */
+    static const char long_rev[] = "release-2026-12-06-candidate-42-1234-g859a032c0d1e-dirty";
+    snprintf(a.git_rev, sizeof a.git_rev, "%s", long_rev);
     strcpy(a.date, "2026-11-30T12:00:00Z");
     strcpy(a.hostname, "h200-vm");
     strcpy(a.counters, "collected (3 passes)");
@@ -104,8 +106,9 @@ int main(void)
               strcmp(a.tool_version, b.tool_version) == 0 && strcmp(a.gpu_uuid, b.gpu_uuid) == 0 &&
               strcmp(a.cublas_version, b.cublas_version) == 0,
           "strings of every section round-trip");
-    CHECK(strcmp(b.tool_version, long_version) == 0, "a version with a whole 40-digit revision round-trips whole: %s",
-          b.tool_version);
+    CHECK(strcmp(b.tool_version, long_version) == 0 && strcmp(b.git_rev, long_rev) == 0,
+          "a version with a whole 40-digit revision and a tag's long describe round-trip whole: %s, %s",
+          b.tool_version, b.git_rev);
     CHECK(b.variants.n == 2 && strcmp(b.variants.v[0].name, "naive") == 0 &&
               strcmp(b.variants.v[0].precision, "fp32") == 0 &&
               strcmp(b.variants.v[0].description, a.variants.v[0].description) == 0 &&

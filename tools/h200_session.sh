@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -409,6 +409,17 @@ if has strip; then
     echo "ncu strip: exit $?"
     grep -E "gemm_simt_strip|Duration|Memory Throughput|DRAM Through|L2 Cache Through|Stall|Grid Size|Registers|Achieved Occ" \
         "$W/logs/strip-ncu.log" | head -60
+fi
+if has peelncu; then
+    # the model's error for peeled plans (NOTES, fifth session of 2026-12-06): every kernel of
+    # the t128x64 and t64x64 plans at 257x513x4099 (GEMM, strip, reduction) timed alone by
+    # ncu over a tuner run, one verify and one timed call per plan, in the table's order
+    for tile in t128x64 t64x64; do
+        GEMMPROF_TUNE_ONLY=$tile timeout 280 ncu --metrics gpu__time_duration.sum --csv --print-units base \
+            --kernel-name regex:gemm_simt build/gemmprof --tune 257x513x4099 -r 1 -w 0 --no-counters \
+            -o "$W/peelncu_$tile" >"$W/logs/peelncu-$tile.csv" 2>&1
+        echo "ncu over the $tile plans: exit $?, $(grep -c '"gpu__time_duration.sum"' "$W/logs/peelncu-$tile.csv") kernels"
+    done
 fi
 if has rangemembar; then
     # the membar sectors of a counter range by what it holds (tools/lab/range_membar.cu);

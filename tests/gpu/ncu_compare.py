@@ -344,35 +344,35 @@ def split(args):
     return 1 if problems else 0
 
 
+def weighted(rows, calls, terms):
+    """The sum of weight x metric over terms ((name, weight), ...), per gemmprof run and per
+    ncu call: (mine, theirs), or None where either side lacks a metric or a value is not
+    finite."""
+    cols = [values(rows, name) for name, _ in terms]
+    if any(c is None for c in cols) or any(name not in calls[0][0] for name, _ in terms):
+        return None
+    mine = [sum(w * col[i] for (_, w), col in zip(terms, cols)) for i in range(len(rows))]
+    theirs = [sum(w * combine(name, c) for name, w in terms) for c in calls]
+    return (mine, theirs) if finite(mine) and finite(theirs) else None
+
+
+DEMAND = ((L2, 1), (MERGED, 32))   # L2 lookups + the reads the coalescer merged, bytes
+
+
+def medians(pair):
+    return statistics.median(pair[0]), statistics.median(pair[1])
+
+
 def judge_l2_demand(rows, calls):
     """L2 bytes + the coalescer's merged read sectors, per run and per call, medians within
     2% or 64 KiB: (good, note). Fails when either side lacks the merged count."""
-    l2_mine, m_mine = values(rows, L2), values(rows, MERGED)
-    if l2_mine is None or m_mine is None or MERGED not in calls[0][0]:
+    demand, merged = weighted(rows, calls, DEMAND), weighted(rows, calls, ((MERGED, 32),))
+    if demand is None or merged is None:
         return False, ""
-    mine = [b + 32 * m for b, m in zip(l2_mine, m_mine)]
-    theirs = [combine(L2, c) + 32 * combine(MERGED, c) for c in calls]
-    if not (finite(mine) and finite(theirs)):
-        return False, ""
-    ours, ncus = statistics.median(mine), statistics.median(theirs)
+    (ours, ncus), (m_ours, m_ncu) = medians(demand), medians(merged)
     good = abs(ours - ncus) <= tol(ncus)
     return good, (f"(L2 demand {ours / 1e6:.1f} vs {ncus / 1e6:.1f} MB, {pct(ours, ncus):+.2f}%: "
-                  f"the coalescer merged {32 * statistics.median(m_mine) / 1e6:.1f} vs "
-                  f"{32 * statistics.median([combine(MERGED, c) for c in calls]) / 1e6:.1f} MB)")
-
-
-def l2_data(rows, calls):
-    """The L2 demand less the memory-barrier sectors, per run and per call, with the barrier
-    bytes of each side; None where either side lacks a count or one is not finite."""
-    l2, merged, bar = values(rows, L2), values(rows, MERGED), values(rows, MEMBAR)
-    if l2 is None or merged is None or bar is None or not {MERGED, MEMBAR} <= set(calls[0][0]):
-        return None
-    mine = [b + 32 * m - 32 * x for b, m, x in zip(l2, merged, bar)]
-    theirs = [combine(L2, c) + 32 * combine(MERGED, c) - 32 * combine(MEMBAR, c) for c in calls]
-    bars = ([32 * x for x in bar], [32 * combine(MEMBAR, c) for c in calls])
-    if not all(finite(xs) for xs in (mine, theirs) + bars):
-        return None
-    return mine, theirs, bars
+                  f"the coalescer merged {m_ours / 1e6:.1f} vs {m_ncu / 1e6:.1f} MB)")
 
 
 def judge_l2_barriers(rows, calls, per):
@@ -380,12 +380,10 @@ def judge_l2_barriers(rows, calls, per):
     them than ncu, the demand less those sectors on both sides, within 2% or 64 KiB of ncu's
     (a call of several kernels: down to ncu's extra DRAM reads under it, as judge_l2_split):
     (good, note)."""
-    got = l2_data(rows, calls)
-    if got is None:
+    data, bars = weighted(rows, calls, DEMAND + ((MEMBAR, -32),)), weighted(rows, calls, ((MEMBAR, 32),))
+    if data is None or bars is None:
         return False, ""
-    mine, theirs, (bar_mine, bar_theirs) = got
-    ours, ncus = statistics.median(mine), statistics.median(theirs)
-    b_ours, b_ncu = statistics.median(bar_mine), statistics.median(bar_theirs)
+    (ours, ncus), (b_ours, b_ncu) = medians(data), medians(bars)
     extra = extra_reads(rows, calls) if per > 1 else 0.0
     if extra is None:
         return False, ""

@@ -18,7 +18,7 @@ const struct gp_rule_info gp_rules[GP_RULE_COUNT] = {
 
 enum gp_gain {
     GAIN_PARALLEL, GAIN_TAIL, GAIN_SECTORS_LD, GAIN_SECTORS_ST, GAIN_CONFLICTS, GAIN_LOCAL,
-    GAIN_FP64, GAIN_LANES, GAIN_STALL_BARRIER, GAIN_OCCUPANCY
+    GAIN_FP64, GAIN_FUSE, GAIN_LANES, GAIN_STALL_BARRIER, GAIN_OCCUPANCY
 };
 enum gp_op { LT, GE };
 
@@ -182,6 +182,11 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
         ev->fp64_time = (dfma + dadd + dmul) / (cyc * fp64_fma_per_cycle(ev->cc_major)) +
                         (isnan(metric(r, GP_M_conversions)) ? 0 : metric(r, GP_M_conversions)) /
                             (cyc * CONVERSIONS_PER_CYCLE);
+    /* a multiply and an add that could be one FFMA: as many pairs as the fewer of the two;
+     * a GEMM's own epilogue (alpha, beta) is one or two per output, 1/k of the multiply-adds */
+    const double pairs = fmin(metric(r, GP_M_fadd), metric(r, GP_M_fmul));
+    ev->unfused = ratio(pairs, (double)r->m * r->n * r->k);
+    ev->unfused_removed = ratio(pairs, metric(r, GP_M_thread_inst));
     ev->lanes = ratio(metric(r, GP_M_thread_inst), 32 * metric(r, GP_M_inst_executed));
     double wf = metric(r, GP_M_smem_ld_wf) + metric(r, GP_M_smem_st_wf);
     ev->conflict_ratio = ratio(metric(r, GP_M_smem_ld_confl) + metric(r, GP_M_smem_st_confl), wf);
@@ -198,6 +203,7 @@ double diagnose_quantity(const struct gp_evidence *ev, int q)
     case Q_CONFLICT: return ev->conflict_ratio;
     case Q_LOCAL: return ev->local_ratio;
     case Q_FP64: return ev->fp64_share;
+    case Q_UNFUSED: return ev->unfused;
     case Q_LANES: return ev->lanes;
     case Q_BAR_SHARE: return ev->barrier_share;
     case Q_SMEM_BY_THREADS: return ev->smem_by_threads;
@@ -311,6 +317,13 @@ static double estimate(int gain, const struct gp_evidence *ev, const struct gp_r
         /* the FP64 work at the FP32 rate instead, conversions gone */
         double fp32 = ev->fp64_share * ro->flops_analytic / 2 / (cyc * fp32_fma_per_cycle(ev->cc_major));
         return time_capped(time_gain(ev->time, fmin(ev->fp64_time, ev->time) - fp32), ev);
+    }
+    case GAIN_FUSE: {
+        /* one instruction fewer per pair: the issue roof rises by the FMULs' share of the
+         * instructions, the other roofs stay */
+        const double scale = 1 / (1 - fmin(ev->unfused_removed, 0.95));
+        const double none[GP_LEVEL_COUNT] = {0};
+        return fmin(scale, roof_gain_issue(ro, li, none, scale));
     }
     case GAIN_LANES: {
         /* both paths issue their own instructions and shared loads: with the warp on one
@@ -492,6 +505,10 @@ void diagnose_evidence_text(const struct gp_diagnosis *d, int i, const struct gp
         break;
     case GP_RULE_fp64:
         snprintf(buf, len, "%s of the FLOPs are FP64", pct_text(ev->fp64_share, p, sizeof p));
+        break;
+    case GP_RULE_unfused_fp32:
+        snprintf(buf, len, "%.2f FMUL + FADD pairs per multiply-add of the GEMM, %s of the thread instructions",
+                 ev->unfused, pct_text(ev->unfused_removed, p, sizeof p));
         break;
     case GP_RULE_divergence:
         snprintf(buf, len, "%s of a warp's lanes active per instruction", pct_text(ev->lanes, p, sizeof p));

@@ -8,7 +8,7 @@
  *   (d.top_is_roof).
  *
  * Every estimate is "the limit without the cause": time-based causes (idle SMs, uncoalesced
- * sectors, FP64, divergence, barriers, occupancy) remove their share of the time, traffic
+ * sectors, FP64, unfused FP32, divergence, barriers, occupancy) remove their share of the time, traffic
  * causes (bank conflicts, local memory) raise the roof they inflate; either is capped by
  * the roofs the fix leaves as they are. A cause's weight is the share of the time it
  * explains, 1 - 1/speedup; the roof's is the row's share of its limit with the causes'
@@ -69,6 +69,9 @@ struct gp_evidence {
     double local_l2_share;                  /* local_hw_bytes / the L2's bytes */
     double fp64_share;                      /* FP64 flops / 2mnk */
     double fp64_time;                       /* seconds the FP64 pipe and conversions need */
+    double unfused;                         /* min(FADD, FMUL) thread instructions / mnk: the
+                                             * GEMM's multiply-adds that issue as two */
+    double unfused_removed;                 /* those FMULs' share of all thread instructions */
     double lanes;                           /* active lanes per warp instruction / 32 */
     double conflict_ratio;                  /* conflict wavefronts / shared wavefronts */
     int tensor;                             /* the counters saw tensor-core work */
@@ -94,7 +97,7 @@ struct gp_diagnosis {
 
 /* The quantities the rules test, in rules.def's Q_ names. */
 enum gp_quantity {
-    Q_ALWAYS, Q_SM_BUSY, Q_TAIL, Q_LD_EFF, Q_ST_EFF, Q_CONFLICT, Q_LOCAL, Q_FP64, Q_LANES,
+    Q_ALWAYS, Q_SM_BUSY, Q_TAIL, Q_LD_EFF, Q_ST_EFF, Q_CONFLICT, Q_LOCAL, Q_FP64, Q_UNFUSED, Q_LANES,
     Q_BAR_SHARE, Q_SMEM_BY_THREADS, Q_ISSUE, Q_OCC_BY_SMEM, Q_OCC_BY_REGS, Q_OCC_BY_BLOCKS, Q_WARPS_SIMT, Q_LATENCY, Q_ROOF_SHARE, Q_COUNT
 };
 double diagnose_quantity(const struct gp_evidence *ev, int q);

@@ -22,6 +22,7 @@ static struct gp_evidence healthy(void)
     ev.conflict_ratio = 0;
     ev.local_ratio = 0;
     ev.fp64_share = 0;
+    ev.unfused = 0;
     ev.lanes = 1;
     ev.barrier_share = 0.05;
     ev.smem_by_threads = 1;
@@ -65,6 +66,7 @@ static void test_thresholds(void)
     EDGE(bank_conflicts, conflict_ratio, 0.11, 0.09);
     EDGE(local_memory, local_ratio, 0.11, 0.09);
     EDGE(fp64, fp64_share, 0.11, 0.09);
+    EDGE(unfused_fp32, unfused, 0.26, 0.24);
     EDGE(divergence, lanes, 0.74, 0.76);
     EDGE(barriers, barrier_share, 0.31, 0.29);
 
@@ -239,8 +241,77 @@ static void test_roof_made_of_cause(void)
     recorded_free(&rec);
 }
 
+/* Unfused FP32, on rows of the recorded runs: the diagnosis benchmark's control at 2048^3
+ * (H200) made over into what its unfused twin would count (each FFMA an FMUL and an FADD, one
+ * more thread and warp instruction per pair, the time grown as the instructions) names
+ * unfused_fp32 first; the recorded ladder, whose 3xTF32 kernels split operands with FADDs and
+ * whose epilogues scale with FMULs, names it nowhere. */
+static void test_unfused(void)
+{
+    struct recorded rec;
+    if (recorded_load("tests/data/diagnosis_h200/2048x2048x2048", &rec))
+        return;
+    int seen = 0;
+    for (int i = 0; i < rec.ds.nrows; i++) {
+        if (!rec.usable[i] || strcmp(rec.ds.rows[i].variant, "bn_control") != 0)
+            continue;
+        seen++;
+        struct gp_result r = rec.ds.rows[i];
+        const double ffma = r.metric[GP_M_ffma];
+        r.metric[GP_M_fmul] += ffma;
+        r.metric[GP_M_fadd] += ffma;
+        r.metric[GP_M_ffma] = 0;
+        r.metric[GP_M_thread_inst] += ffma;
+        r.metric[GP_M_inst_executed] += ffma / 32;
+        /* as many issue cycles per instruction as before: the time grows with the instructions */
+        const double grow = r.metric[GP_M_thread_inst] / rec.ds.rows[i].metric[GP_M_thread_inst];
+        r.time_median_s *= grow;
+        r.flop_per_s /= grow;
+        struct gp_roof ro;
+        struct gp_limits li;
+        struct gp_diagnosis d;
+        roof_derive(&r, rec.ds.have_ceilings ? &rec.ds.ceilings : NULL, &ro);
+        limits_derive(&r, &ro, &rec.m, &li);
+        diagnose_row(&r, &ro, &li, &rec.m, &d);
+        char text[256] = "";
+        if (d.ncauses)
+            diagnose_evidence_text(&d, 0, &r, text, sizeof text);
+        CHECK(strcmp(diagnose_top_id(&d), "unfused_fp32") == 0 && d.cause[0].speedup > 1.3 &&
+                  strstr(text, "1.00 FMUL + FADD pairs per multiply-add"),
+              "the control made unfused names unfused_fp32 first (top %s, %.2fx: %s)", diagnose_top_id(&d),
+              d.ncauses ? d.cause[0].speedup : 0, text);
+        limits_derive(&rec.ds.rows[i], &rec.roof[i], &rec.m, &li);
+        diagnose_row(&rec.ds.rows[i], &rec.roof[i], &li, &rec.m, &d);
+        CHECK(d.ev.unfused < 0.01 && !diagnose_rule_holds(&d.ev, GP_RULE_unfused_fp32),
+              "the control itself: %.4f pairs per multiply-add, no verdict", d.ev.unfused);
+    }
+    CHECK(seen == 1, "the control found (%d)", seen);
+    recorded_free(&rec);
+
+    if (recorded_load("results/h200", &rec))
+        return;
+    int rows = 0, named = 0;
+    double most = 0;
+    for (int i = 0; i < rec.ds.nrows; i++) {
+        if (!rec.usable[i])
+            continue;
+        struct gp_limits li;
+        struct gp_diagnosis d;
+        limits_derive(&rec.ds.rows[i], &rec.roof[i], &rec.m, &li);
+        diagnose_row(&rec.ds.rows[i], &rec.roof[i], &li, &rec.m, &d);
+        rows++;
+        named += diagnose_rule_holds(&d.ev, GP_RULE_unfused_fp32);
+        if (d.ev.unfused > most)
+            most = d.ev.unfused;
+    }
+    CHECK(rows > 40 && named == 0, "recorded ladder: %d rows, %d told their FP32 is unfused (want 0; most %.4f "
+          "pairs per multiply-add)", rows, named, most);
+    recorded_free(&rec);
+}
+
 int main(void)
 {
+    test_unfused();
     test_roof_made_of_cause();
     test_thresholds();
     test_occupancy_guards();

@@ -28,6 +28,7 @@ enum : unsigned {
     DIVERGE = 1u << 5,   /* odd and even lanes run the k steps in opposite orders */
     BARRIERS = 1u << 6,  /* __syncthreads() after every FMA */
     FP64 = 1u << 7,      /* double operands and accumulators */
+    UNFUSED = 1u << 8,   /* each multiply-add as an FMUL and an FADD (__fmul_rn, __fadd_rn) */
     /* launch-side causes: the control's code, its own instance so profiles tell them apart */
     SMEM = 1u << 9, /* 180 KiB of unused dynamic shared memory: 1 block per SM */
     FEW = 1u << 10, /* 12 blocks in all */
@@ -139,7 +140,9 @@ bn_gemm(int m, int n, int k, const float *__restrict__ a, const float *__restric
                             /* the k-tile count is not a multiple of 4 the compiler can see */
                             float &p = part[(k0 / BK + kk) & 3][i * TN + j];
                             p = fmaf(av[i], bv[j], p);
-                        } else
+                        } else if constexpr ((F & UNFUSED) != 0)
+                            acc[i][j] = __fadd_rn(acc[i][j], __fmul_rn(av[i], bv[j]));   /* never contracted */
+                        else
                             acc[i][j] = fma((Val)av[i], (Val)bv[j], acc[i][j]);
                         if constexpr ((F & BARRIERS) != 0)
                             __syncthreads();
@@ -333,6 +336,7 @@ BN_CASE(stream_control, launch_stream<256>, "control for occ_block: the same str
 BN_CASE(few_blocks, launch_gemm<FEW>, "injected: 12 blocks in all, each looping over many tiles")
 BN_CASE(tail_wave, launch_gemm<TAIL>, "injected: 1.08 equal blocks per SM, so 11 SMs run two and the rest idle half the time")
 BN_CASE(fp64, launch_gemm<FP64>, "injected: operands converted to double, FP64 FMA accumulation")
+BN_CASE(unfused, launch_gemm<UNFUSED>, "injected: each multiply-add an FMUL and an FADD, two instructions where one FFMA would do")
 BN_CASE(local_spill, launch_gemm<SPILL>, "injected: 64 partial sums in a run-time indexed local array")
 BN_CASE(divergence, launch_gemm<DIVERGE>, "injected: odd and even lanes take different paths for the same math")
 BN_CASE(barriers, launch_gemm<BARRIERS>, "injected: __syncthreads() after every FMA of the inner loop")

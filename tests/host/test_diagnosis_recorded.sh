@@ -1,14 +1,27 @@
 #!/bin/sh
-# The diagnosis engine on the benchmark as the H200 measured it (tests/data/diagnosis_h200/,
+# The diagnosis engine on the benchmark as each GPU measured it (tests/data/diagnosis_<gpu>/,
 # gemmprof's default counters, recorded by tests/gpu/test_ncu_diagnosis.sh with DIAG_KEEP):
 # every injected cause must be the top finding, the control's a roof. The same judge as the
 # GPU test (tests/diagnosis/check.py), so a rule change that breaks a case fails here, in CI.
 cd "$(dirname "$0")/../.." || exit 1
 command -v python3 >/dev/null 2>&1 || { echo "skip - diagnosis of the recorded benchmark: python3 not found"; exit 0; }
 build=${BUILD:-build}
-dirs=$(ls -d tests/data/diagnosis_h200/*/ | sed 's:/$::' | paste -sd, -)
-python3 tests/diagnosis/check.py "$build/gemmprof" tests/diagnosis/cases.txt "$dirs" |
-    grep -E '^(ok|FAIL|skip) ' | sed 's/^\(ok\|FAIL\|skip\) - diagnosis of/\1 - diagnosis (recorded H200 data) of/'
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# One recorded set per GPU (tests/data/diagnosis_<gpu>/): RECORDED names the cases it holds,
+# so a case added after a set was recorded is a visible skip there, not a FAIL, and a row
+# lost from a set it names is still a FAIL
+for set in tests/data/diagnosis_*/; do
+    set=${set%/}; gpu=$(echo "${set##*_}" | tr a-z A-Z)
+    [ -f "$set/RECORDED" ] || { echo "FAIL - diagnosis (recorded $gpu data): $set/RECORDED not found"; continue; }
+    grep -v '^#' tests/diagnosis/cases.txt | awk 'NR == FNR {rec[$1] = 1; next} NF && ($2 in rec)' "$set/RECORDED" - >"$tmp/cases"
+    grep -v '^#' tests/diagnosis/cases.txt | awk 'NR == FNR {rec[$1] = 1; next} NF && !($2 in rec) {print $2}' "$set/RECORDED" - |
+        while read -r name; do
+            echo "skip - diagnosis (recorded $gpu data) of $name: not in this recording (the case is newer than it)"
+        done
+    dirs=$(ls -d "$set"/*/ | sed 's:/$::' | paste -sd, -)
+    python3 tests/diagnosis/check.py "$build/gemmprof" "$tmp/cases" "$dirs" |
+        grep -E '^(ok|FAIL|skip) ' | sed "s/^\(ok\|FAIL\|skip\) - diagnosis of/\1 - diagnosis (recorded $gpu data) of/"
+done
 
 # Barrier stalls read by who fills shared memory: in the recorded H200 run the TMA-fed
 # kernels (no thread stores to shared memory, or only C for a TMA store) get barriers_async,
@@ -31,7 +44,6 @@ fi
 # A row far under every roof (the latency limiter) is told what its leading stall asks for,
 # not its roof's advice: tf32_mma at 8192^3 reaches 50.0% of its issue roof with issue slots
 # half busy and "wait" leading the stalls
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$build/gemmprof" report results/h200 --out "$tmp/" --no-plots >/dev/null 2>&1
 line=$(awk '/^### `tf32_mma`/ {f = 1} f && /^Diagnosis at 8192x8192x8192/ {print; exit}' "$tmp/report.md")
 case $line in

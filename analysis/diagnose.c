@@ -17,7 +17,7 @@ const struct gp_rule_info gp_rules[GP_RULE_COUNT] = {
 };
 
 enum gp_gain {
-    GAIN_PARALLEL, GAIN_TAIL, GAIN_SECTORS_LD, GAIN_SECTORS_ST, GAIN_CONFLICTS, GAIN_LOCAL,
+    GAIN_PARALLEL, GAIN_TAIL, GAIN_BALANCE, GAIN_SECTORS_LD, GAIN_SECTORS_ST, GAIN_CONFLICTS, GAIN_LOCAL,
     GAIN_FP64, GAIN_FUSE, GAIN_LANES, GAIN_STALL_BARRIER, GAIN_OCCUPANCY
 };
 enum gp_op { LT, GE };
@@ -188,6 +188,10 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
     ev->unfused = ratio(pairs, (double)r->m * r->n * r->k);
     ev->unfused_removed = ratio(pairs, metric(r, GP_M_thread_inst));
     ev->lanes = ratio(metric(r, GP_M_thread_inst), 32 * metric(r, GP_M_inst_executed));
+    /* the SMs' active cycles, the mean over the busiest SM's; what the blocks per SM
+     * already explain (too few blocks, a partial wave) is those causes' share */
+    ev->balance = ratio(metric(r, GP_M_sm_active_avg), metric(r, GP_M_sm_active_max));
+    ev->balance_beyond = li->parallel > 0 ? fmin(1, ev->balance / li->parallel) : NAN;
     double wf = metric(r, GP_M_smem_ld_wf) + metric(r, GP_M_smem_st_wf);
     ev->conflict_ratio = ratio(metric(r, GP_M_smem_ld_confl) + metric(r, GP_M_smem_st_confl), wf);
 }
@@ -198,6 +202,7 @@ double diagnose_quantity(const struct gp_evidence *ev, int q)
     case Q_ALWAYS: return 0;
     case Q_SM_BUSY: return ev->sm_busy;
     case Q_TAIL: return ev->tail;
+    case Q_BALANCE: return ev->balance_beyond;
     case Q_LD_EFF: return ev->ld_eff;
     case Q_ST_EFF: return ev->st_eff;
     case Q_CONFLICT: return ev->conflict_ratio;
@@ -293,6 +298,8 @@ static double estimate(int gain, const struct gp_evidence *ev, const struct gp_r
     switch (gain) {
     case GAIN_PARALLEL: return time_capped(1 / ev->sm_busy, ev);
     case GAIN_TAIL: return time_capped(1 / ev->tail, ev);
+    /* every SM busy as long as the mean one */
+    case GAIN_BALANCE: return time_capped(1 / ev->balance_beyond, ev);
     case GAIN_SECTORS_LD:
     case GAIN_SECTORS_ST: {
         double excess = gain == GAIN_SECTORS_LD ? ev->ld_excess_sectors : ev->st_excess_sectors;
@@ -490,6 +497,12 @@ void diagnose_evidence_text(const struct gp_diagnosis *d, int i, const struct gp
         snprintf(buf, len, "%.2f blocks per SM: the busiest SMs run %.0f, so the others idle %s of the time",
                  ev->tail * ceil(r->blocks / ev->sms), ceil(r->blocks / ev->sms), pct_text(1 - ev->tail, p, sizeof p));
         break;
+    case GP_RULE_imbalance: {
+        char q[32];
+        snprintf(buf, len, "the SMs are active %s of the busiest SM's cycles on average, where the blocks per SM "
+                 "would give %s", pct_text(ev->balance, p, sizeof p), pct_text(ev->balance / ev->balance_beyond, q, sizeof q));
+        break;
+    }
     case GP_RULE_uncoalesced_loads:
     case GP_RULE_uncoalesced_stores:
         snprintf(buf, len, "global %s use %s of the bytes of the sectors they touch",

@@ -7,7 +7,7 @@
  *   the time nor makes a quarter of the binding roof's traffic, the binding roof itself
  *   (d.top_is_roof).
  *
- * Every estimate is "the limit without the cause": time-based causes (idle SMs, uncoalesced
+ * Every estimate is "the limit without the cause": time-based causes (idle SMs, uneven blocks, uncoalesced
  * sectors, FP64, unfused FP32, divergence, barriers, occupancy) remove their share of the
  * time, traffic causes (bank conflicts, local memory) raise the roof they inflate; either
  * is capped by the roofs the fix leaves as they are. A cause's weight is the share of the
@@ -73,6 +73,9 @@ struct gp_evidence {
                                              * GEMM's multiply-adds that issue as two */
     double unfused_removed;                 /* those FMULs' share of all thread instructions */
     double lanes;                           /* active lanes per warp instruction / 32 */
+    double balance;                         /* SM active cycles, the mean over the busiest SM's */
+    double balance_beyond;                  /* balance over what the blocks per SM explain
+                                             * (parallel): blocks of unequal work */
     double conflict_ratio;                  /* conflict wavefronts / shared wavefronts */
     int tensor;                             /* the counters saw tensor-core work */
     double time, clock_hz, sms;
@@ -97,7 +100,7 @@ struct gp_diagnosis {
 
 /* The quantities the rules test, in rules.def's Q_ names. */
 enum gp_quantity {
-    Q_ALWAYS, Q_SM_BUSY, Q_TAIL, Q_LD_EFF, Q_ST_EFF, Q_CONFLICT, Q_LOCAL, Q_FP64, Q_UNFUSED, Q_LANES,
+    Q_ALWAYS, Q_SM_BUSY, Q_TAIL, Q_BALANCE, Q_LD_EFF, Q_ST_EFF, Q_CONFLICT, Q_LOCAL, Q_FP64, Q_UNFUSED, Q_LANES,
     Q_BAR_SHARE, Q_SMEM_BY_THREADS, Q_ISSUE, Q_OCC_BY_SMEM, Q_OCC_BY_REGS, Q_OCC_BY_BLOCKS, Q_WARPS_SIMT, Q_LATENCY, Q_ROOF_SHARE, Q_COUNT
 };
 double diagnose_quantity(const struct gp_evidence *ev, int q);

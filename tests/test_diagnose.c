@@ -18,6 +18,7 @@ static struct gp_evidence healthy(void)
     memset(&ev, 0, sizeof ev);
     ev.sm_busy = 1;
     ev.tail = 1;
+    ev.balance = ev.balance_beyond = 1;
     ev.ld_eff = ev.st_eff = 1;
     ev.conflict_ratio = 0;
     ev.local_ratio = 0;
@@ -61,6 +62,7 @@ static void test_thresholds(void)
     CHECK(fires(&ev) == 0, "a healthy row fires no rule");
     EDGE(few_blocks, sm_busy, 0.74, 0.76);
     EDGE(tail_wave, tail, 0.79, 0.81);
+    EDGE(imbalance, balance_beyond, 0.74, 0.76);
     EDGE(uncoalesced_loads, ld_eff, 0.49, 0.51);
     EDGE(uncoalesced_stores, st_eff, 0.49, 0.51);
     EDGE(bank_conflicts, conflict_ratio, 0.11, 0.09);
@@ -309,8 +311,62 @@ static void test_unfused(void)
     recorded_free(&rec);
 }
 
+/* Uneven blocks, on rows of the recorded H200 benchmark (whose counters predate the SMs'
+ * active cycles): the control given what a grid of one block per SM, every fourth with four
+ * times the work, would count (the SMs active 44% of the busiest one's cycles on average,
+ * the time grown by the busiest SM's excess) names imbalance first with about that gain;
+ * tail_wave's row given its own partial wave as the SMs' balance (what its blocks per SM
+ * explain) stays tail_wave, and no imbalance is read into it. */
+static void test_imbalance(void)
+{
+    struct recorded rec;
+    int seen = 0;
+    const char *dirs[] = {"tests/data/diagnosis_h200/2048x2048x2048", "tests/data/diagnosis_h200/8192x8192x512"};
+    for (int s = 0; s < 2; s++) {
+        if (recorded_load(dirs[s], &rec))
+            return;
+        for (int i = 0; i < rec.ds.nrows; i++) {
+            const int control = strcmp(rec.ds.rows[i].variant, "bn_control") == 0;
+            if (!rec.usable[i] || !(control || strcmp(rec.ds.rows[i].variant, "bn_tail_wave") == 0))
+                continue;
+            seen++;
+            struct gp_result r = rec.ds.rows[i];
+            struct gp_roof ro;
+            struct gp_limits li;
+            struct gp_diagnosis d;
+            roof_derive(&r, rec.ds.have_ceilings ? &rec.ds.ceilings : NULL, &ro);
+            limits_derive(&r, &ro, &rec.m, &li);
+            const double balance = control ? 0.44 : li.parallel, busiest = 1e6;
+            r.metric[GP_M_sm_active_max] = busiest;
+            r.metric[GP_M_sm_active_avg] = balance * busiest;
+            if (control) { /* the mean SM did the control's work; the busiest ran 1 / 0.44 as long */
+                r.time_median_s /= balance;
+                r.flop_per_s *= balance;
+            }
+            roof_derive(&r, rec.ds.have_ceilings ? &rec.ds.ceilings : NULL, &ro);
+            limits_derive(&r, &ro, &rec.m, &li);
+            diagnose_row(&r, &ro, &li, &rec.m, &d);
+            char text[256] = "";
+            if (d.ncauses)
+                diagnose_evidence_text(&d, 0, &r, text, sizeof text);
+            if (control)
+                CHECK(strcmp(diagnose_top_id(&d), "imbalance") == 0 && d.cause[0].speedup > 2.0 &&
+                          d.cause[0].speedup < 2.4 && strstr(text, "44% of the busiest SM's cycles"),
+                      "the control with uneven blocks names imbalance first (top %s, %.2fx: %s)",
+                      diagnose_top_id(&d), d.ncauses ? d.cause[0].speedup : 0, text);
+            else
+                CHECK(strcmp(diagnose_top_id(&d), "tail_wave") == 0 && !diagnose_rule_holds(&d.ev, GP_RULE_imbalance),
+                      "tail_wave with the balance its blocks per SM explain (%.2f): tail_wave, no imbalance (top %s)",
+                      li.parallel, diagnose_top_id(&d));
+        }
+        recorded_free(&rec);
+    }
+    CHECK(seen == 2, "the control and tail_wave found (%d)", seen);
+}
+
 int main(void)
 {
+    test_imbalance();
     test_unfused();
     test_roof_made_of_cause();
     test_thresholds();

@@ -32,7 +32,8 @@ enum : unsigned {
     /* launch-side causes: the control's code, its own instance so profiles tell them apart */
     SMEM = 1u << 9, /* 180 KiB of unused dynamic shared memory: 1 block per SM */
     FEW = 1u << 10, /* 12 blocks in all */
-    TAIL = 1u << 11 /* 1.08 blocks per SM: 11 of 132 SMs get a second */
+    TAIL = 1u << 11, /* 1.08 blocks per SM: 11 of 132 SMs get a second */
+    UNEVEN = 1u << 12 /* one block per SM, every fourth with a run of tiles 4x the others' */
 };
 
 constexpr int BK = 8, TM = 4, TN = 4;
@@ -96,8 +97,15 @@ bn_gemm(int m, int n, int k, const float *__restrict__ a, const float *__restric
             keep[i] = ((volatile int *)opaque)[i];
     }
 
-    const long long first = blockIdx.x * per_block;
-    const long long last = first + per_block < ntiles ? first + per_block : ntiles;
+    long long first = blockIdx.x * per_block;
+    long long last = first + per_block < ntiles ? first + per_block : ntiles;
+    if constexpr ((F & UNEVEN) != 0) {
+        /* shares of the tiles in units: one a block, four for every fourth block */
+        auto units_before = [](long long b) { return b + 3 * ((b + 3) / 4); };
+        const long long units = units_before(gridDim.x);
+        first = ntiles * units_before(blockIdx.x) / units;
+        last = ntiles * units_before(blockIdx.x + 1) / units;
+    }
     for (long long t = first; t < last; t++) {
         const int row0 = (int)(t / tiles_n) * BM, col0 = (int)(t % tiles_n) * BN;
         Val acc[TM][TN] = {};
@@ -187,7 +195,7 @@ bn_gemm(int m, int n, int k, const float *__restrict__ a, const float *__restric
 }
 
 /* The grid: one tile per block, or (FEW, TAIL) fewer blocks with equal runs of consecutive
- * tiles (the last block's may be shorter). */
+ * tiles (the last block's may be shorter), or (UNEVEN) one block per SM with unequal runs. */
 template <unsigned F> int launch_gemm(int m, int n, int k, const float *a, const float *b, float *c, void *stream)
 {
     using G = geo<F>;
@@ -200,13 +208,13 @@ template <unsigned F> int launch_gemm(int m, int n, int k, const float *a, const
     long long blocks = ntiles;
     if (F & FEW)
         blocks = FEW_BLOCKS;
-    if (F & TAIL) {
+    if (F & (TAIL | UNEVEN)) {
         int dev = 0, sms = 0;
         if (err == cudaSuccess)
             err = cudaGetDevice(&dev);
         if (err == cudaSuccess)
             err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        blocks = (long long)(TAIL_WAVES * sms);
+        blocks = (F & TAIL) ? (long long)(TAIL_WAVES * sms) : sms;
     }
     if (err != cudaSuccess)
         return (int)err;
@@ -220,7 +228,7 @@ template <unsigned F> int launch_gemm(int m, int n, int k, const float *a, const
     long long per_block = (F & TAIL) ? ntiles / blocks : (ntiles + blocks - 1) / blocks;
     if (per_block < 1)
         per_block = 1;
-    const long long grid = (ntiles + per_block - 1) / per_block;
+    const long long grid = (F & UNEVEN) ? blocks : (ntiles + per_block - 1) / per_block;
     bn_gemm<F><<<(unsigned)grid, G::NT, smem, (cudaStream_t)stream>>>(m, n, k, a, b, c, tiles_n, ntiles, per_block);
     return (int)cudaGetLastError();
 }
@@ -335,6 +343,7 @@ BN_CASE(occ_block, launch_stream<32>, "injected: a latency-bound streaming kerne
 BN_CASE(stream_control, launch_stream<256>, "control for occ_block: the same streaming kernel in 256-thread blocks (64 warps per SM)")
 BN_CASE(few_blocks, launch_gemm<FEW>, "injected: 12 blocks in all, each looping over many tiles")
 BN_CASE(tail_wave, launch_gemm<TAIL>, "injected: 1.08 equal blocks per SM, so 11 SMs run two and the rest idle half the time")
+BN_CASE(imbalance, launch_gemm<UNEVEN>, "injected: one block per SM, every fourth given a run of tiles four times the others'")
 BN_CASE(fp64, launch_gemm<FP64>, "injected: operands converted to double, FP64 FMA accumulation")
 BN_CASE(unfused, launch_gemm<UNFUSED>, "injected: each multiply-add an FMUL and an FADD, two instructions where one FFMA would do")
 BN_CASE(local_spill, launch_gemm<SPILL>, "injected: 64 partial sums in a run-time indexed local array")

@@ -243,6 +243,20 @@ static void test_roof_made_of_cause(void)
     recorded_free(&rec);
 }
 
+/* A recorded row, made over by a test, diagnosed afresh (roofs and limits from its counters);
+ * the top cause's evidence in words into text */
+static void diagnose_crafted(const struct recorded *rec, const struct gp_result *r, struct gp_limits *li,
+                             struct gp_diagnosis *d, char *text, size_t len)
+{
+    struct gp_roof ro;
+    roof_derive(r, rec->ds.have_ceilings ? &rec->ds.ceilings : NULL, &ro);
+    limits_derive(r, &ro, &rec->m, li);
+    diagnose_row(r, &ro, li, &rec->m, d);
+    text[0] = '\0';
+    if (d->ncauses)
+        diagnose_evidence_text(d, 0, r, text, len);
+}
+
 /* Unfused FP32, on rows of the recorded runs: the diagnosis benchmark's control at 2048^3
  * (H200) made over into what its unfused twin would count (each FFMA an FMUL and an FADD, one
  * more thread and warp instruction per pair, the time grown as the instructions) names
@@ -269,15 +283,10 @@ static void test_unfused(void)
         const double grow = r.metric[GP_M_thread_inst] / rec.ds.rows[i].metric[GP_M_thread_inst];
         r.time_median_s *= grow;
         r.flop_per_s /= grow;
-        struct gp_roof ro;
         struct gp_limits li;
         struct gp_diagnosis d;
-        roof_derive(&r, rec.ds.have_ceilings ? &rec.ds.ceilings : NULL, &ro);
-        limits_derive(&r, &ro, &rec.m, &li);
-        diagnose_row(&r, &ro, &li, &rec.m, &d);
-        char text[256] = "";
-        if (d.ncauses)
-            diagnose_evidence_text(&d, 0, &r, text, sizeof text);
+        char text[256];
+        diagnose_crafted(&rec, &r, &li, &d, text, sizeof text);
         CHECK(strcmp(diagnose_top_id(&d), "unfused_fp32") == 0 && d.cause[0].speedup > 1.3 &&
                   strstr(text, "1.00 FMUL + FADD pairs per multiply-add"),
               "the control made unfused names unfused_fp32 first (top %s, %.2fx: %s)", diagnose_top_id(&d),
@@ -343,12 +352,8 @@ static void test_imbalance(void)
                 r.time_median_s /= balance;
                 r.flop_per_s *= balance;
             }
-            roof_derive(&r, rec.ds.have_ceilings ? &rec.ds.ceilings : NULL, &ro);
-            limits_derive(&r, &ro, &rec.m, &li);
-            diagnose_row(&r, &ro, &li, &rec.m, &d);
-            char text[256] = "";
-            if (d.ncauses)
-                diagnose_evidence_text(&d, 0, &r, text, sizeof text);
+            char text[256];
+            diagnose_crafted(&rec, &r, &li, &d, text, sizeof text);
             if (control)
                 CHECK(strcmp(diagnose_top_id(&d), "imbalance") == 0 && d.cause[0].speedup > 2.0 &&
                           d.cause[0].speedup < 2.4 && strstr(text, "44% of the busiest SM's cycles"),

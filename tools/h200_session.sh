@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu diaggain (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -419,6 +419,23 @@ if has peelncu; then
             --kernel-name regex:gemm_simt build/gemmprof --tune 257x513x4099 -r 1 -w 0 --no-counters \
             -o "$W/peelncu_$tile" >"$W/logs/peelncu-$tile.csv" 2>&1
         echo "ncu over the $tile plans: exit $?, $(grep -c '"gpu__time_duration.sum"' "$W/logs/peelncu-$tile.csv") kernels"
+    done
+fi
+if has diaggain; then
+    # two causes' estimated gains against their fixes, measured in one run per shape:
+    # unfused_fp32 (bn_unfused against bn_control) and imbalance (bn_imbalance against
+    # bn_even_runs, one block per SM with equal runs); $W/logs/diaggain.txt
+    lib=build/tests/diagnosis/libgemmprof_bottlenecks.so
+    ks=$(for c in control unfused imbalance even_runs; do printf 'plugin:%s:gemmprof_plugin_bn_%s,' "$lib" "$c"; done)
+    for s in 2048 1920x2880x1344; do
+        stamp "diagnosis gains at $s -> $W/diaggain_$s"
+        timeout 120 build/gemmprof -k "${ks%,}" -s "$s" -r 5 -w 1 --no-report -o "$W/diaggain_$s" \
+            >"$W/logs/diaggain-$s.log" 2>&1
+        echo "gemmprof $s: exit $?" | tee -a "$W/logs/diaggain.txt"
+        awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+                 {printf "%s %s ms\n", $c["variant"], 1e3 * $c["time_median_s"]}' "$W/diaggain_$s/results.csv" |
+            tee -a "$W/logs/diaggain.txt"
+        build/gemmprof report "$W/diaggain_$s" --causes | tee -a "$W/logs/diaggain.txt"
     done
 fi
 if has rangemembar; then

@@ -33,7 +33,8 @@ enum : unsigned {
     SMEM = 1u << 9, /* 180 KiB of unused dynamic shared memory: 1 block per SM */
     FEW = 1u << 10, /* 12 blocks in all */
     TAIL = 1u << 11, /* 1.08 blocks per SM: 11 of 132 SMs get a second */
-    UNEVEN = 1u << 12 /* one block per SM, every fourth with a run of tiles 4x the others' */
+    UNEVEN = 1u << 12, /* one block per SM, every fourth with a run of tiles 4x the others' */
+    EVEN = 1u << 13    /* UNEVEN's fix, for its gain: one block per SM, equal runs */
 };
 
 constexpr int BK = 8, TM = 4, TN = 4;
@@ -195,7 +196,8 @@ bn_gemm(int m, int n, int k, const float *__restrict__ a, const float *__restric
 }
 
 /* The grid: one tile per block, or (FEW, TAIL) fewer blocks with equal runs of consecutive
- * tiles (the last block's may be shorter), or (UNEVEN) one block per SM with unequal runs. */
+ * tiles (the last block's may be shorter), or (UNEVEN, EVEN) one block per SM with unequal or
+ * equal runs. */
 template <unsigned F> int launch_gemm(int m, int n, int k, const float *a, const float *b, float *c, void *stream)
 {
     using G = geo<F>;
@@ -208,7 +210,7 @@ template <unsigned F> int launch_gemm(int m, int n, int k, const float *a, const
     long long blocks = ntiles;
     if (F & FEW)
         blocks = FEW_BLOCKS;
-    if (F & (TAIL | UNEVEN)) {
+    if (F & (TAIL | UNEVEN | EVEN)) {
         int dev = 0, sms = 0;
         if (err == cudaSuccess)
             err = cudaGetDevice(&dev);
@@ -344,6 +346,9 @@ BN_CASE(stream_control, launch_stream<256>, "control for occ_block: the same str
 BN_CASE(few_blocks, launch_gemm<FEW>, "injected: 12 blocks in all, each looping over many tiles")
 BN_CASE(tail_wave, launch_gemm<TAIL>, "injected: 1.08 equal blocks per SM, so 11 SMs run two and the rest idle half the time")
 BN_CASE(imbalance, launch_gemm<UNEVEN>, "injected: one block per SM, every fourth given a run of tiles four times the others'")
+/* not a case (tests/diagnosis/cases.txt): the fix of imbalance, whose time against
+ * imbalance's is the gain the rule estimates (tools/h200_session.sh diaggain) */
+BN_CASE(even_runs, launch_gemm<EVEN>, "imbalance's fix: one block per SM, each an equal run of tiles")
 BN_CASE(fp64, launch_gemm<FP64>, "injected: operands converted to double, FP64 FMA accumulation")
 BN_CASE(unfused, launch_gemm<UNFUSED>, "injected: each multiply-add an FMUL and an FADD, two instructions where one FFMA would do")
 BN_CASE(local_spill, launch_gemm<SPILL>, "injected: 64 partial sums in a run-time indexed local array")

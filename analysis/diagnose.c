@@ -500,7 +500,8 @@ void diagnose_evidence_text(const struct gp_diagnosis *d, int i, const struct gp
     case GP_RULE_imbalance: {
         char q[32];
         snprintf(buf, len, "the SMs are active %s of the busiest SM's cycles on average, where the blocks per SM "
-                 "would give %s", pct_text(ev->balance, p, sizeof p), pct_text(ev->balance / ev->balance_beyond, q, sizeof q));
+                 "would give %s", pct_text(ev->balance, p, sizeof p),
+                 pct_text(ev->balance / ev->balance_beyond, q, sizeof q));
         break;
     }
     case GP_RULE_uncoalesced_loads:

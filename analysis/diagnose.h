@@ -7,12 +7,12 @@
  *   the time nor makes a quarter of the binding roof's traffic, the binding roof itself
  *   (d.top_is_roof).
  *
- * Every estimate is "the limit without the cause": time-based causes (idle SMs, uneven blocks, uncoalesced
- * sectors, FP64, unfused FP32, divergence, barriers, occupancy) remove their share of the
- * time, traffic causes (bank conflicts, local memory) raise the roof they inflate; either
- * is capped by the roofs the fix leaves as they are. A cause's weight is the share of the
- * time it explains, 1 - 1/speedup; the roof's is the row's share of its limit with the
- * causes' excess traffic taken out. */
+ * Every estimate is "the limit without the cause": time-based causes (idle SMs, uneven
+ * blocks, uncoalesced sectors, FP64, unfused FP32, divergence, barriers, occupancy) remove
+ * their share of the time, traffic causes (bank conflicts, local memory) raise the roof
+ * they inflate; either is capped by the roofs the fix leaves as they are. A cause's weight
+ * is the share of the time it explains, 1 - 1/speedup; the roof's is the row's share of
+ * its limit with the causes' excess traffic taken out. */
 #ifndef GEMMPROF_ANALYSIS_DIAGNOSE_H
 #define GEMMPROF_ANALYSIS_DIAGNOSE_H
 

@@ -422,12 +422,14 @@ if has peelncu; then
     done
 fi
 if has diaggain; then
-    # two causes' estimated gains against their fixes, measured in one run per shape:
-    # unfused_fp32 (bn_unfused against bn_control) and imbalance (bn_imbalance against
-    # bn_even_runs, one block per SM with equal runs); $W/logs/diaggain.txt
+    # three causes' estimated gains against their fixes, measured in one run per shape:
+    # unfused_fp32 (bn_unfused against bn_control), imbalance and tail_wave (bn_imbalance and
+    # bn_tail_wave against bn_even_runs, one block per SM with equal runs); $W/logs/diaggain.txt
     lib=build/tests/diagnosis/libgemmprof_bottlenecks.so
-    ks=$(for c in control unfused imbalance even_runs; do printf 'plugin:%s:gemmprof_plugin_bn_%s,' "$lib" "$c"; done)
-    for s in 2048 1920x2880x1344; do
+    ks=$(for c in control unfused imbalance tail_wave even_runs; do
+        printf 'plugin:%s:gemmprof_plugin_bn_%s,' "$lib" "$c"
+    done)
+    for s in 2048 1920x2880x1344 8192x8192x512; do
         stamp "diagnosis gains at $s -> $W/diaggain_$s"
         timeout 120 build/gemmprof -k "${ks%,}" -s "$s" -r 5 -w 1 --no-report -o "$W/diaggain_$s" \
             >"$W/logs/diaggain-$s.log" 2>&1

@@ -315,9 +315,12 @@ static double estimate(int gain, const struct gp_evidence *ev, const struct gp_r
         double c = ev->conflict_ratio;
         return level_gain(ro, li, GP_LEVEL_SHARED, ro->bytes[GP_LEVEL_SHARED] * c);
     }
-    case GAIN_LOCAL: {   /* local traffic passes the L1 and the L2 */
+    case GAIN_LOCAL: {
+        /* local traffic passes the L1 and the L2, and what the L2 evicts of it goes on to
+         * DRAM: DRAM's bytes in the share local traffic has of the L2's */
         double ex[GP_LEVEL_COUNT] = {0};
         ex[GP_LEVEL_L1] = ex[GP_LEVEL_L2] = ev->local_hw_bytes;
+        ex[GP_LEVEL_DRAM] = ro->bytes[GP_LEVEL_DRAM] * fmin(1, ev->local_l2_share);
         return roof_gain(ro, li, ex);
     }
     case GAIN_FP64: {

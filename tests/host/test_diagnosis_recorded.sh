@@ -14,13 +14,14 @@ for set in tests/data/diagnosis_*/; do
     set=${set%/}; gpu=$(echo "${set##*_}" | tr a-z A-Z)
     [ -f "$set/RECORDED" ] || { echo "FAIL - diagnosis (recorded $gpu data): $set/RECORDED not found"; continue; }
     grep -v '^#' tests/diagnosis/cases.txt | awk 'NR == FNR {rec[$1] = 1; next} NF && ($2 in rec)' "$set/RECORDED" - >"$tmp/cases"
-    grep -v '^#' tests/diagnosis/cases.txt | awk 'NR == FNR {rec[$1] = 1; next} NF && !($2 in rec) {print $2}' "$set/RECORDED" - |
+    grep -v '^#' tests/diagnosis/cases.txt | awk 'NR == FNR {rec[$1] = 1; next} NF && !($2 in rec) && $3 != "fix" {print $2}' "$set/RECORDED" - |
         while read -r name; do
             echo "skip - diagnosis (recorded $gpu data) of $name: not in this recording (the case is newer than it)"
         done
     dirs=$(ls -d "$set"/*/ | sed 's:/$::' | paste -sd, -)
-    python3 tests/diagnosis/check.py "$build/gemmprof" "$tmp/cases" "$dirs" |
-        grep -E '^(ok|FAIL|skip) ' | sed "s/^\(ok\|FAIL\|skip\) - diagnosis of/\1 - diagnosis (recorded $gpu data) of/"
+    python3 tests/diagnosis/check.py "$build/gemmprof" "$tmp/cases" "$dirs" --gains |
+        grep -E '^(ok|FAIL|skip) ' |
+        sed "s/^\(ok\|FAIL\|skip\) - \(diagnosis\|gain\) of/\1 - \2 (recorded $gpu data) of/"
 done
 
 # Barrier stalls read by who fills shared memory: in the recorded H200 run the TMA-fed

@@ -15,7 +15,7 @@ mkdir -p "$O"
 cases=tests/diagnosis/cases.txt
 shapes=$(if [ -n "$ONE" ]; then echo "$ONE"; else awk '!/^#/ && NF >= 4 {print $4}' $cases | sort -u; fi)
 for s in $shapes; do
-    ks=$(awk -v s="$s" -v one="$ONE" -v lib="$LIB" '!/^#/ && NF >= 4 && (one != "" || $4 == s) {printf "%splugin:%s:%s", n++ ? "," : "", lib, $1}' $cases)
+    ks=$(awk -v s="$s" -v one="$ONE" -v lib="$LIB" '!/^#/ && NF >= 4 && (one != "" || $4 == s) && !seen[$1]++ {printf "%splugin:%s:%s", n++ ? "," : "", lib, $1}' $cases)
     $B/gemmprof -k "$ks" -s "$s" ${STALLS:+--stalls} -r 5 -w 1 --no-report -o "$O/g_$s" >"$O/g_$s.log" 2>&1
     echo "gemmprof $s: exit $? ($(grep -c . "$O/g_$s/results.csv" 2>/dev/null) lines)"
     [ "${NCU:-1}" = 0 ] && continue

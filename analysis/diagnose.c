@@ -297,7 +297,9 @@ static double estimate(int gain, const struct gp_evidence *ev, const struct gp_r
     double cyc = ev->sms * ev->clock_hz;
     switch (gain) {
     case GAIN_PARALLEL: return time_capped(1 / ev->sm_busy, ev);
-    case GAIN_TAIL: return time_capped(1 / ev->tail, ev);
+    /* the blocks per SM's ratio, or the SMs' measured one where the busiest SM runs its
+     * extra block beside the others (the two share it) and so loses less */
+    case GAIN_TAIL: return time_capped(1 / fmax(ev->tail, ev->balance), ev);
     /* every SM busy as long as the mean one */
     case GAIN_BALANCE: return time_capped(1 / ev->balance_beyond, ev);
     case GAIN_SECTORS_LD:

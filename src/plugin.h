@@ -9,7 +9,7 @@
 #include "analysis/precision.h"
 #include "include/gemmprof_plugin.h"
 
-#define PLUGIN_MAX 16
+#define PLUGIN_MAX 32
 
 struct plugin_variant {
     char name[32];

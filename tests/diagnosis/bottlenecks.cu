@@ -346,8 +346,8 @@ BN_CASE(stream_control, launch_stream<256>, "control for occ_block: the same str
 BN_CASE(few_blocks, launch_gemm<FEW>, "injected: 12 blocks in all, each looping over many tiles")
 BN_CASE(tail_wave, launch_gemm<TAIL>, "injected: 1.08 equal blocks per SM, so 11 SMs run two and the rest idle half the time")
 BN_CASE(imbalance, launch_gemm<UNEVEN>, "injected: one block per SM, every fourth given a run of tiles four times the others'")
-/* the fix of imbalance and tail_wave, not judged itself (cause "fix" in cases.txt): its
- * time against theirs is the gain their rules estimate (check.py --gains) */
+/* the fix of imbalance, few_blocks and tail_wave, not judged itself (cause "fix" in
+ * cases.txt): its time against theirs is the gain their rules estimate (check.py --gains) */
 BN_CASE(even_runs, launch_gemm<EVEN>, "imbalance's fix: one block per SM, each an equal run of tiles")
 BN_CASE(fp64, launch_gemm<FP64>, "injected: operands converted to double, FP64 FMA accumulation")
 BN_CASE(unfused, launch_gemm<UNFUSED>, "injected: each multiply-add an FMUL and an FADD, two instructions where one FFMA would do")

@@ -17,7 +17,7 @@ static char out[65536], errtxt[8192];   /* out: --list-metrics whole */
 /* Runs gemmprof with `args`; stdout into out, stderr into errtxt; returns the status. */
 static int run(const char *args)
 {
-    char cmd[1024];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s %s >/tmp/gp_main_out.$PPID 2>/tmp/gp_main_err.$PPID; echo $?", gemmprof, args);
     FILE *p = popen(cmd, "r");
     int rc = -1;
@@ -148,6 +148,21 @@ int main(int argc, char **argv)
     CHECK(run("-k naive,plugin:build/tests/plugins/libbad_plugins.so --list") == 0 && strstr(out, "host_ok") &&
               strstr(out, "tf32  plugin build/tests/plugins/libbad_plugins.so"),
           "a good plugin is listed as a variant with its precision and description");
+    /* the diagnosis benchmark's kernels at one shape, each its own plugin, in one run */
+    {
+        static const char *const bn[] = {"control", "uncoalesced_ld", "uncoalesced_st", "bank_conflicts",
+                                         "occ_smem", "occ_regs", "occ_block", "stream_control", "few_blocks",
+                                         "tail_wave", "even_runs", "imbalance", "fp64", "unfused", "local_spill",
+                                         "divergence", "barriers", "dram_bound"};
+        char args[3072] = "-k ";
+        for (size_t i = 0; i < sizeof bn / sizeof bn[0]; i++)
+            snprintf(args + strlen(args), sizeof args - strlen(args),
+                     "%splugin:build/tests/diagnosis/libgemmprof_bottlenecks.so:gemmprof_plugin_bn_%s", i ? "," : "",
+                     bn[i]);
+        strcat(args, " --list");
+        CHECK(run(args) == 0 && strstr(out, "bn_dram_bound") && strstr(out, "bn_even_runs"),
+              "18 plugins in one run are taken (the diagnosis benchmark at one shape): %s", errtxt);
+    }
     CHECK(run("-k plugin:build/tests/plugins/libbad_plugins.so:bf16_plugin --list") == 0 && strstr(out, "host_bf16") &&
               strstr(out, "bf16  plugin build/tests/plugins/libbad_plugins.so"),
           "a plugin may declare bf16 (and fp16): the precisions of analysis/precision.h");

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu diaggain (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -421,32 +421,13 @@ if has peelncu; then
         echo "ncu over the $tile plans: exit $?, $(grep -c '"gpu__time_duration.sum"' "$W/logs/peelncu-$tile.csv") kernels"
     done
 fi
-if has diaggain; then
-    # three causes' estimated gains against their fixes, measured in one run per shape:
-    # unfused_fp32 (bn_unfused against bn_control), imbalance and tail_wave (bn_imbalance and
-    # bn_tail_wave against bn_even_runs, one block per SM with equal runs); $W/logs/diaggain.txt
-    lib=build/tests/diagnosis/libgemmprof_bottlenecks.so
-    ks=$(for c in control unfused imbalance tail_wave even_runs; do
-        printf 'plugin:%s:gemmprof_plugin_bn_%s,' "$lib" "$c"
-    done)
-    for s in 2048 1920x2880x1344 8192x8192x512; do
-        stamp "diagnosis gains at $s -> $W/diaggain_$s"
-        timeout 120 build/gemmprof -k "${ks%,}" -s "$s" -r 5 -w 1 --no-report -o "$W/diaggain_$s" \
-            >"$W/logs/diaggain-$s.log" 2>&1
-        echo "gemmprof $s: exit $?" | tee -a "$W/logs/diaggain.txt"
-        awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
-                 {printf "%s %s ms\n", $c["variant"], 1e3 * $c["time_median_s"]}' "$W/diaggain_$s/results.csv" |
-            tee -a "$W/logs/diaggain.txt"
-        build/gemmprof report "$W/diaggain_$s" --causes | tee -a "$W/logs/diaggain.txt"
-    done
-fi
 if has rangemembar; then
-    # the membar sectors of a counter range by what it holds (tools/lab/range_membar.cu);
-    # then the ncu comparison and the diagnosis benchmark at shapes the tests never name
+    # the membar sectors of a counter range by what it holds (tools/lab/range_membar.cu)
     stamp "range membar probe -> $W/logs/range-membar.txt"
     timeout 120 sh tools/lab/range_membar.sh build 2>&1 | tee "$W/logs/range-membar.txt"
 fi
 if has unnamed; then
+    # the ncu comparison and the diagnosis benchmark at shapes the tests never name
     stamp "ncu comparison and diagnosis at unnamed shapes -> $W/unnamed"
     timeout 400 sh tools/lab/unnamed_shapes.sh build "$W/unnamed"
 fi

@@ -13,11 +13,14 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for set in tests/data/diagnosis_*/; do
     set=${set%/}; gpu=$(echo "${set##*_}" | tr a-z A-Z)
     [ -f "$set/RECORDED" ] || { echo "FAIL - diagnosis (recorded $gpu data): $set/RECORDED not found"; continue; }
-    grep -v '^#' tests/diagnosis/cases.txt | awk 'NR == FNR {rec[$1] = 1; next} NF && ($2 in rec)' "$set/RECORDED" - >"$tmp/cases"
-    grep -v '^#' tests/diagnosis/cases.txt | awk 'NR == FNR {rec[$1] = 1; next} NF && !($2 in rec) && $3 != "fix" {print $2}' "$set/RECORDED" - |
-        while read -r name; do
-            echo "skip - diagnosis (recorded $gpu data) of $name: not in this recording (the case is newer than it)"
-        done
+    # the set's cases into $tmp/cases; a skip for each case it does not hold
+    : >"$tmp/cases"
+    grep -v '^#' tests/diagnosis/cases.txt | awk -v out="$tmp/cases" -v gpu="$gpu" '
+        NR == FNR {rec[$1] = 1; next}
+        !NF {next}
+        $2 in rec {print > out; next}
+        $3 != "fix" {print "skip - diagnosis (recorded " gpu " data) of " $2 ": not in this recording (the case is newer than it)"}
+    ' "$set/RECORDED" -
     dirs=$(ls -d "$set"/*/ | sed 's:/$::' | paste -sd, -)
     python3 tests/diagnosis/check.py "$build/gemmprof" "$tmp/cases" "$dirs" --gains |
         grep -E '^(ok|FAIL|skip) ' |

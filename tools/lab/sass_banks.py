@@ -26,7 +26,16 @@ Volta GPU Architecture via Microbenchmarking", arXiv:1804.06826, sec. 3.5 "Regis
 "How to understand register bank on RTX A4000" (4 banks before Volta, 2 after). Hopper is
 not documented; ncu's dispatch stalls per FFMA on an H200 (results/h200/NOTES.md, "Why the
 2-per-SM SIMT tiles trail cuBLAS, per instruction": 30.1 samples per FFMA for 3in1, 10.2
-for 2in1, 3.9 for none, tools/lab/sass_source.py) fit the same two-bank model.
+for 2in1, 3.9 for none, tools/lab/sass_source.py) fit the same two-bank model, though
+cuBLAS's loop has 792 2in1 FFMAs at 2.7 samples each: 3in1 is the class to avoid. This
+script's counts for t128x128k8's 16-byte kernel (31 / 352 / 641) are those ncu's source page
+gave for the same code (logs/simtsass-a829d15.txt).
+
+Input: cuobjdump -sass or nvdisasm output (labels resolved), or an ELF cubin/object/
+executable, given to $CUOBJDUMP (default $CUDA_HOME/bin/cuobjdump). A toolkit without
+cuobjdump: build with nvcc --keep and disassemble the kept .cubin with any nvdisasm that
+knows sm_90 (an older one reads a CUDA 13 cubin once its ELF header is given the old ABI
+fields: EI_OSABI 0x33, ABI version 7, e_version 118, e_flags 0x5a055a for sm_90).
 
   cuobjdump -sass build/kernels/10_simt_auto.o > k.sass
   tools/lab/sass_banks.py k.sass gemm_simt_kernel [--configs kernels/simt_configs.def]
@@ -44,6 +53,8 @@ import sys
 
 INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 FUNC = re.compile(r"^\s*Function\s*:\s*(\S+)|^\.text\.(\S+):$")  # cuobjdump -sass | nvdisasm
+HEX_TAIL = re.compile(r";\s*/\*\s*(0x[0-9a-f]{16})\s*\*/\s*$")
+HEX_ONLY = re.compile(r"^\s*/\*\s*(0x[0-9a-f]{16})\s*\*/\s*$")
 LABEL = re.compile(r"^(\.L_x_\d+):")  # nvdisasm's branch targets
 BRANCH_OPS = ("BRA", "BRX", "JMP", "JMX", "RET", "EXIT", "CALL", "BPT", "KILL")
 REG = re.compile(r"^-?\|?(R\d+|RZ)(\.reuse)?")
@@ -53,7 +64,7 @@ def read_sass(path):
     with open(path, "rb") as f:
         head = f.read(4)
     if head == b"\x7fELF" or path.endswith((".o", ".cubin", ".fatbin", ".so")) or os.access(path, os.X_OK):
-        tool = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "cuobjdump")
+        tool = os.environ.get("CUOBJDUMP") or os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "cuobjdump")
         if not os.path.exists(tool):
             tool = shutil.which("cuobjdump") or tool
         return subprocess.run([tool, "-sass", path], check=True, capture_output=True, text=True).stdout
@@ -61,10 +72,23 @@ def read_sass(path):
         return f.read()
 
 
+def bra_target(addr, lo, hi):
+    """A BRA's target from its two encoding words (nvdisasm -hex, cuobjdump): the signed
+    offset from the next instruction is word 0's bits 32-63 and word 1's bits 0-17 in units
+    of 256 bytes, plus word 0's bits 16-23 in units of 4 (fitted on the 3,330 labelled
+    branches of 10_simt_auto's cubin, all matched). For nvdisasm's labels that it does not
+    print (CUDA 11.8's nvdisasm on a CUDA 13 cubin leaves some out)."""
+    v = ((hi & 0x3FFFF) << 32) | (lo >> 32)
+    if v >> 49:
+        v -= 1 << 50
+    return addr + 16 + v * 256 + ((lo >> 16) & 0xFF) * 4
+
+
 def functions(text):
     """{name: [(addr, predicate, opcode, operands)]} in the order cuobjdump prints them;
     nvdisasm's labels in branch operands are replaced by their addresses."""
-    funcs, cur, labels, pending = collections.OrderedDict(), None, {}, []
+    funcs, cur, labels, pending, words = collections.OrderedDict(), None, {}, [], {}
+    last = None
     for line in text.splitlines():
         m = FUNC.match(line)
         if m:
@@ -76,6 +100,17 @@ def functions(text):
             continue
         m = INSN.match(line)
         if not m or cur is None:
+            h = HEX_ONLY.match(line)
+            if h and last is not None and cur is not None:
+                if len(words.get(last, ())) == 1:
+                    words[last].append(int(h.group(1), 16))
+                elif len(words.get(last, ())) == 2 and last[1] == len(cur) - 1:
+                    # encoding words with no text: an instruction this disassembler does not
+                    # know (CUDA 11.8's nvdisasm: some that ptxas 13 emits for sm_90), kept
+                    # as "?" so that it stands between its neighbours
+                    cur.append((cur[-1][0] + 16, "", "?", []))
+                    last = (id(cur), len(cur) - 1)
+                    words[last] = [int(h.group(1), 16)]
             continue
         for lab in pending:
             labels[lab] = int(m.group(1), 16)
@@ -87,12 +122,22 @@ def functions(text):
         op, _, rest = body.partition(" ")
         ops = [o.strip() for o in rest.split(",")] if rest.strip() else []
         cur.append((int(m.group(1), 16), pred, op, ops))
-    if labels:
-        lab = re.compile(r"`?\(?(\.L_x_\d+)\)?")
-        for insns in funcs.values():
-            for i, (a, p, op, ops) in enumerate(insns):
-                if any(".L_x_" in o for o in ops):
-                    insns[i] = (a, p, op, [lab.sub(lambda m: hex(labels[m.group(1)]) if m.group(1) in labels else m.group(0), o) for o in ops])
+        h = HEX_TAIL.search(line)
+        last = (id(cur), len(cur) - 1)
+        if h:
+            words[last] = [int(h.group(1), 16)]
+    lab = re.compile(r"`?\(?(\.L_x_\d+)\)?")
+    for insns in funcs.values():
+        for i, (a, p, op, ops) in enumerate(insns):
+            if not any(".L_x_" in o for o in ops):
+                continue
+            w = words.get((id(insns), i), [])
+            if op.split(".")[0] == "BRA" and len(w) == 2:
+                fallback = hex(bra_target(a, w[0], w[1]))
+            else:
+                fallback = None
+            insns[i] = (a, p, op, [lab.sub(lambda m: hex(labels[m.group(1)]) if m.group(1) in labels
+                                           else fallback or m.group(0), o) for o in ops])
     return funcs
 
 
@@ -107,7 +152,8 @@ def branch_target(op, ops):
 
 
 def hot_loop(insns):
-    """(first, last) indices of the loop with the most FFMAs, or the whole function if none."""
+    """(first, last) indices of the loop with the most FFMAs, or the whole function if no
+    loop has any (the trailing `BRA` to itself is a loop of none)."""
     index = {a: i for i, (a, _, _, _) in enumerate(insns)}
     ffma = [0]
     for _, _, op, _ in insns:
@@ -115,11 +161,13 @@ def hot_loop(insns):
     best = None
     for i, (addr, _, op, ops) in enumerate(insns):
         t = branch_target(op, ops)
-        if t is None or t > addr or t not in index:
+        if t is None or t > addr:
             continue
-        j = index[t]
+        j = index.get(t)
+        if j is None:  # a target the disassembler printed no instruction for
+            j = next((k for k in range(i + 1) if insns[k][0] >= t), i)
         key = (ffma[i + 1] - ffma[j], -(i - j))
-        if best is None or key > best[0]:
+        if key[0] and (best is None or key > best[0]):
             best = (key, j, i)
     return (best[1], best[2]) if best else (0, len(insns) - 1)
 

@@ -107,12 +107,14 @@ $(HOST_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(HOST_LIB)
 # The SIMT kernel's body run on the host, threads as threads (tests/simt_emulated.cpp):
 # its index math checked where there is no GPU.
 $(SIMT_EMULATED): tests/simt_emulated.cpp $(HOST_LIB)
+	@mkdir -p $(dir $@)
 	@echo "  CXX     $@"
 	$(Q)$(CXX) -std=c++20 -O2 $(WARN) -Wno-unknown-pragmas -I. -MMD -MP -o $@ $< $(HOST_LIB) -lpthread -lm
 
 # The warp-specialised wgmma kernel of kernels/sm90_rs.cuh (wgmma_rs, tf32_auto) run on the
 # host, its mbarriers, TMA and wgmma emulated (tests/sm90_emulated.cpp).
 $(SM90_EMULATED): tests/sm90_emulated.cpp $(HOST_LIB)
+	@mkdir -p $(dir $@)
 	@echo "  CXX     $@"
 	$(Q)$(CXX) -std=c++20 -O2 $(WARN) -Wno-unknown-pragmas -I. -I$(CUDA_HOME)/include -MMD -MP -o $@ $< $(HOST_LIB) -lpthread -lm
 

@@ -24,8 +24,12 @@ cp build/gemmprof "$W/gemmprof-b"
 cmp -s "$W/gemmprof-a" "$W/gemmprof-b" && { echo "A and B are the same binary"; exit 1; }
 S=${AB_SHAPES:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099,3333x333x3333,5000x800x1200,1000x1000x20000,3700x1900x2800,600x600x6000,3000x1000x3000,7000x1000x2000,800x800x8000,127x4096x4096,2047}
 T=${AB_TUNE:-7000x1000x2000 3333x333x3333}
+# runs stop starting after AB_DEADLINE seconds (default 420), so that the summary is written
+# inside a device command's 10 minutes
+deadline=${AB_DEADLINE:-420}
 for round in 1 2; do
     for v in a b; do
+        [ "$SECONDS" -lt "$deadline" ] || { echo "round $round, $v: skipped, $SECONDS s gone"; continue; }
         stamp "round $round, $v: simt_auto, dbuf, cublas"
         timeout 150 "$W/gemmprof-$v" -k simt_auto,dbuf,cublas -s "$S" --no-counters --no-ceilings --no-report \
             -o "$W/$v$round" >"$W/$v$round.log" 2>&1

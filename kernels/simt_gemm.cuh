@@ -80,8 +80,15 @@ template <class P> static inline struct simt_config simt_config_of(const char *n
 
 /* The epilogue of both bodies: a lane's (WMITER*4) x (WNITER*4) outputs, whose first is
  * at (out_row, out_col) of C (or of a split's partial product), as float4 stores when VEC_C
- * (n % 4 == 0: all four columns are inside or none) or guarded scalar ones. */
-template <class P, bool VEC_C>
+ * (n % 4 == 0: all four columns are inside or none) or guarded scalar ones.
+ * UNPIN: each float4 is stored from copies of its four sums (an FADD of +0 each), not the
+ * sums themselves. A float4 store takes an aligned quad of registers, and ptxas gave the
+ * sums (mostly) the quads of their store through the whole k loop: the sum of column j sat in
+ * the register bank (index % 2) of the B fragment's column j, which an LDS.128 also puts
+ * at quad position j, so nearly every FFMA read two sources from one bank. The copies are
+ * exact: a sum starts at +0 and an FMA gives -0 only from two -0s, so no sum is -0, and
+ * x + 0 = x for every other x (tools/lab/sass_banks.py counts the conflicts). */
+template <class P, bool VEC_C, bool UNPIN = false>
 static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER * P::TM][P::RN], float *c_out,
                                                   int m, int n, int out_row, int out_col)
 {
@@ -99,7 +106,12 @@ static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER *
             for (int wn = 0; wn < WNITER; ++wn) {
                 const int col = out_col + wn * WSUBN;
                 const float *v = &acc[wm * TM + i][wn * TN];
-                if (VEC_C) {
+                if (VEC_C && UNPIN) {
+                    if (col < n)
+                        *reinterpret_cast<float4 *>(c_row + col) =
+                            make_float4(__fadd_rn(v[0], 0.f), __fadd_rn(v[1], 0.f), __fadd_rn(v[2], 0.f),
+                                        __fadd_rn(v[3], 0.f));
+                } else if (VEC_C) {
                     if (col < n) /* n % 4 == 0: all four columns are inside */
                         *reinterpret_cast<float4 *>(c_row + col) = make_float4(v[0], v[1], v[2], v[3]);
                 } else {
@@ -480,7 +492,11 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     }
     cp_async_wait<0>(); /* only empty groups remain; leave none behind */
 
-    simt_store<P, VEC_C>(acc, c_out, m, n, row0 + a_off, col0 + b_off);
+    /* the sums unpinned from their store quads (simt_store), but where the launch bounds
+     * leave 128 registers or fewer (the t8x8 tiles): there the copies cost t128x128t8 a
+     * spilled register in the k loop */
+    constexpr bool UNPIN = 65536 / (NT * P::MIN_BLOCKS) > 128;
+    simt_store<P, VEC_C, UNPIN>(acc, c_out, m, n, row0 + a_off, col0 + b_off);
 }
 
 /* wait: 0 when the kernel ahead of this one in the stream writes nothing this one reads

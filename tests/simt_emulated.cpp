@@ -28,6 +28,7 @@ struct float4 {
     float x, y, z, w;
 };
 static inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
+static inline float __fadd_rn(float a, float b) { return a + b; }
 thread_local dim3 blockIdx, threadIdx;
 static std::barrier<> *block_barrier;
 static inline void __syncthreads() { block_barrier->arrive_and_wait(); }

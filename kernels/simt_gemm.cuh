@@ -78,16 +78,28 @@ template <class P> static inline struct simt_config simt_config_of(const char *n
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 
-/* The epilogue of both bodies: a lane's (WMITER*4) x (WNITER*4) outputs, whose first is
- * at (out_row, out_col) of C (or of a split's partial product), as float4 stores when VEC_C
- * (n % 4 == 0: all four columns are inside or none) or guarded scalar ones.
- * UNPIN: each float4 is stored from copies of its four sums (an FADD of +0 each), not the
- * sums themselves. A float4 store takes an aligned quad of registers, and ptxas gave the
+/* Four sums as a float4 to store. UNPIN: from copies of the sums (an FADD of +0 each), not
+ * the sums themselves. A float4 store takes an aligned quad of registers, and ptxas gave the
  * sums (mostly) the quads of their store through the whole k loop: the sum of column j sat in
  * the register bank (index % 2) of the B fragment's column j, which an LDS.128 also puts
  * at quad position j, so nearly every FFMA read two sources from one bank. The copies are
  * exact: a sum starts at +0 and an FMA gives -0 only from two -0s, so no sum is -0, and
  * x + 0 = x for every other x (tools/lab/sass_banks.py counts the conflicts). */
+template <bool UNPIN> static __device__ __forceinline__ float4 simt_quad(float a, float b, float c, float d)
+{
+    if (UNPIN)
+        return make_float4(__fadd_rn(a, 0.f), __fadd_rn(b, 0.f), __fadd_rn(c, 0.f), __fadd_rn(d, 0.f));
+    return make_float4(a, b, c, d);
+}
+
+/* UNPIN for a tile's kernels: not where the launch bounds leave 128 registers or fewer (the
+ * t8x8 tiles), where the copies cost t128x128t8 a spilled register in the k loop */
+template <class P> static constexpr bool simt_unpin = 65536 / (P::NT * P::MIN_BLOCKS) > 128;
+
+/* The epilogue of both bodies: a lane's (WMITER*4) x (WNITER*4) outputs, whose first is
+ * at (out_row, out_col) of C (or of a split's partial product), as float4 stores when VEC_C
+ * (n % 4 == 0: all four columns are inside or none) or guarded scalar ones.
+ * UNPIN: the float4s from copies of the sums (simt_quad). */
 template <class P, bool VEC_C, bool UNPIN = false>
 static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER * P::TM][P::RN], float *c_out,
                                                   int m, int n, int out_row, int out_col)
@@ -106,14 +118,9 @@ static __device__ __forceinline__ void simt_store(const float (&acc)[P::WMITER *
             for (int wn = 0; wn < WNITER; ++wn) {
                 const int col = out_col + wn * WSUBN;
                 const float *v = &acc[wm * TM + i][wn * TN];
-                if (VEC_C && UNPIN) {
-                    if (col < n)
-                        *reinterpret_cast<float4 *>(c_row + col) =
-                            make_float4(__fadd_rn(v[0], 0.f), __fadd_rn(v[1], 0.f), __fadd_rn(v[2], 0.f),
-                                        __fadd_rn(v[3], 0.f));
-                } else if (VEC_C) {
+                if (VEC_C) {
                     if (col < n) /* n % 4 == 0: all four columns are inside */
-                        *reinterpret_cast<float4 *>(c_row + col) = make_float4(v[0], v[1], v[2], v[3]);
+                        *reinterpret_cast<float4 *>(c_row + col) = simt_quad<UNPIN>(v[0], v[1], v[2], v[3]);
                 } else {
 #pragma unroll
                     for (int j = 0; j < TN; ++j)
@@ -492,11 +499,7 @@ static __device__ __forceinline__ void simt_body_transposed(int m, int n, int k,
     }
     cp_async_wait<0>(); /* only empty groups remain; leave none behind */
 
-    /* the sums unpinned from their store quads (simt_store), but where the launch bounds
-     * leave 128 registers or fewer (the t8x8 tiles): there the copies cost t128x128t8 a
-     * spilled register in the k loop */
-    constexpr bool UNPIN = 65536 / (NT * P::MIN_BLOCKS) > 128;
-    simt_store<P, VEC_C, UNPIN>(acc, c_out, m, n, row0 + a_off, col0 + b_off);
+    simt_store<P, VEC_C, simt_unpin<P>>(acc, c_out, m, n, row0 + a_off, col0 + b_off);
 }
 
 /* wait: 0 when the kernel ahead of this one in the stream writes nothing this one reads

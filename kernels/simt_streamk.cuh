@@ -182,7 +182,7 @@ static __device__ __forceinline__ void simt_body_streamk(int m, int n, int k, in
         if (seg_begin == cp_tile * kt && seg_end == (cp_tile + 1) * kt) {
             int row0, col0;
             grouped_tile<BM, BN>(cp_tile, m, n, P::GROUP_M, &row0, &col0);
-            simt_store<P, VEC_C>(acc, c, m, n, row0 + a_off, col0 + b_off);
+            simt_store<P, VEC_C, simt_unpin<P>>(acc, c, m, n, row0 + a_off, col0 + b_off);
         } else {
             float *const slot = ws + ((size_t)blockIdx.x * 2 + (seg_begin == g_begin ? 0 : 1)) * (BM * BN);
 #pragma unroll
@@ -190,7 +190,7 @@ static __device__ __forceinline__ void simt_body_streamk(int m, int n, int k, in
 #pragma unroll
                 for (int j = 0; j < RN; j += 4)
                     *reinterpret_cast<float4 *>(slot + simt_sk_at<P>((i * RN + j) / 4, tid)) =
-                        make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+                        simt_quad<simt_unpin<P>>(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
         }
 #pragma unroll
         for (int i = 0; i < RM; ++i)

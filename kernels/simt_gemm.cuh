@@ -78,6 +78,17 @@ template <class P> static inline struct simt_config simt_config_of(const char *n
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 
+/* The tiles whose kernels store copies of their sums (simt_quad): those timed faster so. Not
+ * t128x64 (timed slower), the k32 tiles and t128x256 (no faster), the 128-register t8x8 tiles
+ * (the copies cost t128x128t8 a spilled register in the k loop), nor the tiles not timed both
+ * ways. The k-major body keeps its sums as they are. */
+template <class P> inline constexpr bool simt_unpin = false;
+template <> inline constexpr bool simt_unpin<simt_cfg_t128x128> = true;
+template <> inline constexpr bool simt_unpin<simt_cfg_t128x128s4> = true;
+template <> inline constexpr bool simt_unpin<simt_cfg_t128x128k8> = true;
+template <> inline constexpr bool simt_unpin<simt_cfg_t128x256s3> = true;
+template <> inline constexpr bool simt_unpin<simt_cfg_t64x128> = true;
+
 /* Four sums as a float4 to store. UNPIN: from copies of the sums (an FADD of +0 each), not
  * the sums themselves. A float4 store takes an aligned quad of registers, and ptxas gave the
  * sums (mostly) the quads of their store through the whole k loop: the sum of column j sat in
@@ -91,10 +102,6 @@ template <bool UNPIN> static __device__ __forceinline__ float4 simt_quad(float a
         return make_float4(__fadd_rn(a, 0.f), __fadd_rn(b, 0.f), __fadd_rn(c, 0.f), __fadd_rn(d, 0.f));
     return make_float4(a, b, c, d);
 }
-
-/* UNPIN for a tile's kernels: not where the launch bounds leave 128 registers or fewer (the
- * t8x8 tiles), where the copies cost t128x128t8 a spilled register in the k loop */
-template <class P> static constexpr bool simt_unpin = 65536 / (P::NT * P::MIN_BLOCKS) > 128;
 
 /* The epilogue of both bodies: a lane's (WMITER*4) x (WNITER*4) outputs, whose first is
  * at (out_row, out_col) of C (or of a split's partial product), as float4 stores when VEC_C

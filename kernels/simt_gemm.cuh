@@ -296,6 +296,7 @@ static __device__ __forceinline__ void simt_body_kmajor(int m, int n, int k, int
     }
     cp_async_wait<0>(); /* only empty groups remain; leave none behind */
 
+    static_assert(!simt_unpin<P>, "the copies of the sums were timed for transposed-A tiles only");
     simt_store<P, VEC_C>(acc, c_out, m, n, row0 + w_row * WM + l_row * TM, col0 + b_off);
 }
 

@@ -79,9 +79,9 @@ template <class P> static inline struct simt_config simt_config_of(const char *n
 #undef SIMT_CONFIG
 
 /* The tiles whose kernels store copies of their sums (simt_quad): those timed faster so. Not
- * t128x64 (timed slower), the k32 tiles and t128x256 (no faster), the 128-register t8x8 tiles
- * (the copies cost t128x128t8 a spilled register in the k loop), nor the tiles not timed both
- * ways. The k-major body keeps its sums as they are. */
+ * t128x64 (timed slower), t128x256, the k32 tiles and t64x64 (no faster), the 128-register
+ * t8x8 tiles (the copies cost t128x128t8 a spilled register in the k loop), nor t256x128 and
+ * t32x64 (not timed both ways). The k-major body keeps its sums as they are. */
 template <class P> inline constexpr bool simt_unpin = false;
 template <> inline constexpr bool simt_unpin<simt_cfg_t128x128> = true;
 template <> inline constexpr bool simt_unpin<simt_cfg_t128x128s4> = true;

@@ -28,7 +28,7 @@ OUT=${OUT:-/tmp/gemmprof-out}
 # the work folder lies outside $OUT (the device tool returns at most 8 files from it) and
 # is kept between invocations of one command, so that bundle.tgz holds all of their outputs
 W=${WORK:-/tmp/gemmprof-work}
-mkdir -p "$W/logs"
+mkdir -p "$W/logs" "$OUT"
 steps=${*:-build cupti run rerun tests trace sass cost sol}
 # issue 28's nine shapes, for the steps that measure the auto variants (SHAPES28 overrides)
 S28=${SHAPES28:-1024,2048,4096,8192,1000x1500x700,8192x64x4096,64x8192x4096,3000x3000x512,257x513x4099}
@@ -246,15 +246,7 @@ if has simttune; then
     for s in ${S28//,/ }; do
         timeout 150 build/gemmprof --tune "$s" --no-counters -o "$W/simttune/$s" >"$W/logs/simttune-$s.log" 2>&1
         echo "tune $s: exit $?"; grep -E "rule's pick" "$W/logs/simttune-$s.log"
-        python3 - "$W/simttune/$s/tune.csv" >>"$W/simttune/h200_simt_tune.csv" <<'PY'
-import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
-    # a plan with B's padded copy: "t64x64+pad", with a peeled strip: "+peel" after it, a
-    # stream-K plan "+sk" (tests/test_simt_plan.c reads them so)
-    r["config_name"] += ("+pad" if " padB " in r["config"] else "") + ("+peel" if " peel" in r["config"] else "") \
-        + ("+tail" if " tail" in r["config"] else "") + ("+sk" if " streamk" in r["config"] else "")
-    print(",".join(r[c] for c in ("m", "n", "k", "config_name", "split", "blocks_per_sm", "time_median_s")))
-PY
+        python3 tools/lab/tune_rows.py "$W/simttune/$s/tune.csv" >>"$W/simttune/h200_simt_tune.csv"
     done
     python3 - "$W/simttune/timing/results.csv" <<'PY'
 import csv, sys

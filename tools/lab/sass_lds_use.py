@@ -7,19 +7,16 @@ first one that reads a register it wrote. A short distance leaves the load's lat
 One line per kernel whose label matches FILTER (a substring; default: all): LDS whose result is
 used, the shortest and the median distance, and how many are used within 10 instructions."""
 import os
-import re
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sass_banks  # noqa: E402
 
-REG = re.compile(r"^-?\|?R(\d+)")
-
-
 def reg(operand):
-    m = REG.match(operand.strip())
-    return int(m.group(1)) if m else None
+    """The register an operand names (sass_banks.REG), or None (RZ, a constant, an address)."""
+    m = sass_banks.REG.match(operand.strip())
+    return int(m.group(1)[1:]) if m and m.group(1) != "RZ" else None
 
 
 def distances(loop):

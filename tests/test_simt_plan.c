@@ -6,6 +6,7 @@
 
 #include "analysis/results_csv.h"
 #include "kernels/simt_plan.h"
+#include "tests/simt_tune_table.h"
 #include "tests/test.h"
 
 /* 132 SMs; blocks per SM as the occupancy API gives them on the H200 (its tuner tables,
@@ -266,6 +267,16 @@ static void test_model(void)
           "(%.0f vs %.0f cycles), as measured", odd_pad.est_cycles, odd_plain.est_cycles);
 }
 
+/* the time rows first..end-1 (one shape) measured for plan p; NaN where none did */
+static double measured(const struct tune_row *row, int first, int end, const struct simt_plan *p)
+{
+    for (int i = first; i < end; i++)
+        if (row[i].config == p->config && row[i].split == p->split && row[i].pad == (p->pad_n > 0) &&
+            row[i].peel == (p->peel_m > 0) && row[i].tail == (p->head_m > 0) && row[i].sk == (p->streamk > 0))
+            return row[i].t;
+    return NAN;
+}
+
 /* The rule against the H200: each row of tests/data/h200_simt_tune.csv is one plan of
  * `gemmprof --tune` at one of nine shapes (median of 10, L2 flushed; dependent launches,
  * peeled plans at 257x513x4099; results/h200/NOTES.md names the run), and of
@@ -277,75 +288,26 @@ static void test_model(void)
  * pick must be a plan of the table that ran at min_share of the table's best or more.
  * Replace the files with new tables when the kernels change (the tools/h200_session.sh
  * step simttune writes them in this layout). */
-/* one measured plan of a recorded tuner table */
-struct tune_row {
-    long m, n, k;
-    int config, split, per_sm, pad, peel, tail, sk;
-    double t;
-};
-
-/* the time rows first..end-1 (one shape) measured for plan p; NaN where none did */
-static double measured(const struct tune_row *row, int first, int end, const struct simt_plan *p)
-{
-    for (int i = first; i < end; i++)
-        if (row[i].config == p->config && row[i].split == p->split && row[i].pad == (p->pad_n > 0) &&
-            row[i].peel == (p->peel_m > 0) && row[i].tail == (p->head_m > 0) && row[i].sk == (p->streamk > 0))
-            return row[i].t;
-    return NAN;
-}
-
 static void test_h200_tables(const char *path, int nshapes, double min_share)
 {
-    FILE *f = fopen(path, "r");
-    CHECK(f != NULL, "%s opens", path);
-    if (!f)
-        return;
     enum { MAXROWS = 8192 };
     static struct tune_row row[MAXROWS];
-    char line[256], name[64];
-    int nrows = 0, unknown = 0;
-    if (!fgets(line, sizeof line, f))
-        line[0] = '\0';
-    while (nrows < MAXROWS && fgets(line, sizeof line, f)) {
-        char *p = line;
-        row[nrows].m = strtol(p, &p, 10), p++;
-        row[nrows].n = strtol(p, &p, 10), p++;
-        row[nrows].k = strtol(p, &p, 10), p++;
-        /* "t64x64+pad": the plan with B's padded copy; "+peel": with the strip kernel;
-         * "+tail": split past the full waves only; "+sk": stream-K */
-        size_t len = strcspn(p, ",");
-        snprintf(name, sizeof name, "%.*s", (int)len, p);
-        p += len + 1;
-        row[nrows].pad = strstr(name, "+pad") != NULL;
-        row[nrows].peel = strstr(name, "+peel") != NULL;
-        row[nrows].tail = strstr(name, "+tail") != NULL;
-        row[nrows].sk = strstr(name, "+sk") != NULL;
-        name[strcspn(name, "+")] = '\0';
-        row[nrows].split = (int)strtol(p, &p, 10), p++;
-        row[nrows].per_sm = (int)strtol(p, &p, 10), p++;
-        row[nrows].t = strtod(p, NULL);
-        row[nrows].config = simt_config_find(name);
-        unknown += row[nrows].config < 0;
-        nrows++;
-    }
-    fclose(f);
+    int unknown = 0;
+    const int nrows = tune_table_read(path, row, MAXROWS, &unknown);
+    CHECK(nrows >= 0, "%s opens", path);
+    if (nrows < 0)
+        return;
     CHECK(nrows > 50 * nshapes && unknown == 0, "%s: %d measured plans, every configuration in the table (%d unknown)",
           path, nrows, unknown);
 
     int shapes = 0, ok = 0;
     double worst = 1;
     for (int first = 0; first < nrows;) {
-        int end = first;
-        while (end < nrows && row[end].m == row[first].m && row[end].n == row[first].n && row[end].k == row[first].k)
-            end++;
-        struct simt_machine mc = {132, {0}, {0}, {0}};
+        const int end = tune_table_shape_end(row, first, nrows);
+        struct simt_machine mc = tune_table_machine(row, first, end);
         double best = INFINITY;
         int padded = 0, peeled = 0, tailed = 0, streamk = 0;
         for (int i = first; i < end; i++) {
-            if (row[i].config >= 0 && row[i].sk)
-                mc.streamk_per_sm[row[i].config] = row[i].per_sm;
-            else if (row[i].config >= 0)
-                mc.blocks_per_sm[row[i].config] = row[i].per_sm;
             best = fmin(best, row[i].t);
             padded |= row[i].pad;
             peeled |= row[i].peel;

@@ -4,7 +4,7 @@
 # results under $WORK (default /tmp/gemmprof-work) and packs all of it, earlier invocations'
 # outputs included, into $OUT/bundle.tgz (default /tmp/gemmprof-out).
 #   tools/h200_session.sh [steps...]
-# steps: build cupti run rerun compare test tests tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
+# steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
 # cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
@@ -148,11 +148,20 @@ if has compare; then
     grep -h "rows in both" "$W/logs/compare-same.md" "$W/logs/compare-slowed.md" | tee -a "$W/logs/compare.txt"
 fi
 if has tests; then
-    # make test-gpu takes 500-560 s on an H100 (its ncu comparisons alone 220-270 s): the
-    # default limit is most of a device command's 10 minutes, so build in an earlier call
+    # make test-gpu takes 500-590 s on an H100 (its ncu comparisons alone 516 s at ca08e00):
+    # past a device command's 10 minutes with a build in front, so build in an earlier call,
+    # or split it: `test` (make test, about 100 s) and `testncu` (make test-ncu) in two calls
     stamp "make test-gpu"
     timeout ${TEST_TIMEOUT:-570} make "${rev[@]}" test-gpu >"$W/logs/test-gpu.log" 2>&1
     grep -E "^(FAIL|skip)|passed," "$W/logs/test-gpu.log"
+fi
+if has testncu; then
+    stamp "make test-ncu (the comparisons with ncu)"
+    t0=$SECONDS
+    timeout ${TEST_TIMEOUT:-570} make "${rev[@]}" test-ncu >"$W/logs/test-ncu.log" 2>&1
+    echo "make test-ncu: exit $?, $((SECONDS - t0)) s" | tee -a "$W/logs/test-ncu.log"
+    grep -E "^(FAIL|skip) - |passed," "$W/logs/test-ncu.log"
+    cp "$W/logs/test-ncu.log" "$OUT/" 2>/dev/null
 fi
 if has test; then
     stamp "make test (the GPU tests but the ncu comparisons)"

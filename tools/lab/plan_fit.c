@@ -7,49 +7,7 @@
  *   /tmp/plan_fit [-v] TABLE...        (-v: a line per plan as well)
  * The model's static helpers are reached by including its source: a lab tool, not a user's. */
 #include "kernels/simt_plan.c"
-
-#include <stdlib.h>
-
-struct row {
-    long m, n, k;
-    int config, split, per_sm, pad, peel, tail, sk;
-    double t;
-};
-
-static int read_table(const char *path, struct row *row, int max)
-{
-    FILE *f = fopen(path, "r");
-    char line[256];
-    int nr = 0;
-    if (!f) {
-        perror(path);
-        exit(2);
-    }
-    while (nr < max && fgets(line, sizeof line, f)) {
-        if (line[0] < '0' || line[0] > '9') /* a header */
-            continue;
-        char name[64], *p = line;
-        struct row *r = &row[nr];
-        r->m = strtol(p, &p, 10), p++;
-        r->n = strtol(p, &p, 10), p++;
-        r->k = strtol(p, &p, 10), p++;
-        const size_t len = strcspn(p, ",");
-        snprintf(name, sizeof name, "%.*s", (int)len, p);
-        p += len + 1;
-        r->pad = strstr(name, "+pad") != NULL;
-        r->peel = strstr(name, "+peel") != NULL;
-        r->tail = strstr(name, "+tail") != NULL;
-        r->sk = strstr(name, "+sk") != NULL;
-        name[strcspn(name, "+")] = '\0';
-        r->split = (int)strtol(p, &p, 10), p++;
-        r->per_sm = (int)strtol(p, &p, 10), p++;
-        r->t = strtod(p, NULL);
-        r->config = simt_config_find(name);
-        nr++;
-    }
-    fclose(f);
-    return nr;
-}
+#include "tests/simt_tune_table.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -66,25 +24,23 @@ static const char *const group_name[GROUPS] = {"one wave, last under 90% full", 
 
 int main(int argc, char **argv)
 {
-    static struct row row[MAXR];
+    static struct tune_row row[MAXR];
     static struct simt_plan cand[SIMT_MAX_PLANS];
     const int verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
     for (int a = 1 + verbose; a < argc; a++) {
-        const int nr = read_table(argv[a], row, MAXR);
+        int unknown;
+        const int nr = tune_table_read(argv[a], row, MAXR, &unknown);
+        if (nr < 0) {
+            perror(argv[a]);
+            return 2;
+        }
         for (int first = 0; first < nr;) {
-            int end = first;
-            while (end < nr && row[end].m == row[first].m && row[end].n == row[first].n && row[end].k == row[first].k)
-                end++;
-            struct simt_machine mc = {132, {0}, {0}, {0}};
+            const int end = tune_table_shape_end(row, first, nr);
+            struct simt_machine mc = tune_table_machine(row, first, end);
             double best = INFINITY, best_fill = INFINITY;
             char fill_name[160] = "";
-            for (int i = first; i < end; i++) {
-                if (row[i].config >= 0 && row[i].sk)
-                    mc.streamk_per_sm[row[i].config] = row[i].per_sm;
-                else if (row[i].config >= 0)
-                    mc.blocks_per_sm[row[i].config] = row[i].per_sm;
+            for (int i = first; i < end; i++)
                 best = fmin(best, row[i].t);
-            }
             const int nc = simt_plan_candidates(&mc, row[first].m, row[first].n, row[first].k, cand, SIMT_MAX_PLANS);
             for (int j = 0; j < nc; j++) {
                 const struct simt_plan *p = &cand[j];

@@ -161,17 +161,23 @@ static cudaError_t simt_workspace(size_t bytes, float **out)
  * SIMT_STRIP_COLS columns (a lane per column, a warp's loads one 128-byte line), its
  * warps take every WARPS-th k-row of the slice, SIMT_STRIP_UNROLL rows of loads issued
  * before their FFMAs. Then the warps' sums are added in a fixed order through shared
- * memory (no atomics: the same result every run). */
+ * memory (no atomics: the same result every run).
+ * It reads neither the GEMM's output nor its rows of partials, so it runs beside the GEMM
+ * (a dependent launch, which starts once every GEMM block has: on the SMs the GEMM's
+ * blocks leave) and waits for the GEMM only at its end: the reduction after it waits for
+ * this kernel alone, and so, through it, for the GEMM. Where B is the padded copy
+ * (wait_first), it waits first: that copy's kernel is the GEMM's to wait for. */
 template <int R>
 static __global__ void __launch_bounds__(SIMT_STRIP_THREADS)
 gemm_simt_strip_kernel(int n, int ldb, int k, int k_slice, const float *__restrict__ a,
-                       const float *__restrict__ b, float *__restrict__ out)
+                       const float *__restrict__ b, float *__restrict__ out, int wait_first)
 {
     constexpr int WARPS = SIMT_STRIP_THREADS / 32, COLS = SIMT_STRIP_COLS, U = SIMT_STRIP_UNROLL;
     static_assert(COLS == 32 && R >= 1 && R <= SIMT_PEEL_MAX, "a lane per column, the strip's rows");
     __shared__ float sums[R][WARPS][COLS];
-    pdl_wait();      /* the GEMM: the reduction after this waits for this kernel only */
-    pdl_trigger();
+    if (wait_first)
+        pdl_wait();
+    pdl_trigger();   /* the reduction may launch; it waits for this grid to end */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int col = blockIdx.x * COLS + lane;
     const bool col_ok = col < n;
@@ -217,9 +223,11 @@ gemm_simt_strip_kernel(int n, int ldb, int k, int k_slice, const float *__restri
             s += sums[warp][w][lane];
         out[(size_t)blockIdx.y * R * n + (size_t)warp * n + col] = s;
     }
+    if (!wait_first)
+        pdl_wait();  /* the GEMM, before this grid may end */
 }
 
-typedef void (*simt_strip_fn)(int, int, int, int, const float *, const float *, float *);
+typedef void (*simt_strip_fn)(int, int, int, int, const float *, const float *, float *, int);
 /* [rows - 1] */
 static const simt_strip_fn simt_strips[SIMT_PEEL_MAX] = {gemm_simt_strip_kernel<1>, gemm_simt_strip_kernel<2>,
                                                          gemm_simt_strip_kernel<3>, gemm_simt_strip_kernel<4>};
@@ -278,7 +286,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (err == cudaSuccess && peel) {
         const dim3 grid((unsigned)(simt_strip_blocks(n, p->split) / p->split), (unsigned)p->split);
         err = pdl_launch(true, simt_strips[peel - 1], grid, dim3(SIMT_STRIP_THREADS), 0, stream, n, ldb, k,
-                         p->k_slice, a + (size_t)m0 * k, b_gemm, part + strip_at);
+                         p->k_slice, a + (size_t)m0 * k, b_gemm, part + strip_at, p->pad_n ? 1 : 0);
     }
     if (err != cudaSuccess)
         return err;

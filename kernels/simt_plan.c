@@ -331,6 +331,8 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, simt_plan_head_blocks(p, n), p->blocks, (int)whole,
                                          p->k_slice)
                            : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
+    if (fill)
+        p->est_cycles *= SIMT_FILL_OPTIMISM;
     if (split > 1) /* float4 items unless the strip's rows start mid-item (the launcher's test) */
         p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !(peel && n % 4 != 0),
                                        simt_reduce_wide(rest, n, split, gemm_threads));

@@ -16,6 +16,9 @@ const int simt_config_count = (int)(sizeof simt_configs / sizeof simt_configs[0]
 
 static const int simt_splits[] = SIMT_SPLITS;
 #define NSPLITS ((int)(sizeof simt_splits / sizeof simt_splits[0]))
+/* the splits a configuration's candidates take: the list's, then the one that fills a wave */
+#define NCANDIDATE_SPLITS (NSPLITS + 1)
+#define CANDIDATE_SPLIT(s) ((s) < NSPLITS ? simt_splits[s] : SIMT_SPLIT_FILL)
 
 int simt_config_threads(const struct simt_config *c)
 {
@@ -269,19 +272,32 @@ static long head_rows(const struct simt_machine *mc, int config, long gemm_m, lo
 static int plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
                      int peel, int tail, struct simt_plan *p)
 {
-    if (config < 0 || config >= simt_config_count || split < 1 || m < 1 || n < 1 || k < 1)
+    if (config < 0 || config >= simt_config_count || split < 0 || m < 1 || n < 1 || k < 1)
         return -1;
     const struct simt_config *c = &simt_configs[config];
-    const long slice = slice_of(k, split, c->bk), whole = ceil_div(k, c->bk) * c->bk;
     const long gn = pad ? pad : n;
     const int peel_m = peel ? (int)(m % c->bm) : 0;
+    const int fill = split == SIMT_SPLIT_FILL;
+    if (fill) {
+        /* as many slices as one wave of the grid's slots holds (never past the full waves:
+         * this split has no tail); a slice the list already has is that split's plan */
+        if (tail || (peel && peel_m >= m))
+            return -1;
+        split = (int)(slots_of(mc, config) / (ceil_div(m - peel_m, c->bm) * ceil_div(gn, c->bn)));
+        if (split < 2)
+            return -1;
+        for (int s = 0; s < NSPLITS; s++)
+            if (slice_of(k, simt_splits[s], c->bk) == slice_of(k, split, c->bk))
+                return -1;
+    }
+    const long slice = slice_of(k, split, c->bk), whole = ceil_div(k, c->bk) * c->bk;
     if (split > 1 && slice < SIMT_MIN_K_SLICE)
         return -1;
     /* B is padded so that the 16-byte copies run; a k-major A needs k % 4 == 0 for them too
      * (the launcher refuses a padded plan on the 4-byte path) */
     if (pad && c->a_kmajor && k % 4 != 0)
         return -1;
-    if (split > 1) {
+    if (split > 1 && !fill) {
         /* the slices that hold K (the rounding to BK may leave the last of `split` empty);
          * the previous split of the list with the same slice is the same plan */
         int prev = 1;
@@ -289,8 +305,9 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
             prev = simt_splits[s];
         if (prev != split && slice_of(k, prev, c->bk) == slice)
             return -1;
-        split = (int)ceil_div(k, slice);
     }
+    if (split > 1)
+        split = (int)ceil_div(k, slice);
     if (peel && (peel_m < 1 || peel_m > SIMT_PEEL_MAX || m < c->bm || split < 2))
         return -1;
     const long head_m = tail && !pad && split > 1 ? head_rows(mc, config, m - peel_m, gn) : 0;
@@ -302,6 +319,7 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     p->peel_m = peel_m;
     p->head_m = (int)head_m;
     p->streamk = 0;
+    p->fill = fill;
     p->k_slice = (int)(split == 1 ? whole : slice);
     /* the split part: the rows after the head */
     const long rest = m - head_m;
@@ -313,6 +331,8 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, simt_plan_head_blocks(p, n), p->blocks, (int)whole,
                                          p->k_slice)
                            : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
+    if (fill)
+        p->est_cycles *= SIMT_FILL_OPTIMISM;
     if (split > 1) /* float4 items unless the strip's rows start mid-item (the launcher's test) */
         p->est_cycles += reduce_cycles(mc, rest, n, split, gemm_threads, !(peel && n % 4 != 0),
                                        simt_reduce_wide(rest, n, split, gemm_threads));
@@ -413,8 +433,8 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
     int count = 0;
     for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
-            for (int s = 0; s < NSPLITS && count < max; s++)
-                if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], KIND_ARGS(kind), &out[count]) == 0)
+            for (int s = 0; s < NCANDIDATE_SPLITS && count < max; s++)
+                if (simt_plan_make_any(mc, m, n, k, c, CANDIDATE_SPLIT(s), KIND_ARGS(kind), &out[count]) == 0)
                     count++;
     /* then the stream-K plans, unpadded and padded */
     for (int pad = 0; pad < 2; pad++)
@@ -426,13 +446,13 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
 
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k)
 {
-    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0, 0}, p;
+    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0, 0, 0}, p;
     for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
-            for (int s = 0; s < NSPLITS; s++)
+            for (int s = 0; s < NCANDIDATE_SPLITS; s++)
                 /* strictly smaller: ties keep the larger tile, then the smaller split, then
                  * no copy, then no strip, then the whole split */
-                if (simt_plan_make_any(mc, m, n, k, c, simt_splits[s], KIND_ARGS(kind), &p) == 0 &&
+                if (simt_plan_make_any(mc, m, n, k, c, CANDIDATE_SPLIT(s), KIND_ARGS(kind), &p) == 0 &&
                     p.est_cycles < best.est_cycles)
                     best = p;
     for (int pad = 0; pad < 2; pad++)

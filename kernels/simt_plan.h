@@ -60,6 +60,18 @@ extern "C" {
 
 /* The rule's constants, fitted to `gemmprof --tune` tables on the H200 (see above). */
 #define SIMT_SPLITS {1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 32, 48, 64}
+/* After the list, each configuration's split that fills one wave: slots / tiles slices
+ * (a candidate where that is 2 or more and its slice is none of the list's). The list's
+ * splits either side of it leave a part-empty wave or a second one: at 257x513x4099 the
+ * 36 tiles of t64x64 take 12 slices in 432 of the 528 slots, 16 in 576. */
+#define SIMT_SPLIT_FILL 0
+/* The model is optimistic about one-wave plans that fill 90% of the slots or more: measured /
+ * estimated median 1.065 over 319 such plans of the recorded tables, against 0.98-0.99 for
+ * plans of two or more waves, last under 90% full. The fill candidates are such plans by
+ * construction, and they outnumber the list's near the pick, so the pick would favour the
+ * most underestimated of them: their GEMM estimate carries this factor. (On the H100, the
+ * fill plan of b128x64 at 515x517x4392 ran 1.37x its estimate and 76.5% of the best plan.) */
+#define SIMT_FILL_OPTIMISM 1.07
 #define SIMT_MIN_K_SLICE 64                 /* a shorter slice is mostly pipeline fill */
 #define SIMT_FILL_K 22.0                    /* a block's fixed cost, in k-steps of its tile */
 #define SIMT_FILL_K_STAGE 0.27              /* plus this x (STAGES - 1) x BK (the prologue) */
@@ -170,6 +182,7 @@ struct simt_plan {
     int peel_m;
     int head_m;           /* 0, or C's first head_m rows (whole tile rows) run unsplit first */
     int streamk;          /* 0, or a stream-K plan: `blocks` blocks of this many k-slices each */
+    int fill;             /* 1: the split is the one that fills a wave (SIMT_SPLIT_FILL) */
 };
 
 /* The padded width of B's rows for a padded plan at n (0 when n % 4 == 0: no copy). */

@@ -55,11 +55,11 @@ static void test_table(void)
     CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16 (k-major) or 8",
           simt_config_count);
     char buf[80];
-    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0, 0, 0};
+    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0, 0, 0, 0};
     simt_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 split2") == 0, "a plan described as the config column says: %s",
           buf);
-    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0, 0, 0};
+    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0, 0, 0, 0};
     simt_plan_describe(&t, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 aT split1") == 0, "a transposed-A plan says aT: %s", buf);
 }
@@ -267,6 +267,16 @@ static void test_model(void)
           "(%.0f vs %.0f cycles), as measured", odd_pad.est_cycles, odd_plain.est_cycles);
 }
 
+/* the time rows first..end-1 (one shape) measured for plan p; NaN where none did */
+static double measured(const struct tune_row *row, int first, int end, const struct simt_plan *p)
+{
+    for (int i = first; i < end; i++)
+        if (row[i].config == p->config && row[i].split == p->split && row[i].pad == (p->pad_n > 0) &&
+            row[i].peel == (p->peel_m > 0) && row[i].tail == (p->head_m > 0) && row[i].sk == (p->streamk > 0))
+            return row[i].t;
+    return NAN;
+}
+
 /* The rule against the H200: each row of tests/data/h200_simt_tune.csv is one plan of
  * `gemmprof --tune` at one of nine shapes (median of 10, L2 flushed; dependent launches,
  * peeled plans at 257x513x4099; results/h200/NOTES.md names the run), and of
@@ -310,16 +320,17 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
         static struct simt_plan cand[SIMT_MAX_PLANS];
         const int nc = simt_plan_candidates(&mc, row[first].m, row[first].n, row[first].k, cand,
                                             (int)(sizeof cand / sizeof cand[0]));
-        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0, 0, 0};
+        /* the splits that fill a wave, where the table ran any of them */
+        int filled = 0;
+        for (int j = 0; j < nc; j++)
+            filled |= cand[j].fill && !isnan(measured(row, first, end, &cand[j]));
+        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0, 0, 0, 0};
         for (int j = 0; j < nc; j++)
             if (mc.blocks_per_sm[cand[j].config] > 0 && (padded || !cand[j].pad_n) && (peeled || !cand[j].peel_m) &&
-                (tailed || !cand[j].head_m) && (streamk || !cand[j].streamk) && cand[j].est_cycles < p.est_cycles)
+                (tailed || !cand[j].head_m) && (streamk || !cand[j].streamk) && (filled || !cand[j].fill) &&
+                cand[j].est_cycles < p.est_cycles)
                 p = cand[j];
-        double t = NAN;
-        for (int i = first; i < end; i++)
-            if (row[i].config == p.config && row[i].split == p.split && row[i].pad == (p.pad_n > 0) &&
-                row[i].peel == (p.peel_m > 0) && row[i].tail == (p.head_m > 0) && row[i].sk == (p.streamk > 0))
-                t = row[i].t;
+        const double t = measured(row, first, end, &p);
         char b[80] = "none";
         if (p.config >= 0)
             simt_plan_describe(&p, b, sizeof b);

@@ -25,12 +25,12 @@ int main(int argc, char **argv)
     if (argc > 5)
         mc.blocks_per_sm[ci] = atoi(argv[5]);
     const double us = 1e6 / SIMT_MODEL_SM_HZ;
-    const int splits[] = SIMT_SPLITS;
+    const int splits[] = SIMT_SPLITS, nsplits = (int)(sizeof splits / sizeof splits[0]);
     printf("plan\tsplit\tpeel_m\tgemm_blocks\tk_slice\test_us\tgemm_us\treduce_us\tstrip_us\n");
-    for (size_t s = 0; s < sizeof splits / sizeof splits[0]; s++)
+    for (int s = 0; s <= nsplits; s++) /* the list, then the split that fills a wave */
         for (int peel = 0; peel <= 1; peel++) {
             struct simt_plan p;
-            if (simt_plan_make_any(&mc, m, n, k, ci, splits[s], 0, peel, 0, &p) != 0)
+            if (simt_plan_make_any(&mc, m, n, k, ci, s < nsplits ? splits[s] : SIMT_SPLIT_FILL, 0, peel, 0, &p) != 0)
                 continue;
             const long gemm_threads = p.blocks * simt_config_threads(&simt_configs[ci]);
             const double gemm = gemm_cycles(&mc, ci, n, k, p.blocks, p.k_slice);

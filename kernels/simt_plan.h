@@ -65,12 +65,11 @@ extern "C" {
  * splits either side of it leave a part-empty wave or a second one: at 257x513x4099 the
  * 36 tiles of t64x64 take 12 slices in 432 of the 528 slots, 16 in 576. */
 #define SIMT_SPLIT_FILL 0
-/* The model is optimistic about one-wave plans that fill 90% of the slots or more: measured /
- * estimated median 1.065 over 319 such plans of the recorded tables, against 0.98-0.99 for
- * plans of two or more waves, last under 90% full. The fill candidates are such plans by
- * construction, and they outnumber the list's near the pick, so the pick would favour the
- * most underestimated of them: their GEMM estimate carries this factor. (On the H100, the
- * fill plan of b128x64 at 515x517x4392 ran 1.37x its estimate and 76.5% of the best plan.) */
+/* The model is optimistic about one-wave plans that fill 90% of the slots or more (median
+ * measured / estimated 1.065 over the recorded tables; about 0.98 for plans of two waves or
+ * more). The fill candidates are such plans by construction, so without this factor on their
+ * GEMM estimate the pick favours the most underestimated of them (results/h200/NOTES.md,
+ * "Ninth session": 515x517x4392; tests/data/h100_simt_tune_fill.csv guards it). */
 #define SIMT_FILL_OPTIMISM 1.07
 #define SIMT_MIN_K_SLICE 64                 /* a shorter slice is mostly pipeline fill */
 #define SIMT_FILL_K 22.0                    /* a block's fixed cost, in k-steps of its tile */

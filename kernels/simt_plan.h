@@ -187,9 +187,10 @@ struct simt_plan {
 /* The padded width of B's rows for a padded plan at n (0 when n % 4 == 0: no copy). */
 int simt_pad_width(long n);
 
-/* The plan of configuration `config` with `split` slices at m x n x k: 0, or -1 when the
- * split is not a candidate (slice below SIMT_MIN_K_SLICE unless split is 1, an empty
- * slice, or too much workspace). */
+/* The plan of configuration `config` with `split` slices at m x n x k (SIMT_SPLIT_FILL: as
+ * many as fill one wave of the slots, -1 where that is under 2 or a slice the list has): 0,
+ * or -1 when the split is not a candidate (slice below SIMT_MIN_K_SLICE unless split is 1,
+ * an empty slice, or too much workspace). */
 int simt_plan_make(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                    struct simt_plan *p);
 /* The same with B's padded copy (-1 also when n % 4 == 0). */

@@ -3,90 +3,66 @@
  * as built here with the table's own blocks per SM: the pick, its measured time against the
  * table's best, and the plans the model offers that the table did not measure (a table
  * from an older rule lacks a newer rule's candidates).
- *   cc -O2 -I. tools/lab/pick_replay.c -lm -o /tmp/pick_replay
+ *   cc -O2 -I. tools/lab/pick_replay.c analysis/csv.c analysis/infile.c -lm -o /tmp/pick_replay
  *   /tmp/pick_replay results/h100/tune/simt/TABLE.csv ...
  * The model's source is included: a lab tool, not a user's. */
 #include "kernels/simt_plan.c"
 
 #include <stdlib.h>
 
+#include "analysis/csv.h"
+
 enum { MAXROWS = 4096 };
 struct row {
     char config[128];
-    double t;
+    double t;   /* NaN where the plan did not run ok */
 };
 static struct row rows[MAXROWS];
-
-/* the index of column NAME in a CSV header line, or -1 */
-static int column(const char *header, const char *name)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", header);
-    int i = 0;
-    for (char *tok = strtok(buf, ",\r\n"); tok; tok = strtok(NULL, ",\r\n"), i++)
-        if (strcmp(tok, name) == 0)
-            return i;
-    return -1;
-}
-
-/* field I of a CSV line (no quoted fields in a tuner table) into OUT */
-static void field(const char *line, int want, char *out, size_t len)
-{
-    int i = 0;
-    const char *p = line;
-    while (i < want && (p = strchr(p, ',')) != NULL)
-        p++, i++;
-    if (!p) {
-        out[0] = 0;
-        return;
-    }
-    size_t n = strcspn(p, ",\r\n");
-    snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), p);
-}
 
 int main(int argc, char **argv)
 {
     double worst = 1;
     int tables = 0, under95 = 0;
     for (int a = 1; a < argc; a++) {
-        FILE *f = fopen(argv[a], "r");
-        if (!f) {
-            fprintf(stderr, "pick_replay: cannot open %s\n", argv[a]);
+        struct csv_reader r;
+        char err[512];
+        if (csv_open(&r, argv[a], err, sizeof err) != 0) {
+            fprintf(stderr, "pick_replay: %s\n", err);
             return 2;
         }
-        char line[4096];
-        if (!fgets(line, sizeof line, f)) {
-            fclose(f);
-            continue;
-        }
-        const int cm = column(line, "m"), cn = column(line, "n"), ck = column(line, "k"),
-                  ccfg = column(line, "config"), cname = column(line, "config_name"),
-                  cbps = column(line, "blocks_per_sm"), ct = column(line, "time_median_s"),
-                  cst = column(line, "status");
-        if (cm < 0 || ccfg < 0 || cname < 0 || cbps < 0 || ct < 0 || cst < 0) {
-            fprintf(stderr, "pick_replay: %s is not a tuner table\n", argv[a]);
+        if (csv_next(&r, err, sizeof err) != 1) {
+            fprintf(stderr, "pick_replay: %s: no header\n", argv[a]);
             return 2;
         }
+        enum { M, N, K, CONFIG, NAME, PER_SM, TIME, STATUS, NCOLS };
+        static const char *const names[NCOLS] = {"m", "n", "k", "config", "config_name", "blocks_per_sm",
+                                                 "time_median_s", "status"};
+        int col[NCOLS];
+        for (int c = 0; c < NCOLS; c++)
+            if ((col[c] = csv_find_column(r.fields, r.nfields, names[c])) < 0) {
+                fprintf(stderr, "pick_replay: %s is not a tuner table (no %s column)\n", argv[a], names[c]);
+                return 2;
+            }
         struct simt_machine mc = {132, {0}, {0}, {0}};
         long m = 0, n = 0, k = 0;
-        int nrows = 0;
-        while (fgets(line, sizeof line, f) && nrows < MAXROWS) {
-            char v[128], name[64], st[16];
-            field(line, cst, st, sizeof st);
-            field(line, cname, name, sizeof name);
-            field(line, cm, v, sizeof v), m = atol(v);
-            field(line, cn, v, sizeof v), n = atol(v);
-            field(line, ck, v, sizeof v), k = atol(v);
-            field(line, ccfg, rows[nrows].config, sizeof rows[nrows].config);
-            field(line, cbps, v, sizeof v);
-            const int c = simt_config_find(name);
+        int nrows = 0, got;
+        while ((got = csv_next(&r, err, sizeof err)) == 1 && nrows < MAXROWS) {
+            char *const *f = r.fields;
+            if (r.nfields < NCOLS || r.nfields <= col[STATUS])
+                continue;
+            m = atol(f[col[M]]), n = atol(f[col[N]]), k = atol(f[col[K]]);
+            snprintf(rows[nrows].config, sizeof rows[nrows].config, "%s", f[col[CONFIG]]);
+            const int c = simt_config_find(f[col[NAME]]);
             if (c >= 0)
-                (strstr(rows[nrows].config, "streamk") ? mc.streamk_per_sm : mc.blocks_per_sm)[c] = atoi(v);
-            field(line, ct, v, sizeof v);
-            rows[nrows].t = strcmp(st, "ok") == 0 ? atof(v) : NAN;
+                (strstr(f[col[CONFIG]], "streamk") ? mc.streamk_per_sm : mc.blocks_per_sm)[c] = atoi(f[col[PER_SM]]);
+            rows[nrows].t = strcmp(f[col[STATUS]], "ok") == 0 ? atof(f[col[TIME]]) : NAN;
             nrows++;
         }
-        fclose(f);
+        csv_close(&r);
+        if (got < 0) {
+            fprintf(stderr, "pick_replay: %s\n", err);
+            return 2;
+        }
         double best = INFINITY;
         for (int i = 0; i < nrows; i++)
             if (rows[i].t < best)

@@ -43,16 +43,28 @@
 typedef cudaError_t (*simt_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
                                    const float *b, int ldb, float *c, int dep, cudaStream_t stream);
 
-/* Resident blocks per SM of one configuration, as launched, and its registers per thread
- * (16-byte path). */
-template <class P> static cudaError_t simt_occupancy(int *blocks, int *regs)
+/* Resident blocks per SM of one instantiation of a configuration's GEMM kernel, as
+ * launched, and its registers per thread */
+template <class P, bool VEC, bool VEC_C> static cudaError_t simt_path_occupancy(int *blocks, int *regs)
 {
     struct cudaFuncAttributes fa;
-    cudaError_t err = simt_blocks_per_sm<P>(gemm_simt_kernel<P, true, true>, blocks);
+    cudaError_t err = simt_blocks_per_sm<P>(gemm_simt_kernel<P, VEC, VEC_C>, blocks);
     if (err == cudaSuccess)
-        err = cudaFuncGetAttributes(&fa, gemm_simt_kernel<P, true, true>);
+        err = cudaFuncGetAttributes(&fa, gemm_simt_kernel<P, VEC, VEC_C>);
     if (err == cudaSuccess)
         *regs = fa.numRegs;
+    return err;
+}
+
+/* The same of its three paths (enum simt_path): a padded or 4-byte plan's grid fills the
+ * SMs by its own kernel's occupancy */
+template <class P> static cudaError_t simt_occupancy(struct simt_machine *mc, int i)
+{
+    cudaError_t err = simt_path_occupancy<P, true, true>(&mc->blocks_per_sm[i], &mc->regs[i]);
+    if (err == cudaSuccess)
+        err = simt_path_occupancy<P, true, false>(&mc->padded_per_sm[i], &mc->padded_regs[i]);
+    if (err == cudaSuccess)
+        err = simt_path_occupancy<P, false, false>(&mc->narrow_per_sm[i], &mc->narrow_regs[i]);
     return err;
 }
 
@@ -68,7 +80,7 @@ static const simt_run_fn simt_runs[] = {
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 };
-static cudaError_t (*const simt_occupancies[])(int *, int *) = {
+static cudaError_t (*const simt_occupancies[])(struct simt_machine *, int) = {
 #define SIMT_CONFIG(name, ...) simt_occupancy<simt_cfg_##name>,
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
@@ -109,7 +121,7 @@ extern "C" cudaError_t simt_machine_query(struct simt_machine *mc)
         struct simt_machine fresh = {};
         err = cudaDeviceGetAttribute(&fresh.sms, cudaDevAttrMultiProcessorCount, dev);
         for (int i = 0; i < simt_nconfigs && err == cudaSuccess; i++)
-            err = simt_occupancies[i](&fresh.blocks_per_sm[i], &fresh.regs[i]);
+            err = simt_occupancies[i](&fresh, i);
         for (const auto &r : simt_streamk_runs) {
             const int i = simt_config_find(r.name);
             if (err == cudaSuccess && i >= 0)

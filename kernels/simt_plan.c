@@ -89,46 +89,67 @@ static double fed_transposed(const struct simt_config *c, double warps)
 /* EFF of configuration c at m x n x k: the 4-byte copies when rows are not 16-byte
  * multiples (the launcher's 16-byte test, with the operands 16-byte aligned as
  * cudaMalloc gives them), and A's rows across sectors in the transposed tiles. */
+static int narrow_of(const struct simt_config *c, long n, long k)
+{
+    return n % 4 != 0 || (c->a_kmajor && k % 4 != 0);
+}
+
 static double shape_eff(const struct simt_config *c, long n, long k)
 {
     double eff = c->eff;
-    if (n % 4 != 0 || (c->a_kmajor && k % 4 != 0))
+    if (narrow_of(c, n, k))
         eff *= c->a_kmajor ? SIMT_NARROW_K : SIMT_NARROW_T;
     if (!c->a_kmajor && k % 8 != 0)
         eff *= SIMT_A_SECTOR;
     return eff;
 }
 
-/* blocks of a configuration resident per SM */
-static int per_sm_of(const struct simt_machine *mc, int config)
+enum simt_path simt_plan_path(int config, long n, long k, int pad)
 {
-    const int b = mc->blocks_per_sm[config] > 0 ? mc->blocks_per_sm[config] : simt_configs[config].min_blocks;
+    return pad ? SIMT_PATH_PADDED : narrow_of(&simt_configs[config], n, k) ? SIMT_PATH_NARROW : SIMT_PATH_VEC;
+}
+
+/* blocks of a configuration's GEMM kernel on a path resident per SM */
+static int per_sm_of(const struct simt_machine *mc, int config, int path)
+{
+    const int own = path == SIMT_PATH_PADDED ? mc->padded_per_sm[config]
+                    : path == SIMT_PATH_NARROW ? mc->narrow_per_sm[config] : 0;
+    const int b = own > 0 ? own : mc->blocks_per_sm[config] > 0 ? mc->blocks_per_sm[config]
+                                                                 : simt_configs[config].min_blocks;
     return b > 0 ? b : 1;
 }
 
 /* blocks per SM of a configuration's GEMM kernel, or of its stream-K kernel where known */
-static int kernel_per_sm(const struct simt_machine *mc, int config, int streamk)
+static int kernel_per_sm(const struct simt_machine *mc, int config, int streamk, int path)
 {
-    return streamk && mc->streamk_per_sm[config] > 0 ? mc->streamk_per_sm[config] : per_sm_of(mc, config);
+    return streamk && mc->streamk_per_sm[config] > 0 ? mc->streamk_per_sm[config] : per_sm_of(mc, config, path);
 }
 
 int simt_plan_blocks_per_sm(const struct simt_machine *mc, const struct simt_plan *p)
 {
-    return kernel_per_sm(mc, p->config, p->streamk);
+    return kernel_per_sm(mc, p->config, p->streamk, p->path);
 }
 
-/* a grid's slots: SMs x resident blocks of the configuration */
-static long slots_of(const struct simt_machine *mc, int config)
+int simt_plan_regs(const struct simt_machine *mc, const struct simt_plan *p)
 {
-    return (long)(mc->sms > 0 ? mc->sms : 1) * per_sm_of(mc, config);
+    const int own = p->streamk                      ? 0
+                    : p->path == SIMT_PATH_PADDED ? mc->padded_regs[p->config]
+                    : p->path == SIMT_PATH_NARROW ? mc->narrow_regs[p->config] : 0;
+    return own > 0 ? own : mc->regs[p->config];
+}
+
+/* a grid's slots: SMs x resident blocks of the configuration on the path */
+static long slots_of(const struct simt_machine *mc, int config, int path)
+{
+    return (long)(mc->sms > 0 ? mc->sms : 1) * per_sm_of(mc, config, path);
 }
 
 /* The busiest SM's time for the GEMM kernel: its L blocks in waves of up to b. */
-static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k, long blocks, int k_slice)
+static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k, long blocks, int k_slice, int path)
 {
     const struct simt_config *c = &simt_configs[ci];
     const int sms = mc->sms > 0 ? mc->sms : 1;
-    const int per_sm = per_sm_of(mc, ci);
+    const int per_sm = per_sm_of(mc, ci, path);
     const int warps = simt_config_threads(c) / 32;
     const double eff = shape_eff(c, n, k);
     const double tile_fmas = (double)c->bm * c->bn * (k_slice + SIMT_FILL_K + SIMT_FILL_K_STAGE * (c->stages - 1) * c->bk);
@@ -242,15 +263,15 @@ double simt_strip_cycles(const struct simt_machine *mc, long n, int split, int k
  * does not wait). The busiest SM holds the head's ceil(waves) of blocks, or its share of
  * all the work rounded up to whole slices, whichever is longer. */
 static double tail_cycles(const struct simt_machine *mc, int config, long gn, long k, long whole, long sliced,
-                          int k_whole, int k_slice)
+                          int k_whole, int k_slice, int path)
 {
-    const long slots = slots_of(mc, config);
+    const long slots = slots_of(mc, config, path);
     const double head_waves = (double)whole / slots, slice_waves = (double)sliced / slots;
-    const double head = gemm_cycles(mc, config, gn, k, whole, k_whole);
+    const double head = gemm_cycles(mc, config, gn, k, whole, k_whole, path);
     const double per_head_wave = head / ceil(head_waves);
     /* a later wave's: the slices do not start together on cold caches */
     const double wave_of_slices =
-        gemm_cycles(mc, config, gn, k, 2 * slots, k_slice) - gemm_cycles(mc, config, gn, k, slots, k_slice);
+        gemm_cycles(mc, config, gn, k, 2 * slots, k_slice, path) - gemm_cycles(mc, config, gn, k, slots, k_slice, path);
     const double work = ceil((head_waves * per_head_wave + slice_waves * wave_of_slices) / wave_of_slices);
     const double shared = work * wave_of_slices;
     return head > shared ? head : shared;
@@ -258,11 +279,11 @@ static double tail_cycles(const struct simt_machine *mc, int config, long gn, lo
 
 /* A tail plan's unsplit rows: the whole tile rows within the full waves of the unsplit
  * grid (gemm_m rows of tiles, gn wide); 0 when there is no full wave or nothing after it. */
-static long head_rows(const struct simt_machine *mc, int config, long gemm_m, long gn)
+static long head_rows(const struct simt_machine *mc, int config, long gemm_m, long gn, int path)
 {
     const struct simt_config *c = &simt_configs[config];
     const long across = ceil_div(gn, c->bn), rows = ceil_div(gemm_m, c->bm);
-    const long slots = slots_of(mc, config);
+    const long slots = slots_of(mc, config, path);
     const long head = (rows * across) / slots * slots / across;
     return head < rows ? head * c->bm : 0;
 }
@@ -278,12 +299,13 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     const long gn = pad ? pad : n;
     const int peel_m = peel ? (int)(m % c->bm) : 0;
     const int fill = split == SIMT_SPLIT_FILL;
+    const int path = simt_plan_path(config, n, k, pad);
     if (fill) {
         /* as many slices as one wave of the grid's slots holds (never past the full waves:
          * this split has no tail); a slice the list already has is that split's plan */
         if (tail || (peel && peel_m >= m))
             return -1;
-        split = (int)(slots_of(mc, config) / (ceil_div(m - peel_m, c->bm) * ceil_div(gn, c->bn)));
+        split = (int)(slots_of(mc, config, path) / (ceil_div(m - peel_m, c->bm) * ceil_div(gn, c->bn)));
         if (split < 2)
             return -1;
         for (int s = 0; s < NSPLITS; s++)
@@ -310,7 +332,7 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
         split = (int)ceil_div(k, slice);
     if (peel && (peel_m < 1 || peel_m > SIMT_PEEL_MAX || m < c->bm || split < 2))
         return -1;
-    const long head_m = tail && !pad && split > 1 ? head_rows(mc, config, m - peel_m, gn) : 0;
+    const long head_m = tail && !pad && split > 1 ? head_rows(mc, config, m - peel_m, gn, path) : 0;
     if (tail && head_m == 0)
         return -1;
     p->config = config;
@@ -320,6 +342,7 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     p->head_m = (int)head_m;
     p->streamk = 0;
     p->fill = fill;
+    p->path = path;
     p->k_slice = (int)(split == 1 ? whole : slice);
     /* the split part: the rows after the head */
     const long rest = m - head_m;
@@ -329,8 +352,8 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
         return -1;
     /* the last slice may be shorter; the busiest SM still waits for a full one */
     p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, simt_plan_head_blocks(p, n), p->blocks, (int)whole,
-                                         p->k_slice)
-                           : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice);
+                                         p->k_slice, path)
+                           : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice, path);
     if (fill)
         p->est_cycles *= SIMT_FILL_OPTIMISM;
     if (split > 1) /* float4 items unless the strip's rows start mid-item (the launcher's test) */
@@ -372,7 +395,8 @@ int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k
     const long kt = ceil_div(k, c->bk), tiles = ceil_div(m, c->bm) * ceil_div(gn, c->bn);
     if (tiles * kt > SIMT_SK_MAX_SLICES)
         return -1;
-    const int per_sm = kernel_per_sm(mc, config, 1);
+    const int path = simt_plan_path(config, n, k, pad);
+    const int per_sm = kernel_per_sm(mc, config, 1, path);
     const long iters = ceil_div(tiles * kt, (long)(mc->sms > 0 ? mc->sms : 1) * per_sm);
     memset(p, 0, sizeof *p);
     p->config = config;
@@ -380,6 +404,7 @@ int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k
     p->k_slice = (int)(kt * c->bk);
     p->pad_n = pad ? width : 0;
     p->streamk = (int)iters;
+    p->path = path;
     p->blocks = ceil_div(tiles * kt, iters);
     if (simt_plan_workspace_bytes(p, m, n, k) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
         return -1;
@@ -446,7 +471,7 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
 
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k)
 {
-    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0, 0, 0}, p;
+    struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0, 0, 0, 0}, p;
     for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
             for (int s = 0; s < NCANDIDATE_SPLITS; s++)

@@ -157,14 +157,22 @@ void simt_config_thread_tile(const struct simt_config *c, int *tm, int *tn);
 /* Index of the configuration called `name`, or -1. */
 int simt_config_find(const char *name);
 
+/* The GEMM kernel's three instantiations (kernels/simt_gemm.cuh): 16-byte copies and
+ * stores; 16-byte copies of a padded B beside 4-byte stores into C; 4-byte copies (B's rows,
+ * or a k-major A's, not 16-byte multiples). ptxas gives them different registers, so they
+ * may fit different blocks per SM (t64x128: 156, 156 and 180 registers, 3, 3 and 2 blocks). */
+enum simt_path { SIMT_PATH_VEC, SIMT_PATH_PADDED, SIMT_PATH_NARROW };
+
 /* What the rule knows of the device: SM count and, per configuration, blocks resident per
- * SM (0: the table's MIN_BLOCKS); registers per thread of the 16-byte path, for the
- * tuner's table only (0: unknown). */
+ * SM of the 16-byte path (0: the table's MIN_BLOCKS) and of the other two (0: as the
+ * 16-byte path's); registers per thread of each path, for the tuner's table only (0: unknown). */
 struct simt_machine {
     int sms;
     int blocks_per_sm[SIMT_MAX_CONFIGS];
     int regs[SIMT_MAX_CONFIGS];
     int streamk_per_sm[SIMT_MAX_CONFIGS]; /* the stream-K kernel's blocks per SM (0: as blocks_per_sm) */
+    int padded_per_sm[SIMT_MAX_CONFIGS], padded_regs[SIMT_MAX_CONFIGS];
+    int narrow_per_sm[SIMT_MAX_CONFIGS], narrow_regs[SIMT_MAX_CONFIGS];
 };
 
 /* One way to run a shape: configuration, split of K into `split` slices of k_slice
@@ -182,6 +190,7 @@ struct simt_plan {
     int head_m;           /* 0, or C's first head_m rows (whole tile rows) run unsplit first */
     int streamk;          /* 0, or a stream-K plan: `blocks` blocks of this many k-slices each */
     int fill;             /* 1: the split is the one that fills a wave (SIMT_SPLIT_FILL) */
+    int path;             /* the GEMM kernel's instantiation (enum simt_path) */
 };
 
 /* The padded width of B's rows for a padded plan at n (0 when n % 4 == 0: no copy). */
@@ -209,8 +218,12 @@ int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, in
 int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k, int config, int pad,
                            struct simt_plan *p);
 /* Blocks of a plan's GEMM kernel resident per SM (the stream-K kernel's own where known;
- * else the configuration's, or its MIN_BLOCKS where the machine does not say). */
+ * else its path's, or its MIN_BLOCKS where the machine does not say), and its registers per
+ * thread (0: unknown). */
 int simt_plan_blocks_per_sm(const struct simt_machine *mc, const struct simt_plan *p);
+int simt_plan_regs(const struct simt_machine *mc, const struct simt_plan *p);
+/* The GEMM kernel's path for configuration `config` at n x k, B padded or not. */
+enum simt_path simt_plan_path(int config, long n, long k, int pad);
 /* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk_tiles.def). */
 int simt_config_has_streamk(int config);
 

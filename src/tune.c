@@ -81,7 +81,7 @@ static void tune_print(FILE *f, const struct run *r, const struct tune_row *rows
     for (int i = 0; i < n; i++) {
         const struct tune_row *t = &rows[i];
         const struct simt_plan *p = &tune_plans[t->plan];
-        fprintf(f, "%c %-39s %4d %6d %7ld %6.2f %-13s", t->picked ? '*' : ' ', t->res.config, tune_mc.regs[p->config],
+        fprintf(f, "%c %-39s %4d %6d %7ld %6.2f %-13s", t->picked ? '*' : ' ', t->res.config, simt_plan_regs(&tune_mc, p),
                 simt_plan_blocks_per_sm(&tune_mc, p), p->blocks, t->waves, gp_status_name(t->res.status));
         tune_print_times(f, &t->res, best_s, tune_eff(r, &t->res));
         fprintf(f, " %9.4f\n", 1e3 * p->est_cycles / SIMT_MODEL_SM_HZ);
@@ -99,7 +99,7 @@ static void tune_csv_row(FILE *f, const struct run *r, const struct shape_data *
     csv_write_field(f, t->res.config);
     fprintf(f, ",%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d,%d,", c->name, c->bm, c->bn, c->bk, c->wm, c->wn, tm,
             tn, c->stages, simt_config_threads(c), c->a_kmajor, p->split, p->k_slice, p->blocks,
-            tune_mc.regs[p->config], simt_plan_blocks_per_sm(&tune_mc, p));
+            simt_plan_regs(&tune_mc, p), simt_plan_blocks_per_sm(&tune_mc, p));
     const double model_s = p->est_cycles / SIMT_MODEL_SM_HZ;
     tune_csv_cells(f, t, best_s, tune_eff(r, &t->res), &model_s, 1);
 }

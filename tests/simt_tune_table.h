@@ -65,17 +65,29 @@ static inline int tune_table_shape_end(const struct tune_row *row, int first, in
 }
 
 /* The rule's machine as the table measured it: 132 SMs, each tile's blocks per SM (its
- * stream-K kernel's from the "+sk" rows) */
+ * stream-K kernel's from the "+sk" rows, its padded and 4-byte paths' from their rows; a
+ * table from before the tuner told the paths apart gives them the 16-byte kernel's) */
 static inline struct simt_machine tune_table_machine(const struct tune_row *row, int first, int end)
 {
-    struct simt_machine mc = {132, {0}, {0}, {0}};
+    struct simt_machine mc = {.sms = 132};
     for (int i = first; i < end; i++) {
-        if (row[i].config >= 0 && row[i].sk)
-            mc.streamk_per_sm[row[i].config] = row[i].per_sm;
-        else if (row[i].config >= 0)
-            mc.blocks_per_sm[row[i].config] = row[i].per_sm;
+        const int c = row[i].config;
+        if (c < 0)
+            continue;
+        const enum simt_path path = simt_plan_path(c, row[i].n, row[i].k, row[i].pad);
+        (row[i].sk                       ? mc.streamk_per_sm
+         : path == SIMT_PATH_PADDED ? mc.padded_per_sm
+         : path == SIMT_PATH_NARROW ? mc.narrow_per_sm
+                                    : mc.blocks_per_sm)[c] = row[i].per_sm;
     }
     return mc;
+}
+
+/* Whether the table measured a plan of configuration c (any kernel of it) */
+static inline int tune_table_has(const struct simt_machine *mc, int c)
+{
+    return mc->blocks_per_sm[c] > 0 || mc->padded_per_sm[c] > 0 || mc->narrow_per_sm[c] > 0 ||
+           mc->streamk_per_sm[c] > 0;
 }
 
 #endif

@@ -13,7 +13,7 @@
  * tests/data/h200_simt_tune.csv); a row the list misses keeps its MIN_BLOCKS */
 static struct simt_machine h200(void)
 {
-    struct simt_machine mc = {132, {0}, {0}, {0}};
+    struct simt_machine mc = {.sms = 132};
     static const struct {
         const char *name;
         int per_sm;
@@ -55,11 +55,11 @@ static void test_table(void)
     CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16 (k-major) or 8",
           simt_config_count);
     char buf[80];
-    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0, 0, 0, 0};
+    const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0, 0, 0, 0, 0};
     simt_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 split2") == 0, "a plan described as the config column says: %s",
           buf);
-    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0, 0, 0, 0};
+    const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0, 0, 0, 0, 0};
     simt_plan_describe(&t, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 aT split1") == 0, "a transposed-A plan says aT: %s", buf);
 }
@@ -328,9 +328,9 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
         int filled = 0;
         for (int j = 0; j < nc; j++)
             filled |= cand[j].fill && !isnan(measured(row, first, end, &cand[j]));
-        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0, 0, 0, 0};
+        struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0, 0, 0, 0, 0};
         for (int j = 0; j < nc; j++)
-            if (mc.blocks_per_sm[cand[j].config] > 0 && (padded || !cand[j].pad_n) && (peeled || !cand[j].peel_m) &&
+            if (tune_table_has(&mc, cand[j].config) && (padded || !cand[j].pad_n) && (peeled || !cand[j].peel_m) &&
                 (tailed || !cand[j].head_m) && (streamk || !cand[j].streamk) && (filled || !cand[j].fill) &&
                 cand[j].est_cycles < p.est_cycles)
                 p = cand[j];

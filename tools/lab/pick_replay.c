@@ -4,7 +4,7 @@
  * table's best, and the plans the model offers that the table did not measure (a table
  * from an older rule lacks a newer rule's candidates).
  *   cc -O2 -I. tools/lab/pick_replay.c analysis/csv.c analysis/infile.c -lm -o /tmp/pick_replay
- *   /tmp/pick_replay results/h100/tune/simt/TABLE.csv ...
+ *   /tmp/pick_replay [narrow:TILE=BLOCKS] [padded:TILE=BLOCKS] results/h100/tune/simt/TABLE.csv ...
  * The model's source is included: a lab tool, not a user's. */
 #include "kernels/simt_plan.c"
 
@@ -23,7 +23,26 @@ int main(int argc, char **argv)
 {
     double worst = 1;
     int tables = 0, under95 = 0;
+    /* narrow:NAME=B, padded:NAME=B: that path's blocks per SM of tile NAME, over the tables'
+     * (an older table gives every path the 16-byte kernel's) */
+    int over[2][SIMT_MAX_CONFIGS] = {{0}};
     for (int a = 1; a < argc; a++) {
+        const int padded = strncmp(argv[a], "padded:", 7) == 0;
+        if (!padded && strncmp(argv[a], "narrow:", 7) != 0)
+            continue;
+        char name[64];
+        const char *eq = strchr(argv[a], '=');
+        snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - argv[a] - 7) : 0, argv[a] + 7);
+        const int c = simt_config_find(name);
+        if (!eq || c < 0 || atoi(eq + 1) < 1) {
+            fprintf(stderr, "pick_replay: %s: want narrow:TILE=BLOCKS or padded:TILE=BLOCKS\n", argv[a]);
+            return 2;
+        }
+        over[padded][c] = atoi(eq + 1);
+    }
+    for (int a = 1; a < argc; a++) {
+        if (strncmp(argv[a], "narrow:", 7) == 0 || strncmp(argv[a], "padded:", 7) == 0)
+            continue;
         struct csv_reader r;
         char err[512];
         if (csv_open(&r, argv[a], err, sizeof err) != 0) {
@@ -43,7 +62,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "pick_replay: %s is not a tuner table (no %s column)\n", argv[a], names[c]);
                 return 2;
             }
-        struct simt_machine mc = {132, {0}, {0}, {0}};
+        struct simt_machine mc = {.sms = 132};
         long m = 0, n = 0, k = 0;
         int nrows = 0, got;
         while ((got = csv_next(&r, err, sizeof err)) == 1 && nrows < MAXROWS) {
@@ -53,12 +72,24 @@ int main(int argc, char **argv)
             m = atol(f[col[M]]), n = atol(f[col[N]]), k = atol(f[col[K]]);
             snprintf(rows[nrows].config, sizeof rows[nrows].config, "%s", f[col[CONFIG]]);
             const int c = simt_config_find(f[col[NAME]]);
-            if (c >= 0)
-                (strstr(f[col[CONFIG]], "streamk") ? mc.streamk_per_sm : mc.blocks_per_sm)[c] = atoi(f[col[PER_SM]]);
+            if (c >= 0) {
+                /* the row's own kernel: stream-K, or the GEMM kernel on the row's path */
+                const int path = simt_plan_path(c, n, k, strstr(f[col[CONFIG]], " padB") != NULL);
+                (strstr(f[col[CONFIG]], "streamk")     ? mc.streamk_per_sm
+                 : path == SIMT_PATH_PADDED ? mc.padded_per_sm
+                 : path == SIMT_PATH_NARROW ? mc.narrow_per_sm
+                                            : mc.blocks_per_sm)[c] = atoi(f[col[PER_SM]]);
+            }
             rows[nrows].t = strcmp(f[col[STATUS]], "ok") == 0 ? atof(f[col[TIME]]) : NAN;
             nrows++;
         }
         csv_close(&r);
+        for (int c = 0; c < SIMT_MAX_CONFIGS; c++) {
+            if (over[0][c])
+                mc.narrow_per_sm[c] = over[0][c];
+            if (over[1][c])
+                mc.padded_per_sm[c] = over[1][c];
+        }
         if (got < 0) {
             fprintf(stderr, "pick_replay: %s\n", err);
             return 2;

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
                     if (row[i].config != p->config || row[i].split != p->split || row[i].pad != (p->pad_n > 0) ||
                         row[i].peel != (p->peel_m > 0) || row[i].tail || row[i].sk)
                         continue;
-                    const long slots = slots_of(&mc, p->config);
+                    const long slots = slots_of(&mc, p->config, p->path);
                     const double est = p->est_cycles / SIMT_MODEL_SM_HZ, waves = (double)p->blocks / slots;
                     const double last = waves - ceil(waves) + 1; /* the last wave's fill, (0, 1] */
                     char name[96];

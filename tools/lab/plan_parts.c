@@ -21,7 +21,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: bad shape or unknown tile '%s'\n", argv[0], argv[4]);
         return 2;
     }
-    struct simt_machine mc = {132, {0}, {0}, {0}};
+    struct simt_machine mc = {.sms = 132};
     if (argc > 5)
         mc.blocks_per_sm[ci] = atoi(argv[5]);
     const double us = 1e6 / SIMT_MODEL_SM_HZ;
@@ -33,7 +33,7 @@ int main(int argc, char **argv)
             if (simt_plan_make_any(&mc, m, n, k, ci, s < nsplits ? splits[s] : SIMT_SPLIT_FILL, 0, peel, 0, &p) != 0)
                 continue;
             const long gemm_threads = p.blocks * simt_config_threads(&simt_configs[ci]);
-            const double gemm = gemm_cycles(&mc, ci, n, k, p.blocks, p.k_slice);
+            const double gemm = gemm_cycles(&mc, ci, n, k, p.blocks, p.k_slice, p.path);
             const double red = p.split > 1 ? reduce_cycles(&mc, m, n, p.split, gemm_threads, !(peel && n % 4 != 0),
                                                            simt_reduce_wide(m, n, p.split, gemm_threads))
                                            : 0;

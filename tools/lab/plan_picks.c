@@ -11,7 +11,7 @@
 
 int main(int argc, char **argv)
 {
-    struct simt_machine mc = {132, {0}, {0}, {0}};
+    struct simt_machine mc = {.sms = 132};
     int a = 1;
     for (; a < argc && strchr(argv[a], '='); a++) {
         const char *eq = strchr(argv[a], '='), *name = argv[a];

@@ -10,20 +10,25 @@
 #include "tests/test.h"
 
 /* 132 SMs; blocks per SM as the occupancy API gives them on the H200 (its tuner tables,
- * tests/data/h200_simt_tune.csv); a row the list misses keeps its MIN_BLOCKS */
+ * tests/data/h200_simt_tune.csv), and where the padded or 4-byte path fits fewer
+ * (tests/data/h200_simt_tune_narrow.csv); a row the list misses keeps its MIN_BLOCKS */
 static struct simt_machine h200(void)
 {
     struct simt_machine mc = {.sms = 132};
     static const struct {
         const char *name;
-        int per_sm;
-    } occ[] = {{"b128x256", 1}, {"b256x128", 1}, {"b128x128", 2}, {"b64x128", 3},   {"b128x64", 3},
-               {"b64x64", 4},   {"t64x128", 3},  {"t128x64", 2},  {"t64x64", 4},    {"t128x128", 2},
-               {"t128x256", 1}, {"t256x128", 1}, {"t128x256t8", 1}, {"t128x128t8", 2}, {"t32x64", 8}};
+        int per_sm, padded, narrow;
+    } occ[] = {{"b128x256", 1, 0, 0}, {"b256x128", 1, 0, 0},   {"b128x128", 2, 0, 0},   {"b64x128", 3, 0, 0},
+               {"b128x64", 3, 2, 2},  {"b64x64", 4, 0, 0},     {"t64x128", 3, 0, 2},    {"t128x64", 2, 0, 0},
+               {"t64x64", 4, 0, 0},   {"t128x128", 2, 0, 0},   {"t128x256", 1, 0, 0},   {"t256x128", 1, 0, 0},
+               {"t128x256t8", 1, 0, 0}, {"t128x128t8", 2, 0, 0}, {"t32x64", 8, 0, 6}};
     for (size_t i = 0; i < sizeof occ / sizeof occ[0]; i++) {
         int c = simt_config_find(occ[i].name);
-        if (c >= 0)
+        if (c >= 0) {
             mc.blocks_per_sm[c] = occ[i].per_sm;
+            mc.padded_per_sm[c] = occ[i].padded;
+            mc.narrow_per_sm[c] = occ[i].narrow;
+        }
     }
     return mc;
 }
@@ -125,6 +130,41 @@ static void test_rule(void)
     CHECK(simt_plan_make(&mc, 100, 100, 100, 0, 16, &q) == -1, "16 slices of a K of 100 are refused");
     CHECK(simt_plan_make(&mc, 100, 100, 100, 0, 1, &q) == 0 && q.k_slice == 112 && q.blocks == 1,
           "unsplit: one slice of K rounded up to BK (%d), one block", q.k_slice);
+}
+
+/* A plan's GEMM kernel is one of three instantiations, and its grid fills the SMs by that
+ * one's blocks per SM: at 443x101x6938 the 4-byte t64x128 kernel (180 registers) fits 2
+ * where the 16-byte one fits 3, so 55 slices of its 7 tiles are a wave and a half, not one
+ * (the plan the rule picked when it counted 3: 56.4 us against its 35.9 us estimate, on the
+ * H200 at d2dcbfa). */
+static void test_paths(void)
+{
+    const struct simt_machine mc = h200();
+    const int t64x128 = simt_config_find("t64x128"), b128x64 = simt_config_find("b128x64");
+    CHECK(simt_plan_path(t64x128, 693, 9658, 0) == SIMT_PATH_NARROW &&
+              simt_plan_path(t64x128, 693, 9658, 1) == SIMT_PATH_PADDED &&
+              simt_plan_path(t64x128, 692, 9658, 0) == SIMT_PATH_VEC &&
+              simt_plan_path(t64x128, 692, 9657, 0) == SIMT_PATH_VEC &&
+              simt_plan_path(b128x64, 692, 9657, 0) == SIMT_PATH_NARROW,
+          "the path: 4-byte copies where B's rows (or a k-major A's) are not 16-byte multiples, padded where B is");
+    struct simt_machine as_vec = mc;
+    as_vec.narrow_per_sm[t64x128] = 0;
+    struct simt_plan own, vec;
+    const int made = simt_plan_make(&mc, 443, 101, 6938, t64x128, 55, &own) == 0 &&
+                     simt_plan_make(&as_vec, 443, 101, 6938, t64x128, 55, &vec) == 0;
+    CHECK(made && simt_plan_blocks_per_sm(&mc, &own) == 2 && simt_plan_blocks_per_sm(&as_vec, &vec) == 3 &&
+              own.est_cycles > 1.15 * vec.est_cycles,
+          "443x101x6938, t64x128 split55 unpadded: 2 blocks per SM, estimate %.2fx the one with 3",
+          made ? own.est_cycles / vec.est_cycles : NAN);
+    struct simt_plan padded;
+    CHECK(simt_plan_make_padded(&mc, 443, 101, 6938, t64x128, 55, &padded) == 0 &&
+              simt_plan_blocks_per_sm(&mc, &padded) == 3,
+          "its padded twin keeps the 16-byte copies' 3 blocks per SM");
+    const struct simt_plan pick = simt_plan_pick(&mc, 443, 101, 6938);
+    char b[80];
+    simt_plan_describe(&pick, b, sizeof b);
+    CHECK(!(pick.config == t64x128 && pick.path == SIMT_PATH_NARROW && pick.split == 55),
+          "443x101x6938 picks another plan: %s", b);
 }
 
 /* The model's pieces, each on its own: what makes a split, a wave, a narrow row pay. */
@@ -287,8 +327,10 @@ static double measured(const struct tune_row *row, int first, int end, const str
  * on an H100 SXM with stream-K in the rule, cb1a5f1's tables; h100_simt_tune_fill.csv: six
  * shapes with the splits that fill a wave, on an H100 SXM, where the fill plan of b128x64 at
  * 515x517x4392 ran 1.37x its estimate before SIMT_FILL_OPTIMISM; the seventh shape of those
- * tables, 262x693x8353, is left out: its pick, with the fill split or without, is at 77% of the
- * best, an open miss of the model on the 4-byte path, results/h200/NOTES.md). At every shape of `path` the rule's
+ * tables, 262x693x8353, is left out: they give the 4-byte path the 16-byte kernel's blocks per
+ * SM; h200_simt_tune_narrow.csv: eleven shapes whose B rows or k-major A rows are not 16-byte
+ * multiples, the tuner telling the paths' blocks per SM apart, 8bd7523, 262x693x8353 among
+ * them). At every shape of `path` the rule's
  * pick must be a plan of the table that ran at min_share of the table's best or more.
  * Replace the files with new tables when the kernels change (the tools/h200_session.sh
  * step simttune writes them in this layout). */
@@ -436,6 +478,7 @@ int main(void)
     test_table();
     test_rule();
     test_model();
+    test_paths();
     test_h200_tables("tests/data/h200_simt_tune.csv", 9, 0.95);
     test_h200_tables("tests/data/h200_simt_tune_extra.csv", 15, 0.90);
     test_h200_tables("tests/data/h200_simt_tune_tail.csv", 6, 0.93);
@@ -443,6 +486,7 @@ int main(void)
     test_h200_tables("tests/data/h100_simt_tune_streamk.csv", 11, 0.95);
     test_h200_tables("tests/data/h100_simt_tune.csv", 9, 0.95);
     test_h200_tables("tests/data/h100_simt_tune_fill.csv", 6, 0.95);
+    test_h200_tables("tests/data/h200_simt_tune_narrow.csv", 11, 0.93);
     test_streamk();
     test_config_column();
     TEST_EXIT();

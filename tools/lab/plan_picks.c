@@ -1,7 +1,7 @@
 /* The rule's pick at each shape with and without the splits that fill a wave
  * (SIMT_SPLIT_FILL), the fill plans marked. Blocks per SM as NAME=N (stream-K kernels:
- * sk:NAME=N), e.g. from a --tune table's blocks_per_sm column; a tile not given keeps its
- * MIN_BLOCKS.
+ * sk:NAME=N; the padded-B and 4-byte paths' padded:NAME=N and narrow:NAME=N), e.g. from a
+ * --tune table's blocks_per_sm column; a tile not given keeps its MIN_BLOCKS.
  *   cc -O2 -I. tools/lab/plan_picks.c -lm -o /tmp/plan_picks
  *   /tmp/plan_picks t64x64=4 t64x128=3 sk:t64x128=3 ... 257x513x4099 2048 ...
  * The model's source is included: a lab tool, not a user's. */
@@ -15,15 +15,22 @@ int main(int argc, char **argv)
     int a = 1;
     for (; a < argc && strchr(argv[a], '='); a++) {
         const char *eq = strchr(argv[a], '='), *name = argv[a];
-        const int streamk = strncmp(name, "sk:", 3) == 0;
+        /* a prefix names the kernel: sk: stream-K, padded: and narrow: the GEMM kernel's
+         * padded-B and 4-byte paths (enum simt_path) */
+        static const char *const prefixes[] = {"sk:", "padded:", "narrow:"};
+        int kind = -1, skip = 0;
+        for (int i = 0; i < 3 && kind < 0; i++)
+            if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+                kind = i, skip = (int)strlen(prefixes[i]);
         char tile[64];
-        snprintf(tile, sizeof tile, "%.*s", (int)(eq - name - 3 * streamk), name + 3 * streamk);
+        snprintf(tile, sizeof tile, "%.*s", (int)(eq - name - skip), name + skip);
         const int c = simt_config_find(tile);
         if (c < 0) {
             fprintf(stderr, "plan_picks: unknown tile '%s'\n", tile);
             return 2;
         }
-        (streamk ? mc.streamk_per_sm : mc.blocks_per_sm)[c] = atoi(eq + 1);
+        (kind == 0 ? mc.streamk_per_sm : kind == 1 ? mc.padded_per_sm : kind == 2 ? mc.narrow_per_sm
+                                                                                  : mc.blocks_per_sm)[c] = atoi(eq + 1);
     }
     static struct simt_plan cand[SIMT_MAX_PLANS];
     for (; a < argc; a++) {

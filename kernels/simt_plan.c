@@ -86,14 +86,16 @@ static double fed_transposed(const struct simt_config *c, double warps)
     return pow(warps / SIMT_FEED_WARPS_T, SIMT_FEED_EXP_T);
 }
 
-/* EFF of configuration c at m x n x k: the 4-byte copies when rows are not 16-byte
- * multiples (the launcher's 16-byte test, with the operands 16-byte aligned as
- * cudaMalloc gives them), and A's rows across sectors in the transposed tiles. */
+/* Whether configuration c copies by 4 bytes at n x k: B's rows, or a k-major A's, are not
+ * 16-byte multiples (the launcher's 16-byte test, with the operands 16-byte aligned as
+ * cudaMalloc gives them) */
 static int narrow_of(const struct simt_config *c, long n, long k)
 {
     return n % 4 != 0 || (c->a_kmajor && k % 4 != 0);
 }
 
+/* EFF of configuration c at m x n x k: the 4-byte copies, and A's rows across sectors in
+ * the transposed tiles. */
 static double shape_eff(const struct simt_config *c, long n, long k)
 {
     double eff = c->eff;

@@ -160,6 +160,12 @@ static void test_paths(void)
     CHECK(simt_plan_make_padded(&mc, 443, 101, 6938, t64x128, 55, &padded) == 0 &&
               simt_plan_blocks_per_sm(&mc, &padded) == 3,
           "its padded twin keeps the 16-byte copies' 3 blocks per SM");
+    /* the tuner's registers column: the row's own kernel's, the 16-byte one's where unknown */
+    struct simt_machine with_regs = mc;
+    with_regs.regs[t64x128] = 156;
+    with_regs.narrow_regs[t64x128] = 180;
+    CHECK(made && simt_plan_regs(&with_regs, &own) == 180 && simt_plan_regs(&with_regs, &padded) == 156,
+          "a plan's registers are its path's kernel's (4-byte 180, padded unknown: the 16-byte 156)");
     const struct simt_plan pick = simt_plan_pick(&mc, 443, 101, 6938);
     char b[80];
     simt_plan_describe(&pick, b, sizeof b);

@@ -111,6 +111,14 @@ enum simt_path simt_plan_path(int config, long n, long k, int pad)
     return pad ? SIMT_PATH_PADDED : narrow_of(&simt_configs[config], n, k) ? SIMT_PATH_NARROW : SIMT_PATH_VEC;
 }
 
+int *simt_machine_per_sm(struct simt_machine *mc, int streamk, enum simt_path path)
+{
+    return streamk                       ? mc->streamk_per_sm
+           : path == SIMT_PATH_PADDED ? mc->padded_per_sm
+           : path == SIMT_PATH_NARROW ? mc->narrow_per_sm
+                                      : mc->blocks_per_sm;
+}
+
 /* blocks of a configuration's GEMM kernel on a path resident per SM */
 static int per_sm_of(const struct simt_machine *mc, int config, int path)
 {

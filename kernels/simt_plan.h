@@ -224,6 +224,9 @@ int simt_plan_blocks_per_sm(const struct simt_machine *mc, const struct simt_pla
 int simt_plan_regs(const struct simt_machine *mc, const struct simt_plan *p);
 /* The GEMM kernel's path for configuration `config` at n x k, B padded or not. */
 enum simt_path simt_plan_path(int config, long n, long k, int pad);
+/* The machine's blocks-per-SM array of one kernel: the stream-K kernel's (streamk), else the
+ * GEMM kernel's on `path` (for readers of tuner tables, which give each row's own kernel's). */
+int *simt_machine_per_sm(struct simt_machine *mc, int streamk, enum simt_path path);
 /* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk_tiles.def). */
 int simt_config_has_streamk(int config);
 

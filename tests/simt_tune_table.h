@@ -74,11 +74,7 @@ static inline struct simt_machine tune_table_machine(const struct tune_row *row,
         const int c = row[i].config;
         if (c < 0)
             continue;
-        const enum simt_path path = simt_plan_path(c, row[i].n, row[i].k, row[i].pad);
-        (row[i].sk                       ? mc.streamk_per_sm
-         : path == SIMT_PATH_PADDED ? mc.padded_per_sm
-         : path == SIMT_PATH_NARROW ? mc.narrow_per_sm
-                                    : mc.blocks_per_sm)[c] = row[i].per_sm;
+        simt_machine_per_sm(&mc, row[i].sk, simt_plan_path(c, row[i].n, row[i].k, row[i].pad))[c] = row[i].per_sm;
     }
     return mc;
 }

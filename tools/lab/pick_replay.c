@@ -75,21 +75,16 @@ int main(int argc, char **argv)
             if (c >= 0) {
                 /* the row's own kernel: stream-K, or the GEMM kernel on the row's path */
                 const int path = simt_plan_path(c, n, k, strstr(f[col[CONFIG]], " padB") != NULL);
-                (strstr(f[col[CONFIG]], "streamk")     ? mc.streamk_per_sm
-                 : path == SIMT_PATH_PADDED ? mc.padded_per_sm
-                 : path == SIMT_PATH_NARROW ? mc.narrow_per_sm
-                                            : mc.blocks_per_sm)[c] = atoi(f[col[PER_SM]]);
+                simt_machine_per_sm(&mc, strstr(f[col[CONFIG]], "streamk") != NULL, path)[c] = atoi(f[col[PER_SM]]);
             }
             rows[nrows].t = strcmp(f[col[STATUS]], "ok") == 0 ? atof(f[col[TIME]]) : NAN;
             nrows++;
         }
         csv_close(&r);
-        for (int c = 0; c < SIMT_MAX_CONFIGS; c++) {
-            if (over[0][c])
-                mc.narrow_per_sm[c] = over[0][c];
-            if (over[1][c])
-                mc.padded_per_sm[c] = over[1][c];
-        }
+        for (int c = 0; c < SIMT_MAX_CONFIGS; c++)
+            for (int padded = 0; padded < 2; padded++)
+                if (over[padded][c])
+                    simt_machine_per_sm(&mc, 0, padded ? SIMT_PATH_PADDED : SIMT_PATH_NARROW)[c] = over[padded][c];
         if (got < 0) {
             fprintf(stderr, "pick_replay: %s\n", err);
             return 2;

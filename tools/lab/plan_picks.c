@@ -29,8 +29,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "plan_picks: unknown tile '%s'\n", tile);
             return 2;
         }
-        (kind == 0 ? mc.streamk_per_sm : kind == 1 ? mc.padded_per_sm : kind == 2 ? mc.narrow_per_sm
-                                                                                  : mc.blocks_per_sm)[c] = atoi(eq + 1);
+        simt_machine_per_sm(&mc, kind == 0, kind == 1 ? SIMT_PATH_PADDED : kind == 2 ? SIMT_PATH_NARROW : SIMT_PATH_VEC)[c] =
+            atoi(eq + 1);
     }
     static struct simt_plan cand[SIMT_MAX_PLANS];
     for (; a < argc; a++) {

@@ -248,13 +248,11 @@ static double time_gain(double time, double saved)
     return time / fmax(time - saved, 0.05 * time);
 }
 
-/* The speedup of taking excess[l] bytes out of each memory level: the new limit (the
- * lowest roof, raised ones included) against the row's current one. */
-static double roof_gain_issue(const struct gp_roof *ro, const struct gp_limits *li,
-                              const double excess[GP_LEVEL_COUNT], double issue_scale)
+/* The lowest roof, flop/s, with excess[l] bytes taken out of each memory level (those
+ * roofs raised) and the issue roof scaled by issue_scale. */
+static double new_limit(const struct gp_roof *ro, const struct gp_limits *li, const double excess[GP_LEVEL_COUNT],
+                        double issue_scale)
 {
-    if (!(li->allows > 0))
-        return 1;
     /* the SMs' own roofs scaled by the share of the GPU the launch keeps busy, DRAM and L2
      * as they are: the limits model's rule (analysis/limits.h) */
     const double p = li->parallel > 0 ? li->parallel : 1;
@@ -269,7 +267,15 @@ static double roof_gain_issue(const struct gp_roof *ro, const struct gp_limits *
     }
     if (li->have_issue && li->issue_roof > 0)
         lim = fmin(lim, li->issue_roof * issue_scale * p);
-    return fmax(1, lim / li->allows);
+    return lim;
+}
+
+/* The speedup of taking excess[l] bytes out of each memory level: the new limit against
+ * the row's current one (the row keeps its share of whichever roof binds). */
+static double roof_gain_issue(const struct gp_roof *ro, const struct gp_limits *li,
+                              const double excess[GP_LEVEL_COUNT], double issue_scale)
+{
+    return li->allows > 0 ? fmax(1, new_limit(ro, li, excess, issue_scale) / li->allows) : 1;
 }
 
 static double roof_gain(const struct gp_roof *ro, const struct gp_limits *li, const double excess[GP_LEVEL_COUNT])
@@ -283,6 +289,22 @@ static double level_gain(const struct gp_roof *ro, const struct gp_limits *li, i
     double ex[GP_LEVEL_COUNT] = {0};
     ex[level] = excess;
     return roof_gain(ro, li, ex);
+}
+
+/* Excess bytes at the level whose roof binds the row: that level goes on moving the bytes
+ * that stay at the rate it moves them now, so its time shrinks with them; the other roofs
+ * cap the speedup. The row's share of the level's roof is not carried over as roof_gain
+ * carries it: partial-sector stores are slower for the L2 than the full sectors its roof
+ * was measured with, so the low share is the cause's own symptom. Where another roof
+ * binds, roof_gain's estimate. */
+static double binding_level_gain(const struct gp_roof *ro, const struct gp_limits *li, int level, double excess)
+{
+    double b = ro->bytes[level];
+    if (li->roof != level || !(b > 0) || !(excess > 0) || !(ro->achieved > 0))
+        return level_gain(ro, li, level, excess);
+    double ex[GP_LEVEL_COUNT] = {0};
+    ex[level] = excess;
+    return fmax(1, fmin(b / fmax(b - excess, 0.01 * b), new_limit(ro, li, ex, 1) / ro->achieved));
 }
 
 /* Time-based estimates: capped by the binding roof, which the cause leaves as it is. */
@@ -310,7 +332,7 @@ static double estimate(int gain, const struct gp_evidence *ev, const struct gp_r
          * sectors share lookups: weigh by the waste */
         double s = time_capped(time_gain(ev->time, excess * (1 - eff) / (cyc * L1_LINES_PER_CYCLE)), ev);
         if (gain == GAIN_SECTORS_ST)   /* partial sectors also reach the L2 */
-            s = fmax(s, level_gain(ro, li, GP_LEVEL_L2, 32 * excess));
+            s = fmax(s, binding_level_gain(ro, li, GP_LEVEL_L2, 32 * excess));
         return s;
     }
     case GAIN_CONFLICTS: {

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -266,6 +266,33 @@ for (m, n, k), v in t.items():
     if "simt_auto" in v and "cublas" in v:
         print(f"{m}x{n}x{k}: simt_auto at {100 * v['cublas'] / v['simt_auto']:.1f}% of cuBLAS SGEMM")
 PY
+fi
+if has narrow; then
+    # the tiles for n of 32 or less (t128x32, t128x16): their share of the FFMA peak at 4096^3
+    # beside t64x64, t32x64 and t64x128 (the tuner's eff column of the split1 rows: their EFF
+    # in kernels/simt_configs.def scaled by the fitted tiles'), then memcheck and racecheck on
+    # every plan of theirs at a 4-byte-path shape and a 16-byte-path one. Where the tree
+    # lacks the tiles, tools/lab/narrow_tiles.patch (their two rows, EFF guessed) is applied
+    # and the tree rebuilt first: the steps after this one run that build.
+    if ! grep -q "^SIMT_CONFIG(t128x16," kernels/simt_configs.def; then
+        stamp "narrow tiles: applying tools/lab/narrow_tiles.patch and rebuilding"
+        git apply tools/lab/narrow_tiles.patch || patch -p1 <tools/lab/narrow_tiles.patch
+        make -j16 "${rev[@]}" >"$W/logs/build-narrow.log" 2>&1 || { tail -20 "$W/logs/build-narrow.log"; echo BUILD FAILED; }
+    fi
+    stamp "narrow tiles: eff at 4096^3 -> $W/narrow"
+    mkdir -p "$W/narrow"
+    GEMMPROF_TUNE_ONLY=t128x32,t128x16,t64x64,t32x64,t64x128 timeout 150 build/gemmprof --tune 4096 --no-counters \
+        -o "$W/narrow/eff4096" >"$W/logs/narrow-eff4096.log" 2>&1
+    echo "tune 4096 (five tiles): exit $?"
+    python3 - "$W/narrow/eff4096/tune.csv" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["split"] == "1" and r["status"] == "ok":
+        print(f"{r['config_name']:8s} split1 {float(r['time_median_s']) * 1e3:.3f} ms eff {float(r['eff']):.3f} "
+              f"regs {r['registers']} blocks/SM {r['blocks_per_sm']}")
+PY
+    sanitize_plans narrow-130x17x300 t128x32,t128x16 130x17x300 "the narrow tiles at 130x17x300 (4-byte B)" ""
+    sanitize_plans narrow-132x32x200 t128x32,t128x16 132x32x200 "the narrow tiles at 132x32x200 (16-byte B)" ""
 fi
 if has sksan; then
     # the stream-K tiles (kernels/simt_streamk_tiles.def) under memcheck and racecheck: every plan

@@ -243,6 +243,48 @@ static void test_roof_made_of_cause(void)
     recorded_free(&rec);
 }
 
+/* Uncoalesced stores at an L2 roof: the recorded bn_uncoalesced_st rows (8192x8192x16, H100
+ * and H200) are estimated as the L2's time shrunk with the partial sectors' bytes, bytes_l2 /
+ * (bytes_l2 - 32 x excess sectors), not as the row's share of the roof carried over; with a
+ * compute peak 1.2x the row's current limit, the estimate is capped where that roof allows
+ * at full share (1.2 x limit x the launch's parallel share / achieved). */
+static void test_store_gain(void)
+{
+    const char *const sets[] = {"tests/data/diagnosis_h100/8192x8192x16", "tests/data/diagnosis_h200/8192x8192x16"};
+    for (int s = 0; s < 2; s++) {
+        struct recorded rec;
+        if (recorded_load(sets[s], &rec))
+            continue;
+        int seen = 0;
+        for (int i = 0; i < rec.ds.nrows; i++) {
+            if (!rec.usable[i] || strcmp(rec.ds.rows[i].variant, "bn_uncoalesced_st") != 0)
+                continue;
+            seen++;
+            struct gp_roof *ro = &rec.roof[i];
+            struct gp_limits li;
+            struct gp_diagnosis d;
+            limits_derive(&rec.ds.rows[i], ro, &rec.m, &li);
+            diagnose_row(&rec.ds.rows[i], ro, &li, &rec.m, &d);
+            const double b = ro->bytes[GP_LEVEL_L2], ex = 32 * d.ev.st_excess_sectors;
+            const double want = b / (b - ex);
+            const double got = d.ncauses && d.cause[0].rule == GP_RULE_uncoalesced_stores ? d.cause[0].speedup : NAN;
+            CHECK(li.roof == GP_LIM_L2 && fabs(got / want - 1) < 1e-6,
+                  "%s: uncoalesced stores at the L2 roof estimated %.3fx, the L2's bytes over those without the "
+                  "partial sectors' %.3fx (%.3g of %.3g bytes)", sets[s], got, want, ex, b);
+            ro->peak_compute = 1.2 * li.allows;
+            diagnose_row(&rec.ds.rows[i], ro, &li, &rec.m, &d);
+            /* the SMs' own roofs count at the share of the GPU the launch keeps busy */
+            const double cap = 1.2 * li.allows * (li.parallel > 0 ? li.parallel : 1) / ro->achieved;
+            const double capped = d.ncauses ? d.cause[0].speedup : NAN;
+            CHECK(cap < want && fabs(capped / cap - 1) < 1e-6,
+                  "%s: with a compute roof 1.2x the limit the estimate is %.3fx, that roof at full share %.3fx",
+                  sets[s], capped, cap);
+        }
+        CHECK(seen == 1, "%s: the bn_uncoalesced_st row found (%d)", sets[s], seen);
+        recorded_free(&rec);
+    }
+}
+
 /* A recorded row, made over by a test, diagnosed afresh (roofs and limits from its counters);
  * the top cause's evidence in words into text */
 static void diagnose_crafted(const struct recorded *rec, const struct gp_result *r, struct gp_limits *li,
@@ -374,6 +416,7 @@ int main(void)
     test_imbalance();
     test_unfused();
     test_roof_made_of_cause();
+    test_store_gain();
     test_thresholds();
     test_occupancy_guards();
     test_ladder();

@@ -643,8 +643,13 @@ static void evidence(struct rep *R, int i)
         sep = "; ";
     }
     if (li->roof == GP_LIM_ISSUE || li->limiter == GP_LIM_ISSUE) {
-        say(R, "%s%s FLOP per warp instruction, %s warp inst/s peak", sep, num(li->flop_per_inst),
-            count_str(li->issue_peak));
+        say(R, "%s%s FLOP per warp instruction", sep, num(li->flop_per_inst));
+        /* what the slots issue: a register-tiled SIMT GEMM's are mostly FFMA, and the rest
+         * (loads, address arithmetic, the epilogue) is what "fewer instructions" means */
+        const double ffma_warp = val(R->ds->rows[i].metric[GP_M_ffma]) / 32;
+        if (ffma_warp > 0 && li->inst_executed > 0)
+            say(R, " (FFMA %s of them)", pct(fmin(1, ffma_warp / li->inst_executed)));
+        say(R, ", %s warp inst/s peak", count_str(li->issue_peak));
         if (!isnan(li->issue_active_pct)) {
             say(R, ", issue slots busy %s", pct(li->issue_active_pct / 100));
             over_call(R, i);

@@ -296,6 +296,30 @@ static void test_dram_bound(void)
     free(t);
 }
 
+/* An issue-bound row says what its slots issue: the crafted issuebound row (tests/data/
+ * insight_crafted, 20 FLOP per warp instruction) has FFMA as 20 / 64 of its warp
+ * instructions, and a row without the FFMA counter says nothing of them. */
+static void test_issue_mix(void)
+{
+    struct gp_dataset ds;
+    char err[512];
+    if (dataset_load("tests/data/insight_crafted", &ds, err, sizeof err)) {
+        CHECK(0, "insight_crafted loads: %s", err);
+        return;
+    }
+    char *t = render(&ds, 1, "issuemix");
+    CHECK(has(t, "20.0 FLOP per warp instruction (FFMA 31.3% of them)"),
+          "the issue-bound row gives FFMA's share of its warp instructions (20 / 64 = 31.3%%)");
+    free(t);
+    for (int i = 0; i < ds.nrows; i++)
+        ds.rows[i].metric[GP_M_ffma] = NAN;
+    t = render(&ds, 1, "issuemix_noffma");
+    CHECK(has(t, "20.0 FLOP per warp instruction, ") && !has(t, "of them)"),
+          "without the FFMA counter the share is left out");
+    free(t);
+    dataset_free(&ds);
+}
+
 static void test_peak_claim_holds(void)
 {
     /* naive at 8192 in 0.37 s: 2.97 TFLOP/s, 4.9% of the 60.1 TFLOP/s FP32 ceiling */
@@ -1049,6 +1073,7 @@ int main(void)
     test_cold_fetch_note();
     test_fast_tiled();
     test_dram_bound();
+    test_issue_mix();
     test_peak_claim_holds();
     test_compute_only();
     test_no_counters();

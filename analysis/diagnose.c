@@ -150,7 +150,14 @@ void diagnose_evidence(const struct gp_result *r, const struct gp_roof *ro, cons
     /* tensor-core kernels are built for one block per SM, and with SMs idle the few blocks
      * are the cause: neither is an occupancy matter */
     ev->warps_simt = ev->tensor || !(ev->sm_busy >= 0.75) ? NAN : ev->warps_per_scheduler;
-    ev->stalls_per_issue = ratio(ev->warps_per_scheduler, ev->issue);
+    /* the stall ratios average over the warps resident while the SM is active, so all of
+     * them sum to the achieved warps per scheduler over the issue rate (on the recorded H200
+     * rows with every reason collected, within 0.975-1.055 of it; the launch's warps read up
+     * to 5x high where fewer are resident); the launch's count where achieved is unknown */
+    const double achieved_warps = ev->occ_achieved > 0 && ev->occ_theoretical > 0
+                                      ? ev->warps_per_scheduler * ev->occ_achieved / ev->occ_theoretical
+                                      : ev->warps_per_scheduler;
+    ev->stalls_per_issue = ratio(achieved_warps, ev->issue);
     /* with every reason collected (--stalls) their sum is exact; the default set has two,
      * and the warps per issue stand in for the sum */
     double all = li->have_stalls ? li->stall_sum : ev->stalls_per_issue;

@@ -285,6 +285,41 @@ static void test_store_gain(void)
     }
 }
 
+/* The default counter set's two stall reasons, read as the share of all: the recorded H200
+ * bn_barriers row (every reason collected) and the same row with only the default set's
+ * (long scoreboard, barrier) give the same barrier share within 5% (the achieved warps per
+ * scheduler over the issue rate stand in for the sum of all the reasons). */
+static void test_default_stall_share(void)
+{
+    struct recorded rec;
+    if (recorded_load("tests/data/diagnosis_h200/2048x2048x2048", &rec))
+        return;
+    int seen = 0;
+    for (int i = 0; i < rec.ds.nrows; i++) {
+        if (!rec.usable[i] || strcmp(rec.ds.rows[i].variant, "bn_barriers") != 0)
+            continue;
+        seen++;
+        struct gp_limits li;
+        struct gp_diagnosis all, dflt;
+        limits_derive(&rec.ds.rows[i], &rec.roof[i], &rec.m, &li);
+        diagnose_row(&rec.ds.rows[i], &rec.roof[i], &li, &rec.m, &all);
+        struct gp_result r = rec.ds.rows[i];
+        int dropped = 0;
+        for (int k = 0; k < GP_METRIC_COUNT; k++)
+            if (strstr(gp_metrics[k].name, "_issue_stalled_") && !gp_metrics[k].in_default) {
+                r.metric[k] = NAN;
+                dropped++;
+            }
+        limits_derive(&r, &rec.roof[i], &rec.m, &li);
+        diagnose_row(&r, &rec.roof[i], &li, &rec.m, &dflt);
+        CHECK(li.have_stalls == 0 && dropped >= 10 && fabs(dflt.ev.barrier_share / all.ev.barrier_share - 1) < 0.05,
+              "bn_barriers (H200): barrier share %.3f from the default set's two reasons, %.3f of every reason "
+              "(%d dropped)", dflt.ev.barrier_share, all.ev.barrier_share, dropped);
+    }
+    CHECK(seen == 1, "the bn_barriers row found (%d)", seen);
+    recorded_free(&rec);
+}
+
 /* A recorded row, made over by a test, diagnosed afresh (roofs and limits from its counters);
  * the top cause's evidence in words into text */
 static void diagnose_crafted(const struct recorded *rec, const struct gp_result *r, struct gp_limits *li,
@@ -417,6 +452,7 @@ int main(void)
     test_unfused();
     test_roof_made_of_cause();
     test_store_gain();
+    test_default_stall_share();
     test_thresholds();
     test_occupancy_guards();
     test_ladder();

@@ -170,6 +170,18 @@ static void recorded_free(struct recorded *r)
     dataset_free(&r->ds);
 }
 
+/* The index of the one usable row of `variant` in a recorded run; -1 (and a FAIL line) when
+ * there is none or more than one. */
+static int recorded_row(const struct recorded *rec, const char *where, const char *variant)
+{
+    int found = -1, n = 0;
+    for (int i = 0; i < rec->ds.nrows; i++)
+        if (rec->usable[i] && strcmp(rec->ds.rows[i].variant, variant) == 0)
+            found = i, n++;
+    CHECK(n == 1, "%s: the %s row found (%d)", where, variant, n);
+    return n == 1 ? found : -1;
+}
+
 /* The recorded H200 run: its register-tiled kernels (200+ registers, 12.5% occupancy) keep
  * their issue slots busy and are never told to raise occupancy; every top finding is a roof
  * or a cause the launch shows (few blocks at 1024^3, bank conflicts). */
@@ -255,11 +267,8 @@ static void test_store_gain(void)
         struct recorded rec;
         if (recorded_load(sets[s], &rec))
             continue;
-        int seen = 0;
-        for (int i = 0; i < rec.ds.nrows; i++) {
-            if (!rec.usable[i] || strcmp(rec.ds.rows[i].variant, "bn_uncoalesced_st") != 0)
-                continue;
-            seen++;
+        const int i = recorded_row(&rec, sets[s], "bn_uncoalesced_st");
+        if (i >= 0) {
             struct gp_roof *ro = &rec.roof[i];
             struct gp_limits li;
             struct gp_diagnosis d;
@@ -280,7 +289,6 @@ static void test_store_gain(void)
                   "%s: with a compute roof 1.2x the limit the estimate is %.3fx, that roof at full share %.3fx",
                   sets[s], capped, cap);
         }
-        CHECK(seen == 1, "%s: the bn_uncoalesced_st row found (%d)", sets[s], seen);
         recorded_free(&rec);
     }
 }
@@ -291,14 +299,12 @@ static void test_store_gain(void)
  * scheduler over the issue rate stand in for the sum of all the reasons). */
 static void test_default_stall_share(void)
 {
+    const char *const set = "tests/data/diagnosis_h200/2048x2048x2048";
     struct recorded rec;
-    if (recorded_load("tests/data/diagnosis_h200/2048x2048x2048", &rec))
+    if (recorded_load(set, &rec))
         return;
-    int seen = 0;
-    for (int i = 0; i < rec.ds.nrows; i++) {
-        if (!rec.usable[i] || strcmp(rec.ds.rows[i].variant, "bn_barriers") != 0)
-            continue;
-        seen++;
+    const int i = recorded_row(&rec, set, "bn_barriers");
+    if (i >= 0) {
         struct gp_limits li;
         struct gp_diagnosis all, dflt;
         limits_derive(&rec.ds.rows[i], &rec.roof[i], &rec.m, &li);
@@ -316,7 +322,6 @@ static void test_default_stall_share(void)
               "bn_barriers (H200): barrier share %.3f from the default set's two reasons, %.3f of every reason "
               "(%d dropped)", dflt.ev.barrier_share, all.ev.barrier_share, dropped);
     }
-    CHECK(seen == 1, "the bn_barriers row found (%d)", seen);
     recorded_free(&rec);
 }
 
@@ -341,14 +346,12 @@ static void diagnose_crafted(const struct recorded *rec, const struct gp_result 
  * whose epilogues scale with FMULs, names it nowhere. */
 static void test_unfused(void)
 {
+    const char *const set = "tests/data/diagnosis_h200/2048x2048x2048";
     struct recorded rec;
-    if (recorded_load("tests/data/diagnosis_h200/2048x2048x2048", &rec))
+    if (recorded_load(set, &rec))
         return;
-    int seen = 0;
-    for (int i = 0; i < rec.ds.nrows; i++) {
-        if (!rec.usable[i] || strcmp(rec.ds.rows[i].variant, "bn_control") != 0)
-            continue;
-        seen++;
+    const int i = recorded_row(&rec, set, "bn_control");
+    if (i >= 0) {
         struct gp_result r = rec.ds.rows[i];
         const double ffma = r.metric[GP_M_ffma];
         r.metric[GP_M_fmul] += ffma;
@@ -373,7 +376,6 @@ static void test_unfused(void)
         CHECK(d.ev.unfused < 0.01 && !diagnose_rule_holds(&d.ev, GP_RULE_unfused_fp32),
               "the control itself: %.4f pairs per multiply-add, no verdict", d.ev.unfused);
     }
-    CHECK(seen == 1, "the control found (%d)", seen);
     recorded_free(&rec);
 
     if (recorded_load("results/h200", &rec))

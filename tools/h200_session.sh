@@ -272,7 +272,7 @@ if has narrow; then
     # beside t64x64, t32x64 and t64x128 (the tuner's eff column of the split1 rows: their EFF
     # in kernels/simt_configs.def scaled by the fitted tiles'), then memcheck and racecheck on
     # every plan of theirs at a 4-byte-path shape and a 16-byte-path one. Where the tree
-    # lacks the tiles, tools/lab/narrow_tiles.patch (their two rows, EFF guessed) is applied
+    # lacks the tiles, tools/lab/narrow_tiles.patch (their two rows, EFF measured on an H100) is applied
     # and the tree rebuilt first: the steps after this one run that build.
     if ! grep -q "^SIMT_CONFIG(t128x16," kernels/simt_configs.def; then
         stamp "narrow tiles: applying tools/lab/narrow_tiles.patch and rebuilding"

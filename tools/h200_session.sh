@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -293,6 +293,17 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
     sanitize_plans narrow-130x17x300 t128x32,t128x16 130x17x300 "the narrow tiles at 130x17x300 (4-byte B)" ""
     sanitize_plans narrow-132x32x200 t128x32,t128x16 132x32x200 "the narrow tiles at 132x32x200 (16-byte B)" ""
+fi
+if has skinny; then
+    # issue 28, n <= 32: a kernel that streams A once (tools/lab/skinny_probe.cu) beside cuBLAS
+    # SGEMM at the skinny shapes whose best simt_auto plans trail cuBLAS (results/h200/NOTES.md,
+    # twelfth session); SKINNY_SHAPES overrides. Log: $W/logs/skinny.log
+    stamp "skinny probe -> $W/logs/skinny.log"
+    nvcc -O3 -arch=sm_90 tools/lab/skinny_probe.cu -lcublas -o "$W/skinny_probe" >"$W/logs/skinny-build.log" 2>&1 ||
+        { tail -5 "$W/logs/skinny-build.log"; echo "skinny probe: BUILD FAILED"; }
+    [ -x "$W/skinny_probe" ] && timeout 120 "$W/skinny_probe" \
+        ${SKINNY_SHAPES:-3315x15x11204 4772x12x3500 8192x32x4096 2000x8x8000 3000x7x9000 6000x20x2000 1000x30x20000 4096x16x4096 4096x17x4096} \
+        2>&1 | tee "$W/logs/skinny.log"
 fi
 if has sksan; then
     # the stream-K tiles (kernels/simt_streamk_tiles.def) under memcheck and racecheck: every plan

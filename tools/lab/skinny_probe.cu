@@ -1,0 +1,209 @@
+/* What a GEMM with few columns (n <= 32) can reach when A is streamed once: each warp reads
+ * rows of A with 16-byte loads straight into registers (an element of A feeds only n FMAs, so
+ * staging it through shared memory buys nothing), the block's k-chunk of B sits transposed in
+ * shared memory, split-K over blocks fills the SMs (atomicAdd into C, zeroed first: a probe,
+ * not deterministic). Timed beside cuBLAS SGEMM at each shape, C checked against cuBLAS's and
+ * against an FP64 dot product at sampled entries. A lab probe for issue 28, not a variant.
+ *   nvcc -O3 -arch=sm_90 tools/lab/skinny_probe.cu -lcublas -o /tmp/skinny_probe
+ *   /tmp/skinny_probe 3315x15x11204 4772x12x3500 ...   (m x n x k, row-major, n <= 32) */
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK_CUDA(x)                                                                   \
+    do {                                                                                \
+        cudaError_t e_ = (x);                                                           \
+        if (e_ != cudaSuccess) {                                                        \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+            exit(1);                                                                    \
+        }                                                                               \
+    } while (0)
+
+enum { WARPS = 8, KC = 128 };   /* 8 warps a block; a chunk of 128 k: 4 per lane */
+
+/* NMAX columns at most, R rows of A per warp: R * NMAX accumulators a lane */
+template <int NMAX, int R>
+__global__ void __launch_bounds__(WARPS * 32) skinny(const float *__restrict__ A, const float *__restrict__ B,
+                                                    float *__restrict__ C, int m, int n, int k, int k_per_block)
+{
+    __shared__ __align__(16) float bt[NMAX][KC];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int row0 = (blockIdx.x * WARPS + warp) * R;
+    const int kbeg = blockIdx.y * k_per_block, kend = min(k, kbeg + k_per_block);
+    const bool vec = (k & 3) == 0;
+    float acc[R][NMAX];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+#pragma unroll
+        for (int j = 0; j < NMAX; j++)
+            acc[r][j] = 0;
+    for (int kc = kbeg; kc < kend; kc += KC) {
+        __syncthreads();
+        for (int i = threadIdx.x; i < NMAX * KC; i += WARPS * 32) {
+            /* consecutive threads: consecutive k of one column, so the shared stores are
+             * conflict-free; the chunk of B (KC rows of n) is small enough for L1 */
+            const int j = i / KC, kk = i % KC;
+            bt[j][kk] = (j < n && kc + kk < kend) ? __ldg(&B[(long)(kc + kk) * n + j]) : 0.f;
+        }
+        __syncthreads();
+        const int kl = kc + 4 * lane;
+        float4 a[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const long row = row0 + r;
+            const float *p = A + row * k + kl;
+            if (row < m && vec && kl + 3 < kend)
+                a[r] = __ldg(reinterpret_cast<const float4 *>(p));
+            else {
+                a[r].x = row < m && kl < kend ? p[0] : 0.f;
+                a[r].y = row < m && kl + 1 < kend ? p[1] : 0.f;
+                a[r].z = row < m && kl + 2 < kend ? p[2] : 0.f;
+                a[r].w = row < m && kl + 3 < kend ? p[3] : 0.f;
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < NMAX; j++) {
+            const float4 b = *reinterpret_cast<const float4 *>(&bt[j][4 * lane]);   /* conflict-free */
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                acc[r][j] = fmaf(a[r].w, b.w, fmaf(a[r].z, b.z, fmaf(a[r].y, b.y, fmaf(a[r].x, b.x, acc[r][j]))));
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        float mine = 0;
+#pragma unroll
+        for (int j = 0; j < NMAX; j++) {
+            float v = acc[r][j];
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1)
+                v += __shfl_xor_sync(0xffffffffu, v, o);
+            if (lane == j)
+                mine = v;
+        }
+        if (row0 + r < m && lane < n)
+            atomicAdd(&C[(long)(row0 + r) * n + lane], mine);
+    }
+}
+
+struct launch {
+    void (*kernel)(const float *, const float *, float *, int, int, int, int);
+    int rows_per_warp;
+};
+
+static launch pick(int n)
+{
+    if (n <= 8)
+        return {skinny<8, 8>, 8};
+    if (n <= 16)
+        return {skinny<16, 4>, 4};
+    return {skinny<32, 2>, 2};
+}
+
+static float time_ms(cudaEvent_t t0, cudaEvent_t t1)
+{
+    float ms;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, t0, t1));
+    return ms;
+}
+
+int main(int argc, char **argv)
+{
+    cublasHandle_t h;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+        return fprintf(stderr, "cublasCreate failed\n"), 1;
+    int sms;
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    cudaEvent_t t0, t1;
+    CHECK_CUDA(cudaEventCreate(&t0));
+    CHECK_CUDA(cudaEventCreate(&t1));
+    printf("%-16s %6s %6s %10s %10s %8s %10s %10s\n", "shape", "blocks", "split", "skinny us", "cuBLAS us", "share",
+           "vs cuBLAS", "vs fp64");
+    for (int a = 1; a < argc; a++) {
+        int m, n, k;
+        if (sscanf(argv[a], "%dx%dx%d", &m, &n, &k) != 3 || m < 1 || n < 1 || n > 32 || k < 1) {
+            fprintf(stderr, "skinny_probe: bad shape '%s' (want MxNxK, 1 <= N <= 32)\n", argv[a]);
+            return 2;
+        }
+        const size_t na = (size_t)m * k, nb = (size_t)k * n, nc = (size_t)m * n;
+        float *ha = (float *)malloc(na * 4), *hb = (float *)malloc(nb * 4), *hc = (float *)malloc(nc * 4),
+              *hr = (float *)malloc(nc * 4);
+        srand(1234 + a);
+        for (size_t i = 0; i < na; i++)
+            ha[i] = (float)rand() / RAND_MAX * 2 - 1;
+        for (size_t i = 0; i < nb; i++)
+            hb[i] = (float)rand() / RAND_MAX * 2 - 1;
+        float *da, *db, *dc, *dr;
+        CHECK_CUDA(cudaMalloc(&da, na * 4));
+        CHECK_CUDA(cudaMalloc(&db, nb * 4));
+        CHECK_CUDA(cudaMalloc(&dc, nc * 4));
+        CHECK_CUDA(cudaMalloc(&dr, nc * 4));
+        CHECK_CUDA(cudaMemcpy(da, ha, na * 4, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(db, hb, nb * 4, cudaMemcpyHostToDevice));
+
+        const launch L = pick(n);
+        const int bm = ceil((double)m / (WARPS * L.rows_per_warp));
+        /* about four blocks per SM over the grid, chunks of at least two KC */
+        int split = (int)ceil(4.0 * sms / bm);
+        split = split < 1 ? 1 : split;
+        const int max_split = (k + 2 * KC - 1) / (2 * KC);
+        split = split > max_split ? max_split : split;
+        const int kpb = ((k + split - 1) / split + KC - 1) / KC * KC;
+        split = (k + kpb - 1) / kpb;
+        const dim3 grid(bm, split);
+        const float one = 1, zero = 0;
+        const int reps = 20;
+        /* warm-up and the results */
+        CHECK_CUDA(cudaMemsetAsync(dc, 0, nc * 4));
+        L.kernel<<<grid, WARPS * 32>>>(da, db, dc, m, n, k, kpb);
+        CHECK_CUDA(cudaGetLastError());
+        cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, db, n, da, k, &zero, dr, n);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaMemcpy(hc, dc, nc * 4, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(hr, dr, nc * 4, cudaMemcpyDeviceToHost));
+        double worst_cublas = 0, worst_fp64 = 0;
+        int bad = 0;
+        for (size_t i = 0; i < nc; i++) {
+            if (!isfinite(hc[i]))
+                bad = 1;
+            worst_cublas = fmax(worst_cublas, fabs(hc[i] - hr[i]) / (fabs(hr[i]) + 1));
+        }
+        for (size_t s = 0; s < 256; s++) {   /* sampled FP64 dot products */
+            const size_t i = (s * 2654435761u) % nc, r = i / n, c = i % n;
+            double d = 0;
+            for (int kk = 0; kk < k; kk++)
+                d += (double)ha[r * k + kk] * hb[(size_t)kk * n + c];
+            worst_fp64 = fmax(worst_fp64, fabs(hc[i] - d) / (fabs(d) + 1));
+        }
+        /* timed: each repetition zeroes C and runs the kernel; cuBLAS alone */
+        CHECK_CUDA(cudaEventRecord(t0));
+        for (int i = 0; i < reps; i++) {
+            CHECK_CUDA(cudaMemsetAsync(dc, 0, nc * 4));
+            L.kernel<<<grid, WARPS * 32>>>(da, db, dc, m, n, k, kpb);
+        }
+        CHECK_CUDA(cudaEventRecord(t1));
+        CHECK_CUDA(cudaEventSynchronize(t1));
+        const double us = 1e3 * time_ms(t0, t1) / reps;
+        CHECK_CUDA(cudaEventRecord(t0));
+        for (int i = 0; i < reps; i++)
+            cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, db, n, da, k, &zero, dr, n);
+        CHECK_CUDA(cudaEventRecord(t1));
+        CHECK_CUDA(cudaEventSynchronize(t1));
+        const double us_cublas = 1e3 * time_ms(t0, t1) / reps;
+        printf("%-16s %6d %6d %10.1f %10.1f %7.1f%% %10.2e %10.2e%s\n", argv[a], bm * split, split, us, us_cublas,
+               100 * us_cublas / us, worst_cublas, worst_fp64, bad || worst_fp64 > 1e-4 ? "  FAILED" : "");
+        cudaFree(da);
+        cudaFree(db);
+        cudaFree(dc);
+        cudaFree(dr);
+        free(ha);
+        free(hb);
+        free(hc);
+        free(hr);
+    }
+    cublasDestroy(h);
+    return 0;
+}

@@ -101,6 +101,14 @@ if has build; then
     stamp build
     make -j16 "${rev[@]}" >"$W/logs/build.log" 2>&1 || { tail -40 "$W/logs/build.log"; echo BUILD FAILED; }
 fi
+# narrow: where the tree lacks the tiles for n of 32 or less, tools/lab/narrow_tiles.patch
+# (their two rows, EFF measured on an H100) is applied and the tree rebuilt here, before any
+# step measures: simttune, earlier in this file than narrow, then runs them too
+if has narrow && ! grep -q "^SIMT_CONFIG(t128x16," kernels/simt_configs.def; then
+    stamp "narrow tiles: applying tools/lab/narrow_tiles.patch and rebuilding"
+    git apply tools/lab/narrow_tiles.patch || patch -p1 <tools/lab/narrow_tiles.patch
+    make -j16 "${rev[@]}" >"$W/logs/build-narrow.log" 2>&1 || { tail -20 "$W/logs/build-narrow.log"; echo BUILD FAILED; }
+fi
 if has cupti; then
     stamp "test_cupti on the GPU"
     timeout 120 build/tests/test_cupti >"$W/logs/test_cupti.log" 2>&1; grep -E "^(FAIL|skip)" "$W/logs/test_cupti.log"; grep -c "^ok" "$W/logs/test_cupti.log"
@@ -271,14 +279,8 @@ if has narrow; then
     # the tiles for n of 32 or less (t128x32, t128x16): their share of the FFMA peak at 4096^3
     # beside t64x64, t32x64 and t64x128 (the tuner's eff column of the split1 rows: their EFF
     # in kernels/simt_configs.def scaled by the fitted tiles'), then memcheck and racecheck on
-    # every plan of theirs at a 4-byte-path shape and a 16-byte-path one. Where the tree
-    # lacks the tiles, tools/lab/narrow_tiles.patch (their two rows, EFF measured on an H100) is applied
-    # and the tree rebuilt first: the steps after this one run that build.
-    if ! grep -q "^SIMT_CONFIG(t128x16," kernels/simt_configs.def; then
-        stamp "narrow tiles: applying tools/lab/narrow_tiles.patch and rebuilding"
-        git apply tools/lab/narrow_tiles.patch || patch -p1 <tools/lab/narrow_tiles.patch
-        make -j16 "${rev[@]}" >"$W/logs/build-narrow.log" 2>&1 || { tail -20 "$W/logs/build-narrow.log"; echo BUILD FAILED; }
-    fi
+    # every plan of theirs at a 4-byte-path shape and a 16-byte-path one (the tiles are put in
+    # right after `build`, so that simttune in the same call measures them too).
     stamp "narrow tiles: eff at 4096^3 -> $W/narrow"
     mkdir -p "$W/narrow"
     GEMMPROF_TUNE_ONLY=t128x32,t128x16,t64x64,t32x64,t64x128 timeout 150 build/gemmprof --tune 4096 --no-counters \

@@ -3,7 +3,10 @@
  * staging it through shared memory buys nothing), the block's k-chunk of B sits transposed in
  * shared memory, split-K over blocks fills the SMs (atomicAdd into C, zeroed first: a probe,
  * not deterministic). Timed beside cuBLAS SGEMM at each shape, C checked against cuBLAS's and
- * against an FP64 dot product at sampled entries. A lab probe for issue 28, not a variant.
+ * against an FP64 dot product at sampled entries. Two forms: B's k-chunk reloaded between
+ * barriers (skinny), or the block's whole k-slice of B loaded once with A's next step
+ * prefetched into registers (skinny_slice); each at 2, 4 and 8 blocks an SM over the grid.
+ * A lab probe for issue 28, not a variant.
  *   nvcc -O3 -arch=sm_90 tools/lab/skinny_probe.cu -lcublas -o /tmp/skinny_probe
  *   /tmp/skinny_probe 3315x15x11204 4772x12x3500 ...   (m x n x k, row-major, n <= 32) */
 #include <cublas_v2.h>
@@ -89,19 +92,110 @@ __global__ void __launch_bounds__(WARPS * 32) skinny(const float *__restrict__ A
     }
 }
 
-struct launch {
-    void (*kernel)(const float *, const float *, float *, int, int, int, int);
-    int rows_per_warp;
-};
-
-static launch pick(int n)
+/* Second form: the block's whole k-slice of B transposed in shared memory once (one barrier),
+ * then A streamed with no barrier at all, the next step's R x U float4 of A loaded into
+ * registers before the current step's FMAs (two steps in flight per warp). KSTEP = 128 * U. */
+template <int NMAX, int R, int U>
+__global__ void __launch_bounds__(WARPS * 32) skinny_slice(const float *__restrict__ A, const float *__restrict__ B,
+                                                          float *__restrict__ C, int m, int n, int k, int k_per_block)
 {
-    if (n <= 8)
-        return {skinny<8, 8>, 8};
-    if (n <= 16)
-        return {skinny<16, 4>, 4};
-    return {skinny<32, 2>, 2};
+    extern __shared__ __align__(16) float bs[];   /* [NMAX][k_per_block] */
+    const int KSTEP = 128 * U;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int row0 = (blockIdx.x * WARPS + warp) * R;
+    const int kbeg = blockIdx.y * k_per_block, kend = min(k, kbeg + k_per_block);
+    for (int i = threadIdx.x; i < NMAX * k_per_block; i += WARPS * 32) {
+        const int j = i / k_per_block, kk = i % k_per_block;
+        bs[i] = (j < n && kbeg + kk < kend) ? __ldg(&B[(long)(kbeg + kk) * n + j]) : 0.f;
+    }
+    __syncthreads();
+    const bool vec = (k & 3) == 0;
+    float acc[R][NMAX];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+#pragma unroll
+        for (int j = 0; j < NMAX; j++)
+            acc[r][j] = 0;
+    float4 a[R][U], nx[R][U];
+    auto load = [&](float4 (&dst)[R][U], int kc) {
+#pragma unroll
+        for (int r = 0; r < R; r++)
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const long row = row0 + r;
+                const int kl = kc + 128 * u + 4 * lane;
+                const float *p = A + row * k + kl;
+                if (row < m && vec && kl + 3 < kend)
+                    dst[r][u] = __ldg(reinterpret_cast<const float4 *>(p));
+                else {
+                    dst[r][u].x = row < m && kl < kend ? p[0] : 0.f;
+                    dst[r][u].y = row < m && kl + 1 < kend ? p[1] : 0.f;
+                    dst[r][u].z = row < m && kl + 2 < kend ? p[2] : 0.f;
+                    dst[r][u].w = row < m && kl + 3 < kend ? p[3] : 0.f;
+                }
+            }
+    };
+    if (kbeg < kend)
+        load(a, kbeg);
+    for (int kc = kbeg; kc < kend; kc += KSTEP) {
+        if (kc + KSTEP < kend)
+            load(nx, kc + KSTEP);
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int j = 0; j < NMAX; j++) {
+                const float4 b = *reinterpret_cast<const float4 *>(&bs[j * k_per_block + (kc - kbeg) + 128 * u + 4 * lane]);
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    acc[r][j] = fmaf(a[r][u].w, b.w, fmaf(a[r][u].z, b.z, fmaf(a[r][u].y, b.y, fmaf(a[r][u].x, b.x, acc[r][j]))));
+            }
+#pragma unroll
+        for (int r = 0; r < R; r++)
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                a[r][u] = nx[r][u];
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        float mine = 0;
+#pragma unroll
+        for (int j = 0; j < NMAX; j++) {
+            float v = acc[r][j];
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1)
+                v += __shfl_xor_sync(0xffffffffu, v, o);
+            if (lane == j)
+                mine = v;
+        }
+        if (row0 + r < m && lane < n)
+            atomicAdd(&C[(long)(row0 + r) * n + lane], mine);
+    }
 }
+
+typedef void (*skinny_fn)(const float *, const float *, float *, int, int, int, int);
+
+/* the forms tried at each shape: the smallest NMAX that holds n, every row that has it */
+struct form {
+    const char *name;
+    skinny_fn kernel;
+    int nmax, rows_per_warp, kstep, slice;   /* slice: B's whole k-slice in shared memory */
+};
+static const form forms[] = {
+    {"chunk8x8", skinny<8, 8>, 8, 8, KC, 0},
+    {"slice8x8u1", skinny_slice<8, 8, 1>, 8, 8, 128, 1},
+    {"slice8x4u2", skinny_slice<8, 4, 2>, 8, 4, 256, 1},
+    {"slice8x4u1", skinny_slice<8, 4, 1>, 8, 4, 128, 1},
+    {"chunk16x4", skinny<16, 4>, 16, 4, KC, 0},
+    {"slice16x4u1", skinny_slice<16, 4, 1>, 16, 4, 128, 1},
+    {"slice16x2u2", skinny_slice<16, 2, 2>, 16, 2, 256, 1},
+    {"slice16x2u1", skinny_slice<16, 2, 1>, 16, 2, 128, 1},
+    {"chunk32x2", skinny<32, 2>, 32, 2, KC, 0},
+    {"slice32x2u1", skinny_slice<32, 2, 1>, 32, 2, 128, 1},
+    {"slice32x2u2", skinny_slice<32, 2, 2>, 32, 2, 256, 1},
+    {"slice32x1u2", skinny_slice<32, 1, 2>, 32, 1, 256, 1},
+    {"slice32x1u4", skinny_slice<32, 1, 4>, 32, 1, 512, 1},
+};
+enum { SLICE_SMEM_MAX = 100 * 1024 };   /* two blocks an SM */
 
 static float time_ms(cudaEvent_t t0, cudaEvent_t t1)
 {
@@ -117,11 +211,15 @@ int main(int argc, char **argv)
         return fprintf(stderr, "cublasCreate failed\n"), 1;
     int sms;
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    for (const form &f : forms)
+        if (f.slice)
+            CHECK_CUDA(cudaFuncSetAttribute(f.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SLICE_SMEM_MAX));
     cudaEvent_t t0, t1;
     CHECK_CUDA(cudaEventCreate(&t0));
     CHECK_CUDA(cudaEventCreate(&t1));
-    printf("%-16s %6s %6s %10s %10s %8s %10s %10s\n", "shape", "blocks", "split", "skinny us", "cuBLAS us", "share",
-           "vs cuBLAS", "vs fp64");
+    printf("%-16s %-12s %4s %6s %6s %10s %10s %8s %10s %10s\n", "shape", "form", "bpsm", "blocks", "split",
+           "skinny us", "cuBLAS us", "share", "vs cuBLAS", "vs fp64");
+    int failed = 0;
     for (int a = 1; a < argc; a++) {
         int m, n, k;
         if (sscanf(argv[a], "%dx%dx%d", &m, &n, &k) != 3 || m < 1 || n < 1 || n > 32 || k < 1) {
@@ -143,58 +241,84 @@ int main(int argc, char **argv)
         CHECK_CUDA(cudaMalloc(&dr, nc * 4));
         CHECK_CUDA(cudaMemcpy(da, ha, na * 4, cudaMemcpyHostToDevice));
         CHECK_CUDA(cudaMemcpy(db, hb, nb * 4, cudaMemcpyHostToDevice));
-
-        const launch L = pick(n);
-        const int bm = ceil((double)m / (WARPS * L.rows_per_warp));
-        /* about four blocks per SM over the grid, chunks of at least two KC */
-        int split = (int)ceil(4.0 * sms / bm);
-        split = split < 1 ? 1 : split;
-        const int max_split = (k + 2 * KC - 1) / (2 * KC);
-        split = split > max_split ? max_split : split;
-        const int kpb = ((k + split - 1) / split + KC - 1) / KC * KC;
-        split = (k + kpb - 1) / kpb;
-        const dim3 grid(bm, split);
         const float one = 1, zero = 0;
         const int reps = 20;
-        /* warm-up and the results */
-        CHECK_CUDA(cudaMemsetAsync(dc, 0, nc * 4));
-        L.kernel<<<grid, WARPS * 32>>>(da, db, dc, m, n, k, kpb);
-        CHECK_CUDA(cudaGetLastError());
         cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, db, n, da, k, &zero, dr, n);
         CHECK_CUDA(cudaDeviceSynchronize());
-        CHECK_CUDA(cudaMemcpy(hc, dc, nc * 4, cudaMemcpyDeviceToHost));
         CHECK_CUDA(cudaMemcpy(hr, dr, nc * 4, cudaMemcpyDeviceToHost));
-        double worst_cublas = 0, worst_fp64 = 0;
-        int bad = 0;
-        for (size_t i = 0; i < nc; i++) {
-            if (!isfinite(hc[i]))
-                bad = 1;
-            worst_cublas = fmax(worst_cublas, fabs(hc[i] - hr[i]) / (fabs(hr[i]) + 1));
-        }
-        for (size_t s = 0; s < 256; s++) {   /* sampled FP64 dot products */
-            const size_t i = (s * 2654435761u) % nc, r = i / n, c = i % n;
-            double d = 0;
-            for (int kk = 0; kk < k; kk++)
-                d += (double)ha[r * k + kk] * hb[(size_t)kk * n + c];
-            worst_fp64 = fmax(worst_fp64, fabs(hc[i] - d) / (fabs(d) + 1));
-        }
-        /* timed: each repetition zeroes C and runs the kernel; cuBLAS alone */
-        CHECK_CUDA(cudaEventRecord(t0));
-        for (int i = 0; i < reps; i++) {
-            CHECK_CUDA(cudaMemsetAsync(dc, 0, nc * 4));
-            L.kernel<<<grid, WARPS * 32>>>(da, db, dc, m, n, k, kpb);
-        }
-        CHECK_CUDA(cudaEventRecord(t1));
-        CHECK_CUDA(cudaEventSynchronize(t1));
-        const double us = 1e3 * time_ms(t0, t1) / reps;
         CHECK_CUDA(cudaEventRecord(t0));
         for (int i = 0; i < reps; i++)
             cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, db, n, da, k, &zero, dr, n);
         CHECK_CUDA(cudaEventRecord(t1));
         CHECK_CUDA(cudaEventSynchronize(t1));
         const double us_cublas = 1e3 * time_ms(t0, t1) / reps;
-        printf("%-16s %6d %6d %10.1f %10.1f %7.1f%% %10.2e %10.2e%s\n", argv[a], bm * split, split, us, us_cublas,
-               100 * us_cublas / us, worst_cublas, worst_fp64, bad || worst_fp64 > 1e-4 ? "  FAILED" : "");
+        /* FP64 references at sampled entries, once a shape */
+        enum { SAMPLES = 256 };
+        static double ref[SAMPLES];
+        static size_t at[SAMPLES];
+        for (size_t s = 0; s < SAMPLES; s++) {
+            const size_t i = (s * 2654435761u) % nc, r = i / n, c = i % n;
+            double d = 0;
+            for (int kk = 0; kk < k; kk++)
+                d += (double)ha[r * k + kk] * hb[(size_t)kk * n + c];
+            at[s] = i;
+            ref[s] = d;
+        }
+        int nmax = n <= 8 ? 8 : n <= 16 ? 16 : 32;
+        double best = 1e30;
+        const char *best_name = "";
+        for (const form &f : forms) {
+            if (f.nmax != nmax)
+                continue;
+            const int bm = (m + WARPS * f.rows_per_warp - 1) / (WARPS * f.rows_per_warp);
+            for (int bpsm = 2; bpsm <= 8; bpsm *= 2) {
+                int split = (bpsm * sms + bm - 1) / bm;
+                split = split < 1 ? 1 : split;
+                const int max_split = (k + 2 * f.kstep - 1) / (2 * f.kstep);   /* two steps a block at least */
+                split = split > max_split ? max_split : split;
+                if (f.slice) {   /* the slice must fit the shared memory */
+                    const int kpb_cap = SLICE_SMEM_MAX / (4 * f.nmax) / f.kstep * f.kstep;
+                    const int min_split = (k + kpb_cap - 1) / kpb_cap;
+                    split = split < min_split ? min_split : split;
+                }
+                int kpb = ((k + split - 1) / split + f.kstep - 1) / f.kstep * f.kstep;
+                split = (k + kpb - 1) / kpb;
+                const size_t smem = f.slice ? (size_t)4 * f.nmax * kpb : 0;
+                const dim3 grid(bm, split);
+                CHECK_CUDA(cudaMemsetAsync(dc, 0, nc * 4));
+                f.kernel<<<grid, WARPS * 32, smem>>>(da, db, dc, m, n, k, kpb);
+                CHECK_CUDA(cudaGetLastError());
+                CHECK_CUDA(cudaDeviceSynchronize());
+                CHECK_CUDA(cudaMemcpy(hc, dc, nc * 4, cudaMemcpyDeviceToHost));
+                double worst_cublas = 0, worst_fp64 = 0;
+                int bad = 0;
+                for (size_t i = 0; i < nc; i++) {
+                    if (!isfinite(hc[i]))
+                        bad = 1;
+                    worst_cublas = fmax(worst_cublas, fabs(hc[i] - hr[i]) / (fabs(hr[i]) + 1));
+                }
+                for (int s = 0; s < SAMPLES; s++)
+                    worst_fp64 = fmax(worst_fp64, fabs(hc[at[s]] - ref[s]) / (fabs(ref[s]) + 1));
+                /* timed: each repetition zeroes C and runs the kernel */
+                CHECK_CUDA(cudaEventRecord(t0));
+                for (int i = 0; i < reps; i++) {
+                    CHECK_CUDA(cudaMemsetAsync(dc, 0, nc * 4));
+                    f.kernel<<<grid, WARPS * 32, smem>>>(da, db, dc, m, n, k, kpb);
+                }
+                CHECK_CUDA(cudaEventRecord(t1));
+                CHECK_CUDA(cudaEventSynchronize(t1));
+                const double us = 1e3 * time_ms(t0, t1) / reps;
+                const int fail = bad || !(worst_fp64 <= 1e-4);
+                failed += fail;
+                if (!fail && us < best)
+                    best = us, best_name = f.name;
+                printf("%-16s %-12s %4d %6d %6d %10.1f %10.1f %7.1f%% %10.2e %10.2e%s\n", argv[a], f.name, bpsm,
+                       bm * split, split, us, us_cublas, 100 * us_cublas / us, worst_cublas, worst_fp64,
+                       fail ? "  FAILED" : "");
+            }
+        }
+        printf("%-16s best %-12s %10.1f us, cuBLAS %10.1f us: %.1f%%\n", argv[a], best_name, best, us_cublas,
+               100 * us_cublas / best);
         cudaFree(da);
         cudaFree(db);
         cudaFree(dc);
@@ -205,5 +329,5 @@ int main(int argc, char **argv)
         free(hr);
     }
     cublasDestroy(h);
-    return 0;
+    return failed ? 1 : 0;
 }

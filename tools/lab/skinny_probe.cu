@@ -99,14 +99,20 @@ template <int NMAX, int R, int U>
 __global__ void __launch_bounds__(WARPS * 32) skinny_slice(const float *__restrict__ A, const float *__restrict__ B,
                                                           float *__restrict__ C, int m, int n, int k, int k_per_block)
 {
-    extern __shared__ __align__(16) float bs[];   /* [NMAX][k_per_block] */
-    const int KSTEP = 128 * U;
+    extern __shared__ __align__(16) float bs[];   /* [NMAX][ld], ld = k_per_block + 4 */
+    const int KSTEP = 128 * U, ld = k_per_block + 4;   /* +4: the transposing stores spread over banks */
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int row0 = (blockIdx.x * WARPS + warp) * R;
     const int kbeg = blockIdx.y * k_per_block, kend = min(k, kbeg + k_per_block);
-    for (int i = threadIdx.x; i < NMAX * k_per_block; i += WARPS * 32) {
+    /* B's rows kbeg..kend are one contiguous run of floats: read it coalesced, store transposed */
+    const long run = (long)(kend - kbeg) * n;
+    const float *bsrc = B + (long)kbeg * n;
+    for (int i = threadIdx.x; i < run; i += WARPS * 32)
+        bs[(i % n) * ld + i / n] = __ldg(bsrc + i);
+    for (int i = threadIdx.x; i < NMAX * k_per_block; i += WARPS * 32) {   /* zeros: the columns past n, the k past kend */
         const int j = i / k_per_block, kk = i % k_per_block;
-        bs[i] = (j < n && kbeg + kk < kend) ? __ldg(&B[(long)(kbeg + kk) * n + j]) : 0.f;
+        if (j >= n || kbeg + kk >= kend)
+            bs[j * ld + kk] = 0.f;
     }
     __syncthreads();
     const bool vec = (k & 3) == 0;
@@ -144,7 +150,7 @@ __global__ void __launch_bounds__(WARPS * 32) skinny_slice(const float *__restri
         for (int u = 0; u < U; u++)
 #pragma unroll
             for (int j = 0; j < NMAX; j++) {
-                const float4 b = *reinterpret_cast<const float4 *>(&bs[j * k_per_block + (kc - kbeg) + 128 * u + 4 * lane]);
+                const float4 b = *reinterpret_cast<const float4 *>(&bs[j * ld + (kc - kbeg) + 128 * u + 4 * lane]);
 #pragma unroll
                 for (int r = 0; r < R; r++)
                     acc[r][j] = fmaf(a[r][u].w, b.w, fmaf(a[r][u].z, b.z, fmaf(a[r][u].y, b.y, fmaf(a[r][u].x, b.x, acc[r][j]))));
@@ -277,13 +283,13 @@ int main(int argc, char **argv)
                 const int max_split = (k + 2 * f.kstep - 1) / (2 * f.kstep);   /* two steps a block at least */
                 split = split > max_split ? max_split : split;
                 if (f.slice) {   /* the slice must fit the shared memory */
-                    const int kpb_cap = SLICE_SMEM_MAX / (4 * f.nmax) / f.kstep * f.kstep;
+                    const int kpb_cap = (SLICE_SMEM_MAX / (4 * f.nmax) - 4) / f.kstep * f.kstep;
                     const int min_split = (k + kpb_cap - 1) / kpb_cap;
                     split = split < min_split ? min_split : split;
                 }
                 int kpb = ((k + split - 1) / split + f.kstep - 1) / f.kstep * f.kstep;
                 split = (k + kpb - 1) / kpb;
-                const size_t smem = f.slice ? (size_t)4 * f.nmax * kpb : 0;
+                const size_t smem = f.slice ? (size_t)4 * f.nmax * (kpb + 4) : 0;
                 const dim3 grid(bm, split);
                 CHECK_CUDA(cudaMemsetAsync(dc, 0, nc * 4));
                 f.kernel<<<grid, WARPS * 32, smem>>>(da, db, dc, m, n, k, kpb);

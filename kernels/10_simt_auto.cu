@@ -37,6 +37,7 @@
 #include "kernels/pad_rows.cuh"
 #include "kernels/plan_cache.cuh"
 #include "kernels/simt_gemm.cuh"
+#include "kernels/simt_skinny.cuh"
 #include "kernels/simt_streamk.cuh"
 #include "kernels/splitk_reduce.cuh"
 
@@ -74,16 +75,36 @@ template <class P> static cudaError_t simt_streamk_occupancy(int *blocks)
     return simt_blocks_per_sm<P>(gemm_simt_streamk_kernel<P, true, true>, blocks);
 }
 
-/* per row of the table, in its order (the host table kernels/simt_plan.c has the same) */
+/* A few-columns form as a row of the table: B's rows as they are (ldb is n), a plain launch */
+template <int NMAX, int ROWS, int USTEP>
+static cudaError_t simt_skinny_run_row(int m, int n, int k, int k_slice, int split, const float *a, const float *b,
+                                       int ldb, float *c, int dep, cudaStream_t stream)
+{
+    (void)dep;
+    return ldb != n ? cudaErrorInvalidValue : simt_skinny_run<NMAX, ROWS, USTEP>(m, n, k, k_slice, split, a, b, c, stream);
+}
+template <int NMAX, int ROWS, int USTEP> static cudaError_t simt_skinny_occupancy_row(struct simt_machine *mc, int i)
+{
+    return simt_skinny_occupancy<NMAX, ROWS, USTEP>(&mc->blocks_per_sm[i], &mc->regs[i]);
+}
+
+/* per row of the table, in its order (the host table kernels/simt_plan.c has the same):
+ * the tiles, then the few-columns forms */
 static const simt_run_fn simt_runs[] = {
 #define SIMT_CONFIG(name, ...) simt_gemm_run_any<simt_cfg_##name, true>,
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
+#define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_skinny_run_row<nmax, rows, ustep>,
+#include "kernels/simt_skinny.def"
+#undef SIMT_SKINNY
 };
 static cudaError_t (*const simt_occupancies[])(struct simt_machine *, int) = {
 #define SIMT_CONFIG(name, ...) simt_occupancy<simt_cfg_##name>,
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
+#define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_skinny_occupancy_row<nmax, rows, ustep>,
+#include "kernels/simt_skinny.def"
+#undef SIMT_SKINNY
 };
 static constexpr int simt_nconfigs = (int)(sizeof simt_runs / sizeof simt_runs[0]);
 
@@ -252,6 +273,8 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
         return cudaErrorInvalidValue;
     if (p->split == 1 && !p->pad_n && !p->streamk)
         return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, n, c, SIMT_DEP_NONE, stream);
+    if (simt_configs[p->config].skinny && (p->pad_n || p->peel_m || p->head_m || p->streamk))
+        return cudaErrorInvalidValue; /* the few-columns kernel: split plans only, below */
     if (p->pad_n && (p->pad_n < n || p->pad_n % 4 != 0))
         return cudaErrorInvalidValue;
     const int bm = simt_configs[p->config].bm, bk = simt_configs[p->config].bk;

@@ -69,7 +69,7 @@ struct simt_tile {
 template <class P> static inline struct simt_config simt_config_of(const char *name)
 {
     return simt_config{name, P::BM, P::BN, P::BK, P::WM, P::WN, P::WMITER,
-                       P::STAGES, P::MIN_BLOCKS, P::A_KMAJOR, 1.0};
+                       P::STAGES, P::MIN_BLOCKS, P::A_KMAJOR, 1.0, 0};
 }
 
 /* simt_cfg_<name> for every row of the table */

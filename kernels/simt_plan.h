@@ -136,7 +136,21 @@ extern "C" {
  * rounds of loads). */
 #define SIMT_REDUCE_WIDE_GROUPS 4
 #define SIMT_REDUCE_WIDE_LOADS 16
-#define SIMT_MAX_CONFIGS 24
+/* The few-columns kernel (kernels/simt_skinny.cuh, forms in kernels/simt_skinny.def): blocks
+ * of SIMT_SKINNY_WARPS warps, each streaming ROWS rows of A; B's k-slice in shared memory, at
+ * most SIMT_SKINNY_SMEM_MAX bytes (three blocks an SM by shared memory; the slice is capped,
+ * the split raised to fit). Its estimate (simt_skinny_cycles in kernels/simt_plan.c) on the
+ * busiest SM, wave by wave: the longer of A's bytes at SIMT_SKINNY_A_BYTES_PER_CLK (the SM's
+ * share of DRAM) and its FMAs (NMAX columns, padded ones too) at the form's EFF, plus a
+ * block's fixed cost (SIMT_SKINNY_FILL_CLK: B's slice arriving, the first loads, the
+ * epilogue) and B's slice bytes at SIMT_SKINNY_B_BYTES_PER_CLK (from L2); a split adds the
+ * reduction as the tiles' does. */
+#define SIMT_SKINNY_WARPS 8
+#define SIMT_SKINNY_SMEM_MAX (72 * 1024)
+#define SIMT_SKINNY_A_BYTES_PER_CLK 16.0
+#define SIMT_SKINNY_B_BYTES_PER_CLK 48.0
+#define SIMT_SKINNY_FILL_CLK 3000.0
+#define SIMT_MAX_CONFIGS 28
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */
 #define SIMT_MAX_PLANS (SIMT_MAX_CONFIGS * 16 * 8 + SIMT_MAX_CONFIGS * 2)
@@ -146,6 +160,9 @@ struct simt_config {
     int bm, bn, bk, wm, wn, wmiter, stages, min_blocks;
     int a_kmajor;   /* 1: A k-major, swizzled; 0: A transposed, fragments double-buffered */
     double eff;
+    /* a form of the few-columns kernel (kernels/simt_skinny.def): BM = its rows (ROWS x
+     * SIMT_SKINNY_WARPS), BN = NMAX, BK = its k-step, WM = ROWS; 0 for the tiles */
+    int skinny;
 };
 
 extern const struct simt_config simt_configs[];
@@ -212,6 +229,13 @@ int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k,
  * split plan (-1 also with pad, split 1, or no full wave with rows left after it). */
 int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
                        int peel, int tail, struct simt_plan *p);
+
+/* A plan of the few-columns kernel, form `config` (a row with skinny set), `split` slices
+ * as simt_plan_make's (SIMT_SPLIT_FILL: as many as fill the slots), raised until B's slice
+ * fits SIMT_SKINNY_SMEM_MAX: 0, or -1 when n is past the form's NMAX, the configuration is a
+ * tile, or the split repeats a slice another split of the list gives. */
+int simt_plan_make_skinny(const struct simt_machine *mc, long m, long n, long k, int config, int split,
+                          struct simt_plan *p);
 
 /* A stream-K plan of configuration `config` (B padded first: pad 1): 0, or -1 when the
  * configuration has no stream-K kernel or the shape does not fit one. */

@@ -6,7 +6,8 @@
  * it cannot see: timing (the copies land at once), bank conflicts, real races between
  * asynchronous copies and reads (compute-sanitizer racecheck on a GPU:
  * tools/lab/simt_probe.sh). Every configuration of kernels/simt_configs.def (k-major and
- * transposed A) and swizzle's, 4-byte and 16-byte paths, with and without split-K, at ragged shapes. */
+ * transposed A) and swizzle's, 4-byte and 16-byte paths, with and without split-K, at ragged shapes;
+ * and the few-columns kernel (kernels/simt_skinny.cuh), its shuffles through a barrier per warp. */
 #include <algorithm>
 #include <atomic>
 #include <barrier>
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <thread>
 #include <vector>
@@ -86,8 +88,36 @@ static inline void cp_async16_in(float *dst, const float *src) { copies_in++; cp
 static inline void cp_async_commit() {}
 template <int N> static inline void cp_async_wait() {}
 
+/* read-only loads (the few-columns kernel's): inside A or B, float4 ones 16-byte aligned */
+static inline float __ldg(const float *p)
+{
+    must((p >= a_lo && p < a_hi) || (p >= b_lo && p < b_hi), "__ldg reads inside A or B");
+    return *p;
+}
+static inline float4 __ldg(const float4 *p)
+{
+    const float *f = reinterpret_cast<const float *>(p);
+    must(f >= a_lo && f + 4 <= a_hi && ((uintptr_t)f & 15) == 0, "16-byte __ldg of A, inside it and aligned");
+    return *p;
+}
+/* __shfl_xor_sync: each lane posts its value, the warp meets, each reads its partner's, the
+ * warp meets again before the slots are reused; a warp's 32 threads share one barrier */
+static std::barrier<> *warp_barrier[32];
+static float shfl_slot[1024];
+static inline float __shfl_xor_sync(unsigned mask, float v, int offset)
+{
+    must(mask == 0xffffffffu, "shuffles over the whole warp");
+    const int t = (int)threadIdx.x, w = t / 32;
+    shfl_slot[t] = v;
+    warp_barrier[w]->arrive_and_wait();
+    const float got = shfl_slot[(t & ~31) | ((t & 31) ^ offset)];
+    warp_barrier[w]->arrive_and_wait();
+    return got;
+}
+
 #include "kernels/pipeline.cuh"
 #include "kernels/simt_gemm.cuh"
+#include "kernels/simt_skinny.cuh"
 #include "kernels/simt_streamk.cuh"
 
 /* blocks 0..count-1 of NT threads each, one at a time, each thread running body(block,
@@ -132,6 +162,20 @@ static void run_streamk(int m, int n, int k, int iters, int blocks, const float 
     run_blocks<P::NT>((unsigned)blocks, 1,
                       [=] { gemm_simt_streamk_kernel<P, VEC, VEC_C>(m, n, k, iters, a, b, ldb, c, ws, 0); });
     run_blocks<P::NT>(tiles, 1, [=] { gemm_simt_streamk_fixup<P, VEC_C>(m, n, k, iters, ws, c); });
+}
+
+/* The few-columns kernel: `split` slices of k_slice into out, its warps' barriers set up */
+template <int NMAX, int ROWS, int USTEP>
+static void run_skinny(int m, int n, int k, int k_slice, int split, const float *a, const float *b, float *out)
+{
+    constexpr int NT = SIMT_SKINNY_WARPS * 32;
+    smem_floats = NMAX * (size_t)(k_slice + SIMT_SKINNY_PAD);
+    std::vector<std::unique_ptr<std::barrier<>>> warps;
+    for (int w = 0; w < SIMT_SKINNY_WARPS; w++)
+        warps.emplace_back(new std::barrier<>(32)), warp_barrier[w] = warps.back().get();
+    const unsigned rows = (unsigned)((m + SIMT_SKINNY_WARPS * ROWS - 1) / (SIMT_SKINNY_WARPS * ROWS));
+    run_blocks<NT>(rows, (unsigned)split,
+                   [=] { gemm_simt_skinny_kernel<NMAX, ROWS, USTEP>(m, n, k, k_slice, a, b, out); });
 }
 
 /* The launcher's paths: 4-byte copies and scalar stores; 16-byte copies and float4
@@ -247,6 +291,38 @@ static void check_streamk(int m, int n, int k, int blocks_req, enum path path)
           blocks, iters, tiles, kt, rel, unwritten);
 }
 
+/* m x n x k on the few-columns form NMAX x ROWS x USTEP in about split_req slices, the
+ * output and partials poisoned with NaN: an output no block wrote, or a NaN of shared memory
+ * that reached one, shows */
+template <int NMAX, int ROWS, int USTEP> static void check_skinny(int m, int n, int k, int split_req)
+{
+    if (n > NMAX)
+        return;
+    const operands o = make_operands(m, n, k, m * 31 + n * 11 + k * 7 + split_req, PATH_VEC);
+    const int step = 128 * USTEP;
+    const int k_slice = ((k + split_req - 1) / split_req + step - 1) / step * step;
+    const int split = (k + k_slice - 1) / k_slice;
+    std::vector<float> ws((size_t)split * m * n, NAN);
+    run_skinny<NMAX, ROWS, USTEP>(m, n, k, k_slice, split, o.a.data(), o.b_read.data(), ws.data());
+    long unwritten;
+    const double rel = rel_error(o, m, n, k, [&](int i, int j) {
+        double got = 0;
+        for (int z = 0; z < split; z++)
+            got += ws[(size_t)z * m * n + (size_t)i * n + j];
+        return got;
+    }, &unwritten);
+    CHECK(unwritten == 0 && rel < 1e-5, "few columns %dx%dx%d, form n<=%d, %d rows a warp, k-step %d, split %d (slice "
+          "%d): relative error %.2e, %ld unwritten", m, n, k, NMAX, ROWS, step, split, k_slice, rel, unwritten);
+}
+
+/* every form of kernels/simt_skinny.def */
+static void all_skinny(int m, int n, int k, int split)
+{
+#define SIMT_SKINNY(name, nmax, rows, ustep, eff) check_skinny<nmax, rows, ustep>(m, n, k, split);
+#include "kernels/simt_skinny.def"
+#undef SIMT_SKINNY
+}
+
 static void all_streamk(int m, int n, int k, int blocks, enum path path)
 {
 #define SIMT_STREAMK(name) check_streamk<simt_cfg_##name>(m, n, k, blocks, path);
@@ -288,6 +364,17 @@ int main()
     all_streamk(129, 260, 16, 3, PATH_VEC);
     all_streamk(1, 1, 1, 1, PATH_4B);
     all_streamk(260, 264, 200, 1, PATH_VEC);
+
+    /* the few-columns kernel: each width class and past it (n 1..32), K % 4 != 0 (the 4-byte
+     * loads of A), a last slice that ends inside a k-step, rows past the last warp's, an A
+     * whose rows are 16-byte multiples, split and not */
+    all_skinny(1, 1, 1, 1);
+    all_skinny(67, 5, 300, 1);
+    all_skinny(130, 17, 301, 2);
+    all_skinny(70, 8, 520, 3);
+    all_skinny(33, 32, 1000, 4);
+    all_skinny(65, 16, 260, 1);
+    all_skinny(9, 12, 129, 1);
 
     /* dbuf's tile takes the predicate-free copies where a whole tile lies inside A and B and
      * a slice inside K (it verified above either way), and never at 1x1x1 */

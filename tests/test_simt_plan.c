@@ -53,6 +53,13 @@ static void test_table(void)
         const struct simt_config *c = &simt_configs[i];
         int tm, tn, t = simt_config_threads(c);
         simt_config_thread_tile(c, &tm, &tn);
+        if (c->skinny) { /* a few-columns form: NMAX 8, 16 or 32, ROWS per warp, k-steps of 128 */
+            ok = ok && (c->bn == 8 || c->bn == 16 || c->bn == 32) && c->bm == c->wm * SIMT_SKINNY_WARPS &&
+                 t == SIMT_SKINNY_WARPS * 32 && tm == c->wm && tn == c->bn && c->bk % 128 == 0 && c->eff > 0 &&
+                 c->eff <= 1;
+            continue;
+        }
+        ok = ok && !(i > 0 && simt_configs[i - 1].skinny); /* the forms come after the tiles */
         /* the kernel's static_asserts, restated: whole warps, 4x4 sub-tiles, the swizzle */
         ok = ok && c->bm % c->wm == 0 && c->bn % c->wn == 0 && t >= 32 && t <= 1024 && tm >= 4 && tn >= 4 &&
              tm * tn * t == c->bm * c->bn && c->bk % (c->a_kmajor ? 16 : 8) == 0 && c->stages >= 2 && c->eff > 0 && c->eff <= 1;
@@ -67,6 +74,74 @@ static void test_table(void)
     const struct simt_plan t = {simt_config_find("t128x256"), 1, 4096, 0, 0, 0, 0, 0, 0, 0, 0};
     simt_plan_describe(&t, buf, sizeof buf);
     CHECK(strcmp(buf, "128x256x16 w64x64 t16x8 s4 aT split1") == 0, "a transposed-A plan says aT: %s", buf);
+    const struct simt_plan f = {simt_config_find("s8r8"), 12, 1024, 0, 0, 0, 0, 0, 0, 0, 0};
+    simt_plan_describe(&f, buf, sizeof buf);
+    CHECK(f.config >= 0 && strcmp(buf, "64x8x128 skinny r8 split12") == 0,
+          "a few-columns plan says its rows, columns, k-step and rows a warp: %s", buf);
+}
+
+/* The few-columns kernel's plans: only where n fits the form, B's slice within the shared
+ * memory cap (the split raised to fit), every slice a whole number of k-steps covering K, no
+ * plan repeated; and the rule weighs them with the tiles'. */
+static const int tested_splits[] = {1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 32, 48, 64, SIMT_SPLIT_FILL};
+#define NSPLITS_TESTED ((int)(sizeof tested_splits / sizeof tested_splits[0]))
+
+static void test_skinny(void)
+{
+    static const int listed_splits[] = SIMT_SPLITS;
+    CHECK(sizeof listed_splits == sizeof tested_splits - sizeof(int) &&
+          memcmp(listed_splits, tested_splits, sizeof listed_splits) == 0, "the test walks the rule's splits");
+    const struct simt_machine mc = h200();
+    static const long shapes[][3] = {{3315, 15, 11204}, {1, 1, 1}, {8192, 32, 4096}, {1000, 30, 20000},
+                                     {2000, 8, 8000},   {64, 33, 4096}, {4096, 4096, 4096}};
+    int ok = 1, forms = 0, made = 0;
+    for (int c = 0; c < simt_config_count; c++) {
+        const struct simt_config *cf = &simt_configs[c];
+        forms += cf->skinny;
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            const long m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+            long slices[NSPLITS_TESTED];
+            int nslices = 0;
+            for (int s = 0; s < NSPLITS_TESTED; s++) {
+                struct simt_plan p;
+                const int split = tested_splits[s];
+                if (simt_plan_make_skinny(&mc, m, n, k, c, split, &p) != 0)
+                    continue;
+                made++;
+                const size_t smem = (size_t)4 * cf->bn * (p.k_slice + 4);
+                for (int j = 0; j < nslices; j++)
+                    ok = ok && slices[j] != p.k_slice;
+                slices[nslices++] = p.k_slice;
+                ok = ok && cf->skinny && n <= cf->bn && smem <= SIMT_SKINNY_SMEM_MAX && plan_covers(&p, k) &&
+                     p.blocks == (m + cf->bm - 1) / cf->bm * p.split && isfinite(p.est_cycles) && p.est_cycles > 0 &&
+                     !p.pad_n && !p.peel_m && !p.head_m && !p.streamk &&
+                     simt_plan_workspace_bytes(&p, m, n, k) == (p.split > 1 ? (size_t)p.split * m * n * 4 : 0);
+            }
+            struct simt_plan p;
+            ok = ok && (n <= cf->bn && cf->skinny) == (simt_plan_make_skinny(&mc, m, n, k, c, 1, &p) == 0);
+        }
+    }
+    CHECK(ok && forms >= 3 && made > 0, "%d few-columns forms, %d plans: only where n fits, B's slice within %d bytes, "
+          "slices distinct, whole k-steps covering K", forms, made, SIMT_SKINNY_SMEM_MAX);
+    /* the tiles make no plan of a form, and no form a plan at n past 32 */
+    struct simt_plan p;
+    CHECK(simt_plan_make(&mc, 100, 8, 100, simt_config_find("s8r8"), 1, &p) == -1 &&
+          simt_plan_make_skinny(&mc, 100, 8, 100, simt_config_find("t64x64"), 1, &p) == -1,
+          "a form is not a tile, nor a tile a form");
+    /* at n <= 32 the candidates list the forms' plans (before stream-K's), and the pick is still the cheapest */
+    static struct simt_plan cand[SIMT_MAX_PLANS];
+    const int nc = simt_plan_candidates(&mc, 3315, 15, 11204, cand, SIMT_MAX_PLANS);
+    int listed = 0, before_sk = 1, seen_sk = 0;
+    double least = INFINITY;
+    for (int j = 0; j < nc; j++) {
+        listed += simt_configs[cand[j].config].skinny;
+        seen_sk |= cand[j].streamk > 0;
+        before_sk = before_sk && !(seen_sk && simt_configs[cand[j].config].skinny);
+        least = fmin(least, cand[j].est_cycles);
+    }
+    const struct simt_plan pick = simt_plan_pick(&mc, 3315, 15, 11204);
+    CHECK(listed > 0 && before_sk && pick.est_cycles == least,
+          "3315x15x11204: %d few-columns candidates, listed before stream-K's; the pick the cheapest", listed);
 }
 
 static void test_rule(void)
@@ -485,6 +560,7 @@ int main(void)
     test_rule();
     test_model();
     test_paths();
+    test_skinny();
     test_h200_tables("tests/data/h200_simt_tune.csv", 9, 0.95);
     test_h200_tables("tests/data/h200_simt_tune_extra.csv", 15, 0.90);
     test_h200_tables("tests/data/h200_simt_tune_tail.csv", 6, 0.93);

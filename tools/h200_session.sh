@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -306,6 +306,16 @@ if has skinny; then
     [ -x "$W/skinny_probe" ] && timeout 120 "$W/skinny_probe" \
         ${SKINNY_SHAPES:-3315x15x11204 4772x12x3500 8192x32x4096 2000x8x8000 3000x7x9000 6000x20x2000 1000x30x20000 4096x16x4096 4096x17x4096} \
         2>&1 | tee "$W/logs/skinny.log"
+fi
+if has skinnyk; then
+    # issue 28, n <= 32: simt_auto with the few-columns kernel's plans (kernels/simt_skinny.cuh):
+    # verified beside cuBLAS at odd and skinny shapes, then memcheck and racecheck on every
+    # plan of its forms at two small shapes (4-byte loads of A, a last slice inside a k-step)
+    verify_beside skinny-verify simt_auto,cublas \
+        1x1x1,67x5x300,130x17x301,33x32x1000,9x12x129,3315x15x11204,4772x12x3500,2000x8x8000,1000x30x20000,8191x31x1025 -r 3
+    forms=$(sed -n 's/^SIMT_SKINNY(\([a-z0-9]*\),.*/\1/p' kernels/simt_skinny.def | paste -sd,)
+    sanitize_plans skinny-130x17x301 "$forms" 130x17x301 "the few-columns forms at 130x17x301" skinny
+    sanitize_plans skinny-200x8x1024 "$forms" 200x8x1024 "the few-columns forms at 200x8x1024" skinny
 fi
 if has sksan; then
     # the stream-K tiles (kernels/simt_streamk_tiles.def) under memcheck and racecheck: every plan

@@ -95,7 +95,7 @@ static const simt_run_fn simt_runs[] = {
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 #define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_skinny_run_row<nmax, rows, ustep>,
-#include "kernels/simt_skinny.def"
+#include "kernels/simt_skinny_forms.def"
 #undef SIMT_SKINNY
 };
 static cudaError_t (*const simt_occupancies[])(struct simt_machine *, int) = {
@@ -103,7 +103,7 @@ static cudaError_t (*const simt_occupancies[])(struct simt_machine *, int) = {
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 #define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_skinny_occupancy_row<nmax, rows, ustep>,
-#include "kernels/simt_skinny.def"
+#include "kernels/simt_skinny_forms.def"
 #undef SIMT_SKINNY
 };
 static constexpr int simt_nconfigs = (int)(sizeof simt_runs / sizeof simt_runs[0]);

@@ -15,7 +15,7 @@ const struct simt_config simt_configs[] = {
  * of 128 x USTEP */
 #define SIMT_SKINNY(name, nmax, rows, ustep, eff) \
     {#name, (rows) * SIMT_SKINNY_WARPS, nmax, 128 * (ustep), rows, nmax, 1, 2, 1, 1, eff, 1},
-#include "kernels/simt_skinny.def"
+#include "kernels/simt_skinny_forms.def"
 #undef SIMT_SKINNY
 };
 const int simt_config_count = (int)(sizeof simt_configs / sizeof simt_configs[0]);

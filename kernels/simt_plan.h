@@ -136,7 +136,7 @@ extern "C" {
  * rounds of loads). */
 #define SIMT_REDUCE_WIDE_GROUPS 4
 #define SIMT_REDUCE_WIDE_LOADS 16
-/* The few-columns kernel (kernels/simt_skinny.cuh, forms in kernels/simt_skinny.def): blocks
+/* The few-columns kernel (kernels/simt_skinny.cuh, forms in kernels/simt_skinny_forms.def): blocks
  * of SIMT_SKINNY_WARPS warps, each streaming ROWS rows of A; B's k-slice in shared memory, at
  * most SIMT_SKINNY_SMEM_MAX bytes (three blocks an SM by shared memory; the slice is capped,
  * the split raised to fit). Its estimate (simt_skinny_cycles in kernels/simt_plan.c) on the
@@ -160,7 +160,7 @@ struct simt_config {
     int bm, bn, bk, wm, wn, wmiter, stages, min_blocks;
     int a_kmajor;   /* 1: A k-major, swizzled; 0: A transposed, fragments double-buffered */
     double eff;
-    /* a form of the few-columns kernel (kernels/simt_skinny.def): BM = its rows (ROWS x
+    /* a form of the few-columns kernel (kernels/simt_skinny_forms.def): BM = its rows (ROWS x
      * SIMT_SKINNY_WARPS), BN = NMAX, BK = its k-step, WM = ROWS; 0 for the tiles */
     int skinny;
 };

@@ -11,7 +11,7 @@
  * Split-K over blockIdx.y as the tiled kernels do: slice z writes its partial product to
  * out + z * m * n (C itself when unsplit), the reduction of kernels/splitk_reduce.cuh adds
  * them in order: no atomics, the same result every run.
- * The forms: kernels/simt_skinny.def; the rule's estimate: kernels/simt_plan.c. */
+ * The forms: kernels/simt_skinny_forms.def; the rule's estimate: kernels/simt_plan.c. */
 #ifndef GEMMPROF_KERNELS_SIMT_SKINNY_CUH
 #define GEMMPROF_KERNELS_SIMT_SKINNY_CUH
 

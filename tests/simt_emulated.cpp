@@ -315,11 +315,11 @@ template <int NMAX, int ROWS, int USTEP> static void check_skinny(int m, int n, 
           "%d): relative error %.2e, %ld unwritten", m, n, k, NMAX, ROWS, step, split, k_slice, rel, unwritten);
 }
 
-/* every form of kernels/simt_skinny.def */
+/* every form of kernels/simt_skinny_forms.def */
 static void all_skinny(int m, int n, int k, int split)
 {
 #define SIMT_SKINNY(name, nmax, rows, ustep, eff) check_skinny<nmax, rows, ustep>(m, n, k, split);
-#include "kernels/simt_skinny.def"
+#include "kernels/simt_skinny_forms.def"
 #undef SIMT_SKINNY
 }
 

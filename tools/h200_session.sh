@@ -313,7 +313,7 @@ if has skinnyk; then
     # plan of its forms at two small shapes (4-byte loads of A, a last slice inside a k-step)
     verify_beside skinny-verify simt_auto,cublas \
         1x1x1,67x5x300,130x17x301,33x32x1000,9x12x129,3315x15x11204,4772x12x3500,2000x8x8000,1000x30x20000,8191x31x1025 -r 3
-    forms=$(sed -n 's/^SIMT_SKINNY(\([a-z0-9]*\),.*/\1/p' kernels/simt_skinny.def | paste -sd,)
+    forms=$(sed -n 's/^SIMT_SKINNY(\([a-z0-9]*\),.*/\1/p' kernels/simt_skinny_forms.def | paste -sd,)
     sanitize_plans skinny-130x17x301 "$forms" 130x17x301 "the few-columns forms at 130x17x301" skinny
     sanitize_plans skinny-200x8x1024 "$forms" 200x8x1024 "the few-columns forms at 200x8x1024" skinny
 fi

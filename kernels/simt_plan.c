@@ -410,7 +410,8 @@ static double skinny_cycles(const struct simt_machine *mc, int config, long bloc
     double cycles = 0;
     for (long left = ceil_div(blocks, sms); left > 0; left -= per_sm) {
         const long w = left < per_sm ? left : per_sm;
-        cycles += fmax(w * a_bytes / SIMT_SKINNY_A_BYTES_PER_CLK, w * fmas / (128.0 * c->eff)) + fill;
+        const double lds = w * a_bytes * c->bn / c->wm / SIMT_SKINNY_LDS_BYTES_PER_CLK;
+        cycles += fmax(fmax(w * a_bytes / SIMT_SKINNY_A_BYTES_PER_CLK, w * fmas / (128.0 * c->eff)), lds) + fill;
     }
     return cycles;
 }

@@ -140,8 +140,10 @@ extern "C" {
  * of SIMT_SKINNY_WARPS warps, each streaming ROWS rows of A; B's k-slice in shared memory, at
  * most SIMT_SKINNY_SMEM_MAX bytes (three blocks an SM by shared memory; the slice is capped,
  * the split raised to fit). Its estimate (simt_skinny_cycles in kernels/simt_plan.c) on the
- * busiest SM, wave by wave: the longer of A's bytes at SIMT_SKINNY_A_BYTES_PER_CLK (the SM's
- * share of DRAM) and its FMAs (NMAX columns, padded ones too) at the form's EFF, plus a
+ * busiest SM, wave by wave: the longest of A's bytes at SIMT_SKINNY_A_BYTES_PER_CLK (the SM's
+ * share of DRAM), its FMAs (NMAX columns, padded ones too) at the form's EFF, and its shared
+ * loads of B (each lane's float4 of a column serves ROWS rows: NMAX / ROWS bytes of them per
+ * byte of A) at SIMT_SKINNY_LDS_BYTES_PER_CLK (32 banks of 4 bytes), plus a
  * block's fixed cost (SIMT_SKINNY_FILL_CLK: B's slice arriving, the first loads, the
  * epilogue) and B's slice bytes at SIMT_SKINNY_B_BYTES_PER_CLK (from L2); a split adds the
  * reduction as the tiles' does. */
@@ -149,6 +151,7 @@ extern "C" {
 #define SIMT_SKINNY_SMEM_MAX (72 * 1024)
 #define SIMT_SKINNY_A_BYTES_PER_CLK 16.0
 #define SIMT_SKINNY_B_BYTES_PER_CLK 48.0
+#define SIMT_SKINNY_LDS_BYTES_PER_CLK 128.0
 #define SIMT_SKINNY_FILL_CLK 3000.0
 #define SIMT_MAX_CONFIGS 28
 /* candidates per shape, at most: every configuration and split, unpadded and padded,

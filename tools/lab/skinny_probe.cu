@@ -178,13 +178,78 @@ __global__ void __launch_bounds__(WARPS * 32) skinny_slice(const float *__restri
     }
 }
 
+/* Third form: a lane per row. Each lane takes RL rows of A (a warp 32 x RL rows), walks k
+ * 8 at a time (two float4 of each row: a whole 32-byte sector), and reads B's row of NMAX
+ * columns from shared memory as float4 that every lane of the warp reads alike (a
+ * broadcast: one wavefront). No reduction across lanes: a lane owns its rows' outputs. */
+template <int NMAX, int RL>
+__global__ void __launch_bounds__(WARPS * 32) skinny_lane(const float *__restrict__ A, const float *__restrict__ B,
+                                                         float *__restrict__ C, int m, int n, int k, int k_per_block)
+{
+    extern __shared__ __align__(16) float bl[];   /* [k_per_block][NMAX] */
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int kbeg = blockIdx.y * k_per_block, kend = min(k, kbeg + k_per_block), klen = kend - kbeg;
+    for (int i = threadIdx.x; i < k_per_block * NMAX; i += WARPS * 32) {
+        const int kk = i / NMAX, j = i % NMAX;
+        bl[i] = (kk < klen && j < n) ? __ldg(&B[(long)(kbeg + kk) * n + j]) : 0.f;
+    }
+    __syncthreads();
+    const bool vec = (k & 3) == 0;
+    float acc[RL][NMAX];
+#pragma unroll
+    for (int r = 0; r < RL; r++)
+#pragma unroll
+        for (int j = 0; j < NMAX; j++)
+            acc[r][j] = 0;
+    const long rbase = ((long)blockIdx.x * WARPS + warp) * 32 * RL + lane;
+    for (int kc = kbeg; kc < kend; kc += 8) {
+        float a[RL][8];
+#pragma unroll
+        for (int r = 0; r < RL; r++) {
+            const long row = rbase + 32 * r;
+            const float *p = A + row * k + kc;
+            if (row < m && vec && kc + 7 < kend) {
+                const float4 x = __ldg(reinterpret_cast<const float4 *>(p)), y = __ldg(reinterpret_cast<const float4 *>(p + 4));
+                a[r][0] = x.x, a[r][1] = x.y, a[r][2] = x.z, a[r][3] = x.w;
+                a[r][4] = y.x, a[r][5] = y.y, a[r][6] = y.z, a[r][7] = y.w;
+            } else {
+#pragma unroll
+                for (int q = 0; q < 8; q++)
+                    a[r][q] = row < m && kc + q < kend ? p[q] : 0.f;
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < 8; q++)
+#pragma unroll
+            for (int j4 = 0; j4 < NMAX / 4; j4++) {
+                const float4 b = *reinterpret_cast<const float4 *>(&bl[(kc - kbeg + q) * NMAX + 4 * j4]);
+#pragma unroll
+                for (int r = 0; r < RL; r++) {
+                    acc[r][4 * j4] = fmaf(a[r][q], b.x, acc[r][4 * j4]);
+                    acc[r][4 * j4 + 1] = fmaf(a[r][q], b.y, acc[r][4 * j4 + 1]);
+                    acc[r][4 * j4 + 2] = fmaf(a[r][q], b.z, acc[r][4 * j4 + 2]);
+                    acc[r][4 * j4 + 3] = fmaf(a[r][q], b.w, acc[r][4 * j4 + 3]);
+                }
+            }
+    }
+#pragma unroll
+    for (int r = 0; r < RL; r++) {
+        const long row = rbase + 32 * r;
+        if (row < m)
+#pragma unroll
+            for (int j = 0; j < NMAX; j++)
+                if (j < n)
+                    atomicAdd(&C[row * n + j], acc[r][j]);
+    }
+}
+
 typedef void (*skinny_fn)(const float *, const float *, float *, int, int, int, int);
 
 /* the forms tried at each shape: the smallest NMAX that holds n, every row that has it */
 struct form {
     const char *name;
     skinny_fn kernel;
-    int nmax, rows_per_warp, kstep, slice;   /* slice: B's whole k-slice in shared memory */
+    int nmax, rows_per_warp, kstep, slice;   /* slice: B's whole k-slice in shared memory (2: a lane per row) */
 };
 static const form forms[] = {
     {"chunk8x8", skinny<8, 8>, 8, 8, KC, 0},
@@ -200,6 +265,11 @@ static const form forms[] = {
     {"slice32x2u2", skinny_slice<32, 2, 2>, 32, 2, 256, 1},
     {"slice32x1u2", skinny_slice<32, 1, 2>, 32, 1, 256, 1},
     {"slice32x1u4", skinny_slice<32, 1, 4>, 32, 1, 512, 1},
+    {"lane8x4", skinny_lane<8, 4>, 8, 128, 8, 2},
+    {"lane16x2", skinny_lane<16, 2>, 16, 64, 8, 2},
+    {"lane16x4", skinny_lane<16, 4>, 16, 128, 8, 2},
+    {"lane32x1", skinny_lane<32, 1>, 32, 32, 8, 2},
+    {"lane32x2", skinny_lane<32, 2>, 32, 64, 8, 2},
 };
 enum { SLICE_SMEM_MAX = 100 * 1024 };   /* two blocks an SM */
 
@@ -289,7 +359,7 @@ int main(int argc, char **argv)
                 }
                 int kpb = ((k + split - 1) / split + f.kstep - 1) / f.kstep * f.kstep;
                 split = (k + kpb - 1) / kpb;
-                const size_t smem = f.slice ? (size_t)4 * f.nmax * (kpb + 4) : 0;
+                const size_t smem = f.slice == 2 ? (size_t)4 * f.nmax * kpb : f.slice ? (size_t)4 * f.nmax * (kpb + 4) : 0;
                 const dim3 grid(bm, split);
                 CHECK_CUDA(cudaMemsetAsync(dc, 0, nc * 4));
                 f.kernel<<<grid, WARPS * 32, smem>>>(da, db, dc, m, n, k, kpb);

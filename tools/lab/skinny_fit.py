@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The few-columns kernel's constants (kernels/simt_plan.h, SIMT_SKINNY_*; each form's EFF in
+kernels/simt_skinny_forms.def) fitted to the tuner's measured times of its plans.
+
+Reads `gemmprof --tune` tables (tune.csv), keeps the rows of the few-columns forms (config
+"... skinny rR ..."), and mirrors skinny_cycles of kernels/simt_plan.c: the part of each
+row's model_s that is not the GEMM's (the reduction) is kept as the table computed it. A
+grid search over the constants minimises the mean squared log of measured / estimated;
+prints the constants, then per shape the best measured plan against the plan the fitted
+estimate ranks first.
+    tools/lab/skinny_fit.py [--hz 1.98e9] tune.csv [...]"""
+import csv
+import itertools
+import math
+import re
+import sys
+
+HZ = 1.98e9
+args = sys.argv[1:]
+if args[:1] == ["--hz"]:
+    HZ, args = float(args[1]), args[2:]
+
+# the constants the tables were estimated with (kernels/simt_plan.h at the time of the run)
+OLD = dict(a_bw=16.0, b_bw=48.0, lds=128.0, fill=3000.0, eff=0.70)
+SMS = 132
+
+
+def gemm_cycles(r, a_bw, b_bw, lds, fill, eff):
+    bm, bn, bk, rows = r["bm"], r["bn"], r["bk"], r["rows"]
+    ks, blocks, per_sm = r["k_slice"], r["blocks"], r["per_sm"]
+    a_bytes, fmas = 4.0 * bm * ks, float(bm) * bn * ks
+    fixed = fill + 4.0 * bn * ks / b_bw
+    cycles, left = 0.0, -(-blocks // SMS)
+    while left > 0:
+        w = min(left, per_sm)
+        cycles += max(w * a_bytes / a_bw, w * fmas / (128 * eff), w * a_bytes * bn / rows / lds) + fixed
+        left -= per_sm
+    return cycles
+
+
+rows = []
+for path in args:
+    for r in csv.DictReader(open(path)):
+        m = re.match(r"(\d+)x(\d+)x(\d+) skinny r(\d+) ", r["config"] + " ")
+        if not m or r["status"] != "ok":
+            continue
+        row = dict(shape=(int(r["m"]), int(r["n"]), int(r["k"])), name=r["config_name"], config=r["config"],
+                   bm=int(m.group(1)), bn=int(m.group(2)), bk=int(m.group(3)), rows=int(m.group(4)),
+                   k_slice=int(r["k_slice"]), blocks=int(r["blocks"]), per_sm=int(r["blocks_per_sm"]),
+                   t=float(r["time_median_s"]), model=float(r["model_s"]))
+        row["rest"] = row["model"] * HZ - gemm_cycles(row, **OLD)   # the reduction's cycles
+        rows.append(row)
+if not rows:
+    sys.exit("skinny_fit: no few-columns rows in " + " ".join(args))
+
+forms = sorted({r["name"] for r in rows})
+
+
+def loss(c, effs):
+    s = 0.0
+    for r in rows:
+        est = (gemm_cycles(r, c["a_bw"], c["b_bw"], c["lds"], c["fill"], effs[r["name"]]) + r["rest"]) / HZ
+        s += math.log(r["t"] / est) ** 2
+    return s / len(rows)
+
+
+best = None
+for a_bw, b_bw, lds, fill in itertools.product([10, 12, 13, 14, 15, 16, 17, 18, 20, 24], [16, 32, 48, 64, 96, 128],
+                                               [48, 64, 80, 96, 112, 128], [500, 1000, 2000, 3000, 4000, 6000, 8000]):
+    c = dict(a_bw=a_bw, b_bw=b_bw, lds=lds, fill=fill)
+    effs = {f: 0.7 for f in forms}
+    for f in forms:   # each form's EFF given the rest
+        effs[f] = min((loss(c, {**effs, f: e}), e) for e in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9])[1]
+    l = loss(c, effs)
+    if best is None or l < best[0]:
+        best = (l, c, effs)
+l, c, effs = best
+print(f"{len(rows)} plans of {len(forms)} forms; rms log error {math.sqrt(l):.3f}")
+print("constants:", ", ".join(f"{k} {v}" for k, v in c.items()), "| EFF:", ", ".join(f"{f} {e}" for f, e in effs.items()))
+for shape in sorted({r["shape"] for r in rows}):
+    rs = [r for r in rows if r["shape"] == shape]
+    est = {id(r): (gemm_cycles(r, c["a_bw"], c["b_bw"], c["lds"], c["fill"], effs[r["name"]]) + r["rest"]) / HZ
+           for r in rs}
+    fastest = min(rs, key=lambda r: r["t"])
+    ranked = min(rs, key=lambda r: est[id(r)])
+    print(f"{'x'.join(map(str, shape)):16s} best {fastest['config']:32s} {fastest['t'] * 1e6:8.1f} us | "
+          f"fitted pick {ranked['config']:32s} {ranked['t'] * 1e6:8.1f} us ({100 * fastest['t'] / ranked['t']:.1f}%), "
+          f"est {est[id(ranked)] * 1e6:.1f} us")

@@ -3,7 +3,8 @@
  * it across a block's columns, spend their issue on copies with nothing to reuse. This one
  * streams A once: each warp takes ROWS rows, each lane 16-byte loads of 4 consecutive k
  * straight into registers (a warp's load of one row is 512 contiguous bytes), the next
- * step's loads issued before the current step's FMAs. The block's k-slice of B sits in
+ * step's loads issued before the current step's FMAs (the first step's before B's slice is
+ * staged). The block's k-slice of B sits in
  * shared memory, transposed (column j's k-run contiguous, read as float4 by the lane that
  * holds those 4 k: no bank conflicts), loaded once before the loop: the loop has no barrier.
  * Each lane ends with partial sums over its k of ROWS x NMAX outputs; a warp adds them
@@ -54,26 +55,6 @@ gemm_simt_skinny_kernel(int m, int n, int k, int k_slice, const float *__restric
     const int row0 = (blockIdx.x * SIMT_SKINNY_WARPS + warp) * ROWS;
     const int kbeg = blockIdx.y * k_slice, kend = min(k, kbeg + k_slice), klen = kend - kbeg;
 
-    /* B's rows kbeg..kend are one run of klen * n floats: read coalesced, store transposed.
-     * (kk, j) of element i = threadIdx.x + NT * it, stepped without a division per element */
-    {
-        const float *src = b + (size_t)kbeg * n;
-        const int run = klen * n, step_k = NT / n, step_j = NT % n;
-        int kk = threadIdx.x / n, j = threadIdx.x % n;
-        for (int i = threadIdx.x; i < run; i += NT) {
-            bs[j * ld + kk] = __ldg(src + i);
-            kk += step_k;
-            j += step_j;
-            if (j >= n)
-                j -= n, kk++;
-        }
-        /* zeros where the FMAs read past B: columns n..NMAX, and k past the slice's end */
-        for (int i = threadIdx.x; i < (NMAX - n) * k_slice; i += NT)
-            bs[(n + i / k_slice) * ld + i % k_slice] = 0.f;
-        for (int i = threadIdx.x; i < n * (k_slice - klen); i += NT)
-            bs[(i / (k_slice - klen)) * ld + klen + i % (k_slice - klen)] = 0.f;
-    }
-    __syncthreads();
 
     /* A: 16-byte loads where rows start 16-byte aligned, else four 4-byte ones */
     const bool vec = k % 4 == 0 && (reinterpret_cast<uintptr_t>(a) & 15) == 0;
@@ -101,7 +82,38 @@ gemm_simt_skinny_kernel(int m, int n, int k, int k_slice, const float *__restric
                 }
             }
     };
-    load(cur, kbeg);
+    load(cur, kbeg); /* in flight while B's slice is staged */
+
+    /* B's rows kbeg..kend are one run of klen * n floats: read coalesced, BATCH loads in
+     * flight a thread, stored transposed. (kk, j) of element i = threadIdx.x + NT * it,
+     * stepped without a division per element */
+    {
+        constexpr int BATCH = 8;
+        const float *src = b + (size_t)kbeg * n;
+        const int run = klen * n, step_k = NT / n, step_j = NT % n;
+        int kk = threadIdx.x / n, j = threadIdx.x % n;
+        for (int base = threadIdx.x; base < run; base += NT * BATCH) {
+            float v[BATCH];
+#pragma unroll
+            for (int q = 0; q < BATCH; q++)
+                v[q] = base + q * NT < run ? __ldg(src + base + q * NT) : 0.f;
+#pragma unroll
+            for (int q = 0; q < BATCH; q++) {
+                if (base + q * NT < run)
+                    bs[j * ld + kk] = v[q];
+                kk += step_k;
+                j += step_j;
+                if (j >= n)
+                    j -= n, kk++;
+            }
+        }
+        /* zeros where the FMAs read past B: columns n..NMAX, and k past the slice's end */
+        for (int i = threadIdx.x; i < (NMAX - n) * k_slice; i += NT)
+            bs[(n + i / k_slice) * ld + i % k_slice] = 0.f;
+        for (int i = threadIdx.x; i < n * (k_slice - klen); i += NT)
+            bs[(i / (k_slice - klen)) * ld + klen + i % (k_slice - klen)] = 0.f;
+    }
+    __syncthreads();
     for (int kc = kbeg; kc < kend; kc += KSTEP) {
         if (kc + KSTEP < kend)
             load(next, kc + KSTEP);

@@ -107,8 +107,18 @@ __global__ void __launch_bounds__(WARPS * 32) skinny_slice(const float *__restri
     /* B's rows kbeg..kend are one contiguous run of floats: read it coalesced, store transposed */
     const long run = (long)(kend - kbeg) * n;
     const float *bsrc = B + (long)kbeg * n;
-    for (int i = threadIdx.x; i < run; i += WARPS * 32)
-        bs[(i % n) * ld + i / n] = __ldg(bsrc + i);
+    for (int base = threadIdx.x; base < run; base += WARPS * 32 * 8) {   /* 8 loads in flight a thread */
+        float v[8];
+#pragma unroll
+        for (int q = 0; q < 8; q++)
+            v[q] = base + q * WARPS * 32 < run ? __ldg(bsrc + base + q * WARPS * 32) : 0.f;
+#pragma unroll
+        for (int q = 0; q < 8; q++) {
+            const int i = base + q * WARPS * 32;
+            if (i < run)
+                bs[(i % n) * ld + i / n] = v[q];
+        }
+    }
     for (int i = threadIdx.x; i < NMAX * k_per_block; i += WARPS * 32) {   /* zeros: the columns past n, the k past kend */
         const int j = i / k_per_block, kk = i % k_per_block;
         if (j >= n || kbeg + kk >= kend)

@@ -21,6 +21,9 @@
  * A stream-K plan ("streamk396", kernels/simt_streamk.cuh) runs one wave of persistent
  * blocks that share the k-slices of all tiles equally, so that neither a partial last wave
  * nor a pipeline fill per tile is paid; a second kernel adds the tiles its runs cut.
+ * Where n <= 32 the few-columns kernel (kernels/simt_skinny.cuh, "64x8x128 skinny r8 split12")
+ * is a candidate too: it streams A once instead of staging it for reuse that n columns do
+ * not give, and splits K into the same reduction.
  * Changed from bigtile: the tile is chosen per shape from the table, plus split-K.
  * Tiles: kernels/simt_configs.def; the row's config column says which ran
  * ("128x256x16 w64x64 t16x8 s4 split1"), and `gemmprof --tune MxNxK` times them all.

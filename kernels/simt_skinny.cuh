@@ -182,7 +182,9 @@ static cudaError_t simt_skinny_run(int m, int n, int k, int k_slice, int split, 
     const size_t smem = simt_skinny_smem<NMAX>(k_slice);
     if (n > NMAX || k_slice % (128 * USTEP) != 0 || smem > SIMT_SKINNY_SMEM_MAX)
         return cudaErrorInvalidValue;
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SIMT_SKINNY_SMEM_MAX);
+    const cudaError_t err =
+        smem > 48 * 1024 ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SIMT_SKINNY_SMEM_MAX)
+                         : cudaSuccess;
     if (err != cudaSuccess)
         return err;
     const unsigned row_blocks = (unsigned)((m + SIMT_SKINNY_WARPS * ROWS - 1) / (SIMT_SKINNY_WARPS * ROWS));

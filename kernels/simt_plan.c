@@ -579,7 +579,7 @@ struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, l
                 if (simt_plan_make_any(mc, m, n, k, c, CANDIDATE_SPLIT(s), KIND_ARGS(kind), &p) == 0 &&
                     p.est_cycles < best.est_cycles)
                     best = p;
-    for (int c = 0; c < simt_config_count; c++)
+    for (int c = 0; c < simt_config_count && SIMT_SKINNY_IN_RULE; c++)
         for (int s = 0; s < NCANDIDATE_SPLITS; s++)
             if (simt_plan_make_skinny(mc, m, n, k, c, CANDIDATE_SPLIT(s), &p) == 0 && p.est_cycles < best.est_cycles)
                 best = p;

@@ -147,6 +147,9 @@ extern "C" {
  * block's fixed cost (SIMT_SKINNY_FILL_CLK: B's slice arriving, the first loads, the
  * epilogue) and B's slice bytes at SIMT_SKINNY_B_BYTES_PER_CLK (from L2); a split adds the
  * reduction as the tiles' does. */
+/* Whether the rule weighs these plans (1) or only the tuner lists them (0): 0 until the
+ * constants below are fitted to a device's tuner tables (tools/lab/skinny_fit.py). */
+#define SIMT_SKINNY_IN_RULE 0
 #define SIMT_SKINNY_WARPS 8
 #define SIMT_SKINNY_SMEM_MAX (72 * 1024)
 #define SIMT_SKINNY_A_BYTES_PER_CLK 16.0
@@ -257,7 +260,8 @@ int *simt_machine_per_sm(struct simt_machine *mc, int streamk, enum simt_path pa
 /* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk_tiles.def). */
 int simt_config_has_streamk(int config);
 
-/* The rule: the candidate with the smallest estimate (see the top of this file). */
+/* The rule: the candidate with the smallest estimate (see the top of this file), of those it
+ * weighs (the few-columns plans only with SIMT_SKINNY_IN_RULE). */
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k);
 
 /* Every candidate plan, configuration by configuration, splits ascending (the tuner's

@@ -395,7 +395,7 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
  * never past the longest whose B slice fits SIMT_SKINNY_SMEM_MAX */
 static long skinny_slice(const struct simt_config *c, long k, int split)
 {
-    const long cap = (SIMT_SKINNY_SMEM_MAX / (4L * c->bn) - 4) / c->bk * c->bk;
+    const long cap = (SIMT_SKINNY_SMEM_MAX / (4L * c->bn) - SIMT_SKINNY_PAD) / c->bk * c->bk;
     const long slice = slice_of(k, split, c->bk);
     return slice < cap ? slice : cap;
 }

@@ -152,6 +152,7 @@ extern "C" {
 #define SIMT_SKINNY_IN_RULE 0
 #define SIMT_SKINNY_WARPS 8
 #define SIMT_SKINNY_SMEM_MAX (72 * 1024)
+#define SIMT_SKINNY_PAD 4   /* floats after each column's k-run of B (banks, 16-byte rows) */
 #define SIMT_SKINNY_A_BYTES_PER_CLK 16.0
 #define SIMT_SKINNY_B_BYTES_PER_CLK 48.0
 #define SIMT_SKINNY_LDS_BYTES_PER_CLK 128.0

@@ -23,7 +23,6 @@
 
 /* B's slice in shared memory: NMAX rows of k_slice + SIMT_SKINNY_PAD floats (the pad
  * spreads the transposing stores over the banks and keeps each row 16-byte aligned) */
-#define SIMT_SKINNY_PAD 4
 
 /* One halving step across the lanes, then the next (a template, so that every index is a
  * constant and v stays in registers): at offset O a lane keeps v[W..2W) if its O bit is set,

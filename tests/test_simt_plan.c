@@ -108,7 +108,7 @@ static void test_skinny(void)
                 if (simt_plan_make_skinny(&mc, m, n, k, c, split, &p) != 0)
                     continue;
                 made++;
-                const size_t smem = (size_t)4 * cf->bn * (p.k_slice + 4);
+                const size_t smem = (size_t)4 * cf->bn * (p.k_slice + SIMT_SKINNY_PAD);
                 for (int j = 0; j < nslices; j++)
                     ok = ok && slices[j] != p.k_slice;
                 slices[nslices++] = p.k_slice;

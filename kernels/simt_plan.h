@@ -147,16 +147,19 @@ extern "C" {
  * block's fixed cost (SIMT_SKINNY_FILL_CLK: B's slice arriving, the first loads, the
  * epilogue) and B's slice bytes at SIMT_SKINNY_B_BYTES_PER_CLK (from L2); a split adds the
  * reduction as the tiles' does. */
-/* Whether the rule weighs these plans (1) or only the tuner lists them (0): 0 until the
- * constants below are fitted to a device's tuner tables (tools/lab/skinny_fit.py). */
-#define SIMT_SKINNY_IN_RULE 0
+/* Whether the rule weighs these plans (1) or only the tuner lists them (0). The constants
+ * below and the forms' EFF were fitted (tools/lab/skinny_fit.py) to the tuner's 108 plans of
+ * them at seven shapes with n of 7 to 32 on an H100 SXM (tests/data/h100_simt_tune_skinny.csv;
+ * no H200 could be had): rms log error 0.080. A's rate is well under the DRAM share (about 2.0
+ * of the H100's 2.85 TB/s measured copy rate). */
+#define SIMT_SKINNY_IN_RULE 1
 #define SIMT_SKINNY_WARPS 8
 #define SIMT_SKINNY_SMEM_MAX (72 * 1024)
 #define SIMT_SKINNY_PAD 4   /* floats after each column's k-run of B (banks, 16-byte rows) */
-#define SIMT_SKINNY_A_BYTES_PER_CLK 16.0
-#define SIMT_SKINNY_B_BYTES_PER_CLK 48.0
+#define SIMT_SKINNY_A_BYTES_PER_CLK 12.0
+#define SIMT_SKINNY_B_BYTES_PER_CLK 8.0
 #define SIMT_SKINNY_LDS_BYTES_PER_CLK 128.0
-#define SIMT_SKINNY_FILL_CLK 3000.0
+#define SIMT_SKINNY_FILL_CLK 4000.0
 #define SIMT_MAX_CONFIGS 28
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */

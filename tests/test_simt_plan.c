@@ -141,6 +141,14 @@ static void test_skinny(void)
         if (SIMT_SKINNY_IN_RULE || !skinny)
             least = fmin(least, cand[j].est_cycles);
     }
+    /* where n <= 16 streaming A wins (H100: 1.4-2.1x the best tile plan at four shapes), the
+     * rule runs it; at n = 64 it does not apply */
+    static const long narrow[][3] = {{3315, 15, 11204}, {2000, 8, 8000}, {3000, 7, 9000}, {4772, 12, 3500}};
+    int streams = 1;
+    for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
+        streams = streams && simt_configs[simt_plan_pick(&mc, narrow[i][0], narrow[i][1], narrow[i][2]).config].skinny;
+    CHECK(streams == SIMT_SKINNY_IN_RULE && !simt_configs[simt_plan_pick(&mc, 8192, 64, 4096).config].skinny,
+          "the rule runs the few-columns kernel at four shapes with n of 7 to 15, not at 8192x64x4096");
     const struct simt_plan pick = simt_plan_pick(&mc, 3315, 15, 11204);
     CHECK(listed > 0 && before_sk && pick.est_cycles == least &&
           (SIMT_SKINNY_IN_RULE || !simt_configs[pick.config].skinny),
@@ -574,6 +582,9 @@ int main(void)
     test_h200_tables("tests/data/h100_simt_tune.csv", 9, 0.95);
     test_h200_tables("tests/data/h100_simt_tune_fill.csv", 6, 0.95);
     test_h200_tables("tests/data/h200_simt_tune_narrow.csv", 11, 0.93);
+    /* n of 7 to 32 with the few-columns plans (H100): their picks at n <= 16 ran at 97-100% of
+     * the best; at n of 20 to 32, where tiles win, the tiles' picks at 87.7-90.4% */
+    test_h200_tables("tests/data/h100_simt_tune_skinny.csv", 7, 0.87);
     test_streamk();
     test_config_column();
     TEST_EXIT();

@@ -230,6 +230,19 @@ static double rel_error(const operands &o, int m, int n, int k, Got got, long *u
     return std::sqrt(err / (ref2 + 1e-300));
 }
 
+/* The same of split partial products: slice z's m x n at ws[z * m * n], summed as simt_auto's
+ * second pass would */
+static double split_rel_error(const operands &o, int m, int n, int k, const std::vector<float> &ws, int split,
+                              long *unwritten)
+{
+    return rel_error(o, m, n, k, [&](int i, int j) {
+        double got = 0;
+        for (int z = 0; z < split; z++)
+            got += ws[(size_t)z * m * n + (size_t)i * n + j];
+        return got;
+    }, unwritten);
+}
+
 static const char *path_name(enum path path)
 {
     return path == PATH_PADDED ? "16-byte (B padded)" : path == PATH_VEC ? "16-byte" : "4-byte";
@@ -254,12 +267,7 @@ static void check(int m, int n, int k, int split_req, enum path path)
     else
         run<P, false, false>(m, n, k, k_slice, split, a, b, o.ldb, ws.data());
     long unwritten;
-    const double rel = rel_error(o, m, n, k, [&](int i, int j) {
-        double got = 0;
-        for (int z = 0; z < split; z++)
-            got += ws[(size_t)z * m * n + (size_t)i * n + j];
-        return got;
-    }, &unwritten);
+    const double rel = split_rel_error(o, m, n, k, ws, split, &unwritten);
     CHECK(unwritten == 0 && rel < 1e-5, "%dx%dx%d on %dx%dx%d tiles (A %s), %d threads, %s copies, split %d (slice %d): "
           "relative error %.2e, %ld unwritten", m, n, k, P::BM, P::BN, P::BK, P::A_KMAJOR ? "k-major" : "transposed",
           P::NT, path_name(path), split, k_slice, rel, unwritten);
@@ -305,12 +313,7 @@ template <int NMAX, int ROWS, int USTEP> static void check_skinny(int m, int n, 
     std::vector<float> ws((size_t)split * m * n, NAN);
     run_skinny<NMAX, ROWS, USTEP>(m, n, k, k_slice, split, o.a.data(), o.b_read.data(), ws.data());
     long unwritten;
-    const double rel = rel_error(o, m, n, k, [&](int i, int j) {
-        double got = 0;
-        for (int z = 0; z < split; z++)
-            got += ws[(size_t)z * m * n + (size_t)i * n + j];
-        return got;
-    }, &unwritten);
+    const double rel = split_rel_error(o, m, n, k, ws, split, &unwritten);
     CHECK(unwritten == 0 && rel < 1e-5, "few columns %dx%dx%d, form n<=%d, %d rows a warp, k-step %d, split %d (slice "
           "%d): relative error %.2e, %ld unwritten", m, n, k, NMAX, ROWS, step, split, k_slice, rel, unwritten);
 }

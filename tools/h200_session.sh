@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -58,7 +58,8 @@ verify_beside() { # NAME VARIANTS SHAPES [options...]
     timeout 150 build/gemmprof -k "$vvars" -s "$vshapes" "$@" --no-counters --no-ceilings --no-report \
         -o "$W/$vname" >"$W/logs/$vname.log" 2>&1
     echo "verify: exit $?"
-    python3 tests/gpu/csvcheck.py all-ok "$W/$vname/results.csv" $((2 * $(echo "$vshapes" | tr ',' '\n' | wc -l)))
+    python3 tests/gpu/csvcheck.py all-ok "$W/$vname/results.csv" \
+        $(($(echo "$vvars" | tr ',' '\n' | wc -l) * $(echo "$vshapes" | tr ',' '\n' | wc -l)))
     python3 tools/lab/auto_table.py "$W/$vname" | tee "$W/logs/$vname.md"
     grep -A1 "^${vvars%%,*} " "$W/logs/$vname.log" | grep -vx -- "--"
 }
@@ -769,6 +770,12 @@ if has holdout; then
     done
     cat "$W/logs/holdout.md"
     grep -hA1 "^tf32_auto" "$W"/logs/holdout[12].log | grep -c cluster2
+fi
+if has survey; then
+    # both auto variants beside their cuBLAS baselines at SURVEY_SHAPES (shapes named nowhere
+    # else: small m, n of 17-32, odd sizes), one invocation; $W/logs/survey.md
+    stamp "survey -> $W/survey"
+    verify_beside survey simt_auto,cublas,tf32_auto,cublas_tf32 "${SURVEY_SHAPES:?SURVEY_SHAPES names the shapes}"
 fi
 if has cublasnames; then
     # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu: time, grid, block,

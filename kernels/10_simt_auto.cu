@@ -23,7 +23,8 @@
  * nor a pipeline fill per tile is paid; a second kernel adds the tiles its runs cut.
  * Where n <= 32 the few-columns kernel (kernels/simt_skinny.cuh, "64x8x128 skinny r8 split12")
  * is a candidate too: it streams A once instead of staging it for reuse that n columns do
- * not give, and splits K into the same reduction.
+ * not give, and splits K into the same reduction. Where m <= 32 the few-rows kernel
+ * (kernels/simt_short.cuh, "16x128x32 short c4 split8") streams B once the same way.
  * Changed from bigtile: the tile is chosen per shape from the table, plus split-K.
  * Tiles: kernels/simt_configs.def; the row's config column says which ran
  * ("128x256x16 w64x64 t16x8 s4 split1"), and `gemmprof --tune MxNxK` times them all.
@@ -40,6 +41,7 @@
 #include "kernels/pad_rows.cuh"
 #include "kernels/plan_cache.cuh"
 #include "kernels/simt_gemm.cuh"
+#include "kernels/simt_short.cuh"
 #include "kernels/simt_skinny.cuh"
 #include "kernels/simt_streamk.cuh"
 #include "kernels/splitk_reduce.cuh"
@@ -91,8 +93,21 @@ template <int NMAX, int ROWS, int USTEP> static cudaError_t simt_skinny_occupanc
     return simt_skinny_occupancy<NMAX, ROWS, USTEP>(&mc->blocks_per_sm[i], &mc->regs[i]);
 }
 
+/* A few-rows form as a row of the table, the same way */
+template <int MMAX, int CV, int USTEP>
+static cudaError_t simt_short_run_row(int m, int n, int k, int k_slice, int split, const float *a, const float *b,
+                                      int ldb, float *c, int dep, cudaStream_t stream)
+{
+    (void)dep;
+    return ldb != n ? cudaErrorInvalidValue : simt_short_run<MMAX, CV, USTEP>(m, n, k, k_slice, split, a, b, c, stream);
+}
+template <int MMAX, int CV, int USTEP> static cudaError_t simt_short_occupancy_row(struct simt_machine *mc, int i)
+{
+    return simt_short_occupancy<MMAX, CV, USTEP>(&mc->blocks_per_sm[i], &mc->regs[i]);
+}
+
 /* per row of the table, in its order (the host table kernels/simt_plan.c has the same):
- * the tiles, then the few-columns forms */
+ * the tiles, then the few-columns forms, then the few-rows forms */
 static const simt_run_fn simt_runs[] = {
 #define SIMT_CONFIG(name, ...) simt_gemm_run_any<simt_cfg_##name, true>,
 #include "kernels/simt_configs.def"
@@ -100,6 +115,9 @@ static const simt_run_fn simt_runs[] = {
 #define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_skinny_run_row<nmax, rows, ustep>,
 #include "kernels/simt_skinny_forms.def"
 #undef SIMT_SKINNY
+#define SIMT_SHORT(name, mmax, cv, ustep, eff) simt_short_run_row<mmax, cv, ustep>,
+#include "kernels/simt_short_forms.def"
+#undef SIMT_SHORT
 };
 static cudaError_t (*const simt_occupancies[])(struct simt_machine *, int) = {
 #define SIMT_CONFIG(name, ...) simt_occupancy<simt_cfg_##name>,
@@ -108,6 +126,9 @@ static cudaError_t (*const simt_occupancies[])(struct simt_machine *, int) = {
 #define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_skinny_occupancy_row<nmax, rows, ustep>,
 #include "kernels/simt_skinny_forms.def"
 #undef SIMT_SKINNY
+#define SIMT_SHORT(name, mmax, cv, ustep, eff) simt_short_occupancy_row<mmax, cv, ustep>,
+#include "kernels/simt_short_forms.def"
+#undef SIMT_SHORT
 };
 static constexpr int simt_nconfigs = (int)(sizeof simt_runs / sizeof simt_runs[0]);
 
@@ -276,8 +297,8 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
         return cudaErrorInvalidValue;
     if (p->split == 1 && !p->pad_n && !p->streamk)
         return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b, n, c, SIMT_DEP_NONE, stream);
-    if (simt_configs[p->config].skinny && (p->pad_n || p->peel_m || p->head_m || p->streamk))
-        return cudaErrorInvalidValue; /* the few-columns kernel: split plans only, below */
+    if (simt_configs[p->config].form != SIMT_FORM_TILE && (p->pad_n || p->peel_m || p->head_m || p->streamk))
+        return cudaErrorInvalidValue; /* the few-columns and few-rows kernels: split plans only, below */
     if (p->pad_n && (p->pad_n < n || p->pad_n % 4 != 0))
         return cudaErrorInvalidValue;
     const int bm = simt_configs[p->config].bm, bk = simt_configs[p->config].bk;

@@ -8,15 +8,20 @@
 
 const struct simt_config simt_configs[] = {
 #define SIMT_CONFIG(name, bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, eff) \
-    {#name, bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, eff, 0},
+    {#name, bm, bn, bk, wm, wn, wmiter, stages, minb, akmajor, eff, SIMT_FORM_TILE},
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
 /* then the few-columns kernel's forms: rows of ROWS x SIMT_SKINNY_WARPS, NMAX columns, k-steps
  * of 128 x USTEP */
 #define SIMT_SKINNY(name, nmax, rows, ustep, eff) \
-    {#name, (rows) * SIMT_SKINNY_WARPS, nmax, 128 * (ustep), rows, nmax, 1, 2, 1, 1, eff, 1},
+    {#name, (rows) * SIMT_SKINNY_WARPS, nmax, 128 * (ustep), rows, nmax, 1, 2, 1, 1, eff, SIMT_FORM_FEW_COLUMNS},
 #include "kernels/simt_skinny_forms.def"
 #undef SIMT_SKINNY
+/* then the few-rows kernel's: MMAX rows, 32 x CV columns, block k-steps of 4 x USTEP a warp */
+#define SIMT_SHORT(name, mmax, cv, ustep, eff) \
+    {#name, mmax, 32 * (cv), 4 * (ustep) * SIMT_SHORT_WARPS, mmax, 4 * (cv), 1, 2, 1, 1, eff, SIMT_FORM_FEW_ROWS},
+#include "kernels/simt_short_forms.def"
+#undef SIMT_SHORT
 };
 const int simt_config_count = (int)(sizeof simt_configs / sizeof simt_configs[0]);
 
@@ -35,9 +40,9 @@ int simt_config_threads(const struct simt_config *c)
  * as many lanes down a sub-tile as fit its rows, the rest across. */
 void simt_config_thread_tile(const struct simt_config *c, int *tm, int *tn)
 {
-    if (c->skinny) { /* a lane's accumulators: its rows by every column */
+    if (c->form != SIMT_FORM_TILE) { /* a lane's accumulators: its rows by its columns */
         *tm = c->wm;
-        *tn = c->bn;
+        *tn = c->form == SIMT_FORM_FEW_COLUMNS ? c->bn : c->bn / 32;
         return;
     }
     const int lanes_m = c->wm / c->wmiter / 4, lanes_n = 32 / lanes_m;
@@ -119,7 +124,7 @@ static double shape_eff(const struct simt_config *c, long n, long k)
 
 enum simt_path simt_plan_path(int config, long n, long k, int pad)
 {
-    if (simt_configs[config].skinny) /* one kernel, whatever the widths */
+    if (simt_configs[config].form != SIMT_FORM_TILE) /* one kernel, whatever the widths */
         return SIMT_PATH_VEC;
     return pad ? SIMT_PATH_PADDED : narrow_of(&simt_configs[config], n, k) ? SIMT_PATH_NARROW : SIMT_PATH_VEC;
 }
@@ -319,7 +324,7 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     if (config < 0 || config >= simt_config_count || split < 0 || m < 1 || n < 1 || k < 1)
         return -1;
     const struct simt_config *c = &simt_configs[config];
-    if (c->skinny)
+    if (c->form != SIMT_FORM_TILE)
         return -1;
     const long gn = pad ? pad : n;
     const int peel_m = peel ? (int)(m % c->bm) : 0;
@@ -391,16 +396,19 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     return 0;
 }
 
-/* The few-columns kernel's slice: split's ceil(k / split) rounded up to the form's k-step,
- * never past the longest whose B slice fits SIMT_SKINNY_SMEM_MAX */
-static long skinny_slice(const struct simt_config *c, long k, int split)
+/* A streaming form's slice: split's ceil(k / split) rounded up to the form's k-step, never
+ * past the longest whose staged slice (B's NMAX columns, or A's MMAX rows) fits its kernel's
+ * shared memory */
+static long form_slice(const struct simt_config *c, long k, int split)
 {
-    const long cap = (SIMT_SKINNY_SMEM_MAX / (4L * c->bn) - SIMT_SKINNY_PAD) / c->bk * c->bk;
+    const long cap = c->form == SIMT_FORM_FEW_COLUMNS
+                         ? (SIMT_SKINNY_SMEM_MAX / (4L * c->bn) - SIMT_SKINNY_PAD) / c->bk * c->bk
+                         : (SIMT_SHORT_SMEM_MAX / (4L * c->bm) - SIMT_SHORT_PAD) / c->bk * c->bk;
     const long slice = slice_of(k, split, c->bk);
     return slice < cap ? slice : cap;
 }
 
-/* Its busiest SM, wave by wave (kernels/simt_plan.h) */
+/* The few-columns kernel's busiest SM, wave by wave (kernels/simt_plan.h) */
 static double skinny_cycles(const struct simt_machine *mc, int config, long blocks, long k_slice)
 {
     const struct simt_config *c = &simt_configs[config];
@@ -416,30 +424,49 @@ static double skinny_cycles(const struct simt_machine *mc, int config, long bloc
     return cycles;
 }
 
+/* The few-rows kernel's, the same way (kernels/simt_plan.h) */
+static double short_cycles(const struct simt_machine *mc, int config, long m, long blocks, long k_slice)
+{
+    const struct simt_config *c = &simt_configs[config];
+    const int sms = mc->sms > 0 ? mc->sms : 1, per_sm = per_sm_of(mc, config, SIMT_PATH_VEC);
+    const double b_bytes = 4.0 * c->bn * k_slice, fmas = (double)c->bm * c->bn * k_slice;
+    const double fill = SIMT_SHORT_FILL_CLK + 4.0 * m * k_slice / SIMT_SHORT_A_BYTES_PER_CLK +
+                        SIMT_SHORT_ROUND_CLK * ceil_div(m, 4);
+    double cycles = 0;
+    for (long left = ceil_div(blocks, sms); left > 0; left -= per_sm) {
+        const long w = left < per_sm ? left : per_sm;
+        cycles += fmax(w * b_bytes / SIMT_SHORT_B_BYTES_PER_CLK, w * fmas / (128.0 * c->eff)) + fill;
+    }
+    return cycles;
+}
+
 int simt_plan_make_skinny(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                           struct simt_plan *p)
 {
-    if (config < 0 || config >= simt_config_count || !simt_configs[config].skinny || m < 1 || n < 1 || k < 1 ||
-        n > simt_configs[config].bn || split < 0)
+    if (config < 0 || config >= simt_config_count || m < 1 || n < 1 || k < 1 || split < 0)
         return -1;
     const struct simt_config *c = &simt_configs[config];
-    const long rows = ceil_div(m, c->bm);
+    const int rows = c->form == SIMT_FORM_FEW_ROWS;
+    if (c->form == SIMT_FORM_TILE || (rows ? m > c->bm : n > c->bn))
+        return -1;
+    /* the grid's units of the dimension that is not short: row blocks, or column blocks */
+    const long units = rows ? ceil_div(n, c->bn) : ceil_div(m, c->bm);
     const int fill = split == SIMT_SPLIT_FILL;
     if (fill) {
         /* as many slices as one wave of the slots holds; a slice the list has is its plan */
-        split = (int)(slots_of(mc, config, SIMT_PATH_VEC) / rows);
+        split = (int)(slots_of(mc, config, SIMT_PATH_VEC) / units);
         if (split < 2)
             return -1;
         for (int s = 0; s < NSPLITS; s++)
-            if (skinny_slice(c, k, simt_splits[s]) == skinny_slice(c, k, split))
+            if (form_slice(c, k, simt_splits[s]) == form_slice(c, k, split))
                 return -1;
     }
-    const long slice = skinny_slice(c, k, split);
+    const long slice = form_slice(c, k, split);
     if (!fill) {
         int prev = 0; /* the list's split before this one: the same slice is its plan */
         for (int s = 0; s < NSPLITS && simt_splits[s] < split; s++)
             prev = simt_splits[s];
-        if (prev && skinny_slice(c, k, prev) == slice)
+        if (prev && form_slice(c, k, prev) == slice)
             return -1;
     }
     memset(p, 0, sizeof *p);
@@ -448,17 +475,24 @@ int simt_plan_make_skinny(const struct simt_machine *mc, long m, long n, long k,
     p->split = (int)ceil_div(k, slice);
     p->fill = fill;
     p->path = SIMT_PATH_VEC;
-    p->blocks = rows * p->split;
+    p->blocks = units * p->split;
     if (p->split > 1 && slice < SIMT_MIN_K_SLICE)
         return -1;
     if (simt_plan_workspace_bytes(p, m, n, k) > (size_t)SIMT_MAX_WORKSPACE_BYTES)
         return -1;
-    p->est_cycles = skinny_cycles(mc, config, p->blocks, slice);
+    p->est_cycles = rows ? short_cycles(mc, config, m, p->blocks, slice) : skinny_cycles(mc, config, p->blocks, slice);
     if (p->split > 1) {
         const long gemm_threads = p->blocks * simt_config_threads(c);
         p->est_cycles += reduce_cycles(mc, m, n, p->split, gemm_threads, 1, simt_reduce_wide(m, n, p->split, gemm_threads));
     }
     return 0;
+}
+
+int simt_form_in_rule(int config)
+{
+    const int form = simt_configs[config].form;
+    return form == SIMT_FORM_TILE || (form == SIMT_FORM_FEW_COLUMNS && SIMT_SKINNY_IN_RULE) ||
+           (form == SIMT_FORM_FEW_ROWS && SIMT_SHORT_IN_RULE);
 }
 
 /* The fixup of a stream-K plan whose runs cut tiles: each cut tile's block adds the slots
@@ -556,7 +590,7 @@ int simt_plan_candidates(const struct simt_machine *mc, long m, long n, long k, 
             for (int s = 0; s < NCANDIDATE_SPLITS && count < max; s++)
                 if (simt_plan_make_any(mc, m, n, k, c, CANDIDATE_SPLIT(s), KIND_ARGS(kind), &out[count]) == 0)
                     count++;
-    /* then the few-columns kernel's, then the stream-K plans, unpadded and padded */
+    /* then the few-columns and few-rows kernels', then the stream-K plans, unpadded and padded */
     for (int c = 0; c < simt_config_count; c++)
         for (int s = 0; s < NCANDIDATE_SPLITS && count < max; s++)
             if (simt_plan_make_skinny(mc, m, n, k, c, CANDIDATE_SPLIT(s), &out[count]) == 0)
@@ -579,8 +613,8 @@ struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, l
                 if (simt_plan_make_any(mc, m, n, k, c, CANDIDATE_SPLIT(s), KIND_ARGS(kind), &p) == 0 &&
                     p.est_cycles < best.est_cycles)
                     best = p;
-    for (int c = 0; c < simt_config_count && SIMT_SKINNY_IN_RULE; c++)
-        for (int s = 0; s < NCANDIDATE_SPLITS; s++)
+    for (int c = 0; c < simt_config_count; c++)
+        for (int s = 0; s < NCANDIDATE_SPLITS && simt_form_in_rule(c); s++)
             if (simt_plan_make_skinny(mc, m, n, k, c, CANDIDATE_SPLIT(s), &p) == 0 && p.est_cycles < best.est_cycles)
                 best = p;
     for (int pad = 0; pad < 2; pad++)
@@ -615,8 +649,12 @@ static void describe(const struct simt_config *c, int pad, int peel, int split, 
     int tm, tn;
     char strip[16] = "", tail[24] = "", kind[24];
     simt_config_thread_tile(c, &tm, &tn);
-    if (c->skinny) { /* "64x8x128 skinny r8 split12": rows x columns x k-step */
+    if (c->form == SIMT_FORM_FEW_COLUMNS) { /* "64x8x128 skinny r8 split12": rows x columns x k-step */
         snprintf(buf, len, "%dx%dx%d skinny r%d split%d", c->bm, c->bn, c->bk, c->wm, split);
+        return;
+    }
+    if (c->form == SIMT_FORM_FEW_ROWS) { /* "16x128x32 short c4 split8": c4, the columns a lane owns */
+        snprintf(buf, len, "%dx%dx%d short c%d split%d", c->bm, c->bn, c->bk, c->bn / 32, split);
         return;
     }
     if (peel)

@@ -160,7 +160,25 @@ extern "C" {
 #define SIMT_SKINNY_B_BYTES_PER_CLK 8.0
 #define SIMT_SKINNY_LDS_BYTES_PER_CLK 128.0
 #define SIMT_SKINNY_FILL_CLK 4000.0
-#define SIMT_MAX_CONFIGS 28
+/* The few-rows kernel (kernels/simt_short.cuh, forms in kernels/simt_short_forms.def): blocks
+ * of SIMT_SHORT_WARPS warps over 32 x CV columns of B, streamed once into registers, the
+ * warps taking turns along k; A's k-slice (MMAX rows) in shared memory, at most
+ * SIMT_SHORT_SMEM_MAX bytes. Its estimate (short_cycles in kernels/simt_plan.c) on the
+ * busiest SM, wave by wave: the longer of B's bytes at SIMT_SHORT_B_BYTES_PER_CLK (the SM's
+ * share of DRAM) and its FMAs (MMAX rows, padded ones too) at the form's EFF, plus a block's
+ * fixed cost (SIMT_SHORT_FILL_CLK), A's slice from L2 at SIMT_SHORT_A_BYTES_PER_CLK and a
+ * round of SIMT_SHORT_ROUND_CLK per 4 rows for the warps' sums; a split adds the reduction.
+ * The constants are the few-columns kernel's, not yet fitted to measured plans of this one:
+ * until they are, only the tuner lists its plans (SIMT_SHORT_IN_RULE 0). */
+#define SIMT_SHORT_IN_RULE 0
+#define SIMT_SHORT_WARPS 8
+#define SIMT_SHORT_SMEM_MAX (72 * 1024)
+#define SIMT_SHORT_PAD 4   /* floats after each row of A's slice (16-byte rows) */
+#define SIMT_SHORT_B_BYTES_PER_CLK 12.0
+#define SIMT_SHORT_A_BYTES_PER_CLK 8.0
+#define SIMT_SHORT_FILL_CLK 4000.0
+#define SIMT_SHORT_ROUND_CLK 300.0
+#define SIMT_MAX_CONFIGS 32
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */
 #define SIMT_MAX_PLANS (SIMT_MAX_CONFIGS * 16 * 8 + SIMT_MAX_CONFIGS * 2)
@@ -170,10 +188,17 @@ struct simt_config {
     int bm, bn, bk, wm, wn, wmiter, stages, min_blocks;
     int a_kmajor;   /* 1: A k-major, swizzled; 0: A transposed, fragments double-buffered */
     double eff;
-    /* a form of the few-columns kernel (kernels/simt_skinny_forms.def): BM = its rows (ROWS x
-     * SIMT_SKINNY_WARPS), BN = NMAX, BK = its k-step, WM = ROWS; 0 for the tiles */
-    int skinny;
+    int form;       /* enum simt_form */
 };
+
+/* What kernel a row of the table is:
+ * - SIMT_FORM_TILE: a tile of kernels/simt_gemm.cuh (kernels/simt_configs.def);
+ * - SIMT_FORM_FEW_COLUMNS: a form of the few-columns kernel (kernels/simt_skinny_forms.def):
+ *   BM = its rows (ROWS x SIMT_SKINNY_WARPS), BN = NMAX, BK = its k-step, WM = ROWS, WN = NMAX;
+ * - SIMT_FORM_FEW_ROWS: a form of the few-rows kernel (kernels/simt_short_forms.def): BM = WM =
+ *   MMAX, BN = its columns (32 x CV), WN = 4 x CV (so SIMT_SHORT_WARPS warps), BK = its block's
+ *   k-step (4 x USTEP x SIMT_SHORT_WARPS). */
+enum simt_form { SIMT_FORM_TILE, SIMT_FORM_FEW_COLUMNS, SIMT_FORM_FEW_ROWS };
 
 extern const struct simt_config simt_configs[];
 extern const int simt_config_count;
@@ -240,10 +265,11 @@ int simt_plan_make_padded(const struct simt_machine *mc, long m, long n, long k,
 int simt_plan_make_any(const struct simt_machine *mc, long m, long n, long k, int config, int split, int pad,
                        int peel, int tail, struct simt_plan *p);
 
-/* A plan of the few-columns kernel, form `config` (a row with skinny set), `split` slices
- * as simt_plan_make's (SIMT_SPLIT_FILL: as many as fill the slots), raised until B's slice
- * fits SIMT_SKINNY_SMEM_MAX: 0, or -1 when n is past the form's NMAX, the configuration is a
- * tile, or the split repeats a slice another split of the list gives. */
+/* A plan of the few-columns or the few-rows kernel, form `config` (a row whose form is not
+ * a tile), `split` slices as simt_plan_make's (SIMT_SPLIT_FILL: as many as fill the slots),
+ * raised until the slice it stages (B's, or A's) fits the kernel's shared memory: 0, or -1
+ * when n (m) is past the form's NMAX (MMAX), the configuration is a tile, or the split
+ * repeats a slice another split of the list gives. */
 int simt_plan_make_skinny(const struct simt_machine *mc, long m, long n, long k, int config, int split,
                           struct simt_plan *p);
 
@@ -265,7 +291,9 @@ int *simt_machine_per_sm(struct simt_machine *mc, int streamk, enum simt_path pa
 int simt_config_has_streamk(int config);
 
 /* The rule: the candidate with the smallest estimate (see the top of this file), of those it
- * weighs (the few-columns plans only with SIMT_SKINNY_IN_RULE). */
+ * weighs (the few-columns plans only with SIMT_SKINNY_IN_RULE, the few-rows ones only with
+ * SIMT_SHORT_IN_RULE). */
+int simt_form_in_rule(int config);
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k);
 
 /* Every candidate plan, configuration by configuration, splits ascending (the tuner's

@@ -53,13 +53,20 @@ static void test_table(void)
         const struct simt_config *c = &simt_configs[i];
         int tm, tn, t = simt_config_threads(c);
         simt_config_thread_tile(c, &tm, &tn);
-        if (c->skinny) { /* a few-columns form: NMAX 8, 16 or 32, ROWS per warp, k-steps of 128 */
+        /* the tiles, then the few-columns forms, then the few-rows ones */
+        ok = ok && (i == 0 || simt_configs[i - 1].form <= c->form);
+        if (c->form == SIMT_FORM_FEW_COLUMNS) { /* NMAX 8, 16 or 32, ROWS per warp, k-steps of 128 */
             ok = ok && (c->bn == 8 || c->bn == 16 || c->bn == 32) && c->bm == c->wm * SIMT_SKINNY_WARPS &&
                  t == SIMT_SKINNY_WARPS * 32 && tm == c->wm && tn == c->bn && c->bk % 128 == 0 && c->eff > 0 &&
                  c->eff <= 1;
             continue;
         }
-        ok = ok && !(i > 0 && simt_configs[i - 1].skinny); /* the forms come after the tiles */
+        if (c->form == SIMT_FORM_FEW_ROWS) { /* MMAX a multiple of 4 up to 32, 2 or 4 columns a lane */
+            ok = ok && c->bm % 4 == 0 && c->bm <= 32 && c->wm == c->bm && (c->bn == 64 || c->bn == 128) &&
+                 t == SIMT_SHORT_WARPS * 32 && tm == c->bm && tn == c->bn / 32 &&
+                 c->bk % (4 * SIMT_SHORT_WARPS) == 0 && c->eff > 0 && c->eff <= 1;
+            continue;
+        }
         /* the kernel's static_asserts, restated: whole warps, 4x4 sub-tiles, the swizzle */
         ok = ok && c->bm % c->wm == 0 && c->bn % c->wn == 0 && t >= 32 && t <= 1024 && tm >= 4 && tn >= 4 &&
              tm * tn * t == c->bm * c->bn && c->bk % (c->a_kmajor ? 16 : 8) == 0 && c->stages >= 2 && c->eff > 0 && c->eff <= 1;
@@ -96,7 +103,8 @@ static void test_skinny(void)
     int ok = 1, forms = 0, made = 0;
     for (int c = 0; c < simt_config_count; c++) {
         const struct simt_config *cf = &simt_configs[c];
-        forms += cf->skinny;
+        const int few_columns = cf->form == SIMT_FORM_FEW_COLUMNS;
+        forms += few_columns;
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
             const long m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
             long slices[NSPLITS_TESTED];
@@ -104,20 +112,21 @@ static void test_skinny(void)
             for (int s = 0; s < NSPLITS_TESTED; s++) {
                 struct simt_plan p;
                 const int split = TESTED_SPLIT(s);
-                if (simt_plan_make_skinny(&mc, m, n, k, c, split, &p) != 0)
+                if (!few_columns || simt_plan_make_skinny(&mc, m, n, k, c, split, &p) != 0)
                     continue;
                 made++;
                 const size_t smem = (size_t)4 * cf->bn * (p.k_slice + SIMT_SKINNY_PAD);
                 for (int j = 0; j < nslices; j++)
                     ok = ok && slices[j] != p.k_slice;
                 slices[nslices++] = p.k_slice;
-                ok = ok && cf->skinny && n <= cf->bn && smem <= SIMT_SKINNY_SMEM_MAX && plan_covers(&p, k) &&
+                ok = ok && few_columns && n <= cf->bn && smem <= SIMT_SKINNY_SMEM_MAX && plan_covers(&p, k) &&
                      p.blocks == (m + cf->bm - 1) / cf->bm * p.split && isfinite(p.est_cycles) && p.est_cycles > 0 &&
                      !p.pad_n && !p.peel_m && !p.head_m && !p.streamk &&
                      simt_plan_workspace_bytes(&p, m, n, k) == (p.split > 1 ? (size_t)p.split * m * n * 4 : 0);
             }
             struct simt_plan p;
-            ok = ok && (n <= cf->bn && cf->skinny) == (simt_plan_make_skinny(&mc, m, n, k, c, 1, &p) == 0);
+            ok = ok && (few_columns ? n <= cf->bn : cf->form == SIMT_FORM_FEW_ROWS && m <= cf->bm) ==
+                           (simt_plan_make_skinny(&mc, m, n, k, c, 1, &p) == 0);
         }
     }
     CHECK(ok && forms >= 3 && made > 0, "%d few-columns forms, %d plans: only where n fits, B's slice within %d bytes, "
@@ -133,11 +142,11 @@ static void test_skinny(void)
     int listed = 0, before_sk = 1, seen_sk = 0;
     double least = INFINITY;
     for (int j = 0; j < nc; j++) {
-        const int skinny = simt_configs[cand[j].config].skinny;
+        const int skinny = simt_configs[cand[j].config].form == SIMT_FORM_FEW_COLUMNS;
         listed += skinny;
         seen_sk |= cand[j].streamk > 0;
         before_sk = before_sk && !(seen_sk && skinny);
-        if (SIMT_SKINNY_IN_RULE || !skinny)
+        if (simt_form_in_rule(cand[j].config))
             least = fmin(least, cand[j].est_cycles);
     }
     /* where n <= 16 streaming A wins (H100: 1.4-2.1x the best tile plan at four shapes), the
@@ -145,14 +154,67 @@ static void test_skinny(void)
     static const long narrow[][3] = {{3315, 15, 11204}, {2000, 8, 8000}, {3000, 7, 9000}, {4772, 12, 3500}};
     int streams = 1;
     for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
-        streams = streams && simt_configs[simt_plan_pick(&mc, narrow[i][0], narrow[i][1], narrow[i][2]).config].skinny;
-    CHECK(streams == SIMT_SKINNY_IN_RULE && !simt_configs[simt_plan_pick(&mc, 8192, 64, 4096).config].skinny,
+        streams = streams && simt_configs[simt_plan_pick(&mc, narrow[i][0], narrow[i][1], narrow[i][2]).config].form ==
+                                 SIMT_FORM_FEW_COLUMNS;
+    CHECK(streams == SIMT_SKINNY_IN_RULE && simt_configs[simt_plan_pick(&mc, 8192, 64, 4096).config].form == SIMT_FORM_TILE,
           "the rule runs the few-columns kernel at four shapes with n of 7 to 15, not at 8192x64x4096");
     const struct simt_plan pick = simt_plan_pick(&mc, 3315, 15, 11204);
     CHECK(listed > 0 && before_sk && pick.est_cycles == least &&
-          (SIMT_SKINNY_IN_RULE || !simt_configs[pick.config].skinny),
+          simt_form_in_rule(pick.config),
           "3315x15x11204: %d few-columns candidates, listed before stream-K's; the pick the cheapest of those the "
           "rule weighs (the few-columns plans %s)", listed, SIMT_SKINNY_IN_RULE ? "among them" : "not yet");
+}
+
+/* The few-rows kernel's plans: only where m fits the form, A's slice within the shared
+ * memory cap, every slice a whole number of block k-steps covering K, no plan repeated; the
+ * rule weighs them only with SIMT_SHORT_IN_RULE. */
+static void test_short(void)
+{
+    const struct simt_machine mc = h200();
+    static const long shapes[][3] = {{16, 4096, 4096}, {1, 1, 1},      {32, 8192, 4096}, {8, 50000, 1000},
+                                     {33, 4096, 4096}, {3, 9000, 2000}, {4096, 4096, 4096}, {5, 7, 100000}};
+    int ok = 1, forms = 0, made = 0;
+    for (int c = 0; c < simt_config_count; c++) {
+        const struct simt_config *cf = &simt_configs[c];
+        const int few_rows = cf->form == SIMT_FORM_FEW_ROWS;
+        forms += few_rows;
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            const long m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+            long slices[NSPLITS_TESTED];
+            int nslices = 0;
+            for (int s = 0; s < NSPLITS_TESTED; s++) {
+                struct simt_plan p;
+                if (!few_rows || simt_plan_make_skinny(&mc, m, n, k, c, TESTED_SPLIT(s), &p) != 0)
+                    continue;
+                made++;
+                const size_t smem = (size_t)4 * cf->bm * (p.k_slice + SIMT_SHORT_PAD);
+                for (int j = 0; j < nslices; j++)
+                    ok = ok && slices[j] != p.k_slice;
+                slices[nslices++] = p.k_slice;
+                ok = ok && m <= cf->bm && smem <= SIMT_SHORT_SMEM_MAX && plan_covers(&p, k) &&
+                     p.blocks == (n + cf->bn - 1) / cf->bn * p.split && isfinite(p.est_cycles) && p.est_cycles > 0 &&
+                     !p.pad_n && !p.peel_m && !p.head_m && !p.streamk &&
+                     simt_plan_workspace_bytes(&p, m, n, k) == (p.split > 1 ? (size_t)p.split * m * n * 4 : 0);
+            }
+        }
+    }
+    CHECK(ok && forms >= 3 && made > 0, "%d few-rows forms, %d plans: only where m fits, A's slice within %d bytes, "
+          "slices distinct, whole k-steps covering K", forms, made, SIMT_SHORT_SMEM_MAX);
+    char buf[80];
+    const struct simt_plan f = {simt_config_find("r16c4"), 8, 512, 0, 0, 0, 0, 0, 0, 0, 0};
+    simt_plan_describe(&f, buf, sizeof buf);
+    CHECK(f.config >= 0 && strcmp(buf, "16x128x32 short c4 split8") == 0,
+          "a few-rows plan says its rows, columns, block k-step and columns a lane: %s", buf);
+    /* listed among the candidates at m <= 32; picked only once the rule weighs them */
+    static struct simt_plan cand[SIMT_MAX_PLANS];
+    const int nc = simt_plan_candidates(&mc, 16, 4096, 4096, cand, SIMT_MAX_PLANS);
+    int listed = 0;
+    for (int j = 0; j < nc; j++)
+        listed += simt_configs[cand[j].config].form == SIMT_FORM_FEW_ROWS;
+    const struct simt_plan pick = simt_plan_pick(&mc, 16, 4096, 4096);
+    CHECK(listed > 0 && (SIMT_SHORT_IN_RULE || simt_configs[pick.config].form != SIMT_FORM_FEW_ROWS),
+          "16x4096x4096: %d few-rows candidates for the tuner; the rule %s", listed,
+          SIMT_SHORT_IN_RULE ? "weighs them" : "does not pick them yet");
 }
 
 static void test_rule(void)
@@ -202,15 +264,20 @@ static void test_rule(void)
         const struct simt_plan p = simt_plan_pick(&mc, m, n, k);
         const int nc = simt_plan_candidates(&mc, m, n, k, cand, (int)(sizeof cand / sizeof cand[0]));
         double least = INFINITY;
+        int unsplit_tiles = 0, tiles = 0;
         for (int j = 0; j < nc; j++) {
-            if (SIMT_SKINNY_IN_RULE || !simt_configs[cand[j].config].skinny)
+            if (simt_form_in_rule(cand[j].config))
                 least = fmin(least, cand[j].est_cycles);
+            unsplit_tiles += simt_configs[cand[j].config].form == SIMT_FORM_TILE && cand[j].split == 1 &&
+                             !cand[j].pad_n && !cand[j].peel_m && !cand[j].streamk;
             covers = covers && plan_covers(&cand[j], k) &&
                      simt_plan_workspace_bytes(&cand[j], m, n, k) <= (size_t)SIMT_MAX_WORKSPACE_BYTES;
         }
-        ok = ok && nc >= simt_config_count && p.est_cycles == least && plan_covers(&p, k);
+        for (int c = 0; c < simt_config_count; c++)
+            tiles += simt_configs[c].form == SIMT_FORM_TILE;
+        ok = ok && unsplit_tiles == tiles && p.est_cycles == least && plan_covers(&p, k);
     }
-    CHECK(ok, "at 10 shapes (1x1x1 .. 2049^3) the pick is the cheapest candidate and every config runs unsplit");
+    CHECK(ok, "at 10 shapes (1x1x1 .. 2049^3) the pick is the cheapest candidate and every tile runs unsplit");
     CHECK(covers, "every candidate's slices are non-empty, cover K, and fit the workspace cap");
 
     struct simt_plan q;
@@ -573,6 +640,7 @@ int main(void)
     test_model();
     test_paths();
     test_skinny();
+    test_short();
     test_h200_tables("tests/data/h200_simt_tune.csv", 9, 0.95);
     test_h200_tables("tests/data/h200_simt_tune_extra.csv", 15, 0.90);
     test_h200_tables("tests/data/h200_simt_tune_tail.csv", 6, 0.93);

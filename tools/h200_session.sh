@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -317,6 +317,13 @@ if has skinnyk; then
     forms=$(sed -n 's/^SIMT_SKINNY(\([a-z0-9]*\),.*/\1/p' kernels/simt_skinny_forms.def | paste -sd,)
     sanitize_plans skinny-130x17x301 "$forms" 130x17x301 "the few-columns forms at 130x17x301" skinny
     sanitize_plans skinny-200x8x1024 "$forms" 200x8x1024 "the few-columns forms at 200x8x1024" skinny
+fi
+if has shortk; then
+    # issue 28, m <= 32: the few-rows kernel's plans (kernels/simt_short.cuh) under memcheck and
+    # racecheck at two small shapes (4-byte loads of B, a last slice inside a block step)
+    forms=$(sed -n 's/^SIMT_SHORT(\([a-z0-9]*\),.*/\1/p' kernels/simt_short_forms.def | paste -sd,)
+    sanitize_plans short-7x301x130 "$forms" 7x301x130 "the few-rows forms at 7x301x130" short
+    sanitize_plans short-30x260x1000 "$forms" 30x260x1000 "the few-rows forms at 30x260x1000" short
 fi
 if has sksan; then
     # the stream-K tiles (kernels/simt_streamk_tiles.def) under memcheck and racecheck: every plan

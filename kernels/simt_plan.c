@@ -488,8 +488,14 @@ int simt_plan_make_skinny(const struct simt_machine *mc, long m, long n, long k,
     return 0;
 }
 
-int simt_form_in_rule(int config)
+int simt_config_in_rule(int config)
 {
+    static const char *const tuner_only[] = SIMT_TILES_TUNER_ONLY;
+    if (config < 0 || config >= simt_config_count)
+        return 0;
+    for (size_t i = 0; i < sizeof tuner_only / sizeof tuner_only[0]; i++)
+        if (strcmp(simt_configs[config].name, tuner_only[i]) == 0)
+            return 0;
     const int form = simt_configs[config].form;
     return form == SIMT_FORM_TILE || (form == SIMT_FORM_FEW_COLUMNS && SIMT_SKINNY_IN_RULE) ||
            (form == SIMT_FORM_FEW_ROWS && SIMT_SHORT_IN_RULE);
@@ -607,19 +613,20 @@ struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, l
     struct simt_plan best = {0, 1, 0, 0, INFINITY, 0, 0, 0, 0, 0, 0}, p;
     for (int kind = 0; kind < KINDS; kind++)
         for (int c = 0; c < simt_config_count; c++)
-            for (int s = 0; s < NCANDIDATE_SPLITS; s++)
+            for (int s = 0; s < NCANDIDATE_SPLITS && simt_config_in_rule(c); s++)
                 /* strictly smaller: ties keep the larger tile, then the smaller split, then
                  * no copy, then no strip, then the whole split */
                 if (simt_plan_make_any(mc, m, n, k, c, CANDIDATE_SPLIT(s), KIND_ARGS(kind), &p) == 0 &&
                     p.est_cycles < best.est_cycles)
                     best = p;
     for (int c = 0; c < simt_config_count; c++)
-        for (int s = 0; s < NCANDIDATE_SPLITS && simt_form_in_rule(c); s++)
+        for (int s = 0; s < NCANDIDATE_SPLITS && simt_config_in_rule(c); s++)
             if (simt_plan_make_skinny(mc, m, n, k, c, CANDIDATE_SPLIT(s), &p) == 0 && p.est_cycles < best.est_cycles)
                 best = p;
     for (int pad = 0; pad < 2; pad++)
         for (int c = 0; c < simt_config_count; c++)
-            if (simt_plan_make_streamk(mc, m, n, k, c, pad, &p) == 0 && p.est_cycles < best.est_cycles)
+            if (simt_config_in_rule(c) && simt_plan_make_streamk(mc, m, n, k, c, pad, &p) == 0 &&
+                p.est_cycles < best.est_cycles)
                 best = p;
     if (isinf(best.est_cycles))   /* bad sizes: still a plan the launcher can refuse */
         simt_plan_make(mc, m > 0 ? m : 1, n > 0 ? n : 1, k > 0 ? k : 1, 0, 1, &best);

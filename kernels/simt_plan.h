@@ -168,16 +168,22 @@ extern "C" {
  * share of DRAM) and its FMAs (MMAX rows, padded ones too) at the form's EFF, plus a block's
  * fixed cost (SIMT_SHORT_FILL_CLK), A's slice from L2 at SIMT_SHORT_A_BYTES_PER_CLK and a
  * round of SIMT_SHORT_ROUND_CLK per 4 rows for the warps' sums; a split adds the reduction.
- * The constants are the few-columns kernel's, not yet fitted to measured plans of this one:
- * until they are, only the tuner lists its plans (SIMT_SHORT_IN_RULE 0). */
-#define SIMT_SHORT_IN_RULE 0
+ * The constants and the forms' EFF were fitted (tools/lab/short_fit.py) to the tuner's 97
+ * plans of them at four shapes with m of 1 to 16 on an H100 SXM
+ * (tests/data/h100_simt_tune_short.csv): rms log error 0.118. B's rate is the DRAM share
+ * (2.8 TB/s at 4x16000x4000, the H100's copy rate); at 16 rows the FMAs bind. */
+#define SIMT_SHORT_IN_RULE 1
 #define SIMT_SHORT_WARPS 8
 #define SIMT_SHORT_SMEM_MAX (72 * 1024)
 #define SIMT_SHORT_PAD 4   /* floats after each row of A's slice (16-byte rows) */
 #define SIMT_SHORT_B_BYTES_PER_CLK 12.0
-#define SIMT_SHORT_A_BYTES_PER_CLK 8.0
-#define SIMT_SHORT_FILL_CLK 4000.0
-#define SIMT_SHORT_ROUND_CLK 300.0
+#define SIMT_SHORT_A_BYTES_PER_CLK 16.0
+#define SIMT_SHORT_FILL_CLK 1000.0
+#define SIMT_SHORT_ROUND_CLK 1000.0
+/* Tiles the tuner lists and the rule does not weigh yet: rows added to
+ * kernels/simt_configs.def whose EFF no measured table has fitted (a guessed EFF would move
+ * the rule's picks on no evidence) */
+#define SIMT_TILES_TUNER_ONLY {"t128x32", "t256x32"}
 #define SIMT_MAX_CONFIGS 32
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */
@@ -290,10 +296,12 @@ int *simt_machine_per_sm(struct simt_machine *mc, int streamk, enum simt_path pa
 /* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk_tiles.def). */
 int simt_config_has_streamk(int config);
 
+/* Whether the rule weighs configuration `config`: not a tile of SIMT_TILES_TUNER_ONLY, the
+ * few-columns forms only with SIMT_SKINNY_IN_RULE, the few-rows ones only with
+ * SIMT_SHORT_IN_RULE (the tuner lists them all). */
+int simt_config_in_rule(int config);
 /* The rule: the candidate with the smallest estimate (see the top of this file), of those it
- * weighs (the few-columns plans only with SIMT_SKINNY_IN_RULE, the few-rows ones only with
- * SIMT_SHORT_IN_RULE). */
-int simt_form_in_rule(int config);
+ * weighs. */
 struct simt_plan simt_plan_pick(const struct simt_machine *mc, long m, long n, long k);
 
 /* Every candidate plan, configuration by configuration, splits ascending (the tuner's

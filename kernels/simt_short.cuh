@@ -20,24 +20,15 @@
 #include "kernels/pdl.cuh"
 #include "kernels/simt_plan.h"
 
-/* CV adjacent floats of a row, in one load where `vec` says the row's start allows */
-template <int CV> struct simt_short_vec;
-template <> struct simt_short_vec<4> {
-    typedef float4 type;
-};
-template <> struct simt_short_vec<2> {
-    typedef float2 type;
-};
-
 template <int MMAX, int CV, int USTEP>
 static __global__ void __launch_bounds__(SIMT_SHORT_WARPS * 32, 2) /* 16 warps an SM: B in flight */
 gemm_simt_short_kernel(int m, int n, int k, int k_slice, const float *__restrict__ a, const float *__restrict__ b,
                        float *__restrict__ out)
 {
     static_assert(MMAX % 4 == 0 && MMAX <= 32, "MMAX: 4 to 32 rows, a multiple of 4");
-    static_assert(CV == 2 || CV == 4, "CV: 2 or 4 columns a lane");
+    static_assert(CV == 4, "CV: 4 columns a lane, a float4 load (2 was measured: too few bytes in flight)");
     constexpr int NT = SIMT_SHORT_WARPS * 32, BN = 32 * CV, KW = 4 * USTEP, KSTEP = SIMT_SHORT_WARPS * KW;
-    typedef typename simt_short_vec<CV>::type vec_t;
+    typedef float4 vec_t;
     extern __shared__ float4 simt_smem[];
     float *const as = reinterpret_cast<float *>(simt_smem); /* [MMAX][k_slice + SIMT_SHORT_PAD] */
     pdl_trigger();   /* the reduction may launch; it waits for this grid's memory */

@@ -7,7 +7,8 @@
  * asynchronous copies and reads (compute-sanitizer racecheck on a GPU:
  * tools/lab/simt_probe.sh). Every configuration of kernels/simt_configs.def (k-major and
  * transposed A) and swizzle's, 4-byte and 16-byte paths, with and without split-K, at ragged shapes;
- * and the few-columns kernel (kernels/simt_skinny.cuh), its shuffles through a barrier per warp. */
+ * and the few-columns kernel (kernels/simt_skinny.cuh), its shuffles through a barrier per warp,
+ * and the few-rows kernel (kernels/simt_short.cuh). */
 #include <algorithm>
 #include <atomic>
 #include <barrier>
@@ -88,7 +89,8 @@ static inline void cp_async16_in(float *dst, const float *src) { copies_in++; cp
 static inline void cp_async_commit() {}
 template <int N> static inline void cp_async_wait() {}
 
-/* read-only loads (the few-columns kernel's): inside A or B, float4 ones 16-byte aligned */
+/* read-only loads (the few-columns and few-rows kernels'): inside A or B, float4 ones
+ * 16-byte aligned */
 static inline float __ldg(const float *p)
 {
     must((p >= a_lo && p < a_hi) || (p >= b_lo && p < b_hi), "__ldg reads inside A or B");
@@ -97,7 +99,8 @@ static inline float __ldg(const float *p)
 static inline float4 __ldg(const float4 *p)
 {
     const float *f = reinterpret_cast<const float *>(p);
-    must(f >= a_lo && f + 4 <= a_hi && ((uintptr_t)f & 15) == 0, "16-byte __ldg of A, inside it and aligned");
+    must(((f >= a_lo && f + 4 <= a_hi) || (f >= b_lo && f + 4 <= b_hi)) && ((uintptr_t)f & 15) == 0,
+         "16-byte __ldg inside A or B, aligned");
     return *p;
 }
 /* __shfl_xor_sync: each lane posts its value, the warp meets, each reads its partner's, the
@@ -117,6 +120,7 @@ static inline float __shfl_xor_sync(unsigned mask, float v, int offset)
 
 #include "kernels/pipeline.cuh"
 #include "kernels/simt_gemm.cuh"
+#include "kernels/simt_short.cuh"
 #include "kernels/simt_skinny.cuh"
 #include "kernels/simt_streamk.cuh"
 
@@ -176,6 +180,17 @@ static void run_skinny(int m, int n, int k, int k_slice, int split, const float 
     const unsigned rows = (unsigned)((m + SIMT_SKINNY_WARPS * ROWS - 1) / (SIMT_SKINNY_WARPS * ROWS));
     run_blocks<NT>(rows, (unsigned)split,
                    [=] { gemm_simt_skinny_kernel<NMAX, ROWS, USTEP>(m, n, k, k_slice, a, b, out); });
+}
+
+/* The few-rows kernel: `split` slices of k_slice into out (its shared memory as the launcher
+ * sizes it) */
+template <int MMAX, int CV, int USTEP>
+static void run_short(int m, int n, int k, int k_slice, int split, const float *a, const float *b, float *out)
+{
+    constexpr int NT = SIMT_SHORT_WARPS * 32;
+    smem_floats = std::max((size_t)MMAX * (k_slice + SIMT_SHORT_PAD), (size_t)SIMT_SHORT_WARPS * 4 * 32 * CV);
+    const unsigned cols = (unsigned)((n + 32 * CV - 1) / (32 * CV));
+    run_blocks<NT>(cols, (unsigned)split, [=] { gemm_simt_short_kernel<MMAX, CV, USTEP>(m, n, k, k_slice, a, b, out); });
 }
 
 /* The launcher's paths: 4-byte copies and scalar stores; 16-byte copies and float4
@@ -318,6 +333,31 @@ template <int NMAX, int ROWS, int USTEP> static void check_skinny(int m, int n, 
           "%d): relative error %.2e, %ld unwritten", m, n, k, NMAX, ROWS, step, split, k_slice, rel, unwritten);
 }
 
+/* m x n x k on the few-rows form MMAX x CV x USTEP, the same way; B's loads go by CV floats
+ * where n allows (PATH_VEC with n % CV == 0), else by 4 bytes */
+template <int MMAX, int CV, int USTEP> static void check_short(int m, int n, int k, int split_req)
+{
+    if (m > MMAX)
+        return;
+    const operands o = make_operands(m, n, k, m * 29 + n * 13 + k * 5 + split_req, PATH_VEC);
+    const int step = 4 * USTEP * SIMT_SHORT_WARPS;
+    const int k_slice = ((k + split_req - 1) / split_req + step - 1) / step * step;
+    const int split = (k + k_slice - 1) / k_slice;
+    std::vector<float> ws((size_t)split * m * n, NAN);
+    run_short<MMAX, CV, USTEP>(m, n, k, k_slice, split, o.a.data(), o.b_read.data(), ws.data());
+    long unwritten;
+    const double rel = split_rel_error(o, m, n, k, ws, split, &unwritten);
+    CHECK(unwritten == 0 && rel < 1e-5, "few rows %dx%dx%d, form m<=%d, %d columns a lane, block k-step %d, split %d "
+          "(slice %d): relative error %.2e, %ld unwritten", m, n, k, MMAX, CV, step, split, k_slice, rel, unwritten);
+}
+
+static void all_short(int m, int n, int k, int split)
+{
+#define SIMT_SHORT(name, mmax, cv, ustep, eff) check_short<mmax, cv, ustep>(m, n, k, split);
+#include "kernels/simt_short_forms.def"
+#undef SIMT_SHORT
+}
+
 /* every form of kernels/simt_skinny_forms.def */
 static void all_skinny(int m, int n, int k, int split)
 {
@@ -378,6 +418,16 @@ int main()
     all_skinny(33, 32, 1000, 4);
     all_skinny(65, 16, 260, 1);
     all_skinny(9, 12, 129, 1);
+
+    /* the few-rows kernel: each row class and past it (m 1..16), n % 4 != 0 (the 4-byte
+     * loads of B) and columns past the last block's, K % 4 != 0 (A's 4-byte loads), a last
+     * slice that ends inside a block step, warps with no rows of a short slice, split and not */
+    all_short(1, 1, 1, 1);
+    all_short(3, 301, 130, 1);
+    all_short(7, 260, 1000, 3);
+    all_short(16, 128, 515, 2);
+    all_short(12, 390, 64, 1);
+    all_short(5, 129, 2050, 4);
 
     /* dbuf's tile takes the predicate-free copies where a whole tile lies inside A and B and
      * a slice inside K (it verified above either way), and never at 1x1x1 */

@@ -73,6 +73,15 @@ static void test_table(void)
     }
     CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16 (k-major) or 8",
           simt_config_count);
+    static const char *const tuner_only[] = SIMT_TILES_TUNER_ONLY;
+    int named = 1;
+    for (size_t i = 0; i < sizeof tuner_only / sizeof tuner_only[0]; i++) {
+        const int c = simt_config_find(tuner_only[i]);
+        named = named && c >= 0 && simt_configs[c].form == SIMT_FORM_TILE && !simt_config_in_rule(c);
+    }
+    CHECK(named && simt_config_in_rule(simt_config_find("t64x64")),
+          "each tile the tuner lists and the rule does not weigh yet is a row of the table (%zu)",
+          sizeof tuner_only / sizeof tuner_only[0]);
     char buf[80];
     const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0, 0, 0, 0, 0};
     simt_plan_describe(&p, buf, sizeof buf);
@@ -146,7 +155,7 @@ static void test_skinny(void)
         listed += skinny;
         seen_sk |= cand[j].streamk > 0;
         before_sk = before_sk && !(seen_sk && skinny);
-        if (simt_form_in_rule(cand[j].config))
+        if (simt_config_in_rule(cand[j].config))
             least = fmin(least, cand[j].est_cycles);
     }
     /* where n <= 16 streaming A wins (H100: 1.4-2.1x the best tile plan at four shapes), the
@@ -160,7 +169,7 @@ static void test_skinny(void)
           "the rule runs the few-columns kernel at four shapes with n of 7 to 15, not at 8192x64x4096");
     const struct simt_plan pick = simt_plan_pick(&mc, 3315, 15, 11204);
     CHECK(listed > 0 && before_sk && pick.est_cycles == least &&
-          simt_form_in_rule(pick.config),
+          simt_config_in_rule(pick.config),
           "3315x15x11204: %d few-columns candidates, listed before stream-K's; the pick the cheapest of those the "
           "rule weighs (the few-columns plans %s)", listed, SIMT_SKINNY_IN_RULE ? "among them" : "not yet");
 }
@@ -266,7 +275,7 @@ static void test_rule(void)
         double least = INFINITY;
         int unsplit_tiles = 0, tiles = 0;
         for (int j = 0; j < nc; j++) {
-            if (simt_form_in_rule(cand[j].config))
+            if (simt_config_in_rule(cand[j].config))
                 least = fmin(least, cand[j].est_cycles);
             unsplit_tiles += simt_configs[cand[j].config].form == SIMT_FORM_TILE && cand[j].split == 1 &&
                              !cand[j].pad_n && !cand[j].peel_m && !cand[j].streamk;
@@ -532,7 +541,7 @@ static void test_h200_tables(const char *path, int nshapes, double min_share)
             filled |= cand[j].fill && !isnan(measured(row, first, end, &cand[j]));
         struct simt_plan p = {-1, 0, 0, 0, INFINITY, 0, 0, 0, 0, 0, 0};
         for (int j = 0; j < nc; j++)
-            if (tune_table_has(&mc, cand[j].config) && (padded || !cand[j].pad_n) && (peeled || !cand[j].peel_m) &&
+            if (tune_table_has(&mc, cand[j].config) && simt_config_in_rule(cand[j].config) && (padded || !cand[j].pad_n) && (peeled || !cand[j].peel_m) &&
                 (tailed || !cand[j].head_m) && (streamk || !cand[j].streamk) && (filled || !cand[j].fill) &&
                 cand[j].est_cycles < p.est_cycles)
                 p = cand[j];
@@ -652,6 +661,7 @@ int main(void)
     /* n of 7 to 32 with the few-columns plans (H100): their picks at n <= 16 ran at 97-100% of
      * the best; at n of 20 to 32, where tiles win, the tiles' picks at 87.7-90.4% */
     test_h200_tables("tests/data/h100_simt_tune_skinny.csv", 7, 0.87);
+    test_h200_tables("tests/data/h100_simt_tune_short.csv", 6, 0.87);
     test_streamk();
     test_config_column();
     TEST_EXIT();

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk newtiles (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -324,6 +324,27 @@ if has shortk; then
     forms=$(sed -n 's/^SIMT_SHORT(\([a-z0-9]*\),.*/\1/p' kernels/simt_short_forms.def | paste -sd,)
     sanitize_plans short-7x301x130 "$forms" 7x301x130 "the few-rows forms at 7x301x130" short
     sanitize_plans short-30x260x1000 "$forms" 30x260x1000 "the few-rows forms at 30x260x1000" short
+fi
+if has newtiles; then
+    # tiles the rule does not weigh yet (SIMT_TILES_TUNER_ONLY in kernels/simt_plan.h): their
+    # share of the FFMA peak at 4096^3 split1 beside t64x64, t32x64 and t64x128 (the tuner's eff
+    # column; the fitted tiles' EFF over their eff scales it), then memcheck and racecheck on
+    # every plan of theirs at a 4-byte-path shape and a 16-byte-path one
+    tiles=$(sed -n 's/^#define SIMT_TILES_TUNER_ONLY {\(.*\)}/\1/p' kernels/simt_plan.h | tr -d '" ')
+    stamp "new tiles ($tiles): eff at 4096^3 -> $W/newtiles"
+    mkdir -p "$W/newtiles"
+    GEMMPROF_TUNE_ONLY=$tiles,t64x64,t32x64,t64x128 timeout 150 build/gemmprof --tune 4096 --no-counters \
+        -o "$W/newtiles/eff4096" >"$W/logs/newtiles-eff4096.log" 2>&1
+    echo "tune 4096: exit $?"
+    python3 - "$W/newtiles/eff4096/tune.csv" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["split"] == "1" and r["status"] == "ok":
+        print(f"{r['config_name']:8s} split1 {float(r['time_median_s']) * 1e3:.3f} ms eff {float(r['eff']):.3f} "
+              f"regs {r['registers']} blocks/SM {r['blocks_per_sm']}")
+PY
+    sanitize_plans newtiles-130x17x300 "$tiles" 130x17x300 "the new tiles at 130x17x300 (4-byte B)" ""
+    sanitize_plans newtiles-132x32x200 "$tiles" 132x32x200 "the new tiles at 132x32x200 (16-byte B)" ""
 fi
 if has sksan; then
     # the stream-K tiles (kernels/simt_streamk_tiles.def) under memcheck and racecheck: every plan

@@ -183,7 +183,7 @@ extern "C" {
 /* Tiles the tuner lists and the rule does not weigh yet: rows added to
  * kernels/simt_configs.def whose EFF no measured table has fitted (a guessed EFF would move
  * the rule's picks on no evidence) */
-#define SIMT_TILES_TUNER_ONLY {"t128x32", "t256x32"}
+#define SIMT_TILES_TUNER_ONLY {"t128x32k32", "t64x32"}
 #define SIMT_MAX_CONFIGS 32
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */

@@ -662,6 +662,7 @@ int main(void)
      * the best; at n of 20 to 32, where tiles win, the tiles' picks at 87.7-90.4% */
     test_h200_tables("tests/data/h100_simt_tune_skinny.csv", 7, 0.87);
     test_h200_tables("tests/data/h100_simt_tune_short.csv", 6, 0.87);
+    test_h200_tables("tests/data/h100_simt_tune_n32.csv", 6, 0.87);
     test_streamk();
     test_config_column();
     TEST_EXIT();

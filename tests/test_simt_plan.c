@@ -11,7 +11,9 @@
 
 /* 132 SMs; blocks per SM as the occupancy API gives them on the H200 (its tuner tables,
  * tests/data/h200_simt_tune.csv), and where the padded or 4-byte path fits fewer
- * (tests/data/h200_simt_tune_narrow.csv); a row the list misses keeps its MIN_BLOCKS */
+ * (tests/data/h200_simt_tune_narrow.csv); the rows measured on an H100 only, as its tables
+ * give them (the same registers and shared memory per SM); a row the list misses keeps its
+ * MIN_BLOCKS */
 static struct simt_machine h200(void)
 {
     struct simt_machine mc = {.sms = 132};
@@ -21,7 +23,11 @@ static struct simt_machine h200(void)
     } occ[] = {{"b128x256", 1, 0, 0}, {"b256x128", 1, 0, 0},   {"b128x128", 2, 0, 0},   {"b64x128", 3, 0, 0},
                {"b128x64", 3, 2, 2},  {"b64x64", 4, 0, 0},     {"t64x128", 3, 0, 2},    {"t128x64", 2, 0, 0},
                {"t64x64", 4, 0, 0},   {"t128x128", 2, 0, 0},   {"t128x256", 1, 0, 0},   {"t256x128", 1, 0, 0},
-               {"t128x256t8", 1, 0, 0}, {"t128x128t8", 2, 0, 0}, {"t32x64", 8, 0, 6}};
+               {"t128x256t8", 1, 0, 0}, {"t128x128t8", 2, 0, 0}, {"t32x64", 8, 0, 6},
+               /* the 32-wide tile and the streaming forms, as the H100's tables give them */
+               {"t128x32", 4, 0, 0},  {"s8r8", 1, 0, 0},       {"s8r4", 3, 0, 0},       {"s16r4", 2, 0, 0},
+               {"s16r2", 3, 0, 0},    {"s32r2", 2, 0, 0},      {"r4c4", 2, 0, 0},       {"r8c4", 2, 0, 0},
+               {"r16c4", 2, 0, 0}};
     for (size_t i = 0; i < sizeof occ / sizeof occ[0]; i++) {
         int c = simt_config_find(occ[i].name);
         if (c >= 0) {

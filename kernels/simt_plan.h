@@ -182,8 +182,8 @@ extern "C" {
 #define SIMT_SHORT_ROUND_CLK 1000.0
 /* Tiles the tuner lists and the rule does not weigh yet: rows added to
  * kernels/simt_configs.def whose EFF no measured table has fitted (a guessed EFF would move
- * the rule's picks on no evidence) */
-#define SIMT_TILES_TUNER_ONLY {"t128x32k32", "t64x32"}
+ * the rule's picks on no evidence); {""} when there are none */
+#define SIMT_TILES_TUNER_ONLY {""}
 #define SIMT_MAX_CONFIGS 32
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */

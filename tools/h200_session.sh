@@ -331,6 +331,7 @@ if has newtiles; then
     # column; the fitted tiles' EFF over their eff scales it), then memcheck and racecheck on
     # every plan of theirs at a 4-byte-path shape and a 16-byte-path one
     tiles=$(sed -n 's/^#define SIMT_TILES_TUNER_ONLY {\(.*\)}/\1/p' kernels/simt_plan.h | tr -d '" ')
+    [ -n "$tiles" ] || { echo "newtiles: SIMT_TILES_TUNER_ONLY names no tile"; tiles=t128x32; }
     stamp "new tiles ($tiles): eff at 4096^3 -> $W/newtiles"
     mkdir -p "$W/newtiles"
     GEMMPROF_TUNE_ONLY=$tiles,t64x64,t32x64,t64x128 timeout 150 build/gemmprof --tune 4096 --no-counters \

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk newtiles (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk newtiles tf32picks (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -805,6 +805,20 @@ if has survey; then
     # else: small m, n of 17-32, odd sizes), one invocation; $W/logs/survey.md
     stamp "survey -> $W/survey"
     verify_beside survey simt_auto,cublas,tf32_auto,cublas_tf32 "${SURVEY_SHAPES:?SURVEY_SHAPES names the shapes}"
+fi
+if has tf32picks; then
+    # the TF32 tuner at TF32_SHAPES only (no verification runs, no sanitizers): the rule's
+    # pick against the best plan, and the five fastest plans; $W/tf32picks/<shape>/tune.csv
+    for s in ${TF32_SHAPES:?TF32_SHAPES names the shapes}; do
+        timeout 90 build/gemmprof --tune "$s" -k tf32_auto -o "$W/tf32picks/$s" >"$W/logs/tf32picks-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "the rule's pick" "$W/logs/tf32picks-$s.log")"
+        python3 - "$W/tf32picks/$s/tune.csv" <<'PY'
+import csv, sys
+rows = sorted((r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"), key=lambda r: float(r["time_median_s"]))
+for r in rows[:5]:
+    print(f"   {r['config']:40s} {float(r['time_median_s']) * 1e6:8.1f} us  model {float(r['model_s']) * 1e6:8.1f} us")
+PY
+    done
 fi
 if has cublasnames; then
     # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu: time, grid, block,

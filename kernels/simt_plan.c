@@ -490,7 +490,7 @@ int simt_plan_make_skinny(const struct simt_machine *mc, long m, long n, long k,
 
 int simt_config_in_rule(int config)
 {
-    static const char *const tuner_only[] = SIMT_TILES_TUNER_ONLY;
+    static const char *const tuner_only[] = SIMT_TUNER_ONLY;
     if (config < 0 || config >= simt_config_count)
         return 0;
     for (size_t i = 0; i < sizeof tuner_only / sizeof tuner_only[0]; i++)

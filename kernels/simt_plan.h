@@ -180,10 +180,10 @@ extern "C" {
 #define SIMT_SHORT_A_BYTES_PER_CLK 16.0
 #define SIMT_SHORT_FILL_CLK 1000.0
 #define SIMT_SHORT_ROUND_CLK 1000.0
-/* Tiles the tuner lists and the rule does not weigh yet: rows added to
- * kernels/simt_configs.def whose EFF no measured table has fitted (a guessed EFF would move
- * the rule's picks on no evidence); {""} when there are none */
-#define SIMT_TILES_TUNER_ONLY {""}
+/* Rows of the table (tiles or streaming forms) the tuner lists and the rule does not weigh
+ * yet: added to kernels/simt_configs.def or a forms file with no measured table to fit them
+ * (a guessed EFF would move the rule's picks on no evidence); {""} when there are none */
+#define SIMT_TUNER_ONLY {"s32r4"}
 #define SIMT_MAX_CONFIGS 32
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */
@@ -296,7 +296,7 @@ int *simt_machine_per_sm(struct simt_machine *mc, int streamk, enum simt_path pa
 /* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk_tiles.def). */
 int simt_config_has_streamk(int config);
 
-/* Whether the rule weighs configuration `config`: not a tile of SIMT_TILES_TUNER_ONLY, the
+/* Whether the rule weighs configuration `config`: not a row of SIMT_TUNER_ONLY, the
  * few-columns forms only with SIMT_SKINNY_IN_RULE, the few-rows ones only with
  * SIMT_SHORT_IN_RULE (the tuner lists them all). */
 int simt_config_in_rule(int config);

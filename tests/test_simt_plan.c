@@ -79,14 +79,14 @@ static void test_table(void)
     }
     CHECK(ok, "%d configurations: whole warps, every output owned by one thread, BK a multiple of 16 (k-major) or 8",
           simt_config_count);
-    static const char *const tuner_only[] = SIMT_TILES_TUNER_ONLY;
+    static const char *const tuner_only[] = SIMT_TUNER_ONLY;
     int named = 1;
     for (size_t i = 0; i < sizeof tuner_only / sizeof tuner_only[0]; i++) {
         const int c = simt_config_find(tuner_only[i]);
-        named = named && (!tuner_only[i][0] || (c >= 0 && simt_configs[c].form == SIMT_FORM_TILE && !simt_config_in_rule(c)));
+        named = named && (!tuner_only[i][0] || (c >= 0 && !simt_config_in_rule(c)));
     }
     CHECK(named && simt_config_in_rule(simt_config_find("t64x64")),
-          "each tile the tuner lists and the rule does not weigh yet is a row of the table (%zu)",
+          "each row the tuner lists and the rule does not weigh yet is in the table (%zu)",
           sizeof tuner_only / sizeof tuner_only[0]);
     char buf[80];
     const struct simt_plan p = {simt_config_find("b128x256"), 2, 2048, 0, 0, 0, 0, 0, 0, 0, 0};

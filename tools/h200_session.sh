@@ -326,12 +326,12 @@ if has shortk; then
     sanitize_plans short-30x260x1000 "$forms" 30x260x1000 "the few-rows forms at 30x260x1000" short
 fi
 if has newtiles; then
-    # tiles the rule does not weigh yet (SIMT_TILES_TUNER_ONLY in kernels/simt_plan.h): their
+    # tiles the rule does not weigh yet (SIMT_TUNER_ONLY in kernels/simt_plan.h): their
     # share of the FFMA peak at 4096^3 split1 beside t64x64, t32x64 and t64x128 (the tuner's eff
     # column; the fitted tiles' EFF over their eff scales it), then memcheck and racecheck on
     # every plan of theirs at a 4-byte-path shape and a 16-byte-path one
-    tiles=$(sed -n 's/^#define SIMT_TILES_TUNER_ONLY {\(.*\)}/\1/p' kernels/simt_plan.h | tr -d '" ')
-    [ -n "$tiles" ] || { echo "newtiles: SIMT_TILES_TUNER_ONLY names no tile"; tiles=t128x32; }
+    tiles=$(sed -n 's/^#define SIMT_TUNER_ONLY {\(.*\)}/\1/p' kernels/simt_plan.h | tr -d '" ')
+    [ -n "$tiles" ] || { echo "newtiles: SIMT_TUNER_ONLY names no tile"; tiles=t128x32; }
     stamp "new tiles ($tiles): eff at 4096^3 -> $W/newtiles"
     mkdir -p "$W/newtiles"
     GEMMPROF_TUNE_ONLY=$tiles,t64x64,t32x64,t64x128 timeout 150 build/gemmprof --tune 4096 --no-counters \

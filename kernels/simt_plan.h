@@ -38,7 +38,9 @@
  * (simt_plan_make_any's tail; its estimate: the head's waves, or all the work shared over the
  * slots and rounded up to whole waves of slices, whichever is longer; the reduction covers
  * the split rows alone). Fitted to the H200's tables at six shapes with such plans
- * (tests/data/h200_simt_tune_tail.csv).
+ * (tests/data/h200_simt_tune_tail.csv). Where n <= 32 or m <= 16, the forms of the kernels
+ * that stream the big operand once (few columns: A; few rows: B; estimates below) are
+ * candidates beside the tiles, split the same way.
  * Nothing in it names a shape: tiles, waves, the last wave's fill,
  * the warps per SM and the reduction decide. The constants were fitted to the H200's tuner
  * tables at nine shapes (results/h200/NOTES.md, "Kernel notes", simt_configs); the host

@@ -198,6 +198,14 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
     p->est_cycles = sqrt(sqrt(s2 * s2 + d2 * d2)) + TF32_LAUNCH_CLK;
     if (copy_a) /* read A, write its copy, before the kernel */
         p->est_cycles += TF32_COPY_CLK + 8.0 * m * k / TF32_DRAM_BYTES_PER_CLK;
+    /* rows TMA cannot address (k % 4 or n % 4 != 0): every plan copies that operand first,
+     * onto pitches of whole lines; the same for every plan of the shape, so the pick does not
+     * move, but the estimate holds the copy that can take most of the time (1111x47x7777: A,
+     * 34.6 MB, read and written before the kernel reads it again) */
+    if (k % 4 != 0)
+        p->est_cycles += TF32_COPY_CLK + 8.0 * m * k / TF32_DRAM_BYTES_PER_CLK;
+    if (n % 4 != 0)
+        p->est_cycles += TF32_COPY_CLK + 8.0 * k * n / TF32_DRAM_BYTES_PER_CLK;
     if (reduce) { /* the reduction kernel after it: simt_auto's, at its rule's estimate */
         struct simt_machine smc = {0};
         smc.sms = sms_of(mc);

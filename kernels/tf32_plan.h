@@ -56,7 +56,8 @@ extern "C" {
  * SM loading, L2 runs out first. The device's L2 delivers TF32_L2_BYTES_PER_CLK; such A
  * bytes count TF32_A_SPLIT times. A plan may copy A first onto whole lines (copy_a): it
  * reads and writes A once at TF32_DRAM_BYTES_PER_CLK, plus TF32_COPY_CLK (a dependent
- * launch). Fitted on the H200 at 2500^3-5500^3, 700x700x7000, 1500x1500x4500 and 1500^3. */
+ * launch). Where k % 4 or n % 4 != 0 every plan copies A or B so (TMA needs 16-byte row
+ * pitches), and every estimate adds that copy the same way. Fitted on the H200 at 2500^3-5500^3, 700x700x7000, 1500x1500x4500 and 1500^3. */
 #define TF32_L2_BYTES_PER_CLK 6100.0
 /* One wave of whole tiles (no split, a unit per block) over a long K: every block asks L2
  * for the same k-slices of A and B at once, and a ring of few stages (the 256 x 128 tiles'

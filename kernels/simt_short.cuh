@@ -1,4 +1,4 @@
-/* simt_auto's kernel for few rows (m <= 32): C = A * B where an element of B feeds only m
+/* simt_auto's kernel for few rows (m <= 16, its forms): C = A * B where an element of B feeds only m
  * FMAs, so the tiles of kernels/simt_gemm.cuh (32 rows and up) spend FMAs on rows that are
  * not there and stage B through shared memory for reuse that m rows do not give. This one
  * streams B once, straight into registers: each lane owns CV adjacent columns (a warp's load

@@ -10,10 +10,10 @@ then per shape the best measured plan against the plan the fitted estimate ranks
 the best tile plan of the table beside them.
     tools/lab/short_fit.py tune.csv [...]"""
 import csv
-import itertools
-import math
 import re
 import sys
+
+import form_fit
 
 HZ = 1.98e9   # SIMT_MODEL_SM_HZ: model_s is est_cycles over it
 SMS = 132
@@ -52,35 +52,14 @@ for path in sys.argv[1:]:
         rows.append(row)
 if not rows:
     sys.exit("short_fit: no few-rows rows in " + " ".join(sys.argv[1:]))
-forms = sorted({r["name"] for r in rows})
 
 
-def est_s(r, c, effs):
-    return (gemm_cycles(r, **c, eff=effs[r["name"]]) + r["rest"]) / HZ
+def est(r, c, eff):
+    return (gemm_cycles(r, **c, eff=eff) + r["rest"]) / HZ
 
 
-def loss(c, effs):
-    return sum(math.log(r["t"] / est_s(r, c, effs)) ** 2 for r in rows) / len(rows)
-
-
-best = None
-for b_bw, a_bw, fill, rnd in itertools.product([8, 10, 11, 12, 13, 14, 16], [4, 8, 16], [1000, 2000, 4000, 6000, 8000],
-                                               [0, 300, 1000]):
-    c = dict(b_bw=b_bw, a_bw=a_bw, fill=fill, rnd=rnd)
-    effs = {f: 0.5 for f in forms}
-    for f in forms:   # each form's EFF given the rest
-        effs[f] = min((loss(c, {**effs, f: e}), e) for e in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0])[1]
-    l = loss(c, effs)
-    if best is None or l < best[0]:
-        best = (l, c, effs)
-l, c, effs = best
-print(f"{len(rows)} plans of {len(forms)} forms; rms log error {math.sqrt(l):.3f}")
-print("constants:", ", ".join(f"{k} {v}" for k, v in c.items()), "| EFF:", ", ".join(f"{f} {e}" for f, e in effs.items()))
-for shape in sorted({r["shape"] for r in rows}):
-    rs = [r for r in rows if r["shape"] == shape]
-    fastest = min(rs, key=lambda r: r["t"])
-    ranked = min(rs, key=lambda r: est_s(r, c, effs))
-    tile = tiles.get(shape, ("-", float("nan")))
-    print(f"{'x'.join(map(str, shape)):14s} best {fastest['config']:27s} {fastest['t'] * 1e6:7.1f} us | fitted pick "
-          f"{ranked['config']:27s} {ranked['t'] * 1e6:7.1f} us ({100 * fastest['t'] / ranked['t']:.1f}%), est "
-          f"{est_s(ranked, c, effs) * 1e6:.1f} us | best tile {tile[1] * 1e6:.1f} us")
+l, c, effs = form_fit.fit(rows, est, dict(b_bw=[8, 10, 11, 12, 13, 14, 16], a_bw=[4, 8, 16],
+                                          fill=[1000, 2000, 4000, 6000, 8000], rnd=[0, 300, 1000]),
+                          [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0], 0.5)
+form_fit.report(rows, est, c, effs, l, (14, 27, 7),
+                lambda shape: f" | best tile {tiles.get(shape, ('-', float('nan')))[1] * 1e6:.1f} us")

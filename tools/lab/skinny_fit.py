@@ -10,10 +10,10 @@ prints the constants, then per shape the best measured plan against the plan the
 estimate ranks first.
     tools/lab/skinny_fit.py [--hz 1.98e9] tune.csv [...]"""
 import csv
-import itertools
-import math
 import re
 import sys
+
+import form_fit
 
 HZ = 1.98e9
 args = sys.argv[1:]
@@ -58,37 +58,14 @@ for path in args:
 if not rows:
     sys.exit("skinny_fit: no few-columns rows in " + " ".join(args))
 
-forms = sorted({r["name"] for r in rows})
 
 
-def loss(c, effs):
-    s = 0.0
-    for r in rows:
-        est = (gemm_cycles(r, c["a_bw"], c["b_bw"], c["lds"], c["fill"], effs[r["name"]], c["lat"]) + r["rest"]) / HZ
-        s += math.log(r["t"] / est) ** 2
-    return s / len(rows)
+def est(r, c, eff):
+    return (gemm_cycles(r, c["a_bw"], c["b_bw"], c["lds"], c["fill"], eff, c["lat"]) + r["rest"]) / HZ
 
 
-best = None
-for a_bw, b_bw, lds, fill, lat in itertools.product([6, 7, 8, 9, 10, 12, 14, 16, 18], [4, 8, 16, 32, 64],
-                                                    [32, 48, 64, 80, 128], [1000, 2000, 4000, 6000],
-                                                    [0, 2000, 3000, 4000, 6000, 8000]):
-    c = dict(a_bw=a_bw, b_bw=b_bw, lds=lds, fill=fill, lat=lat)
-    effs = {f: 0.7 for f in forms}
-    for f in forms:   # each form's EFF given the rest
-        effs[f] = min((loss(c, {**effs, f: e}), e) for e in [0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7])[1]
-    l = loss(c, effs)
-    if best is None or l < best[0]:
-        best = (l, c, effs)
-l, c, effs = best
-print(f"{len(rows)} plans of {len(forms)} forms; rms log error {math.sqrt(l):.3f}")
-print("constants:", ", ".join(f"{k} {v}" for k, v in c.items()), "| EFF:", ", ".join(f"{f} {e}" for f, e in effs.items()))
-for shape in sorted({r["shape"] for r in rows}):
-    rs = [r for r in rows if r["shape"] == shape]
-    est = {id(r): (gemm_cycles(r, c["a_bw"], c["b_bw"], c["lds"], c["fill"], effs[r["name"]], c["lat"]) + r["rest"]) / HZ
-           for r in rs}
-    fastest = min(rs, key=lambda r: r["t"])
-    ranked = min(rs, key=lambda r: est[id(r)])
-    print(f"{'x'.join(map(str, shape)):16s} best {fastest['config']:32s} {fastest['t'] * 1e6:8.1f} us | "
-          f"fitted pick {ranked['config']:32s} {ranked['t'] * 1e6:8.1f} us ({100 * fastest['t'] / ranked['t']:.1f}%), "
-          f"est {est[id(ranked)] * 1e6:.1f} us")
+l, c, effs = form_fit.fit(rows, est, dict(a_bw=[6, 7, 8, 9, 10, 12, 14, 16, 18], b_bw=[4, 8, 16, 32, 64],
+                                          lds=[32, 48, 64, 80, 128], fill=[1000, 2000, 4000, 6000],
+                                          lat=[0, 2000, 3000, 4000, 6000, 8000]),
+                          [0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7], 0.7)
+form_fit.report(rows, est, c, effs, l, (16, 32, 8))

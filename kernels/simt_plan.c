@@ -496,9 +496,7 @@ int simt_config_in_rule(int config)
     for (size_t i = 0; i < sizeof tuner_only / sizeof tuner_only[0]; i++)
         if (strcmp(simt_configs[config].name, tuner_only[i]) == 0)
             return 0;
-    const int form = simt_configs[config].form;
-    return form == SIMT_FORM_TILE || (form == SIMT_FORM_FEW_COLUMNS && SIMT_SKINNY_IN_RULE) ||
-           (form == SIMT_FORM_FEW_ROWS && SIMT_SHORT_IN_RULE);
+    return 1;
 }
 
 /* The fixup of a stream-K plan whose runs cut tiles: each cut tile's block adds the slots

@@ -149,12 +149,10 @@ extern "C" {
  * block's fixed cost (SIMT_SKINNY_FILL_CLK: B's slice arriving, the first loads, the
  * epilogue) and B's slice bytes at SIMT_SKINNY_B_BYTES_PER_CLK (from L2); a split adds the
  * reduction as the tiles' does. */
-/* Whether the rule weighs these plans (1) or only the tuner lists them (0). The constants
- * below and the forms' EFF were fitted (tools/lab/skinny_fit.py) to the tuner's 108 plans of
+/* The constants below and the forms' EFF were fitted (tools/lab/skinny_fit.py) to the tuner's 108 plans of
  * them at seven shapes with n of 7 to 32 on an H100 SXM (tests/data/h100_simt_tune_skinny.csv;
  * no H200 could be had): rms log error 0.080. A's rate is well under the DRAM share (about 2.0
  * of the H100's 2.85 TB/s measured copy rate). */
-#define SIMT_SKINNY_IN_RULE 1
 #define SIMT_SKINNY_WARPS 8
 #define SIMT_SKINNY_SMEM_MAX (72 * 1024)
 #define SIMT_SKINNY_PAD 4   /* floats after each column's k-run of B (banks, 16-byte rows) */
@@ -174,7 +172,6 @@ extern "C" {
  * plans of them at four shapes with m of 1 to 16 on an H100 SXM
  * (tests/data/h100_simt_tune_short.csv): rms log error 0.118. B's rate is the DRAM share
  * (2.8 TB/s at 4x16000x4000, the H100's copy rate); at 16 rows the FMAs bind. */
-#define SIMT_SHORT_IN_RULE 1
 #define SIMT_SHORT_WARPS 8
 #define SIMT_SHORT_SMEM_MAX (72 * 1024)
 #define SIMT_SHORT_PAD 4   /* floats after each row of A's slice (16-byte rows) */
@@ -298,9 +295,8 @@ int *simt_machine_per_sm(struct simt_machine *mc, int streamk, enum simt_path pa
 /* Whether configuration `config` has a stream-K kernel (kernels/simt_streamk_tiles.def). */
 int simt_config_has_streamk(int config);
 
-/* Whether the rule weighs configuration `config`: not a row of SIMT_TUNER_ONLY, the
- * few-columns forms only with SIMT_SKINNY_IN_RULE, the few-rows ones only with
- * SIMT_SHORT_IN_RULE (the tuner lists them all). */
+/* Whether the rule weighs configuration `config`: every row but those of SIMT_TUNER_ONLY
+ * (the tuner lists them all). */
 int simt_config_in_rule(int config);
 /* The rule: the candidate with the smallest estimate (see the top of this file), of those it
  * weighs. */

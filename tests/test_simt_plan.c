@@ -110,40 +110,69 @@ static const int tested_splits[] = SIMT_SPLITS;
 #define NSPLITS_TESTED ((int)(sizeof tested_splits / sizeof tested_splits[0]) + 1)
 #define TESTED_SPLIT(s) ((s) < NSPLITS_TESTED - 1 ? tested_splits[s] : SIMT_SPLIT_FILL)
 
-static void test_skinny(void)
+/* Whether a streaming form's short side fits at m x n (n <= NMAX, or m <= MMAX); never a tile */
+static int form_fits(const struct simt_config *cf, long m, long n)
 {
-    const struct simt_machine mc = h200();
-    static const long shapes[][3] = {{3315, 15, 11204}, {1, 1, 1}, {8192, 32, 4096}, {1000, 30, 20000},
-                                     {2000, 8, 8000},   {64, 33, 4096}, {4096, 4096, 4096}};
-    int ok = 1, forms = 0, made = 0;
+    return cf->form == SIMT_FORM_FEW_COLUMNS ? n <= cf->bn : cf->form == SIMT_FORM_FEW_ROWS && m <= cf->bm;
+}
+
+/* The plans of the forms of kind `form` at the shapes, split by split: only where the form
+ * fits, the slice it stages within its kernel's shared memory, slices distinct, whole k-steps
+ * covering K, a grid of the other side's blocks times the split, no copy, strip, tail or
+ * stream-K, the split's partials as workspace; and at split 1 every row of the table makes a
+ * plan exactly where it fits. *forms, *made: the forms and plans walked. */
+static int form_plans_sound(const struct simt_machine *mc, int form, const long (*shapes)[3], size_t nshapes,
+                            int *forms, int *made)
+{
+    int ok = 1;
+    *forms = *made = 0;
     for (int c = 0; c < simt_config_count; c++) {
         const struct simt_config *cf = &simt_configs[c];
-        const int few_columns = cf->form == SIMT_FORM_FEW_COLUMNS;
-        forms += few_columns;
-        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int mine = cf->form == form, rows = form == SIMT_FORM_FEW_ROWS;
+        *forms += mine;
+        for (size_t i = 0; i < nshapes; i++) {
             const long m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
             long slices[NSPLITS_TESTED];
             int nslices = 0;
             for (int s = 0; s < NSPLITS_TESTED; s++) {
                 struct simt_plan p;
-                const int split = TESTED_SPLIT(s);
-                if (!few_columns || simt_plan_make_skinny(&mc, m, n, k, c, split, &p) != 0)
+                if (!mine || simt_plan_make_skinny(mc, m, n, k, c, TESTED_SPLIT(s), &p) != 0)
                     continue;
-                made++;
-                const size_t smem = (size_t)4 * cf->bn * (p.k_slice + SIMT_SKINNY_PAD);
+                (*made)++;
+                const size_t smem = rows ? (size_t)4 * cf->bm * (p.k_slice + SIMT_SHORT_PAD)
+                                         : (size_t)4 * cf->bn * (p.k_slice + SIMT_SKINNY_PAD);
+                const long units = rows ? (n + cf->bn - 1) / cf->bn : (m + cf->bm - 1) / cf->bm;
                 for (int j = 0; j < nslices; j++)
                     ok = ok && slices[j] != p.k_slice;
                 slices[nslices++] = p.k_slice;
-                ok = ok && few_columns && n <= cf->bn && smem <= SIMT_SKINNY_SMEM_MAX && plan_covers(&p, k) &&
-                     p.blocks == (m + cf->bm - 1) / cf->bm * p.split && isfinite(p.est_cycles) && p.est_cycles > 0 &&
-                     !p.pad_n && !p.peel_m && !p.head_m && !p.streamk &&
+                ok = ok && form_fits(cf, m, n) && smem <= (size_t)(rows ? SIMT_SHORT_SMEM_MAX : SIMT_SKINNY_SMEM_MAX) &&
+                     plan_covers(&p, k) && p.blocks == units * p.split && isfinite(p.est_cycles) &&
+                     p.est_cycles > 0 && !p.pad_n && !p.peel_m && !p.head_m && !p.streamk &&
                      simt_plan_workspace_bytes(&p, m, n, k) == (p.split > 1 ? (size_t)p.split * m * n * 4 : 0);
             }
             struct simt_plan p;
-            ok = ok && (few_columns ? n <= cf->bn : cf->form == SIMT_FORM_FEW_ROWS && m <= cf->bm) ==
-                           (simt_plan_make_skinny(&mc, m, n, k, c, 1, &p) == 0);
+            ok = ok && form_fits(cf, m, n) == (simt_plan_make_skinny(mc, m, n, k, c, 1, &p) == 0);
         }
     }
+    return ok;
+}
+
+/* the rule picks a plan of kind `form` at every shape */
+static int picks_form(const struct simt_machine *mc, int form, const long (*shapes)[3], size_t nshapes)
+{
+    int ok = 1;
+    for (size_t i = 0; i < nshapes; i++)
+        ok = ok && simt_configs[simt_plan_pick(mc, shapes[i][0], shapes[i][1], shapes[i][2]).config].form == form;
+    return ok;
+}
+
+static void test_skinny(void)
+{
+    const struct simt_machine mc = h200();
+    static const long shapes[][3] = {{3315, 15, 11204}, {1, 1, 1}, {8192, 32, 4096}, {1000, 30, 20000},
+                                     {2000, 8, 8000},   {64, 33, 4096}, {4096, 4096, 4096}};
+    int forms, made;
+    const int ok = form_plans_sound(&mc, SIMT_FORM_FEW_COLUMNS, shapes, sizeof shapes / sizeof shapes[0], &forms, &made);
     CHECK(ok && forms >= 3 && made > 0, "%d few-columns forms, %d plans: only where n fits, B's slice within %d bytes, "
           "slices distinct, whole k-steps covering K", forms, made, SIMT_SKINNY_SMEM_MAX);
     /* the tiles make no plan of a form, and no form a plan at n past 32 */
@@ -167,52 +196,25 @@ static void test_skinny(void)
     /* where n <= 16 streaming A wins (H100: 1.4-2.1x the best tile plan at four shapes), the
      * rule runs it; at n = 64 it does not apply */
     static const long narrow[][3] = {{3315, 15, 11204}, {2000, 8, 8000}, {3000, 7, 9000}, {4772, 12, 3500}};
-    int streams = 1;
-    for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
-        streams = streams && simt_configs[simt_plan_pick(&mc, narrow[i][0], narrow[i][1], narrow[i][2]).config].form ==
-                                 SIMT_FORM_FEW_COLUMNS;
-    CHECK(streams == SIMT_SKINNY_IN_RULE && simt_configs[simt_plan_pick(&mc, 8192, 64, 4096).config].form == SIMT_FORM_TILE,
+    CHECK(picks_form(&mc, SIMT_FORM_FEW_COLUMNS, narrow, sizeof narrow / sizeof narrow[0]) && simt_configs[simt_plan_pick(&mc, 8192, 64, 4096).config].form == SIMT_FORM_TILE,
           "the rule runs the few-columns kernel at four shapes with n of 7 to 15, not at 8192x64x4096");
     const struct simt_plan pick = simt_plan_pick(&mc, 3315, 15, 11204);
     CHECK(listed > 0 && before_sk && pick.est_cycles == least &&
           simt_config_in_rule(pick.config),
           "3315x15x11204: %d few-columns candidates, listed before stream-K's; the pick the cheapest of those the "
-          "rule weighs (the few-columns plans %s)", listed, SIMT_SKINNY_IN_RULE ? "among them" : "not yet");
+          "rule weighs", listed);
 }
 
 /* The few-rows kernel's plans: only where m fits the form, A's slice within the shared
- * memory cap, every slice a whole number of block k-steps covering K, no plan repeated; the
- * rule weighs them only with SIMT_SHORT_IN_RULE. */
+ * memory cap, every slice a whole number of block k-steps covering K, no plan repeated; and
+ * the rule weighs them with the tiles'. */
 static void test_short(void)
 {
     const struct simt_machine mc = h200();
     static const long shapes[][3] = {{16, 4096, 4096}, {1, 1, 1},      {32, 8192, 4096}, {8, 50000, 1000},
                                      {33, 4096, 4096}, {3, 9000, 2000}, {4096, 4096, 4096}, {5, 7, 100000}};
-    int ok = 1, forms = 0, made = 0;
-    for (int c = 0; c < simt_config_count; c++) {
-        const struct simt_config *cf = &simt_configs[c];
-        const int few_rows = cf->form == SIMT_FORM_FEW_ROWS;
-        forms += few_rows;
-        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-            const long m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
-            long slices[NSPLITS_TESTED];
-            int nslices = 0;
-            for (int s = 0; s < NSPLITS_TESTED; s++) {
-                struct simt_plan p;
-                if (!few_rows || simt_plan_make_skinny(&mc, m, n, k, c, TESTED_SPLIT(s), &p) != 0)
-                    continue;
-                made++;
-                const size_t smem = (size_t)4 * cf->bm * (p.k_slice + SIMT_SHORT_PAD);
-                for (int j = 0; j < nslices; j++)
-                    ok = ok && slices[j] != p.k_slice;
-                slices[nslices++] = p.k_slice;
-                ok = ok && m <= cf->bm && smem <= SIMT_SHORT_SMEM_MAX && plan_covers(&p, k) &&
-                     p.blocks == (n + cf->bn - 1) / cf->bn * p.split && isfinite(p.est_cycles) && p.est_cycles > 0 &&
-                     !p.pad_n && !p.peel_m && !p.head_m && !p.streamk &&
-                     simt_plan_workspace_bytes(&p, m, n, k) == (p.split > 1 ? (size_t)p.split * m * n * 4 : 0);
-            }
-        }
-    }
+    int forms, made;
+    const int ok = form_plans_sound(&mc, SIMT_FORM_FEW_ROWS, shapes, sizeof shapes / sizeof shapes[0], &forms, &made);
     CHECK(ok && forms >= 3 && made > 0, "%d few-rows forms, %d plans: only where m fits, A's slice within %d bytes, "
           "slices distinct, whole k-steps covering K", forms, made, SIMT_SHORT_SMEM_MAX);
     char buf[80];
@@ -229,11 +231,7 @@ static void test_short(void)
     for (int j = 0; j < nc; j++)
         listed += simt_configs[cand[j].config].form == SIMT_FORM_FEW_ROWS;
     static const long few[][3] = {{1, 4096, 4096}, {4, 16000, 4000}, {8, 8192, 8192}, {16, 4096, 4096}};
-    int streams = 1;
-    for (size_t i = 0; i < sizeof few / sizeof few[0]; i++)
-        streams = streams && simt_configs[simt_plan_pick(&mc, few[i][0], few[i][1], few[i][2]).config].form ==
-                                 SIMT_FORM_FEW_ROWS;
-    CHECK(listed > 0 && streams == SIMT_SHORT_IN_RULE &&
+    CHECK(listed > 0 && picks_form(&mc, SIMT_FORM_FEW_ROWS, few, sizeof few / sizeof few[0]) &&
               simt_configs[simt_plan_pick(&mc, 24, 6000, 5000).config].form == SIMT_FORM_TILE &&
               simt_configs[simt_plan_pick(&mc, 32, 8192, 4096).config].form == SIMT_FORM_TILE,
           "16x4096x4096: %d few-rows candidates; the rule runs the few-rows kernel at four shapes with m of 1 to 16, "

@@ -59,20 +59,22 @@
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 
-template <class P>
+/* DIRECT: the operands the producer warpgroup loads itself (a, b: as the caller passed
+ * them), the others by TMA through the maps (kernels/sm90_ws.cuh) */
+template <class P, int DIRECT>
 static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
 gemm_tf32_auto_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
                       const __grid_constant__ CUtensorMap map_b, float *__restrict__ c, float *ws,
-                      unsigned *counters, int split, int kts, int dp)
+                      unsigned *counters, int split, int kts, int dp, const float *a, const float *b)
 {
 #if SM90_TF32_DEVICE
     extern __shared__ uint8_t tf32_auto_smem_raw[];
     pdl_wait();   /* an odd shape: the operands' padded copies */
-    sm90_rs_gemm<P, 32, true>(tf32_auto_smem_raw, m, n, k, &map_a, &map_b, c,
-                              sm90_split{ws, counters, split, kts, dp});
+    sm90_rs_gemm<P, 32, true, DIRECT>(tf32_auto_smem_raw, m, n, k, &map_a, &map_b, c,
+                                      sm90_split{ws, counters, split, kts, dp}, sm90_direct{a, b});
 #else
     (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c, (void)ws, (void)counters, (void)split, (void)kts,
-        (void)dp;
+        (void)dp, (void)a, (void)b;
 #endif
 }
 
@@ -81,15 +83,15 @@ gemm_tf32_auto_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap m
 template <class P> static cudaError_t tf32_occupancy(int sms, int *blocks, int *regs, int *clusters)
 {
     cudaError_t err =
-        cudaFuncSetAttribute(gemm_tf32_auto_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM);
+        cudaFuncSetAttribute(gemm_tf32_auto_kernel<P, 0>, cudaFuncAttributeMaxDynamicSharedMemorySize, P::SMEM);
     struct cudaFuncAttributes fa;
     if (err == cudaSuccess)
-        err = cudaFuncGetAttributes(&fa, gemm_tf32_auto_kernel<P>);
+        err = cudaFuncGetAttributes(&fa, gemm_tf32_auto_kernel<P, 0>);
     if (err != cudaSuccess)
         return err;
     *regs = fa.numRegs;
     *clusters = 0;
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_tf32_auto_kernel<P>, P::NT, P::SMEM);
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, gemm_tf32_auto_kernel<P, 0>, P::NT, P::SMEM);
     if (err != cudaSuccess || P::CLUSTER == 1)
         return err;
     cudaLaunchAttribute attr = pdl_cluster_attr((unsigned)P::CLUSTER);
@@ -99,27 +101,27 @@ template <class P> static cudaError_t tf32_occupancy(int sms, int *blocks, int *
     cfg.dynamicSmemBytes = P::SMEM;
     cfg.attrs = &attr;
     cfg.numAttrs = 1;
-    return cudaOccupancyMaxActiveClusters(clusters, gemm_tf32_auto_kernel<P>, &cfg);
+    return cudaOccupancyMaxActiveClusters(clusters, gemm_tf32_auto_kernel<P, 0>, &cfg);
 }
 
-/* One plan of configuration P: maps kept per configuration (the A box is BM rows, half of
- * them with clusters of 2). */
-template <class P>
+/* One plan of configuration P, DIRECT operands loaded by the kernel itself: maps kept per
+ * configuration (the A box is BM rows, half of them with clusters of 2). */
+template <class P, int DIRECT>
 static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, const float *a, const float *b, float *c,
                             float *ws, unsigned *counters, cudaStream_t stream)
 {
     static struct sm90_maps maps;
     static bool smem_raised = false;
-    maps.b_box_n = 32, maps.b_swizzle128 = true;
+    maps.b_box_n = 32, maps.b_swizzle128 = true, maps.direct = DIRECT;
     const unsigned grid = (unsigned)p->grid;
     const int split = p->split, kts = p->kts, dp = (int)p->dp_tiles;
-    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<P>, P::SMEM, P::A_BOX_ROWS, P::BK,
-                          m, n, k, a, b, stream, [&](const struct sm90_maps &mp) {
+    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<P, DIRECT>, P::SMEM,
+                          P::A_BOX_ROWS, P::BK, m, n, k, a, b, stream, [&](const struct sm90_maps &mp) {
                               /* after the padded copies: a dependent launch (kernels/pdl.cuh) */
                               pdl_launch_clustered(mp.pa != a || mp.pb != b, (unsigned)P::CLUSTER,
-                                                   gemm_tf32_auto_kernel<P>, dim3(grid * P::CLUSTER), dim3(P::NT),
-                                                   P::SMEM, stream, m, n, k, mp.a, mp.b, c, ws, counters, split,
-                                                   kts, dp);
+                                                   gemm_tf32_auto_kernel<P, DIRECT>, dim3(grid * P::CLUSTER),
+                                                   dim3(P::NT), P::SMEM, stream, m, n, k, mp.a, mp.b, c, ws,
+                                                   counters, split, kts, dp, a, b);
                           },
                           p->copy_a != 0);
 }
@@ -127,9 +129,21 @@ static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, cons
 typedef cudaError_t (*tf32_run_fn)(const struct tf32_plan *, int, int, int, const float *, const float *, float *,
                                    float *, unsigned *, cudaStream_t);
 
-/* per row of the table, in its order (the host table kernels/tf32_plan.c has the same) */
-static const tf32_run_fn tf32_runs[] = {
-#define TF32_CONFIG(name, ...) tf32_run<tf32_cfg_##name>,
+/* per row of the table, in its order (the host table kernels/tf32_plan.c has the same), by
+ * DIRECT mask; clustered tiles have no direct loads (NULL) */
+template <class P> struct tf32_runs_of {
+    static constexpr tf32_run_fn direct(int mask)
+    {
+        if constexpr (P::CLUSTER > 1)
+            return mask == 0 ? tf32_run<P, 0> : nullptr;
+        else
+            return mask == 0 ? tf32_run<P, 0> : mask == 1 ? tf32_run<P, 1> : mask == 2 ? tf32_run<P, 2> : tf32_run<P, 3>;
+    }
+};
+static const tf32_run_fn tf32_runs[][4] = {
+#define TF32_CONFIG(name, ...)                                                                                  \
+    {tf32_runs_of<tf32_cfg_##name>::direct(0), tf32_runs_of<tf32_cfg_##name>::direct(1),                       \
+     tf32_runs_of<tf32_cfg_##name>::direct(2), tf32_runs_of<tf32_cfg_##name>::direct(3)},
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 };
@@ -227,11 +241,14 @@ extern "C" cudaError_t tf32_plan_launch(const struct tf32_plan *p, int m, int n,
         return err;
     if (p->reduce && (p->split < 2 || p->dp_tiles != 0 || tf32_configs[p->config].cluster != 1))
         return cudaErrorInvalidValue;
+    const tf32_run_fn run = p->direct >= 0 && p->direct < 4 ? tf32_runs[p->config][p->direct] : nullptr;
+    if (run == nullptr)
+        return cudaErrorInvalidValue;
     if (!p->reduce)
-        return tf32_runs[p->config](p, m, n, k, a, b, c, ws, counters, stream);
+        return run(p, m, n, k, a, b, c, ws, counters, stream);
     /* the slices' partial products into ws, then their sum into C: a dependent launch
      * (kernels/splitk_reduce.cuh, with the grid simt_auto's rule estimates) */
-    if ((err = tf32_runs[p->config](p, m, n, k, a, b, c, ws, NULL, stream)) != cudaSuccess)
+    if ((err = run(p, m, n, k, a, b, c, ws, NULL, stream)) != cudaSuccess)
         return err;
     const size_t count = (size_t)m * (size_t)n;
     const bool vec = count % 4 == 0 && ((uintptr_t)c & 15) == 0;

@@ -140,20 +140,22 @@ static __device__ __forceinline__ bool sm90_splitk_fixup(float (&acc)[P::BM / 2]
     return true;
 }
 
-/* The block's whole work: C = A * B by tiles of P, B's TMA boxes BW (8 or 32) n wide.
+/* The block's whole work: C = A * B by tiles of P, B's TMA boxes BW (8 or 32) n wide;
+ * DIRECT: the operands the producer warpgroup copies itself (kernels/sm90_ws.cuh).
  * Two fragment register sets: k-tile t uses set t % 2; after issuing k-tile t and
  * retiring k-tile t-1 (wait_group 1), k-tile t+1's fragments go into set (t+1) % 2, which
  * k-tile t-1 (just retired) used. BW: the width in n of B's TMA boxes: 8 (16 unswizzled
  * [32 k][8 n] panels per stage, as wgmma_ws) or 32 (BN / 32 boxes [32 k][32 n], 128-byte
  * rows with TMA's 128B swizzle). SPLIT: units are slices of K (sk), else whole tiles. */
-template <class P, int BW, bool SPLIT>
+template <class P, int BW, bool SPLIT, int DIRECT = 0>
 static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, int n, int k, const CUtensorMap *map_a,
                                                     const CUtensorMap *map_b, float *__restrict__ c,
-                                                    const sm90_split &sk)
+                                                    const sm90_split &sk, const sm90_direct &direct = sm90_direct{})
 {
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
     sm90_ws_block blk;
-    if (!sm90_ws_start<BW, P, SPLIT>(smem_raw, m, n, k, map_a, map_b, &blk, sk.split, sk.kts, sk.dp)) {
+    if (!sm90_ws_start<BW, P, SPLIT, DIRECT>(smem_raw, m, n, k, map_a, map_b, &blk, sk.split, sk.kts, sk.dp,
+                                             direct)) {
         if constexpr (P::CLUSTER > 1)
             cluster_sync(); /* the producer warpgroup too: see the end */
         return; /* the producer warpgroup */

@@ -175,17 +175,19 @@ static inline int sm90_pad_pitch_bytes(void)
 /* The pitch-padded copies of A (m x k) and B (k x n) of T elements that TMA needs: a
  * global stride must be a multiple of 16 bytes and the base 16-byte aligned (the copies
  * take whole 128-byte lines, sm90_pad_pitch_bytes); copy_a copies A also where TMA could
- * read it in place (tf32_auto's plans, kernels/tf32_plan.h: TF32_A_SPLIT). Either copy is
+ * read it in place (tf32_auto's plans, kernels/tf32_plan.h: TF32_A_SPLIT); direct (1: A,
+ * 2: B, kernels/sm90_ws.cuh's SM90_DIRECT_*) names operands the kernel loads itself,
+ * never copied. Either copy is
  * made only when needed, both in one launch (kernels/pad_rows.cuh) on `stream`, into
  * stream-ordered scratch memory (*scratch, NULL when none); *a, *b and the pitches are
  * replaced by the copies'. */
 template <class T>
 static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a, const void **b, long *lda,
-                                            long *ldb, void **scratch, cudaStream_t stream, bool copy_a)
+                                            long *ldb, void **scratch, cudaStream_t stream, bool copy_a, int direct)
 {
     constexpr int V = 16 / sizeof(T);
-    const bool pad_a = k % V != 0 || !sm90_aligned16(*a) || copy_a;
-    const bool pad_b = n % V != 0 || !sm90_aligned16(*b);
+    const bool pad_a = (k % V != 0 || !sm90_aligned16(*a) || copy_a) && !(direct & 1);
+    const bool pad_b = (n % V != 0 || !sm90_aligned16(*b)) && !(direct & 2);
     *lda = k, *ldb = n, *scratch = NULL;
     if (!pad_a && !pad_b)
         return cudaSuccess;
@@ -215,11 +217,13 @@ static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a,
 
 template <class T>
 static inline cudaError_t sm90_operands_prepare(int m, int n, int k, const void *a, const void *b,
-                                                cudaStream_t stream, sm90_operands_of<T> *op, bool copy_a = false)
+                                                cudaStream_t stream, sm90_operands_of<T> *op, bool copy_a = false,
+                                                int direct = 0)
 {
     const void *pa = a, *pb = b;
     void *scratch;
-    const cudaError_t e = sm90_pad_operands<T>(m, n, k, &pa, &pb, &op->lda, &op->ldb, &scratch, stream, copy_a);
+    const cudaError_t e =
+        sm90_pad_operands<T>(m, n, k, &pa, &pb, &op->lda, &op->ldb, &scratch, stream, copy_a, direct);
     op->a = static_cast<const T *>(pa), op->b = static_cast<const T *>(pb);
     op->scratch = static_cast<T *>(scratch);
     return e;
@@ -247,6 +251,7 @@ struct sm90_maps {
     bool valid;
     int b_box_n; /* set by the kernel's launcher before the first call; 0 means 8 */
     bool b_swizzle128; /* B boxes with TMA's 128B swizzle (b_box_n 32: rows of 128 bytes) */
+    int direct; /* operands the kernel loads without TMA (1: A, 2: B): no map, left zero */
 };
 
 static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const sm90_operands *op, int m, int n, int k, int bm,
@@ -256,8 +261,12 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const sm90_operands
         c->bk == bk && c->lda == op->lda && c->ldb == op->ldb)
         return cudaSuccess;
     c->valid = false;
-    cudaError_t e = sm90_tensor_map_2d(&c->a, op->a, m, k, op->lda, 32, bm, CU_TENSOR_MAP_SWIZZLE_128B);
-    if (e == cudaSuccess)
+    memset(&c->a, 0, sizeof c->a);
+    memset(&c->b, 0, sizeof c->b);
+    cudaError_t e = cudaSuccess;
+    if (!(c->direct & 1))
+        e = sm90_tensor_map_2d(&c->a, op->a, m, k, op->lda, 32, bm, CU_TENSOR_MAP_SWIZZLE_128B);
+    if (e == cudaSuccess && !(c->direct & 2))
         e = sm90_tensor_map_2d(&c->b, op->b, k, n, op->ldb, c->b_box_n > 0 ? c->b_box_n : 8, bk,
                                c->b_swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
     if (e != cudaSuccess)
@@ -275,7 +284,7 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const sm90_operands
 template <class T, class Maps, class GetMaps, class Launch>
 static inline cudaError_t sm90_gemm_host(Maps *maps, bool *smem_raised, const void *kernel, int smem, int m, int n,
                                          int k, const void *a, const void *b, cudaStream_t stream, GetMaps get_maps,
-                                         Launch launch, bool copy_a = false)
+                                         Launch launch, bool copy_a = false, int direct = 0)
 {
     cudaError_t e = sm90_check_device(SM90_TF32_BUILT);
     if (e != cudaSuccess)
@@ -286,7 +295,7 @@ static inline cudaError_t sm90_gemm_host(Maps *maps, bool *smem_raised, const vo
         *smem_raised = true;
     }
     sm90_operands_of<T> op;
-    e = sm90_operands_prepare(m, n, k, a, b, stream, &op, copy_a);
+    e = sm90_operands_prepare(m, n, k, a, b, stream, &op, copy_a, direct);
     if (e == cudaSuccess)
         e = get_maps(op);
     if (e == cudaSuccess) {
@@ -305,7 +314,8 @@ static inline cudaError_t sm90_tf32_gemm(struct sm90_maps *maps, bool *smem_rais
 {
     return sm90_gemm_host<float>(
         maps, smem_raised, kernel, smem, m, n, k, a, b, stream,
-        [&](const sm90_operands &op) { return sm90_maps_get(maps, &op, m, n, k, bm, bk); }, launch, copy_a);
+        [&](const sm90_operands &op) { return sm90_maps_get(maps, &op, m, n, k, bm, bk); }, launch, copy_a,
+        maps->direct);
 }
 
 /* The persistent kernels' grid (wgmma_ws, wgmma_ss, tf32x3_wgmma): one block per SM, fewer

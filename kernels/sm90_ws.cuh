@@ -47,16 +47,31 @@ struct sm90_ws_tile {
 /* wgmma_ws's and wgmma_rs's tile: 256 x 128 x 32, 4 stages x 48 KB */
 using sm90_ws_cfg = sm90_ws_tile<256, 2, 4>;
 
+/* Operands the producer warpgroup loads itself, by 4-byte cp.async into the layout TMA
+ * would have written, instead of TMA (a DIRECT mask of the kernels' templates): a row
+ * pitch that is not a multiple of 16 bytes (k % 4 or n % 4 != 0) cannot be a tensor map's,
+ * and a pitch-padded copy first reads and writes the whole operand once more (34.6 MB of A
+ * at 1111x47x7777). Unclustered tiles with B in 32-wide boxes only. */
+enum { SM90_DIRECT_A = 1, SM90_DIRECT_B = 2 };
+struct sm90_direct {
+    const float *a, *b; /* row-major, pitches k and n */
+};
+
 #if SM90_TF32_DEVICE
-/* Thread 0: prefetch both tensor maps and set up the ring's barriers. */
-template <class P>
+/* Thread 0: prefetch the tensor maps in use and set up the ring's barriers. A stage is
+ * full after the TMA thread's expect_tx arrival (where TMA loads any of it) and, with
+ * DIRECT operands, one arrival per producer thread once its copies have landed. */
+template <class P, int DIRECT = 0>
 static __device__ __forceinline__ void sm90_ws_ring_init(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                          uint64_t *full, uint64_t *empty)
 {
-    tma_prefetch_map(map_a);
-    tma_prefetch_map(map_b);
+    if (!(DIRECT & SM90_DIRECT_A))
+        tma_prefetch_map(map_a);
+    if (!(DIRECT & SM90_DIRECT_B))
+        tma_prefetch_map(map_b);
+    constexpr unsigned arrivals = (DIRECT != (SM90_DIRECT_A | SM90_DIRECT_B) ? 1 : 0) + (DIRECT ? 128 : 0);
     for (int s = 0; s < P::STAGES; ++s) {
-        mbar_init(&full[s], 1);                    /* the producer's expect_tx arrival */
+        mbar_init(&full[s], arrivals);
         mbar_init(&empty[s], P::CONSUMERS * 4 * P::CLUSTER); /* per consumer warp of the cluster */
     }
     mbar_init_fence();
@@ -113,39 +128,118 @@ static __device__ __forceinline__ void sm90_ws_unit(const sm90_ws_block &b, int 
     *col0 += b.rank * P::BN;
 }
 
-/* The producer thread: walks the block's units and their k-tiles; `it` counts stage uses
- * over all of them, so the ring carries on across units. B lands as BN / BW boxes of
- * [BK][BW]. */
-template <class P, int BW, bool SPLIT>
-static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_ws_block &b,
-                                                       const CUtensorMap *map_a, const CUtensorMap *map_b)
+/* The producers' walk: the block's units and their k-tiles in order, `it` counting stage
+ * uses over all of them, so the ring carries on across units. Before each use it waits
+ * for the consumers' release of the stage's previous use (both blocks' consumers, in a
+ * cluster: A lands in both), then calls load(stage, k-tile, row0, col0, it). Returns the
+ * uses. */
+template <class P, bool SPLIT, class Load>
+static __device__ __forceinline__ int sm90_ws_walk(int m, int n, const sm90_ws_block &b, Load load)
 {
-    constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
-    float *const as = b.as, *const bs = b.bs;
-    uint64_t *const full = b.full, *const empty = b.empty;
     int it = 0;
     for (int u = sm90_ws_first_unit<P>(); u < b.units; u += sm90_ws_unit_stride<P>()) {
         int tile, z, row0, col0, kt0, nkt;
         sm90_ws_unit<P, SPLIT>(b, u, m, n, &tile, &z, &row0, &col0, &kt0, &nkt);
         for (int t = kt0; t < kt0 + nkt; ++t, ++it) {
-            const int s = it % STAGES;
-            if (it >= STAGES) /* wait for the consumers' release of the previous use (both
-                               * blocks' consumers, in a cluster: A lands in both) */
-                mbar_wait(&empty[s], (unsigned)(it / STAGES - 1) & 1u);
-            /* the whole A tile lands here (in a cluster, half from each block) and B's part */
-            mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
-            if constexpr (P::CLUSTER > 1) {
-                const int half = b.rank * P::A_BOX_ROWS;
-                tma_load_2d_multicast(as + s * (BM * BK) + half * BK, map_a, t * BK, row0 + half, &full[s],
-                                      (uint16_t)((1u << P::CLUSTER) - 1));
-            } else {
-                tma_load_2d(as + s * (BM * BK), map_a, t * BK, row0, &full[s]);
-            }
-#pragma unroll
-            for (int p = 0; p < BN / BW; ++p)
-                tma_load_2d(bs + s * (BN * BK) + p * (BK * BW), map_b, col0 + BW * p, t * BK, &full[s]);
+            const int s = it % P::STAGES;
+            if (it >= P::STAGES)
+                mbar_wait(&b.empty[s], (unsigned)(it / P::STAGES - 1) & 1u);
+            load(s, t, row0, col0, it);
         }
     }
+    return it;
+}
+
+/* The producer thread: every stage by TMA. B lands as BN / BW boxes of [BK][BW]. */
+template <class P, int BW, bool SPLIT>
+static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_ws_block &b,
+                                                       const CUtensorMap *map_a, const CUtensorMap *map_b)
+{
+    constexpr int BM = P::BM, BN = P::BN, BK = P::BK;
+    float *const as = b.as, *const bs = b.bs;
+    uint64_t *const full = b.full;
+    sm90_ws_walk<P, SPLIT>(m, n, b, [&](int s, int t, int row0, int col0, int) {
+        /* the whole A tile lands here (in a cluster, half from each block) and B's part */
+        mbar_arrive_expect_tx(&full[s], P::STAGE_BYTES);
+        if constexpr (P::CLUSTER > 1) {
+            const int half = b.rank * P::A_BOX_ROWS;
+            tma_load_2d_multicast(as + s * (BM * BK) + half * BK, map_a, t * BK, row0 + half, &full[s],
+                                  (uint16_t)((1u << P::CLUSTER) - 1));
+        } else {
+            tma_load_2d(as + s * (BM * BK), map_a, t * BK, row0, &full[s]);
+        }
+#pragma unroll
+        for (int p = 0; p < BN / BW; ++p)
+            tma_load_2d(bs + s * (BN * BK) + p * (BK * BW), map_b, col0 + BW * p, t * BK, &full[s]);
+    });
+}
+
+/* The producer warpgroup with DIRECT operands (pt: its thread, 0-127). Thread 0 still
+ * loads the other operand by TMA. Each thread copies its share of a stage's DIRECT tiles
+ * by 4-byte cp.async (a warp: 128 contiguous bytes of a row), zeros outside the matrix,
+ * into TMA's layout (128B swizzle: 16-byte chunk c of 128-byte row r at chunk c ^ r % 8;
+ * A^T as [BM][32 k], B as [BN/32][32 k][32 n]). The copies are generic-proxy writes that
+ * wgmma reads through the async proxy: a stage is handed over only after the thread has
+ * waited for them and fenced the proxies, LAG stages behind its newest copies, so LAG + 1
+ * stages are in flight. LAG <= STAGES - 2: a consumer releases stage use j only after use
+ * j + 1 is full, and the producer needs that release before it copies use j + STAGES. */
+template <class P, int BW, bool SPLIT, int DIRECT>
+static __device__ __forceinline__ void sm90_ws_produce_direct(int m, int n, int k, const sm90_ws_block &b,
+                                                              const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                              const sm90_direct &d, int pt)
+{
+    constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES, LAG = STAGES - 2;
+    constexpr unsigned TMA_BYTES = (DIRECT & SM90_DIRECT_A ? 0 : P::A_BYTES) + (DIRECT & SM90_DIRECT_B ? 0 : P::B_BYTES);
+    static_assert(P::CLUSTER == 1 && BW == 32 && BK == 32 && LAG >= 1, "direct loads: unclustered, 32-wide B boxes");
+    float *const as = b.as, *const bs = b.bs;
+    uint64_t *const full = b.full;
+    const int uses = sm90_ws_walk<P, SPLIT>(m, n, b, [&](int s, int t, int row0, int col0, int it) {
+        if (TMA_BYTES != 0 && pt == 0) {
+            mbar_arrive_expect_tx(&full[s], TMA_BYTES);
+            if constexpr (!(DIRECT & SM90_DIRECT_A))
+                tma_load_2d(as + s * (BM * BK), map_a, t * BK, row0, &full[s]);
+            if constexpr (!(DIRECT & SM90_DIRECT_B))
+#pragma unroll
+                for (int p = 0; p < BN / BW; ++p)
+                    tma_load_2d(bs + s * (BN * BK) + p * (BK * BW), map_b, col0 + BW * p, t * BK, &full[s]);
+        }
+        if constexpr (DIRECT & SM90_DIRECT_A) {
+            /* warp w copies rows w, w + 4, ...: r % 8 takes two values, so two offsets */
+            const int kk = pt % 32, r0 = pt / 32, rows = m - row0;
+            float *dst = as + s * (BM * BK) + r0 * 32 + (kk & 3);
+            const int sw0 = ((kk >> 2) ^ r0) << 2, sw1 = ((kk >> 2) ^ (r0 + 4)) << 2;
+            const bool k_ok = t * BK + kk < k;
+            const float *src = d.a + (size_t)(row0 + r0) * k + t * BK + kk;
+#pragma unroll 1
+            for (int r = r0; r < BM; r += 8, dst += 256, src += 8 * (size_t)k) {
+                cp_async4(dst + sw0, k_ok && r < rows ? src : d.a, k_ok && r < rows);
+                cp_async4(dst + 128 + sw1, k_ok && r + 4 < rows ? src + 4 * (size_t)k : d.a, k_ok && r + 4 < rows);
+            }
+        }
+        if constexpr (DIRECT & SM90_DIRECT_B) {
+            /* thread pt copies column nn of rows kk0, kk0 + 128 / BN, ... */
+            constexpr int KSTEP = 128 / BN;
+            const int nn = pt % BN, kk0 = pt / BN, gk_end = k - t * BK;
+            const bool n_ok = col0 + nn < n;
+            float *const dst = bs + s * (BN * BK) + (nn / 32) * (BK * 32) + (nn & 3);
+            const float *src = d.b + (size_t)(t * BK + kk0) * n + col0 + nn;
+#pragma unroll 2
+            for (int kk = kk0; kk < BK; kk += KSTEP, src += KSTEP * (size_t)n) {
+                const bool ok = n_ok && kk < gk_end;
+                cp_async4(dst + kk * 32 + ((((nn % 32) >> 2) ^ (kk & 7)) << 2), ok ? src : d.b, ok);
+            }
+        }
+        cp_async_commit();
+        if (it >= LAG) {
+            cp_async_wait<LAG>();
+            fence_proxy_async_smem();
+            mbar_arrive(&full[(it - LAG) % STAGES]);
+        }
+    });
+    cp_async_wait<0>();
+    fence_proxy_async_smem();
+    for (int j = uses > LAG ? uses - LAG : 0; j < uses; ++j)
+        mbar_arrive(&full[j % STAGES]);
 }
 
 /* Everything before the consumers: carve the 1024-aligned shared memory, set up the ring,
@@ -154,10 +248,11 @@ static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_
  * their registers raised. SPLIT: tiles dp .. tiles-1 in `split` slices of K of `kts`
  * k-tiles each (the last may be shorter), the first dp whole; otherwise all three are
  * ignored. */
-template <int BW, class P = sm90_ws_cfg, bool SPLIT = false>
+template <int BW, class P = sm90_ws_cfg, bool SPLIT = false, int DIRECT = 0>
 static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, int n, int k,
                                                      const CUtensorMap *map_a, const CUtensorMap *map_b,
-                                                     sm90_ws_block *b, int split = 1, int kts = 0, int dp = 0)
+                                                     sm90_ws_block *b, int split = 1, int kts = 0, int dp = 0,
+                                                     const sm90_direct &direct = sm90_direct{})
 {
     uint8_t *const smem = smem_raw + ((1024 - (sm90_smem_addr(smem_raw) & 1023)) & 1023);
     b->as = reinterpret_cast<float *>(smem);
@@ -176,7 +271,7 @@ static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, i
         b->rank = (int)cluster_cta_rank();
     const int tid = threadIdx.x, wg = tid / 128;
     if (tid == 0)
-        sm90_ws_ring_init<P>(map_a, map_b, b->full, b->empty);
+        sm90_ws_ring_init<P, DIRECT>(map_a, map_b, b->full, b->empty);
     if constexpr (P::CLUSTER > 1)
         cluster_sync(); /* the other block's barriers are ready before any TMA or arrival */
     else
@@ -184,6 +279,10 @@ static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, i
     if (wg == 0) {
         if constexpr (P::REG_SPLIT)
             setmaxnreg_dec<P::PRODUCER_REGS>();
+        if constexpr (DIRECT != 0) {
+            sm90_ws_produce_direct<P, BW, SPLIT, DIRECT>(m, n, k, *b, map_a, map_b, direct, tid);
+            return false;
+        }
         if (tid != 0)
             return false;
         sm90_ws_produce<P, BW, SPLIT>(m, n, *b, map_a, map_b);

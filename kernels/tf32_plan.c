@@ -124,12 +124,19 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     const long whole = whole_per_block(p), sliced = sliced_per_block(p), on_sm = blocks_on_sm(mc, p);
     const double kt_on_sm = ktiles_on_sm(mc, p);
     const double mma = (double)c->bm * bn * 32.0 / (TF32_MACS_PER_CLK * c->eff);
-    const double feed = (double)(c->bm + bn) * 128.0 / TF32_SM_BYTES_PER_CLK;
     const long busy = tf32_plan_grid_blocks(p) < sms_of(mc) ? tf32_plan_grid_blocks(p) : sms_of(mc);
     /* whole tiles, a unit per block: the blocks walk K in step (see the header) */
     const int in_step = p->split == 1 && p->units <= p->grid && p->ktiles >= TF32_LOCKSTEP_MIN_KTILES &&
                         c->stages <= TF32_LOCKSTEP_MAX_STAGES;
-    const double l2 = (double)busy * (c->bm * a_split / c->cluster + bn) * 128.0 /
+    /* operands the kernel loads itself (p->direct): rows off sectors, by 4-byte copies */
+    const double a_bytes = c->bm * 128.0, b_bytes = bn * 128.0;
+    const double a_l2 = p->direct & TF32_DIRECT_A ? TF32_DIRECT_L2_SPLIT : a_split / c->cluster;
+    const double b_l2 = p->direct & TF32_DIRECT_B ? TF32_DIRECT_L2_SPLIT : 1.0;
+    const double feed = (p->direct & TF32_DIRECT_A ? 0.0 : a_bytes) / TF32_SM_BYTES_PER_CLK +
+                        (p->direct & TF32_DIRECT_B ? 0.0 : b_bytes) / TF32_SM_BYTES_PER_CLK +
+                        (p->direct & TF32_DIRECT_A ? a_bytes : 0.0) / TF32_DIRECT_BYTES_PER_CLK +
+                        (p->direct & TF32_DIRECT_B ? b_bytes : 0.0) / TF32_DIRECT_BYTES_PER_CLK;
+    const double l2 = (double)busy * (a_bytes * a_l2 + b_bytes * b_l2) /
                       (in_step ? TF32_L2_LOCKSTEP_BYTES_PER_CLK : TF32_L2_BYTES_PER_CLK);
     double cycles = kt_on_sm * max3(mma, feed, l2) + (double)(whole + sliced) * TF32_UNIT_CLK;
     if (p->split > 1) /* the partial tiles' stores */
@@ -152,13 +159,22 @@ int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, in
     return tf32_plan_make_kind(mc, m, n, k, config, split, copy_a, 0, p);
 }
 
-int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int copy_a,
+int tf32_direct_operands(long n, long k)
+{
+    return (k % 4 != 0 ? TF32_DIRECT_A : 0) | (n % 4 != 0 ? TF32_DIRECT_B : 0);
+}
+
+int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int load,
                         int reduce, struct tf32_plan *p)
 {
-    if (config < 0 || config >= tf32_config_count || split < 1 || m < 1 || n < 1 || k < 1 ||
-        (copy_a && !a_off_sector(k)))
+    if (config < 0 || config >= tf32_config_count || split < 1 || m < 1 || n < 1 || k < 1 || load < 0 ||
+        load > TF32_LOAD_DIRECT || (load == TF32_LOAD_COPY_A && !a_off_sector(k)))
         return -1;
     const struct tf32_config *c = &tf32_configs[config];
+    const int direct = load == TF32_LOAD_DIRECT ? tf32_direct_operands(n, k) : 0;
+    if (load == TF32_LOAD_DIRECT && (direct == 0 || c->cluster > 1))
+        return -1;
+    const int copy_a = load == TF32_LOAD_COPY_A;
     if (reduce && (split < 2 || c->cluster > 1))
         return -1;
     const long ktiles = ceil_div(k, 32), kts = ceil_div(ktiles, split);
@@ -191,20 +207,20 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
     p->grid = p->units < slots ? p->units : slots;
     if (tf32_plan_workspace_bytes(p) > (size_t)TF32_MAX_WORKSPACE_BYTES)
         return -1;
-    p->copy_a = copy_a != 0;
+    p->copy_a = copy_a;
+    p->direct = direct;
     p->sm_cycles = sm_cycles(mc, p, a_off_sector(k) && !copy_a ? TF32_A_SPLIT : 1.0);
     const double dram = 4.0 * ((double)m * k + (double)k * n + (double)m * n) / TF32_DRAM_BYTES_PER_CLK;
     const double s2 = p->sm_cycles * p->sm_cycles, d2 = dram * dram;
     p->est_cycles = sqrt(sqrt(s2 * s2 + d2 * d2)) + TF32_LAUNCH_CLK;
     if (copy_a) /* read A, write its copy, before the kernel */
         p->est_cycles += TF32_COPY_CLK + 8.0 * m * k / TF32_DRAM_BYTES_PER_CLK;
-    /* rows TMA cannot address (k % 4 or n % 4 != 0): every plan copies that operand first,
-     * onto pitches of whole lines; the same for every plan of the shape, so the pick does not
-     * move, but the estimate holds the copy that can take most of the time (1111x47x7777: A,
-     * 34.6 MB, read and written before the kernel reads it again) */
-    if (k % 4 != 0)
+    /* rows TMA cannot address (k % 4 or n % 4 != 0): a plan either loads that operand in the
+     * kernel (direct) or copies it first onto pitches of whole lines, which can take most of
+     * the time (1111x47x7777: A, 34.6 MB, read and written before the kernel reads it again) */
+    if (k % 4 != 0 && !(direct & TF32_DIRECT_A))
         p->est_cycles += TF32_COPY_CLK + 8.0 * m * k / TF32_DRAM_BYTES_PER_CLK;
-    if (n % 4 != 0)
+    if (n % 4 != 0 && !(direct & TF32_DIRECT_B))
         p->est_cycles += TF32_COPY_CLK + 8.0 * k * n / TF32_DRAM_BYTES_PER_CLK;
     if (reduce) { /* the reduction kernel after it: simt_auto's, at its rule's estimate */
         struct simt_machine smc = {0};
@@ -212,6 +228,11 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
         p->est_cycles += simt_reduce_cycles(&smc, m, n, p->split, tf32_plan_launch_threads(p));
     }
     return 0;
+}
+
+int tf32_plan_load(const struct tf32_plan *p)
+{
+    return p->copy_a ? TF32_LOAD_COPY_A : p->direct ? TF32_LOAD_DIRECT : TF32_LOAD_TMA;
 }
 
 long tf32_plan_launch_threads(const struct tf32_plan *p)
@@ -222,25 +243,27 @@ long tf32_plan_launch_threads(const struct tf32_plan *p)
 int tf32_plan_candidates(const struct tf32_machine *mc, long m, long n, long k, struct tf32_plan *out, int max)
 {
     int count = 0;
-    for (int kind = 0; kind < 4; kind++) /* A copied or not, then the reduce plans */
-        for (int c = 0; c < tf32_config_count; c++)
-            for (int s = 0; s < NSPLITS && count < max; s++)
-                if (tf32_plan_make_kind(mc, m, n, k, c, tf32_splits[s], kind & 1, kind >> 1, &out[count]) == 0)
-                    count++;
+    for (int reduce = 0; reduce < 2; reduce++) /* each way to load, then the reduce plans */
+        for (int load = 0; load < TF32_LOADS; load++)
+            for (int c = 0; c < tf32_config_count; c++)
+                for (int s = 0; s < NSPLITS && count < max; s++)
+                    if (tf32_plan_make_kind(mc, m, n, k, c, tf32_splits[s], load, reduce, &out[count]) == 0)
+                        count++;
     return count;
 }
 
 struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k)
 {
-    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0, 0, 0}, p;
-    for (int kind = 0; kind < 4; kind++)
-        for (int c = 0; c < tf32_config_count; c++)
-            for (int s = 0; s < NSPLITS; s++)
-                /* strictly smaller: ties keep no copy, the fixup, the larger tile, then the
-                 * smaller split */
-                if (tf32_plan_make_kind(mc, m, n, k, c, tf32_splits[s], kind & 1, kind >> 1, &p) == 0 &&
-                    p.est_cycles < best.est_cycles)
-                    best = p;
+    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0, 0, 0, 0}, p;
+    for (int reduce = 0; reduce < 2; reduce++)
+        for (int load = 0; load < TF32_LOADS; load++)
+            for (int c = 0; c < tf32_config_count; c++)
+                for (int s = 0; s < NSPLITS; s++)
+                    /* strictly smaller: ties keep TMA, no copy, the fixup, the larger tile, then
+                     * the smaller split */
+                    if (tf32_plan_make_kind(mc, m, n, k, c, tf32_splits[s], load, reduce, &p) == 0 &&
+                        p.est_cycles < best.est_cycles)
+                        best = p;
     if (isinf(best.est_cycles)) /* bad sizes: still a plan the launcher can refuse */
         tf32_plan_make(mc, m > 0 ? m : 1, n > 0 ? n : 1, k > 0 ? k : 1, 0, 1, &best);
     return best;
@@ -281,6 +304,10 @@ void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len)
     const size_t more = strlen(buf);
     if (p->copy_a && more < len)
         snprintf(buf + more, len - more, " copyA");
+    const size_t loads = strlen(buf);
+    if (p->direct && loads < len)
+        snprintf(buf + loads, len - loads, " direct%s%s", p->direct & TF32_DIRECT_A ? "A" : "",
+                 p->direct & TF32_DIRECT_B ? "B" : "");
     const size_t last = strlen(buf);
     if (p->reduce && last < len)
         snprintf(buf + last, len - last, " reduce");

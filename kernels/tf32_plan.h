@@ -70,10 +70,25 @@ extern "C" {
 #define TF32_LOCKSTEP_MIN_KTILES 64
 #define TF32_A_SPLIT 2.0
 #define TF32_COPY_CLK 2000.0
+/* A plan may instead load the operands TMA cannot address (k % 4: A, n % 4: B) in the
+ * kernel (direct: the producer warpgroup's 4-byte cp.async, kernels/sm90_ws.cuh), with no
+ * copy: those bytes come in at TF32_DIRECT_BYTES_PER_CLK an SM (4-byte copies through L1,
+ * far below TMA's rate), and their rows, off sectors, cost L2 TF32_DIRECT_L2_SPLIT times.
+ * Unclustered tiles only. The rate is the one that put the rule's pick nearest the best
+ * plan in the H100's tuner tables at eight odd shapes (results/h200/NOTES.md). */
+#define TF32_DIRECT_BYTES_PER_CLK 12.0
+#define TF32_DIRECT_L2_SPLIT 1.25
+#define TF32_DIRECT_A 1 /* = SM90_DIRECT_A, kernels/sm90_ws.cuh */
+#define TF32_DIRECT_B 2
+/* how a plan gets its operands to TMA (tf32_plan_make_kind's load) */
+#define TF32_LOAD_TMA 0    /* in place, or pitch-padded copies where k % 4 or n % 4 != 0 */
+#define TF32_LOAD_COPY_A 1 /* A copied onto whole lines first (only where k % 8 == 4) */
+#define TF32_LOAD_DIRECT 2 /* the operands TMA cannot address loaded by the kernel */
+#define TF32_LOADS 3
 #define TF32_MAX_WORKSPACE_BYTES (256L << 20)
 #define TF32_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 #define TF32_MAX_CONFIGS 16
-#define TF32_MAX_PLANS (TF32_MAX_CONFIGS * 16 * 4) /* configurations x splits x A copied or not x reduce */
+#define TF32_MAX_PLANS (TF32_MAX_CONFIGS * 16 * TF32_LOADS * 2) /* configurations x splits x loads x reduce */
 
 struct tf32_config {
     const char *name;
@@ -120,6 +135,7 @@ struct tf32_plan {
     long dp_tiles;
     long ktiles; /* of all of K: a whole tile's */
     int copy_a;  /* A copied onto whole 128-byte lines first (only where k % 8 == 4) */
+    int direct;  /* operands the kernel loads itself (TF32_DIRECT_A | TF32_DIRECT_B), no copy */
     int reduce;  /* the slices' partial products go to split x m x n floats of workspace, which
                   * the split-K reduction kernel sums into C (kernels/splitk_reduce.cuh), instead
                   * of the in-kernel fixup; unclustered tiles, every tile sliced */
@@ -137,12 +153,17 @@ int tf32_plan_make_any(const struct tf32_machine *mc, long m, long n, long k, in
 /* The blocks a plan launches: its grid, times CLUSTER where the tile has clusters. */
 long tf32_plan_grid_blocks(const struct tf32_plan *p);
 
-/* Either, with the slices summed by the reduction kernel (reduce 1; -1 also where split is
- * 1 or the tile is clustered). The plan's split is the slices that hold K: ceil(ktiles /
- * kts), fewer than `split` where the rounding leaves the last ones empty; -1 where the
- * previous split of TF32_SPLITS has the same slice. */
-int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int copy_a,
+/* Any plan: `load` one of TF32_LOAD_* (DIRECT: -1 where TMA can address both operands or
+ * the tile is clustered), with the slices summed by the reduction kernel (reduce 1; -1
+ * also where split is 1 or the tile is clustered). The plan's split is the slices that
+ * hold K: ceil(ktiles / kts), fewer than `split` where the rounding leaves the last ones
+ * empty; -1 where the previous split of TF32_SPLITS has the same slice. */
+int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, int config, int split, int load,
                         int reduce, struct tf32_plan *p);
+/* The operands a direct plan loads in the kernel at n x k (TF32_DIRECT_*; 0: none). */
+int tf32_direct_operands(long n, long k);
+/* The plan's way to load (its `load` of tf32_plan_make_kind). */
+int tf32_plan_load(const struct tf32_plan *p);
 
 /* Threads of the GEMM launch (every block of the grid, clusters' too). */
 long tf32_plan_launch_threads(const struct tf32_plan *p);
@@ -164,7 +185,8 @@ double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan 
 
 /* "256x128x32 wg2 s4 split1" into buf (the results' config column): tile, consumer
  * warpgroups, stages, " b2" where MIN_BLOCKS is 2, split; a plan whose split slices only
- * the last wave adds " tail24" (its 24 sliced tiles), one that copies A " copyA". */
+ * the last wave adds " tail24" (its 24 sliced tiles), one that copies A " copyA", one that
+ * loads operands in the kernel " directA", " directB" or " directAB". */
 void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len);
 void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len);
 

@@ -21,11 +21,11 @@
 struct tc_table {
     long m, n, k;
     struct tf32_machine mc;
-    /* by A copied or not, reduce plan or not, config and split */
-    double time_s[2][2][TF32_MAX_CONFIGS][TF32_MAX_SPLIT + 1];
+    /* by the way operands load (TF32_LOAD_*), reduce plan or not, config and split */
+    double time_s[TF32_LOADS][2][TF32_MAX_CONFIGS][TF32_MAX_SPLIT + 1];
     double eff1[TF32_MAX_CONFIGS];         /* split 1's measured eff, or NAN */
-    int copies;                            /* the table has plans that copy A */
-    int reduces;                           /* ... and plans summed by the reduction kernel */
+    int loads;                             /* the ways to load the table has plans of, a bit each */
+    int reduces;                           /* the table has plans summed by the reduction kernel */
 };
 
 static const char *const tc_columns[] = {"variant", "m",      "n",             "k",             "sms", "config_name",
@@ -42,7 +42,7 @@ static int tc_read(const char *path, struct tc_table *t, char *err, size_t errle
     for (int c = 0; c < TF32_MAX_CONFIGS; c++) {
         t->eff1[c] = NAN;
         for (int s = 0; s <= TF32_MAX_SPLIT; s++)
-            for (int a = 0; a < 2; a++)
+            for (int a = 0; a < TF32_LOADS; a++)
                 t->time_s[a][0][c][s] = t->time_s[a][1][c][s] = NAN;
     }
     if (csv_open(&r, path, err, errlen))
@@ -77,13 +77,15 @@ static int tc_read(const char *path, struct tc_table *t, char *err, size_t errle
         }
         t->m = m, t->n = n, t->k = k, t->mc.sms = (int)sms;
         t->mc.blocks_per_sm[c] = (int)blocks;
-        const int copy = strstr(f[col[TC_CONFIG]], " copyA") != NULL;
+        const int load = strstr(f[col[TC_CONFIG]], " copyA")    ? TF32_LOAD_COPY_A
+                         : strstr(f[col[TC_CONFIG]], " direct") ? TF32_LOAD_DIRECT
+                                                                 : TF32_LOAD_TMA;
         const int reduce = strstr(f[col[TC_CONFIG]], " reduce") != NULL;
-        t->copies |= copy;
+        t->loads |= 1 << load;
         t->reduces |= reduce;
         if (strcmp(f[col[TC_STATUS]], "ok") == 0 && !csv_parse_double(f[col[TC_TIME]], &time_s) && time_s > 0) {
-            t->time_s[copy][reduce][c][split] = time_s;
-            if (split == 1 && !copy && !reduce && !csv_parse_double(f[col[TC_EFF]], &eff))
+            t->time_s[load][reduce][c][split] = time_s;
+            if (split == 1 && load == TF32_LOAD_TMA && !reduce && !csv_parse_double(f[col[TC_EFF]], &eff))
                 t->eff1[c] = eff;
         }
         rows++;
@@ -104,21 +106,22 @@ out:
 static int tc_judge(const char *path, const struct tc_table *t)
 {
     /* the rule's pick among the kinds of plan the table measured (a table from before A's
-     * copy, or the reduce plans, were candidates judges the plans without them) */
+     * copy, the direct loads or the reduce plans were candidates judges the plans without
+     * them) */
     static struct tf32_plan cand[TF32_MAX_PLANS];
     const int nc = tf32_plan_candidates(&t->mc, t->m, t->n, t->k, cand, TF32_MAX_PLANS);
     struct tf32_plan pick = tf32_plan_pick(&t->mc, t->m, t->n, t->k);
-    if ((!t->copies && pick.copy_a) || (!t->reduces && pick.reduce)) {
+    if (!(t->loads >> tf32_plan_load(&pick) & 1) || (!t->reduces && pick.reduce)) {
         pick.est_cycles = INFINITY;
         for (int i = 0; i < nc; i++)
-            if ((t->copies || !cand[i].copy_a) && (t->reduces || !cand[i].reduce) &&
+            if ((t->loads >> tf32_plan_load(&cand[i]) & 1) && (t->reduces || !cand[i].reduce) &&
                 cand[i].est_cycles < pick.est_cycles)
                 pick = cand[i];
     }
     char what[80], best_what[80] = "-", shape[64];
     double best = INFINITY;
     int best_a = 0, best_r = 0, best_c = -1, best_s = 0;
-    for (int a = 0; a < 2; a++)
+    for (int a = 0; a < TF32_LOADS; a++)
         for (int rd = 0; rd < 2; rd++)
             for (int c = 0; c < tf32_config_count; c++)
                 for (int s = 1; s <= TF32_MAX_SPLIT; s++)
@@ -133,7 +136,7 @@ static int tc_judge(const char *path, const struct tc_table *t)
     tf32_plan_describe(&pick, what, sizeof what);
     snprintf(shape, sizeof shape, "%ldx%ldx%ld", t->m, t->n, t->k);
     const double mine =
-        pick.split <= TF32_MAX_SPLIT ? t->time_s[pick.copy_a][pick.reduce][pick.config][pick.split] : NAN;
+        pick.split <= TF32_MAX_SPLIT ? t->time_s[tf32_plan_load(&pick)][pick.reduce][pick.config][pick.split] : NAN;
     if (isnan(mine)) {
         printf("%-17s %-30s %9s  %-30s %9.4f  not measured (%s)\n", shape, what, "-", best_what, best * 1e3, path);
         return 0;

@@ -250,6 +250,36 @@ static void tma_load_2d_multicast(void *dst, const CUtensorMap *map, int c0, int
     tma_load_box(dst, map, c0, c1, bar, cta_mask);
 }
 
+/* cp.async of 4 bytes (kernels/pipeline.cuh): the source is read at issue, from inside an
+ * operand (emu_sources); the shared word is written only when a cp_async_wait retires the
+ * copy's group, so a stage handed over before its copies land holds NaN. */
+static std::vector<std::pair<const float *, const float *>> emu_sources;
+struct emu_copy {
+    float *dst;
+    float value;
+};
+static thread_local std::vector<emu_copy> copies_open;
+static thread_local std::vector<std::vector<emu_copy>> copy_groups;
+static inline void cp_async4(float *dst, const float *src, bool src_ok)
+{
+    sm90_smem_addr(dst);
+    must(((uintptr_t)dst & 3) == 0, "a cp.async destination 4-byte aligned");
+    bool inside = false;
+    for (auto &r : emu_sources)
+        inside = inside || (src >= r.first && src < r.second);
+    must(inside, "a cp.async source inside an operand (the base, where src_ok is false)");
+    copies_open.push_back({dst, src_ok ? *src : 0.f});
+}
+static inline void cp_async_commit() { copy_groups.push_back(std::move(copies_open)), copies_open.clear(); }
+template <int N> static inline void cp_async_wait()
+{
+    while (copy_groups.size() > (size_t)N) {
+        for (const emu_copy &c : copy_groups.front())
+            memcpy(c.dst, &c.value, 4);
+        copy_groups.erase(copy_groups.begin());
+    }
+}
+
 /* TF32: the 10 mantissa bits an input keeps (truncated) */
 static inline double tf32(float f) { return uint_as_float(__float_as_uint(f) & 0xFFFFE000u); }
 
@@ -316,10 +346,11 @@ static std::vector<float> guarded(size_t n, float fill)
 /* One launch of P on `grid` blocks, block by block (forward or reversed), each block's
  * threads as threads; A and B with row pitches rounded up to 4 floats (as the launcher's
  * padded copies), the padding NaN. */
-template <class P, bool SPLIT>
+template <class P, bool SPLIT, int DIRECT = 0>
 static void launch(int m, int n, int k, const std::vector<float> &a, long lda, const std::vector<float> &b, long ldb,
                    float *c, const sm90_split &sk, unsigned grid, bool reversed)
 {
+    emu_sources = {{a.data(), a.data() + a.size()}, {b.data(), b.data() + b.size()}};
     CUtensorMap map_a, map_b;
     const emu_map ea = {a.data(), m, k, lda, 32, P::A_BOX_ROWS, 1}, eb = {b.data(), k, n, ldb, 32, P::BK, 1};
     memset(&map_a, 0, sizeof map_a);
@@ -359,8 +390,10 @@ static void launch(int m, int n, int k, const std::vector<float> &a, long lda, c
                     blk_now = ranks[r];
                     blockIdx = {cl * CL + (unsigned)r, 0, 0};
                     threadIdx = {(unsigned)t, 0, 0};
-                    sm90_rs_gemm<P, 32, SPLIT>(ranks[r]->smem + 16, m, n, k, (const CUtensorMap *)&map_a,
-                                               (const CUtensorMap *)&map_b, c, sk);
+                    sm90_rs_gemm<P, 32, SPLIT, DIRECT>(ranks[r]->smem + 16, m, n, k, (const CUtensorMap *)&map_a,
+                                                       (const CUtensorMap *)&map_b, c, sk,
+                                                       sm90_direct{a.data(), b.data()});
+                    must(copy_groups.empty() && copies_open.empty(), "every cp.async retired by its thread");
                 });
         for (auto &t : threads)
             t.join();
@@ -427,15 +460,45 @@ static bool reduce_on_host(const float *ws, int split, int m, int n, std::vector
     return untouched;
 }
 
-/* tf32_auto's plan of tile `config` with `split` slices at o's shape on a 3-slot machine
- * (reduce: the slices' partials into the workspace, summed as the reduction kernel does),
- * run (twice with split-K, the blocks in opposite orders) and checked */
+/* A and B row by row at pitches k and n (no padding): what a direct plan's kernel reads */
+static std::vector<float> tight(const std::vector<float> &v, long rows, long cols, long pitch)
+{
+    std::vector<float> t((size_t)rows * cols);
+    for (long r = 0; r < rows; r++)
+        std::copy(v.begin() + r * pitch, v.begin() + r * pitch + cols, t.begin() + r * cols);
+    return t;
+}
+
+/* One launch of a plan: by TMA from the padded operands, or with its direct operands
+ * (p.direct) loaded by the kernel from tight ones */
 template <class P>
-static void check_plan(int config, const operands &o, int split, int reduce = 0)
+static void launch_plan(const operands &o, const tf32_plan &p, float *c, const sm90_split &sk, bool reversed)
+{
+    if constexpr (P::CLUSTER == 1) {
+        if (p.direct != 0) {
+            const std::vector<float> a = tight(o.a, o.m, o.k, o.lda), b = tight(o.b, o.k, o.n, o.ldb);
+            if (p.direct == 1)
+                launch<P, true, 1>(o.m, o.n, o.k, a, o.k, b, o.n, c, sk, (unsigned)p.grid, reversed);
+            else if (p.direct == 2)
+                launch<P, true, 2>(o.m, o.n, o.k, a, o.k, b, o.n, c, sk, (unsigned)p.grid, reversed);
+            else
+                launch<P, true, 3>(o.m, o.n, o.k, a, o.k, b, o.n, c, sk, (unsigned)p.grid, reversed);
+            return;
+        }
+    }
+    launch<P, true>(o.m, o.n, o.k, o.a, o.lda, o.b, o.ldb, c, sk, (unsigned)p.grid, reversed);
+}
+
+/* tf32_auto's plan of tile `config` with `split` slices at o's shape on a 3-slot machine
+ * (reduce: the slices' partials into the workspace, summed as the reduction kernel does;
+ * load: TF32_LOAD_TMA or TF32_LOAD_DIRECT), run (twice with split-K, the blocks in
+ * opposite orders) and checked */
+template <class P>
+static void check_plan(int config, const operands &o, int split, int reduce = 0, int load = TF32_LOAD_TMA)
 {
     struct tf32_machine mc = {3 * P::CLUSTER, {0}, {0}, {0}}; /* 3 slots: blocks, or clusters */
     struct tf32_plan p;
-    if (tf32_plan_make_kind(&mc, o.m, o.n, o.k, config, split, 0, reduce, &p) != 0)
+    if (tf32_plan_make_kind(&mc, o.m, o.n, o.k, config, split, load, reduce, &p) != 0)
         return; /* not a candidate at this shape */
     char what[96];
     tf32_plan_describe(&p, what, sizeof what);
@@ -447,14 +510,14 @@ static void check_plan(int config, const operands &o, int split, int reduce = 0)
     const sm90_split sk = {ws.data() + GUARD, reduce ? nullptr : counters.data() + 1, p.split, p.kts,
                            (int)p.dp_tiles};
     std::vector<float> c1 = guarded((size_t)o.m * o.n, NAN), c2 = c1;
-    launch<P, true>(o.m, o.n, o.k, o.a, o.lda, o.b, o.ldb, c1.data() + GUARD, sk, (unsigned)p.grid, false);
+    launch_plan<P>(o, p, c1.data() + GUARD, sk, false);
     bool untouched = !reduce || reduce_on_host(ws.data() + GUARD, p.split, o.m, o.n, c1);
     bool zero = std::all_of(counters.begin() + 1, counters.end() - 1, [](unsigned x) { return x == 0; });
     const double rel = rel_error(o, c1);
     bool same = true;
     if (p.split > 1) {
         std::fill(ws.begin() + GUARD, ws.end() - GUARD, NAN);
-        launch<P, true>(o.m, o.n, o.k, o.a, o.lda, o.b, o.ldb, c2.data() + GUARD, sk, (unsigned)p.grid, true);
+        launch_plan<P>(o, p, c2.data() + GUARD, sk, true);
         untouched = untouched && (!reduce || reduce_on_host(ws.data() + GUARD, p.split, o.m, o.n, c2));
         same = memcmp(c1.data(), c2.data(), c1.size() * 4) == 0;
         zero = zero && std::all_of(counters.begin() + 1, counters.end() - 1, [](unsigned x) { return x == 0; });
@@ -470,10 +533,11 @@ static void check_plan(int config, const operands &o, int split, int reduce = 0)
 }
 
 template <class P>
-static void check_config(int config, const operands &o, std::initializer_list<int> splits, int reduce = 0)
+static void check_config(int config, const operands &o, std::initializer_list<int> splits, int reduce = 0,
+                         int load = TF32_LOAD_TMA)
 {
     for (int s : splits)
-        check_plan<P>(config, o, s, reduce);
+        check_plan<P>(config, o, s, reduce, load);
 }
 
 /* wgmma_rs: the template's 256 x 128 tile without split-K, 2 persistent blocks */
@@ -494,6 +558,7 @@ int main()
     const operands mid = make_operands(130, 67, 300), deep = make_operands(200, 136, 1000);
     const operands wide = make_operands(70, 300, 700);
     const operands waves = make_operands(770, 300, 400); /* more tiles than slots for the large tiles */
+    const operands odd_k = make_operands(150, 72, 333);  /* A's rows off 16 bytes: loaded directly */
     check_wgmma_rs(tiny);
     check_wgmma_rs(make_operands(300, 200, 100));
     int ci = 0;
@@ -506,6 +571,10 @@ int main()
     check_config<tf32_cfg_##name>(ci, waves, {2});                                                           \
     check_config<tf32_cfg_##name>(ci, deep, {8}, 1);                                                         \
     check_config<tf32_cfg_##name>(ci, waves, {2}, 1);                                                        \
+    check_config<tf32_cfg_##name>(ci, ragged, {1}, 0, TF32_LOAD_DIRECT);                                     \
+    check_config<tf32_cfg_##name>(ci, mid, {1, 2}, 0, TF32_LOAD_DIRECT);                                     \
+    check_config<tf32_cfg_##name>(ci, odd_k, {1, 3}, 0, TF32_LOAD_DIRECT);                                   \
+    check_config<tf32_cfg_##name>(ci, odd_k, {3}, 1, TF32_LOAD_DIRECT);                                      \
     ci++;
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG

@@ -62,7 +62,7 @@ static void test_table(void)
     CHECK(first->bm == 256 && first->consumers == 2 && first->stages == 4 && first->min_blocks == 1,
           "the first tile is wgmma_rs's 256 x 128 x 32, 4 stages (ties go to it)");
     char buf[80];
-    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129, 0, 0};
+    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129, 0, 0, 0};
     tf32_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "256x128x32 wg2 s4 split3") == 0, "a plan described as the config column says: %s", buf);
     const int b2 = tf32_config_find("w64x64b2");
@@ -132,7 +132,7 @@ static void test_rule(void)
         for (int j = 0; j < nc; j++) {
             least = fmin(least, cand[j].est_cycles);
             sound = sound && plan_sound(&mc, &cand[j], m, n, k);
-            whole += cand[j].split == 1 && !cand[j].copy_a;
+            whole += cand[j].split == 1 && !cand[j].copy_a && !cand[j].direct;
         }
         ok = ok && p.est_cycles == least && plan_sound(&mc, &p, m, n, k);
         unsplit = unsplit && whole == tf32_config_count;
@@ -222,10 +222,58 @@ static void test_clusters(void)
           tf32_plan_workspace_bytes(&q), tf32_plan_counter_bytes(&q));
 }
 
+/* operands TMA cannot address (k % 4: A, n % 4: B) loaded by the kernel: candidates of the
+ * unclustered tiles beside the copying ones, without the copy's cost */
+static void test_direct(void)
+{
+    const struct tf32_machine mc = h200();
+    CHECK(tf32_direct_operands(4096, 4096) == 0 && tf32_direct_operands(47, 7777) == (TF32_DIRECT_A | TF32_DIRECT_B) &&
+              tf32_direct_operands(48, 7777) == TF32_DIRECT_A && tf32_direct_operands(1111, 4096) == TF32_DIRECT_B,
+          "k %% 4 != 0 loads A, n %% 4 != 0 loads B in the kernel");
+    struct tf32_plan q, copied;
+    const int c2 = tf32_config_find("w256x128c2"), b2 = tf32_config_find("w64x64b2");
+    CHECK(tf32_plan_make_kind(&mc, 4096, 4096, 4096, 0, 1, TF32_LOAD_DIRECT, 0, &q) == -1 &&
+              (c2 < 0 || tf32_plan_make_kind(&mc, 1111, 48, 7777, c2, 1, TF32_LOAD_DIRECT, 0, &q) == -1),
+          "no direct plan where TMA addresses both operands, nor of a clustered tile");
+    char buf[96];
+    CHECK(b2 >= 0 && tf32_plan_make_kind(&mc, 1111, 48, 7777, b2, 4, TF32_LOAD_DIRECT, 0, &q) == 0 &&
+              tf32_plan_make_kind(&mc, 1111, 48, 7777, b2, 4, TF32_LOAD_TMA, 0, &copied) == 0 &&
+              q.direct == TF32_DIRECT_A && tf32_plan_load(&q) == TF32_LOAD_DIRECT && tf32_plan_load(&copied) == TF32_LOAD_TMA,
+          "1111x48x7777: w64x64b2 split4 loads A in the kernel, or copies it first");
+    if (b2 < 0)
+        return;
+    /* the best plan of each kind, as the H100 measured them (results/h200/NOTES.md): where A
+     * is most of the bytes loading it in the kernel wins (1111x47x7777: 37.4 against 42.8
+     * us), where the tensor cores are busy the 4-byte copies lose (1023x1025x4097: 130.3
+     * against 67.1 us) */
+    static const long shapes[2][3] = {{1111, 47, 7777}, {1023, 1025, 4097}};
+    double best[2][2] = {{INFINITY, INFINITY}, {INFINITY, INFINITY}}; /* [shape][direct] */
+    for (int i = 0; i < 2; i++) {
+        static struct tf32_plan cand[TF32_MAX_PLANS];
+        const int nc = tf32_plan_candidates(&mc, shapes[i][0], shapes[i][1], shapes[i][2], cand, TF32_MAX_PLANS);
+        for (int j = 0; j < nc; j++)
+            best[i][cand[j].direct != 0] = fmin(best[i][cand[j].direct != 0], cand[j].est_cycles);
+    }
+    CHECK(best[0][1] < best[0][0] && best[1][0] < best[1][1],
+          "direct loads estimated faster at 1111x47x7777 (%.0f against %.0f cycles), slower at 1023x1025x4097 (%.0f "
+          "against %.0f)", best[0][1], best[0][0], best[1][1], best[1][0]);
+    tf32_plan_describe(&q, buf, sizeof buf);
+    CHECK(strcmp(buf, "64x64x32 wg1 s6 b2 split4 directA") == 0, "described with directA: %s", buf);
+    CHECK(tf32_plan_make_kind(&mc, 47, 1111, 7777, b2, 4, TF32_LOAD_DIRECT, 1, &q) == 0 && q.direct == 3,
+          "47x1111x7777: both operands loaded in the kernel, a reduce plan too");
+    tf32_plan_describe(&q, buf, sizeof buf);
+    CHECK(strstr(buf, " directAB reduce") != NULL, "described: %s", buf);
+    /* where A dominates the bytes the rule loads it in the kernel */
+    const struct tf32_plan pick = tf32_plan_pick(&mc, 1111, 47, 7777);
+    tf32_plan_describe(&pick, buf, sizeof buf);
+    CHECK(pick.direct & TF32_DIRECT_A, "1111x47x7777 (A 34.6 MB, k %% 4 = 1) loads A in the kernel: %s", buf);
+}
+
 int main(void)
 {
     test_table();
     test_rule();
     test_clusters();
+    test_direct();
     TEST_EXIT();
 }

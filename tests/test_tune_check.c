@@ -30,7 +30,8 @@ static void write_table(const char *path, long m, long n, long k, double pick_fa
     char header[] = TUNE_TF32_CSV_HEADER;
     for (int i = 0; i < np; i++) {
         const struct tf32_plan *p = &plans[i];
-        const int picked = p->config == pick.config && p->split == pick.split && p->copy_a == pick.copy_a;
+        const int picked = p->config == pick.config && p->split == pick.split && p->copy_a == pick.copy_a &&
+                           p->direct == pick.direct;
         double t = p->est_cycles / TF32_MODEL_SM_HZ;
         const char *status = "ok";
         if (picked && isnan(pick_factor))

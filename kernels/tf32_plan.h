@@ -14,16 +14,21 @@
  * slices fill the SMs (U = D + (T - D) s; nothing to slice when slots divide T). A unit
  * takes max(BM * BN * 32 kts / (TF32_MACS_PER_CLK * EFF_c), its operand bytes (BM + BN) *
  * 128 kts / TF32_SM_BYTES_PER_CLK) cycles of its SM; each block adds TF32_UNIT_CLK per unit
- * (its epilogue), and a split adds each sliced unit's partial-tile store and, per tile the
- * SM reduces (ceil((T - D) / SMs)), TF32_FIXUP_CLK plus reading s partial tiles (bytes at
- * TF32_FIXUP_BYTES_PER_CLK). A reduce plan (every tile in s slices, up to TF32_MAX_SPLIT)
- * has no fixup: its partial products are summed after the kernel by simt_auto's split-K
- * reduction, at that rule's estimate (simt_reduce_cycles). A k-tile also waits for L2: the busy SMs' operand bytes at
- * TF32_L2_BYTES_PER_CLK (TF32_L2_LOCKSTEP_BYTES_PER_CLK when the blocks of a shallow ring
- * run one whole tile each, in step), A's counted twice where its rows sit 16 bytes off a sector (then the plan
- * copying A first is a candidate too) and halved where clusters of 2 share it. The SM's time S and the device's DRAM time D (A, B and C once:
- * 4 (MK + KN + MN) bytes at TF32_DRAM_BYTES_PER_CLK) overlap, not perfectly: the estimate
- * is (S^4 + D^4)^(1/4) + TF32_LAUNCH_CLK. So a compute-bound shape goes by the wave count
+ * (its epilogue), and a split adds each sliced unit's partial-tile store (and, with the
+ * in-kernel fixup, TF32_FIXUP_UNIT_CLK) and, per tile the SM reduces (ceil((T - D) /
+ * SMs)), TF32_FIXUP_CLK plus reading s partial tiles (bytes at TF32_FIXUP_BYTES_PER_CLK). A
+ * reduce plan (every tile in s slices, up to TF32_MAX_SPLIT) has no fixup: its partial
+ * products are summed after the kernel by simt_auto's split-K reduction, at that rule's
+ * estimate (simt_reduce_cycles). A k-tile also waits for L2: the busy SMs' operand bytes
+ * at TF32_L2_BYTES_PER_CLK (TF32_L2_LOCKSTEP_BYTES_PER_CLK when the blocks of a shallow
+ * ring run one whole tile each, in step), A's counted twice where its rows sit 16 bytes off
+ * a sector (then the plan copying A first is a candidate too) and halved where clusters of
+ * 2 share it. Where k % 4 or n % 4 != 0 (rows TMA cannot address) each plan either copies
+ * the operand first (its bytes read and written at the DRAM rate) or loads it in the kernel
+ * (direct: those bytes at TF32_DIRECT_BYTES_PER_CLK an SM instead of TMA's rate). The SM's
+ * time S and the device's DRAM time D (A, B and C once: 4 (MK + KN + MN) bytes at
+ * TF32_DRAM_BYTES_PER_CLK) overlap, not perfectly: the estimate is (S^4 + D^4)^(1/4) +
+ * TF32_LAUNCH_CLK. So a compute-bound shape goes by the wave count
  * and the last wave's fill, as simt_auto's rule, and a DRAM-bound one (a skinny operand of
  * 134 MB) to the plan with the most slack under the DRAM time: enough units in flight,
  * little compute wasted on a short dimension, the smallest split that gets there. The

@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk newtiles tf32picks directk (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk newtiles tf32picks directk directl1 (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -820,16 +820,14 @@ for r in rows[:5]:
 PY
     done
 fi
-if has directk; then
-    # tf32_auto's direct loads (operands whose rows TMA cannot address, loaded by the
-    # producer warpgroup): the tuner at DIRECT_SHAPES (every plan verified; the rule's pick
-    # and the five fastest), memcheck and racecheck over two tiles' plans at two small odd
-    # shapes, tf32_auto beside cuBLAS TF32 at DIRECT_SHAPES in one invocation
-    ds=${DIRECT_SHAPES:-1111x47x7777,47x1111x7777,2222x31x9999,257x513x4099,1023x1025x4097,333x777x9999,130x67x45,17x33x65}
-    for s in ${ds//,/ }; do
-        timeout 90 build/gemmprof --tune "$s" -k tf32_auto -o "$W/directk/$s" >"$W/logs/directk-$s.log" 2>&1
-        echo "tune $s: exit $?; $(grep -h "the rule's pick" "$W/logs/directk-$s.log")"
-        python3 - "$W/directk/$s/tune.csv" <<'PY'
+# the TF32 tuner at SHAPES (comma-separated) into $W/NAME/<shape>, logs $W/logs/NAME-<shape>.log:
+# per shape the rule's pick, the plans not ok, the five fastest and the best plan that
+# copies an operand TMA cannot address beside the best that loads it in the kernel
+tune_kinds() { # NAME SHAPES
+    for s in ${2//,/ }; do
+        timeout 90 build/gemmprof --tune "$s" -k tf32_auto -o "$W/$1/$s" >"$W/logs/$1-$s.log" 2>&1
+        echo "tune $s: exit $?; $(grep -h "the rule's pick" "$W/logs/$1-$s.log")"
+        python3 - "$W/$1/$s/tune.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 bad = [r["config"] for r in rows if r["status"] != "ok"]
@@ -848,9 +846,29 @@ for kind, (t, c) in sorted(best.items()):
     print(f"   best {kind:6s} {t * 1e6:8.1f} us  {c}")
 PY
     done
+}
+DIRECT_DEFAULT=1111x47x7777,47x1111x7777,2222x31x9999,257x513x4099,1023x1025x4097,333x777x9999,130x67x45,17x33x65
+if has directk; then
+    # tf32_auto's direct loads (operands whose rows TMA cannot address, loaded by the
+    # producer warpgroup): the tuner at DIRECT_SHAPES (every plan verified), memcheck and
+    # racecheck over two tiles' plans at two small odd shapes, tf32_auto beside cuBLAS TF32
+    # at DIRECT_SHAPES in one invocation
+    ds=${DIRECT_SHAPES:-$DIRECT_DEFAULT}
+    tune_kinds directk "$ds"
     sanitize_plans direct-130x67x45 w64x64b2,w128x64 130x67x45 "tf32_auto 64x64/128x64" direct -k tf32_auto
     sanitize_plans direct-150x72x333 w256x128,w64x128 150x72x333 "tf32_auto 256x128/64x128" direct -k tf32_auto
     verify_beside direct tf32_auto,cublas_tf32 "$ds"
+fi
+if has directl1; then
+    # the experiment of tools/lab/direct_l1.patch: direct plans at 4 stages, with a
+    # shared-memory carveout that leaves L1 to their copies (their config column still names
+    # the table's stages). The tuner at DIRECT_SHAPES before and after the patch.
+    ds=${DIRECT_SHAPES:-$DIRECT_DEFAULT}
+    tune_kinds directl1-before "$ds"
+    stamp "applying tools/lab/direct_l1.patch and rebuilding build/gemmprof"
+    git apply tools/lab/direct_l1.patch 2>/dev/null || patch -p1 <tools/lab/direct_l1.patch
+    make -j16 "${rev[@]}" build/gemmprof >"$W/logs/build-directl1.log" 2>&1 || { tail -20 "$W/logs/build-directl1.log"; echo BUILD FAILED; }
+    tune_kinds directl1-after "$ds"
 fi
 if has cublasnames; then
     # which kernels cuBLAS SGEMM and TF32 run at CUBLASNAMES_SHAPES (ncu: time, grid, block,

@@ -37,8 +37,10 @@
  *   shape goes to the plan with enough blocks in flight and the least compute wasted.
  *   `gemmprof --tune MxNxK -k tf32_auto` times every plan with the rule's pick marked and
  *   prints the numbers the table's EFF column takes.
- * Shapes: any m, n, k >= 1, as wgmma_rs (TMA zero-fill, guarded stores, pitch-padded
- * copies for k % 4 or n % 4 != 0, timed with the kernel). Where k % 8 == 4 a plan may
+ * Shapes: any m, n, k >= 1, as wgmma_rs (TMA zero-fill, guarded stores). Where k % 4 or
+ * n % 4 != 0 TMA cannot address the operand's rows: a plan either copies it onto padded
+ * rows first (timed with the kernel) or loads it in the producer warpgroup by cp.async
+ * ("directA", "directB", "directAB"; kernels/sm90_ws.cuh). Where k % 8 == 4 a plan may
  * copy A onto whole lines too ("copyA"): A's rows 16 bytes off a sector cost L2 twice.
  * Built for sm_90a only; elsewhere the launcher returns cudaErrorNotSupported.
  *       ./build/gemmprof -k wgmma_rs,tf32_auto,cublas_tf32 -s 1024,8192x64x4096,257x513x4099

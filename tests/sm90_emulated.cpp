@@ -12,7 +12,10 @@
  * at ragged shapes with and without split-K (mostly with whole tiles before the sliced
  * last wave: few slots); split-K runs twice with the blocks in
  * opposite orders (another unit of each tile arrives last) and C must be the same bit for
- * bit, the tile counters zero after each launch. wgmma_rs's instantiation runs too.
+ * bit, the tile counters zero after each launch. The direct plans (operands TMA cannot
+ * address, loaded by the producer warpgroup's cp.async) read unpadded operands; a copy lands
+ * only when the thread's cp_async_wait retires it, so a stage handed over before its
+ * copies arrive holds NaN. wgmma_rs's instantiation runs too.
  * What it cannot see: timing (a wgmma completes when issued, so register operands can
  * never be overwritten in flight), the hardware's own rounding of TF32 (inputs truncated
  * here), bank conflicts; compute-sanitizer on the H200 (tools/h200_session.sh tf32tune)

@@ -123,7 +123,11 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     const double tile_bytes = 4.0 * c->bm * bn;
     const long whole = whole_per_block(p), sliced = sliced_per_block(p), on_sm = blocks_on_sm(mc, p);
     const double kt_on_sm = ktiles_on_sm(mc, p);
-    const double mma = (double)c->bm * bn * 32.0 / (TF32_MACS_PER_CLK * c->eff);
+    /* EFF is the SM's rate with MIN_BLOCKS blocks resident; a lone block of a 2-block tile
+     * gets less of it (the tuner's tables: its long-K plans ran 1.4-2.7x over the estimate),
+     * but not half where fills and launches dominate: the square root of the share */
+    const double resident = sqrt((double)(on_sm < c->min_blocks ? on_sm : c->min_blocks) / c->min_blocks);
+    const double mma = (double)c->bm * bn * 32.0 / (TF32_MACS_PER_CLK * c->eff * resident);
     const long busy = tf32_plan_grid_blocks(p) < sms_of(mc) ? tf32_plan_grid_blocks(p) : sms_of(mc);
     /* whole tiles, a unit per block: the blocks walk K in step (see the header) */
     const int in_step = p->split == 1 && p->units <= p->grid && p->ktiles >= TF32_LOCKSTEP_MIN_KTILES &&

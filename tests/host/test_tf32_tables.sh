@@ -33,11 +33,10 @@ check 85 1000x1500x701-81fc746 100x100x10000-7f0839a 127x4096x4096-1a37d29 1536-
     4500-56de066 2500-56de066 2200x2200x700-56de066 6000x6000x300-56de066
 # The H100's tables (results/h100/tune/tf32/): tf32_auto at small m (4d0794c) and the plans
 # that load odd operands in the kernel beside those that copy them (direct-pre43a5b58: every
-# plan timed, the model column from a rule since refitted). 16x8000x3000 is a known miss, kept
-# at its own floor (the unsplit 64x64 tile, estimated 35 us, runs 49).
+# plan timed, the model column from a rule since refitted).
 T=results/h100/tune/tf32
 check 85 1x4096x4096-4d0794c 8x4096x4096-4d0794c 45x3000x6000-4d0794c 1111x47x7777-4d0794c 150x6200x2300-4d0794c \
-    4772x12x3500-4d0794c 5000x24x6000-4d0794c 1111x47x7777-direct-pre43a5b58 47x1111x7777-direct-pre43a5b58 \
-    2222x31x9999-direct-pre43a5b58 257x513x4099-direct-pre43a5b58 1023x1025x4097-direct-pre43a5b58 \
-    333x777x9999-direct-pre43a5b58 130x67x45-direct-pre43a5b58 17x33x65-direct-pre43a5b58
-check 80 16x8000x3000-4d0794c
+    4772x12x3500-4d0794c 5000x24x6000-4d0794c 16x8000x3000-4d0794c 1111x47x7777-direct-pre43a5b58 \
+    47x1111x7777-direct-pre43a5b58 2222x31x9999-direct-pre43a5b58 257x513x4099-direct-pre43a5b58 \
+    1023x1025x4097-direct-pre43a5b58 333x777x9999-direct-pre43a5b58 130x67x45-direct-pre43a5b58 \
+    17x33x65-direct-pre43a5b58

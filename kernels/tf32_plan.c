@@ -133,13 +133,12 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     const int in_step = p->split == 1 && p->units <= p->grid && p->ktiles >= TF32_LOCKSTEP_MIN_KTILES &&
                         c->stages <= TF32_LOCKSTEP_MAX_STAGES;
     /* operands the kernel loads itself (p->direct): rows off sectors, by 4-byte copies */
+    const int direct_a = (p->direct & TF32_DIRECT_A) != 0, direct_b = (p->direct & TF32_DIRECT_B) != 0;
     const double a_bytes = c->bm * 128.0, b_bytes = bn * 128.0;
-    const double a_l2 = p->direct & TF32_DIRECT_A ? TF32_DIRECT_L2_SPLIT : a_split / c->cluster;
-    const double b_l2 = p->direct & TF32_DIRECT_B ? TF32_DIRECT_L2_SPLIT : 1.0;
-    const double feed = (p->direct & TF32_DIRECT_A ? 0.0 : a_bytes) / TF32_SM_BYTES_PER_CLK +
-                        (p->direct & TF32_DIRECT_B ? 0.0 : b_bytes) / TF32_SM_BYTES_PER_CLK +
-                        (p->direct & TF32_DIRECT_A ? a_bytes : 0.0) / TF32_DIRECT_BYTES_PER_CLK +
-                        (p->direct & TF32_DIRECT_B ? b_bytes : 0.0) / TF32_DIRECT_BYTES_PER_CLK;
+    const double a_l2 = direct_a ? TF32_DIRECT_L2_SPLIT : a_split / c->cluster;
+    const double b_l2 = direct_b ? TF32_DIRECT_L2_SPLIT : 1.0;
+    const double feed = a_bytes / (direct_a ? TF32_DIRECT_BYTES_PER_CLK : TF32_SM_BYTES_PER_CLK) +
+                        b_bytes / (direct_b ? TF32_DIRECT_BYTES_PER_CLK : TF32_SM_BYTES_PER_CLK);
     const double l2 = (double)busy * (a_bytes * a_l2 + b_bytes * b_l2) /
                       (in_step ? TF32_L2_LOCKSTEP_BYTES_PER_CLK : TF32_L2_BYTES_PER_CLK);
     double cycles = kt_on_sm * max3(mma, feed, l2) + (double)(whole + sliced) * TF32_UNIT_CLK;

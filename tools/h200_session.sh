@@ -806,21 +806,7 @@ if has survey; then
     stamp "survey -> $W/survey"
     verify_beside survey simt_auto,cublas,tf32_auto,cublas_tf32 "${SURVEY_SHAPES:?SURVEY_SHAPES names the shapes}"
 fi
-if has tf32picks; then
-    # the TF32 tuner at TF32_SHAPES only (no verification runs, no sanitizers): the rule's
-    # pick against the best plan, and the five fastest plans; $W/tf32picks/<shape>/tune.csv
-    for s in ${TF32_SHAPES:?TF32_SHAPES names the shapes}; do
-        timeout 90 build/gemmprof --tune "$s" -k tf32_auto -o "$W/tf32picks/$s" >"$W/logs/tf32picks-$s.log" 2>&1
-        echo "tune $s: exit $?; $(grep -h "the rule's pick" "$W/logs/tf32picks-$s.log")"
-        python3 - "$W/tf32picks/$s/tune.csv" <<'PY'
-import csv, sys
-rows = sorted((r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"), key=lambda r: float(r["time_median_s"]))
-for r in rows[:5]:
-    print(f"   {r['config']:40s} {float(r['time_median_s']) * 1e6:8.1f} us  model {float(r['model_s']) * 1e6:8.1f} us")
-PY
-    done
-fi
-# the TF32 tuner at SHAPES (comma-separated) into $W/NAME/<shape>, logs $W/logs/NAME-<shape>.log:
+# the TF32 tuner at SHAPES (separated by commas or spaces) into $W/NAME/<shape>, logs $W/logs/NAME-<shape>.log:
 # per shape the rule's pick, the plans not ok, the five fastest and the best plan that
 # copies an operand TMA cannot address beside the best that loads it in the kernel
 tune_kinds() { # NAME SHAPES
@@ -847,6 +833,11 @@ for kind, (t, c) in sorted(best.items()):
 PY
     done
 }
+if has tf32picks; then
+    # the TF32 tuner at TF32_SHAPES only (no verification runs, no sanitizers): the rule's
+    # pick against the best plan, and the five fastest plans; $W/tf32picks/<shape>/tune.csv
+    tune_kinds tf32picks "${TF32_SHAPES:?TF32_SHAPES names the shapes}"
+fi
 DIRECT_DEFAULT=1111x47x7777,47x1111x7777,2222x31x9999,257x513x4099,1023x1025x4097,333x777x9999,130x67x45,17x33x65
 if has directk; then
     # tf32_auto's direct loads (operands whose rows TMA cannot address, loaded by the

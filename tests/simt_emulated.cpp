@@ -314,21 +314,33 @@ static void check_streamk(int m, int n, int k, int blocks_req, enum path path)
           blocks, iters, tiles, kt, rel, unwritten);
 }
 
-/* m x n x k on the few-columns form NMAX x ROWS x USTEP in about split_req slices, the
- * output and partials poisoned with NaN: an output no block wrote, or a NaN of shared memory
- * that reached one, shows */
+/* A streaming kernel (few columns or few rows) in about split_req slices of whole k-steps of
+ * `step`: run(ws) fills the split's partials, poisoned with NaN first (an output no block
+ * wrote, or a NaN of shared memory that reached one, shows); their relative error, the split
+ * and the slice */
+template <class Run>
+static double streamed_error(const operands &o, int m, int n, int k, int step, int split_req, int *split,
+                             int *k_slice, long *unwritten, Run run)
+{
+    *k_slice = ((k + split_req - 1) / split_req + step - 1) / step * step;
+    *split = (k + *k_slice - 1) / *k_slice;
+    std::vector<float> ws((size_t)*split * m * n, NAN);
+    run(ws.data());
+    return split_rel_error(o, m, n, k, ws, *split, unwritten);
+}
+
+/* m x n x k on the few-columns form NMAX x ROWS x USTEP in about split_req slices */
 template <int NMAX, int ROWS, int USTEP> static void check_skinny(int m, int n, int k, int split_req)
 {
     if (n > NMAX)
         return;
     const operands o = make_operands(m, n, k, m * 31 + n * 11 + k * 7 + split_req, PATH_VEC);
     const int step = 128 * USTEP;
-    const int k_slice = ((k + split_req - 1) / split_req + step - 1) / step * step;
-    const int split = (k + k_slice - 1) / k_slice;
-    std::vector<float> ws((size_t)split * m * n, NAN);
-    run_skinny<NMAX, ROWS, USTEP>(m, n, k, k_slice, split, o.a.data(), o.b_read.data(), ws.data());
+    int split, k_slice;
     long unwritten;
-    const double rel = split_rel_error(o, m, n, k, ws, split, &unwritten);
+    const double rel = streamed_error(o, m, n, k, step, split_req, &split, &k_slice, &unwritten, [&](float *ws) {
+        run_skinny<NMAX, ROWS, USTEP>(m, n, k, k_slice, split, o.a.data(), o.b_read.data(), ws);
+    });
     CHECK(unwritten == 0 && rel < 1e-5, "few columns %dx%dx%d, form n<=%d, %d rows a warp, k-step %d, split %d (slice "
           "%d): relative error %.2e, %ld unwritten", m, n, k, NMAX, ROWS, step, split, k_slice, rel, unwritten);
 }
@@ -341,12 +353,11 @@ template <int MMAX, int CV, int USTEP> static void check_short(int m, int n, int
         return;
     const operands o = make_operands(m, n, k, m * 29 + n * 13 + k * 5 + split_req, PATH_VEC);
     const int step = 4 * USTEP * SIMT_SHORT_WARPS;
-    const int k_slice = ((k + split_req - 1) / split_req + step - 1) / step * step;
-    const int split = (k + k_slice - 1) / k_slice;
-    std::vector<float> ws((size_t)split * m * n, NAN);
-    run_short<MMAX, CV, USTEP>(m, n, k, k_slice, split, o.a.data(), o.b_read.data(), ws.data());
+    int split, k_slice;
     long unwritten;
-    const double rel = split_rel_error(o, m, n, k, ws, split, &unwritten);
+    const double rel = streamed_error(o, m, n, k, step, split_req, &split, &k_slice, &unwritten, [&](float *ws) {
+        run_short<MMAX, CV, USTEP>(m, n, k, k_slice, split, o.a.data(), o.b_read.data(), ws);
+    });
     CHECK(unwritten == 0 && rel < 1e-5, "few rows %dx%dx%d, form m<=%d, %d columns a lane, block k-step %d, split %d "
           "(slice %d): relative error %.2e, %ld unwritten", m, n, k, MMAX, CV, step, split, k_slice, rel, unwritten);
 }

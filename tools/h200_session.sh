@@ -76,6 +76,18 @@ sanitize_plans() { # NAME ONLY SHAPE WHAT MARK [options...]
     done
 }
 
+# a tuner table's unsplit plans: time, the tuner's eff (share of the FFMA peak), registers and
+# blocks per SM, a line each
+split1_eff() { # TUNE_CSV
+    python3 - "$1" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["split"] == "1" and r["status"] == "ok":
+        print(f"{r['config_name']:8s} split1 {float(r['time_median_s']) * 1e3:.3f} ms eff {float(r['eff']):.3f} "
+              f"regs {r['registers']} blocks/SM {r['blocks_per_sm']}")
+PY
+}
+
 # ncu's per-instruction view of one launch: the first kernel matching FILTER in the command
 # after it, its report $W/DIR/NAME.ncu-rep and its source page (SASS, stall samples per
 # instruction) $W/DIR/NAME-source.csv; ncu's log $W/logs/DIR-NAME.txt
@@ -287,13 +299,7 @@ if has narrow; then
     GEMMPROF_TUNE_ONLY=t128x32,t128x16,t64x64,t32x64,t64x128 timeout 150 build/gemmprof --tune 4096 --no-counters \
         -o "$W/narrow/eff4096" >"$W/logs/narrow-eff4096.log" 2>&1
     echo "tune 4096 (five tiles): exit $?"
-    python3 - "$W/narrow/eff4096/tune.csv" <<'PY'
-import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
-    if r["split"] == "1" and r["status"] == "ok":
-        print(f"{r['config_name']:8s} split1 {float(r['time_median_s']) * 1e3:.3f} ms eff {float(r['eff']):.3f} "
-              f"regs {r['registers']} blocks/SM {r['blocks_per_sm']}")
-PY
+    split1_eff "$W/narrow/eff4096/tune.csv"
     sanitize_plans narrow-130x17x300 t128x32,t128x16 130x17x300 "the narrow tiles at 130x17x300 (4-byte B)" ""
     sanitize_plans narrow-132x32x200 t128x32,t128x16 132x32x200 "the narrow tiles at 132x32x200 (16-byte B)" ""
 fi
@@ -337,13 +343,7 @@ if has newtiles; then
     GEMMPROF_TUNE_ONLY=$tiles,t64x64,t32x64,t64x128 timeout 150 build/gemmprof --tune 4096 --no-counters \
         -o "$W/newtiles/eff4096" >"$W/logs/newtiles-eff4096.log" 2>&1
     echo "tune 4096: exit $?"
-    python3 - "$W/newtiles/eff4096/tune.csv" <<'PY'
-import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
-    if r["split"] == "1" and r["status"] == "ok":
-        print(f"{r['config_name']:8s} split1 {float(r['time_median_s']) * 1e3:.3f} ms eff {float(r['eff']):.3f} "
-              f"regs {r['registers']} blocks/SM {r['blocks_per_sm']}")
-PY
+    split1_eff "$W/newtiles/eff4096/tune.csv"
     sanitize_plans newtiles-130x17x300 "$tiles" 130x17x300 "the new tiles at 130x17x300 (4-byte B)" ""
     sanitize_plans newtiles-132x32x200 "$tiles" 132x32x200 "the new tiles at 132x32x200 (16-byte B)" ""
 fi

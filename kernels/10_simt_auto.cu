@@ -80,30 +80,20 @@ template <class P> static cudaError_t simt_streamk_occupancy(int *blocks)
     return simt_blocks_per_sm<P>(gemm_simt_streamk_kernel<P, true, true>, blocks);
 }
 
-/* A few-columns form as a row of the table: B's rows as they are (ldb is n), a plain launch */
-template <int NMAX, int ROWS, int USTEP>
-static cudaError_t simt_skinny_run_row(int m, int n, int k, int k_slice, int split, const float *a, const float *b,
+/* A streaming form (few columns or few rows) as a row of the table: B's rows as they are
+ * (ldb is n), a plain launch of its enqueue function RUN; its occupancy by OCC */
+typedef cudaError_t (*simt_stream_run_fn)(int m, int n, int k, int k_slice, int split, const float *a,
+                                          const float *b, float *out, cudaStream_t stream);
+template <simt_stream_run_fn RUN>
+static cudaError_t simt_stream_run_row(int m, int n, int k, int k_slice, int split, const float *a, const float *b,
                                        int ldb, float *c, int dep, cudaStream_t stream)
 {
     (void)dep;
-    return ldb != n ? cudaErrorInvalidValue : simt_skinny_run<NMAX, ROWS, USTEP>(m, n, k, k_slice, split, a, b, c, stream);
+    return ldb != n ? cudaErrorInvalidValue : RUN(m, n, k, k_slice, split, a, b, c, stream);
 }
-template <int NMAX, int ROWS, int USTEP> static cudaError_t simt_skinny_occupancy_row(struct simt_machine *mc, int i)
+template <cudaError_t (*OCC)(int *, int *)> static cudaError_t simt_stream_occupancy_row(struct simt_machine *mc, int i)
 {
-    return simt_skinny_occupancy<NMAX, ROWS, USTEP>(&mc->blocks_per_sm[i], &mc->regs[i]);
-}
-
-/* A few-rows form as a row of the table, the same way */
-template <int MMAX, int CV, int USTEP>
-static cudaError_t simt_short_run_row(int m, int n, int k, int k_slice, int split, const float *a, const float *b,
-                                      int ldb, float *c, int dep, cudaStream_t stream)
-{
-    (void)dep;
-    return ldb != n ? cudaErrorInvalidValue : simt_short_run<MMAX, CV, USTEP>(m, n, k, k_slice, split, a, b, c, stream);
-}
-template <int MMAX, int CV, int USTEP> static cudaError_t simt_short_occupancy_row(struct simt_machine *mc, int i)
-{
-    return simt_short_occupancy<MMAX, CV, USTEP>(&mc->blocks_per_sm[i], &mc->regs[i]);
+    return OCC(&mc->blocks_per_sm[i], &mc->regs[i]);
 }
 
 /* per row of the table, in its order (the host table kernels/simt_plan.c has the same):
@@ -112,10 +102,10 @@ static const simt_run_fn simt_runs[] = {
 #define SIMT_CONFIG(name, ...) simt_gemm_run_any<simt_cfg_##name, true>,
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
-#define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_skinny_run_row<nmax, rows, ustep>,
+#define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_stream_run_row<simt_skinny_run<nmax, rows, ustep>>,
 #include "kernels/simt_skinny_forms.def"
 #undef SIMT_SKINNY
-#define SIMT_SHORT(name, mmax, cv, ustep, eff) simt_short_run_row<mmax, cv, ustep>,
+#define SIMT_SHORT(name, mmax, cv, ustep, eff) simt_stream_run_row<simt_short_run<mmax, cv, ustep>>,
 #include "kernels/simt_short_forms.def"
 #undef SIMT_SHORT
 };
@@ -123,10 +113,10 @@ static cudaError_t (*const simt_occupancies[])(struct simt_machine *, int) = {
 #define SIMT_CONFIG(name, ...) simt_occupancy<simt_cfg_##name>,
 #include "kernels/simt_configs.def"
 #undef SIMT_CONFIG
-#define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_skinny_occupancy_row<nmax, rows, ustep>,
+#define SIMT_SKINNY(name, nmax, rows, ustep, eff) simt_stream_occupancy_row<simt_skinny_occupancy<nmax, rows, ustep>>,
 #include "kernels/simt_skinny_forms.def"
 #undef SIMT_SKINNY
-#define SIMT_SHORT(name, mmax, cv, ustep, eff) simt_short_occupancy_row<mmax, cv, ustep>,
+#define SIMT_SHORT(name, mmax, cv, ustep, eff) simt_stream_occupancy_row<simt_short_occupancy<mmax, cv, ustep>>,
 #include "kernels/simt_short_forms.def"
 #undef SIMT_SHORT
 };

@@ -19,6 +19,7 @@
 
 #include "kernels/pdl.cuh"
 #include "kernels/simt_plan.h"
+#include "kernels/simt_stream.cuh"
 
 template <int MMAX, int CV, int USTEP>
 static __global__ void __launch_bounds__(SIMT_SHORT_WARPS * 32, 2) /* 16 warps an SM: B in flight */
@@ -155,14 +156,7 @@ template <int MMAX, int CV> static inline size_t simt_short_smem(int k_slice)
  * registers per thread */
 template <int MMAX, int CV, int USTEP> static cudaError_t simt_short_occupancy(int *blocks, int *regs)
 {
-    auto kernel = gemm_simt_short_kernel<MMAX, CV, USTEP>;
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SIMT_SHORT_SMEM_MAX);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, SIMT_SHORT_WARPS * 32, SIMT_SHORT_SMEM_MAX);
-    struct cudaFuncAttributes fa;
-    if (err == cudaSuccess && (err = cudaFuncGetAttributes(&fa, kernel)) == cudaSuccess)
-        *regs = fa.numRegs;
-    return err;
+    return simt_stream_occupancy(gemm_simt_short_kernel<MMAX, CV, USTEP>, SIMT_SHORT_WARPS * 32, SIMT_SHORT_SMEM_MAX, blocks, regs);
 }
 
 /* Enqueues `split` slices of k_slice (a multiple of the block's step, 4 x USTEP x
@@ -176,9 +170,7 @@ static cudaError_t simt_short_run(int m, int n, int k, int k_slice, int split, c
     const size_t smem = simt_short_smem<MMAX, CV>(k_slice);
     if (m > MMAX || k_slice % (4 * USTEP * SIMT_SHORT_WARPS) != 0 || smem > SIMT_SHORT_SMEM_MAX)
         return cudaErrorInvalidValue;
-    const cudaError_t err =
-        smem > 48 * 1024 ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SIMT_SHORT_SMEM_MAX)
-                         : cudaSuccess;
+    const cudaError_t err = simt_stream_allow_smem(kernel, smem, SIMT_SHORT_SMEM_MAX);
     if (err != cudaSuccess)
         return err;
     const unsigned col_blocks = (unsigned)((n + 32 * CV - 1) / (32 * CV));

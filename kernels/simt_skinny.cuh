@@ -20,6 +20,7 @@
 
 #include "kernels/pdl.cuh"
 #include "kernels/simt_plan.h"
+#include "kernels/simt_stream.cuh"
 
 /* B's slice in shared memory: NMAX rows of k_slice + SIMT_SKINNY_PAD floats (the pad
  * spreads the transposing stores over the banks and keeps each row 16-byte aligned) */
@@ -161,14 +162,8 @@ template <int NMAX> static inline size_t simt_skinny_smem(int k_slice)
  * registers per thread */
 template <int NMAX, int ROWS, int USTEP> static cudaError_t simt_skinny_occupancy(int *blocks, int *regs)
 {
-    auto kernel = gemm_simt_skinny_kernel<NMAX, ROWS, USTEP>;
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SIMT_SKINNY_SMEM_MAX);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, SIMT_SKINNY_WARPS * 32, SIMT_SKINNY_SMEM_MAX);
-    struct cudaFuncAttributes fa;
-    if (err == cudaSuccess && (err = cudaFuncGetAttributes(&fa, kernel)) == cudaSuccess)
-        *regs = fa.numRegs;
-    return err;
+    return simt_stream_occupancy(gemm_simt_skinny_kernel<NMAX, ROWS, USTEP>, SIMT_SKINNY_WARPS * 32,
+                                 SIMT_SKINNY_SMEM_MAX, blocks, regs);
 }
 
 /* Enqueues `split` slices of k_slice (a multiple of 128 x USTEP whose B slice fits
@@ -181,9 +176,7 @@ static cudaError_t simt_skinny_run(int m, int n, int k, int k_slice, int split, 
     const size_t smem = simt_skinny_smem<NMAX>(k_slice);
     if (n > NMAX || k_slice % (128 * USTEP) != 0 || smem > SIMT_SKINNY_SMEM_MAX)
         return cudaErrorInvalidValue;
-    const cudaError_t err =
-        smem > 48 * 1024 ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SIMT_SKINNY_SMEM_MAX)
-                         : cudaSuccess;
+    const cudaError_t err = simt_stream_allow_smem(kernel, smem, SIMT_SKINNY_SMEM_MAX);
     if (err != cudaSuccess)
         return err;
     const unsigned row_blocks = (unsigned)((m + SIMT_SKINNY_WARPS * ROWS - 1) / (SIMT_SKINNY_WARPS * ROWS));

@@ -56,27 +56,33 @@
 #include "kernels/splitk_reduce.cuh"
 #include "kernels/tf32_auto.h"
 
-#define TF32_CONFIG(name, bm, consumers, stages, minb, cluster, eff) \
-    using tf32_cfg_##name = sm90_ws_tile<bm, consumers, stages, minb, cluster>;
+#define TF32_CONFIG(name, bm, consumers, stages, minb, cluster, eff)                                          \
+    using tf32_cfg_##name = sm90_ws_tile<bm, consumers, stages, minb, cluster>;                                \
+    static_assert(cluster > 1 ||                                                                               \
+                      sm90_b_maps_tile<tf32_cfg_##name>::STAGES == TF32_MAPS_B_STAGES(bm, 64 * consumers, stages, minb), \
+                  "the rule's stages of B's maps are the kernel's");
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 
 /* DIRECT: the operands the producer warpgroup loads itself (a, b: as the caller passed
- * them), the others by TMA through the maps (kernels/sm90_ws.cuh) */
+ * them), the others by TMA through the maps (kernels/sm90_ws.cuh); with SM90_MAPS_B, B
+ * through its four row maps (b_rows, b_shifts) and P a tile of B_MAPS. */
 template <class P, int DIRECT>
 static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
 gemm_tf32_auto_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
                       const __grid_constant__ CUtensorMap map_b, float *__restrict__ c, float *ws,
-                      unsigned *counters, int split, int kts, int dp, const float *a, const float *b)
+                      unsigned *counters, int split, int kts, int dp, const float *a, const float *b,
+                      const __grid_constant__ sm90_b_maps b_rows, unsigned b_shifts)
 {
 #if SM90_TF32_DEVICE
     extern __shared__ uint8_t tf32_auto_smem_raw[];
     pdl_wait();   /* an odd shape: the operands' padded copies */
     sm90_rs_gemm<P, 32, true, DIRECT>(tf32_auto_smem_raw, m, n, k, &map_a, &map_b, c,
-                                      sm90_split{ws, counters, split, kts, dp}, sm90_direct{a, b});
+                                      sm90_split{ws, counters, split, kts, dp},
+                                      sm90_direct{a, b, b_rows.row, b_shifts});
 #else
     (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c, (void)ws, (void)counters, (void)split, (void)kts,
-        (void)dp, (void)a, (void)b;
+        (void)dp, (void)a, (void)b, (void)b_rows, (void)b_shifts;
 #endif
 }
 
@@ -106,24 +112,26 @@ template <class P> static cudaError_t tf32_occupancy(int sms, int *blocks, int *
     return cudaOccupancyMaxActiveClusters(clusters, gemm_tf32_auto_kernel<P, 0>, &cfg);
 }
 
-/* One plan of configuration P, DIRECT operands loaded by the kernel itself: maps kept per
- * configuration (the A box is BM rows, half of them with clusters of 2). */
+/* One plan of configuration P, DIRECT operands loaded by the kernel itself (SM90_MAPS_B:
+ * B by its four row maps, on P's tile with B_MAPS): maps kept per configuration (the A box
+ * is BM rows, half of them with clusters of 2). */
 template <class P, int DIRECT>
 static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, const float *a, const float *b, float *c,
                             float *ws, unsigned *counters, cudaStream_t stream)
 {
+    using Q = std::conditional_t<(DIRECT & SM90_MAPS_B) != 0, sm90_b_maps_tile<P>, P>;
     static struct sm90_maps maps;
     static bool smem_raised = false;
     maps.b_box_n = 32, maps.b_swizzle128 = true, maps.direct = DIRECT;
     const unsigned grid = (unsigned)p->grid;
     const int split = p->split, kts = p->kts, dp = (int)p->dp_tiles;
-    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<P, DIRECT>, P::SMEM,
-                          P::A_BOX_ROWS, P::BK, m, n, k, a, b, stream, [&](const struct sm90_maps &mp) {
+    return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<Q, DIRECT>, Q::SMEM,
+                          Q::A_BOX_ROWS, Q::BK, m, n, k, a, b, stream, [&](const struct sm90_maps &mp) {
                               /* after the padded copies: a dependent launch (kernels/pdl.cuh) */
-                              pdl_launch_clustered(mp.pa != a || mp.pb != b, (unsigned)P::CLUSTER,
-                                                   gemm_tf32_auto_kernel<P, DIRECT>, dim3(grid * P::CLUSTER),
-                                                   dim3(P::NT), P::SMEM, stream, m, n, k, mp.a, mp.b, c, ws,
-                                                   counters, split, kts, dp, a, b);
+                              pdl_launch_clustered(mp.pa != a || mp.pb != b, (unsigned)Q::CLUSTER,
+                                                   gemm_tf32_auto_kernel<Q, DIRECT>, dim3(grid * Q::CLUSTER),
+                                                   dim3(Q::NT), Q::SMEM, stream, m, n, k, mp.a, mp.b, c, ws,
+                                                   counters, split, kts, dp, a, b, mp.b_rows, mp.b_shifts);
                           },
                           p->copy_a != 0);
 }
@@ -132,20 +140,26 @@ typedef cudaError_t (*tf32_run_fn)(const struct tf32_plan *, int, int, int, cons
                                    float *, unsigned *, cudaStream_t);
 
 /* per row of the table, in its order (the host table kernels/tf32_plan.c has the same), by
- * DIRECT mask; clustered tiles have no direct loads (NULL) */
+ * the plan's load mask (tf32_plan_load_mask: direct operands, 4 for B's row maps);
+ * clustered tiles load both operands by their one map each (NULL otherwise) */
 template <class P> struct tf32_runs_of {
-    static constexpr tf32_run_fn direct(int mask)
+    static constexpr tf32_run_fn load(int mask)
     {
         if constexpr (P::CLUSTER > 1)
             return mask == 0 ? tf32_run<P, 0> : nullptr;
         else
-            return mask == 0 ? tf32_run<P, 0> : mask == 1 ? tf32_run<P, 1> : mask == 2 ? tf32_run<P, 2> : tf32_run<P, 3>;
+            return mask == 0   ? tf32_run<P, 0>
+                   : mask == 1 ? tf32_run<P, 1>
+                   : mask == 2 ? tf32_run<P, 2>
+                   : mask == 3 ? tf32_run<P, 3>
+                               : tf32_run<P, SM90_MAPS_B>;
     }
 };
-static const tf32_run_fn tf32_runs[][4] = {
+static const tf32_run_fn tf32_runs[][TF32_LOAD_MASKS] = {
 #define TF32_CONFIG(name, ...)                                                                                  \
-    {tf32_runs_of<tf32_cfg_##name>::direct(0), tf32_runs_of<tf32_cfg_##name>::direct(1),                       \
-     tf32_runs_of<tf32_cfg_##name>::direct(2), tf32_runs_of<tf32_cfg_##name>::direct(3)},
+    {tf32_runs_of<tf32_cfg_##name>::load(0), tf32_runs_of<tf32_cfg_##name>::load(1),                           \
+     tf32_runs_of<tf32_cfg_##name>::load(2), tf32_runs_of<tf32_cfg_##name>::load(3),                           \
+     tf32_runs_of<tf32_cfg_##name>::load(4)},
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 };
@@ -243,7 +257,8 @@ extern "C" cudaError_t tf32_plan_launch(const struct tf32_plan *p, int m, int n,
         return err;
     if (p->reduce && (p->split < 2 || p->dp_tiles != 0 || tf32_configs[p->config].cluster != 1))
         return cudaErrorInvalidValue;
-    const tf32_run_fn run = p->direct >= 0 && p->direct < 4 ? tf32_runs[p->config][p->direct] : nullptr;
+    const int mask = tf32_plan_load_mask(p);
+    const tf32_run_fn run = mask >= 0 && mask < TF32_LOAD_MASKS ? tf32_runs[p->config][mask] : nullptr;
     if (run == nullptr)
         return cudaErrorInvalidValue;
     if (!p->reduce)

@@ -152,7 +152,8 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
                                                     const CUtensorMap *map_b, float *__restrict__ c,
                                                     const sm90_split &sk, const sm90_direct &direct = sm90_direct{})
 {
-    constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES;
+    constexpr int BM = P::BM, BK = P::BK, STAGES = P::STAGES;
+    static_assert(P::B_MAPS == ((DIRECT & SM90_MAPS_B) != 0), "B's four maps: the tile's layout and the loads");
     sm90_ws_block blk;
     if (!sm90_ws_start<BW, P, SPLIT, DIRECT>(smem_raw, m, n, k, map_a, map_b, &blk, sk.split, sk.kts, sk.dp,
                                              direct)) {
@@ -176,21 +177,41 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
      * box n/32, row k of 128 bytes, 16-byte chunk (n % 32) / 4 XOR k % 8 (TMA's 128B
      * swizzle): a warp reads 2 chunks x 4 rows, 2-way conflicts at most. */
     auto b_at = [&](int s, int nn, int kk) -> float {
-        const float *const box = bs + s * (BN * BK) + (nn / BW) * (BK * BW);
+        const float *const box = bs + s * (P::B_BYTES / 4) + (nn / BW) * (BK * BW);
         if (BW == 8)
             return box[kk * 8 + nn % 8];
         return box[kk * 32 + ((((nn % 32) >> 2) ^ (kk & 7)) << 2) + (nn & 3)];
     };
+    /* B's four maps: a thread's k (8 ks + tig and 4 more) all have residue tig, rows
+     * 2 ks and 2 ks + 1 of that residue's boxes; its two columns n0 and n0 + 8 lie
+     * s_tig further on in them (swizzled as above, the box's row being 2 ks or 2 ks + 1) */
+    const int n_first = 64 * cw + 16 * warp + g;
+    const int shifted = n_first + (P::B_MAPS ? (int)(direct.b_shifts >> (2 * tig)) & 3 : 0);
+    const int b4_base0 = (tig * P::B_PANELS + shifted / 32) * 256 + (shifted & 3);
+    const int b4_base1 = (tig * P::B_PANELS + (shifted + 8) / 32) * 256 + ((shifted + 8) & 3);
+    const int b4_chunk0 = (shifted % 32) >> 2, b4_chunk1 = ((shifted + 8) % 32) >> 2;
     auto load_frag = [&](auto buf_c, int s) {
         constexpr int BUF = decltype(buf_c)::value;
-        const int n0 = 64 * cw + 16 * warp + g;
+        if constexpr (P::B_MAPS) {
+            const float *const stage = bs + s * (P::B_BYTES / 4);
 #pragma unroll
-        for (int ks = 0; ks < BK / 8; ++ks) {
-            const int k0 = 8 * ks + tig;
-            frag[BUF][ks][0] = __float_as_uint(b_at(s, n0, k0));
-            frag[BUF][ks][1] = __float_as_uint(b_at(s, n0 + 8, k0));
-            frag[BUF][ks][2] = __float_as_uint(b_at(s, n0, k0 + 4));
-            frag[BUF][ks][3] = __float_as_uint(b_at(s, n0 + 8, k0 + 4));
+            for (int ks = 0; ks < BK / 8; ++ks)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int row = 2 * ks + h;
+                    frag[BUF][ks][2 * h] = __float_as_uint(stage[b4_base0 + row * 32 + ((b4_chunk0 ^ row) << 2)]);
+                    frag[BUF][ks][2 * h + 1] = __float_as_uint(stage[b4_base1 + row * 32 + ((b4_chunk1 ^ row) << 2)]);
+                }
+        } else {
+            const int n0 = n_first;
+#pragma unroll
+            for (int ks = 0; ks < BK / 8; ++ks) {
+                const int k0 = 8 * ks + tig;
+                frag[BUF][ks][0] = __float_as_uint(b_at(s, n0, k0));
+                frag[BUF][ks][1] = __float_as_uint(b_at(s, n0 + 8, k0));
+                frag[BUF][ks][2] = __float_as_uint(b_at(s, n0, k0 + 4));
+                frag[BUF][ks][3] = __float_as_uint(b_at(s, n0 + 8, k0 + 4));
+            }
         }
     };
     /* k-tile `it` (fragments in set BUF): four wgmmas, committed; k-tile it-1 retired

@@ -187,7 +187,7 @@ static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a,
 {
     constexpr int V = 16 / sizeof(T);
     const bool pad_a = (k % V != 0 || !sm90_aligned16(*a) || copy_a) && !(direct & 1);
-    const bool pad_b = (n % V != 0 || !sm90_aligned16(*b)) && !(direct & 2);
+    const bool pad_b = (n % V != 0 || !sm90_aligned16(*b)) && !(direct & 6);
     *lda = k, *ldb = n, *scratch = NULL;
     if (!pad_a && !pad_b)
         return cudaSuccess;
@@ -243,15 +243,44 @@ template <class T> static inline cudaError_t sm90_operands_release(sm90_operands
  * A (m x k, pitch lda): boxes of 32 k x bm rows, 128B swizzle, for wgmma's B operand.
  * B (k x n, pitch ldb): boxes of b_box_n n x bk rows, unswizzled: with b_box_n 0 (the
  * default of a zeroed struct) 8 n, one [bk][8] panel; wgmma_ss sets 128, its whole tile. */
+/* B (k x n floats, pitch ld) as four tensor maps, map j of its rows j, j + 4, ... (pitch 4
+ * ld floats, a multiple of 16 bytes whatever ld), its base aligned down to 16 bytes by s_j
+ * floats, which *shifts gets in bits 2j, 2j + 1; boxes of 8 rows x 32 columns, 128B
+ * swizzle (kernels/sm90_ws.cuh, SM90_MAPS_B). Needs k >= 4 (every map a row) and b
+ * 4-byte aligned. A kernel parameter (__grid_constant__). */
+struct sm90_b_maps {
+    CUtensorMap row[4];
+};
+static inline cudaError_t sm90_b_row_maps(struct sm90_b_maps *maps, unsigned *shifts, const float *b, int k, int n,
+                                          long ld)
+{
+    if (k < 4 || ((uintptr_t)b & 3) != 0)
+        return cudaErrorInvalidValue;
+    *shifts = 0;
+    for (int j = 0; j < 4; j++) {
+        const float *first = b + (size_t)j * ld;
+        const int shift = (int)(((uintptr_t)first & 15) / 4);
+        const cudaError_t e = sm90_tensor_map_2d(&maps->row[j], first - shift, (k - j + 3) / 4, n + shift, 4 * ld, 32, 8,
+                                                 CU_TENSOR_MAP_SWIZZLE_128B);
+        if (e != cudaSuccess)
+            return e;
+        *shifts |= (unsigned)shift << (2 * j);
+    }
+    return cudaSuccess;
+}
+
 struct sm90_maps {
     CUtensorMap a, b;
+    struct sm90_b_maps b_rows; /* direct & 4: B by its four row maps instead of b */
+    unsigned b_shifts;
     const float *pa, *pb;
     int m, n, k, bm, bk;
     long lda, ldb;
     bool valid;
     int b_box_n; /* set by the kernel's launcher before the first call; 0 means 8 */
     bool b_swizzle128; /* B boxes with TMA's 128B swizzle (b_box_n 32: rows of 128 bytes) */
-    int direct; /* operands the kernel loads without TMA (1: A, 2: B): no map, left zero */
+    int direct; /* operands the kernel loads without TMA (1: A, 2: B): no map, left zero;
+                 * 4: B by its four row maps (b_rows), never copied */
 };
 
 static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const sm90_operands *op, int m, int n, int k, int bm,
@@ -266,7 +295,11 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const sm90_operands
     cudaError_t e = cudaSuccess;
     if (!(c->direct & 1))
         e = sm90_tensor_map_2d(&c->a, op->a, m, k, op->lda, 32, bm, CU_TENSOR_MAP_SWIZZLE_128B);
-    if (e == cudaSuccess && !(c->direct & 2))
+    memset(&c->b_rows, 0, sizeof c->b_rows);
+    c->b_shifts = 0;
+    if (e == cudaSuccess && (c->direct & 4))
+        e = sm90_b_row_maps(&c->b_rows, &c->b_shifts, op->b, k, n, op->ldb);
+    else if (e == cudaSuccess && !(c->direct & 2))
         e = sm90_tensor_map_2d(&c->b, op->b, k, n, op->ldb, c->b_box_n > 0 ? c->b_box_n : 8, bk,
                                c->b_swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
     if (e != cudaSuccess)

@@ -18,14 +18,13 @@
  * CLUSTER 2: blocks run in clusters of 2 whose tiles share their rows of m (neighbours in
  * n); each block's TMA loads half of the A tile and multicasts it to both, so that L2
  * delivers A once per pair. */
-template <int BM_, int CONSUMERS_, int STAGES_, int MIN_BLOCKS_ = 1, int CLUSTER_ = 1>
+template <int BM_, int CONSUMERS_, int STAGES_, int MIN_BLOCKS_ = 1, int CLUSTER_ = 1, bool B_MAPS_ = false>
 struct sm90_ws_tile {
     static constexpr int BM = BM_;     /* m per tile = wgmma N */
     static constexpr int CONSUMERS = CONSUMERS_;
     static constexpr int BN = 64 * CONSUMERS; /* n per tile = 64 per consumer warpgroup */
     static constexpr int BK = 32;      /* k per stage: one 128-byte swizzle row of A */
     static constexpr int NT = (CONSUMERS + 1) * 128;
-    static constexpr int STAGES = STAGES_;
     static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
     static constexpr int CLUSTER = CLUSTER_;
     static constexpr int A_BOX_ROWS = BM / CLUSTER; /* rows of A one block's TMA loads */
@@ -35,10 +34,20 @@ struct sm90_ws_tile {
      * 255 registers a thread without it. */
     static constexpr bool REG_SPLIT = CONSUMERS == 2 && MIN_BLOCKS == 1;
     static constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
-    static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4;
+    /* B_MAPS: B lands by four tensor maps, one per residue of its row mod 4 (see
+     * SM90_MAPS_B), as [4][B_PANELS][8 k][32 n] boxes: one 32-wide panel more than BN
+     * (each residue's columns are shifted by up to 3), and a stage fewer where the
+     * larger stages would not fit */
+    static constexpr bool B_MAPS = B_MAPS_;
+    static constexpr int B_PANELS = BN / 32 + (B_MAPS ? 1 : 0);
+    static constexpr int A_BYTES = BM * BK * 4, B_BYTES = B_MAPS ? 4 * B_PANELS * 8 * 32 * 4 : BN * BK * 4;
     static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+    static constexpr int SMEM_CAP = MIN_BLOCKS == 1 ? 232448 : 233472 / MIN_BLOCKS - 1024; /* per block, sm_90 */
+    static constexpr int STAGES_FIT = (SMEM_CAP - 16 - 1024) / (STAGE_BYTES + 16);
+    static constexpr int STAGES = B_MAPS && STAGES_FIT < STAGES_ ? STAGES_FIT : STAGES_;
     static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 16 + 1024; /* + flag, alignment */
     static_assert(BK == 32 && BM % 8 == 0 && BM <= 256 && (CONSUMERS == 1 || CONSUMERS == 2), "tile shape");
+    static_assert(SMEM <= SMEM_CAP, "shared memory");
     /* each half of A a whole number of 1024-byte swizzle atoms (8 rows of 128 bytes) */
     static_assert((CLUSTER == 1 || CLUSTER == 2) && A_BOX_ROWS % 8 == 0, "cluster");
     static_assert(!REG_SPLIT || PRODUCER_REGS * 128 + CONSUMER_REGS * 128 * CONSUMERS <= 65536, "register file");
@@ -46,15 +55,27 @@ struct sm90_ws_tile {
 
 /* wgmma_ws's and wgmma_rs's tile: 256 x 128 x 32, 4 stages x 48 KB */
 using sm90_ws_cfg = sm90_ws_tile<256, 2, 4>;
+/* P's tile with B by its four row maps (SM90_MAPS_B) */
+template <class P>
+using sm90_b_maps_tile = sm90_ws_tile<P::BM, P::CONSUMERS, P::STAGES, P::MIN_BLOCKS, P::CLUSTER, true>;
 
 /* Operands the producer warpgroup loads itself, by 4-byte cp.async into the layout TMA
  * would have written, instead of TMA (a DIRECT mask of the kernels' templates): a row
  * pitch that is not a multiple of 16 bytes (k % 4 or n % 4 != 0) cannot be a tensor map's,
  * and a pitch-padded copy first reads and writes the whole operand once more (34.6 MB of A
- * at 1111x47x7777). Unclustered tiles with B in 32-wide boxes only. */
-enum { SM90_DIRECT_A = 1, SM90_DIRECT_B = 2 };
+ * at 1111x47x7777). Unclustered tiles with B in 32-wide boxes only.
+ * B by four tensor maps (SM90_MAPS_B in the same mask, with a tile of B_MAPS): where B's
+ * pitch n is not a multiple of 4 floats, rows r, r + 4, ... still lie 4n floats (16n
+ * bytes) apart, a pitch TMA takes. Map j (j = 0..3) covers rows 4i + j, its base aligned
+ * down by shift s_j floats (0-3) to 16 bytes, so its column c is B's column c - s_j; its
+ * boxes start at whole 32-float columns, as TMA needs. The consumers read B through
+ * registers, so they simply look s_j columns further on (the panel after the tile's
+ * holds the overrun); the s_j columns before B's first are never read. */
+enum { SM90_DIRECT_A = 1, SM90_DIRECT_B = 2, SM90_MAPS_B = 4 };
 struct sm90_direct {
-    const float *a, *b; /* row-major, pitches k and n */
+    const float *a, *b;          /* row-major, pitches k and n */
+    const CUtensorMap *b_maps;   /* SM90_MAPS_B: B's four maps (sm90_b_maps, kernels/sm90_tf32.cuh) */
+    unsigned b_shifts;           /* SM90_MAPS_B: s_j in bits 2j, 2j + 1 */
 };
 
 #if SM90_TF32_DEVICE
@@ -67,9 +88,10 @@ static __device__ __forceinline__ void sm90_ws_ring_init(const CUtensorMap *map_
 {
     if (!(DIRECT & SM90_DIRECT_A))
         tma_prefetch_map(map_a);
-    if (!(DIRECT & SM90_DIRECT_B))
+    if (!(DIRECT & (SM90_DIRECT_B | SM90_MAPS_B)))
         tma_prefetch_map(map_b);
-    constexpr unsigned arrivals = (DIRECT != (SM90_DIRECT_A | SM90_DIRECT_B) ? 1 : 0) + (DIRECT ? 128 : 0);
+    constexpr int COPIES = DIRECT & (SM90_DIRECT_A | SM90_DIRECT_B);
+    constexpr unsigned arrivals = (COPIES != (SM90_DIRECT_A | SM90_DIRECT_B) ? 1 : 0) + (COPIES ? 128 : 0);
     for (int s = 0; s < P::STAGES; ++s) {
         mbar_init(&full[s], arrivals);
         mbar_init(&empty[s], P::CONSUMERS * 4 * P::CLUSTER); /* per consumer warp of the cluster */
@@ -150,12 +172,35 @@ static __device__ __forceinline__ int sm90_ws_walk(int m, int n, const sm90_ws_b
     return it;
 }
 
-/* The producer thread: every stage by TMA. B lands as BN / BW boxes of [BK][BW]. */
+/* B's part of k-tile t by TMA into its stage: BN / BW boxes of [BK][BW] through map_b or,
+ * with B's four maps (P::B_MAPS), for each row residue j the B_PANELS boxes [8 k][32 n]
+ * of rows 4i + j (map j's rows 8t ..) from column col0 on (map j's columns, shifted) */
+template <class P, int BW>
+static __device__ __forceinline__ void sm90_ws_tma_b(float *stage, const CUtensorMap *map_b, const sm90_direct &d,
+                                                     int col0, int t, uint64_t *bar)
+{
+    if constexpr (P::B_MAPS) {
+        static_assert(BW == 32 && P::BK == 32, "B's maps: 32-wide boxes of 8 rows per residue");
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int p = 0; p < P::B_PANELS; ++p)
+                tma_load_2d(stage + (j * P::B_PANELS + p) * 256, &d.b_maps[j], col0 + 32 * p, 8 * t, bar);
+    } else {
+#pragma unroll
+        for (int p = 0; p < P::BN / BW; ++p)
+            tma_load_2d(stage + p * (P::BK * BW), map_b, col0 + BW * p, t * P::BK, bar);
+    }
+}
+
+/* The producer thread: every stage by TMA. B lands as BN / BW boxes of [BK][BW] (or by
+ * its four maps: sm90_ws_tma_b). */
 template <class P, int BW, bool SPLIT>
 static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_ws_block &b,
-                                                       const CUtensorMap *map_a, const CUtensorMap *map_b)
+                                                       const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                       const sm90_direct &d)
 {
-    constexpr int BM = P::BM, BN = P::BN, BK = P::BK;
+    constexpr int BM = P::BM, BK = P::BK;
     float *const as = b.as, *const bs = b.bs;
     uint64_t *const full = b.full;
     sm90_ws_walk<P, SPLIT>(m, n, b, [&](int s, int t, int row0, int col0, int) {
@@ -168,9 +213,7 @@ static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_
         } else {
             tma_load_2d(as + s * (BM * BK), map_a, t * BK, row0, &full[s]);
         }
-#pragma unroll
-        for (int p = 0; p < BN / BW; ++p)
-            tma_load_2d(bs + s * (BN * BK) + p * (BK * BW), map_b, col0 + BW * p, t * BK, &full[s]);
+        sm90_ws_tma_b<P, BW>(bs + s * (P::B_BYTES / 4), map_b, d, col0, t, &full[s]);
     });
 }
 
@@ -191,6 +234,7 @@ static __device__ __forceinline__ void sm90_ws_produce_direct(int m, int n, int 
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES, LAG = STAGES - 2;
     constexpr unsigned TMA_BYTES = (DIRECT & SM90_DIRECT_A ? 0 : P::A_BYTES) + (DIRECT & SM90_DIRECT_B ? 0 : P::B_BYTES);
     static_assert(P::CLUSTER == 1 && BW == 32 && BK == 32 && LAG >= 1, "direct loads: unclustered, 32-wide B boxes");
+    static_assert(!P::B_MAPS && !(DIRECT & SM90_MAPS_B), "direct loads: B by one map or copied");
     float *const as = b.as, *const bs = b.bs;
     uint64_t *const full = b.full;
     const int uses = sm90_ws_walk<P, SPLIT>(m, n, b, [&](int s, int t, int row0, int col0, int it) {
@@ -199,9 +243,7 @@ static __device__ __forceinline__ void sm90_ws_produce_direct(int m, int n, int 
             if constexpr (!(DIRECT & SM90_DIRECT_A))
                 tma_load_2d(as + s * (BM * BK), map_a, t * BK, row0, &full[s]);
             if constexpr (!(DIRECT & SM90_DIRECT_B))
-#pragma unroll
-                for (int p = 0; p < BN / BW; ++p)
-                    tma_load_2d(bs + s * (BN * BK) + p * (BK * BW), map_b, col0 + BW * p, t * BK, &full[s]);
+                sm90_ws_tma_b<P, BW>(bs + s * (BN * BK), map_b, d, col0, t, &full[s]);
         }
         if constexpr (DIRECT & SM90_DIRECT_A) {
             /* warp w copies rows w, w + 4, ...: r % 8 takes two values, so two offsets */
@@ -279,13 +321,13 @@ static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, i
     if (wg == 0) {
         if constexpr (P::REG_SPLIT)
             setmaxnreg_dec<P::PRODUCER_REGS>();
-        if constexpr (DIRECT != 0) {
+        if constexpr ((DIRECT & (SM90_DIRECT_A | SM90_DIRECT_B)) != 0) {
             sm90_ws_produce_direct<P, BW, SPLIT, DIRECT>(m, n, k, *b, map_a, map_b, direct, tid);
             return false;
         }
         if (tid != 0)
             return false;
-        sm90_ws_produce<P, BW, SPLIT>(m, n, *b, map_a, map_b);
+        sm90_ws_produce<P, BW, SPLIT>(m, n, *b, map_a, map_b, direct);
         return false;
     }
     if constexpr (P::REG_SPLIT)

@@ -134,7 +134,9 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
                         c->stages <= TF32_LOCKSTEP_MAX_STAGES;
     /* operands the kernel loads itself (p->direct): rows off sectors, by 4-byte copies */
     const int direct_a = (p->direct & TF32_DIRECT_A) != 0, direct_b = (p->direct & TF32_DIRECT_B) != 0;
-    const double a_bytes = c->bm * 128.0, b_bytes = bn * 128.0;
+    /* B by its four row maps: a panel of 32 columns more per block */
+    const double b_panels = p->maps_b ? (bn / 32 + 1.0) / (bn / 32.0) : 1.0;
+    const double a_bytes = c->bm * 128.0, b_bytes = bn * 128.0 * b_panels;
     const double a_l2 = direct_a ? TF32_DIRECT_L2_SPLIT : a_split / c->cluster;
     const double b_l2 = direct_b ? TF32_DIRECT_L2_SPLIT : 1.0;
     const double feed = a_bytes / (direct_a ? TF32_DIRECT_BYTES_PER_CLK : TF32_SM_BYTES_PER_CLK) +
@@ -173,11 +175,14 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
                         int reduce, struct tf32_plan *p)
 {
     if (config < 0 || config >= tf32_config_count || split < 1 || m < 1 || n < 1 || k < 1 || load < 0 ||
-        load > TF32_LOAD_DIRECT || (load == TF32_LOAD_COPY_A && !a_off_sector(k)))
+        load >= TF32_LOADS || (load == TF32_LOAD_COPY_A && !a_off_sector(k)))
         return -1;
     const struct tf32_config *c = &tf32_configs[config];
     const int direct = load == TF32_LOAD_DIRECT ? tf32_direct_operands(n, k) : 0;
     if (load == TF32_LOAD_DIRECT && (direct == 0 || c->cluster > 1))
+        return -1;
+    const int maps_b = load == TF32_LOAD_MAPS_B;
+    if (maps_b && (n % 4 == 0 || k < 4 || c->cluster > 1))
         return -1;
     const int copy_a = load == TF32_LOAD_COPY_A;
     if (reduce && (split < 2 || c->cluster > 1))
@@ -214,6 +219,7 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
         return -1;
     p->copy_a = copy_a;
     p->direct = direct;
+    p->maps_b = maps_b;
     p->sm_cycles = sm_cycles(mc, p, a_off_sector(k) && !copy_a ? TF32_A_SPLIT : 1.0);
     const double dram = 4.0 * ((double)m * k + (double)k * n + (double)m * n) / TF32_DRAM_BYTES_PER_CLK;
     const double s2 = p->sm_cycles * p->sm_cycles, d2 = dram * dram;
@@ -225,7 +231,7 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
      * the time (1111x47x7777: A, 34.6 MB, read and written before the kernel reads it again) */
     if (k % 4 != 0 && !(direct & TF32_DIRECT_A))
         p->est_cycles += TF32_COPY_CLK + 8.0 * m * k / TF32_DRAM_BYTES_PER_CLK;
-    if (n % 4 != 0 && !(direct & TF32_DIRECT_B))
+    if (n % 4 != 0 && !(direct & TF32_DIRECT_B) && !maps_b)
         p->est_cycles += TF32_COPY_CLK + 8.0 * k * n / TF32_DRAM_BYTES_PER_CLK;
     if (reduce) { /* the reduction kernel after it: simt_auto's, at its rule's estimate */
         struct simt_machine smc = {0};
@@ -237,7 +243,18 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
 
 int tf32_plan_load(const struct tf32_plan *p)
 {
-    return p->copy_a ? TF32_LOAD_COPY_A : p->direct ? TF32_LOAD_DIRECT : TF32_LOAD_TMA;
+    return p->copy_a ? TF32_LOAD_COPY_A : p->direct ? TF32_LOAD_DIRECT : p->maps_b ? TF32_LOAD_MAPS_B : TF32_LOAD_TMA;
+}
+
+int tf32_plan_load_mask(const struct tf32_plan *p)
+{
+    return p->direct | (p->maps_b ? TF32_MAPS_B : 0);
+}
+
+int tf32_plan_stages(const struct tf32_plan *p)
+{
+    const struct tf32_config *c = &tf32_configs[p->config];
+    return p->maps_b ? TF32_MAPS_B_STAGES(c->bm, tf32_config_block_bn(c), c->stages, c->min_blocks) : c->stages;
 }
 
 long tf32_plan_launch_threads(const struct tf32_plan *p)
@@ -259,7 +276,7 @@ int tf32_plan_candidates(const struct tf32_machine *mc, long m, long n, long k, 
 
 struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k)
 {
-    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0, 0, 0, 0}, p;
+    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0, 0, 0, 0, 0}, p;
     for (int reduce = 0; reduce < 2; reduce++)
         for (int load = 0; load < TF32_LOADS; load++)
             for (int c = 0; c < tf32_config_count; c++)
@@ -289,20 +306,25 @@ size_t tf32_plan_counter_bytes(const struct tf32_plan *p)
                : 0;
 }
 
-void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len)
+static void describe_tile(const struct tf32_config *c, int stages, int split, char *buf, size_t len)
 {
     char blocks[16] = "", cluster[24] = "";
     if (c->min_blocks > 1)
         snprintf(blocks, sizeof blocks, " b%d", c->min_blocks);
     if (c->cluster > 1)
         snprintf(cluster, sizeof cluster, " cluster%d", c->cluster);
-    snprintf(buf, len, "%dx%dx32 wg%d s%d%s%s split%d", c->bm, tf32_config_block_bn(c), c->consumers, c->stages,
-             blocks, cluster, split);
+    snprintf(buf, len, "%dx%dx32 wg%d s%d%s%s split%d", c->bm, tf32_config_block_bn(c), c->consumers, stages, blocks,
+             cluster, split);
+}
+
+void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len)
+{
+    describe_tile(c, c->stages, split, buf, len);
 }
 
 void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len)
 {
-    tf32_config_describe(&tf32_configs[p->config], p->split, buf, len);
+    describe_tile(&tf32_configs[p->config], tf32_plan_stages(p), p->split, buf, len);
     const size_t used = strlen(buf);
     if (p->dp_tiles > 0 && used < len) /* the split is the last wave's: say how many tiles */
         snprintf(buf + used, len - used, " tail%ld", p->tiles - p->dp_tiles);
@@ -313,6 +335,9 @@ void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len)
     if (p->direct && loads < len)
         snprintf(buf + loads, len - loads, " direct%s%s", p->direct & TF32_DIRECT_A ? "A" : "",
                  p->direct & TF32_DIRECT_B ? "B" : "");
+    const size_t maps = strlen(buf);
+    if (p->maps_b && maps < len)
+        snprintf(buf + maps, len - maps, " mapsB");
     const size_t last = strlen(buf);
     if (p->reduce && last < len)
         snprintf(buf + last, len - last, " reduce");

@@ -91,11 +91,26 @@ extern "C" {
 #define TF32_DIRECT_L2_SPLIT 1.25
 #define TF32_DIRECT_A 1 /* = SM90_DIRECT_A, kernels/sm90_ws.cuh */
 #define TF32_DIRECT_B 2
+/* Where n % 4 != 0 a plan may also load B by TMA through four tensor maps, one per residue
+ * of its row index mod 4 (rows 4 apart: a pitch of 16n bytes), with no copy
+ * (kernels/sm90_ws.cuh, SM90_MAPS_B). Each map's columns are shifted by up to 3 floats, so
+ * a block loads one 32-wide panel of B more than its BN: B's bytes in and through L2
+ * count (BN / 32 + 1) / (BN / 32) times. Unclustered tiles, k >= 4; the ring may lose a
+ * stage to the larger stages (TF32_MAPS_B_STAGES: the kernel's tile asserts the same). */
+#define TF32_MAPS_B 4   /* = SM90_MAPS_B: the bit of the plan's load mask */
+#define TF32_SMEM_CAP(minb) ((minb) == 1 ? 232448 : 233472 / (minb) - 1024)
+#define TF32_MAPS_B_STAGE_BYTES(bm, bn) ((bm) * 128 + 4 * ((bn) / 32 + 1) * 1024)
+#define TF32_MAPS_B_STAGES(bm, bn, stages, minb)                                                           \
+    ((TF32_SMEM_CAP(minb) - 1040) / (TF32_MAPS_B_STAGE_BYTES(bm, bn) + 16) < (stages)                      \
+         ? (TF32_SMEM_CAP(minb) - 1040) / (TF32_MAPS_B_STAGE_BYTES(bm, bn) + 16)                          \
+         : (stages))
 /* how a plan gets its operands to TMA (tf32_plan_make_kind's load) */
 #define TF32_LOAD_TMA 0    /* in place, or pitch-padded copies where k % 4 or n % 4 != 0 */
 #define TF32_LOAD_COPY_A 1 /* A copied onto whole lines first (only where k % 8 == 4) */
 #define TF32_LOAD_DIRECT 2 /* the operands TMA cannot address loaded by the kernel */
-#define TF32_LOADS 3
+#define TF32_LOAD_MAPS_B 3 /* B (n % 4 != 0) by its four row maps; A as TMA_LOAD's */
+#define TF32_LOADS 4
+#define TF32_LOAD_MASKS 5  /* tf32_plan_load_mask's values: 0-3 direct operands, 4 B's maps */
 #define TF32_MAX_WORKSPACE_BYTES (256L << 20)
 #define TF32_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 #define TF32_MAX_CONFIGS 16
@@ -150,6 +165,7 @@ struct tf32_plan {
     int reduce;  /* the slices' partial products go to split x m x n floats of workspace, which
                   * the split-K reduction kernel sums into C (kernels/splitk_reduce.cuh), instead
                   * of the in-kernel fixup; unclustered tiles, every tile sliced */
+    int maps_b;  /* B by its four row maps (TF32_LOAD_MAPS_B), no copy */
 };
 
 /* The plan of configuration `config` with `split` slices at m x n x k: 0, or -1 when it
@@ -175,6 +191,10 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
 int tf32_direct_operands(long n, long k);
 /* The plan's way to load (its `load` of tf32_plan_make_kind). */
 int tf32_plan_load(const struct tf32_plan *p);
+/* The kernel's load mask of a plan: its direct operands, or TF32_MAPS_B. */
+int tf32_plan_load_mask(const struct tf32_plan *p);
+/* The ring's stages a plan runs: the tile's, fewer with B's maps where they do not fit. */
+int tf32_plan_stages(const struct tf32_plan *p);
 
 /* Threads of the GEMM launch (every block of the grid, clusters' too). */
 long tf32_plan_launch_threads(const struct tf32_plan *p);
@@ -197,7 +217,8 @@ double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan 
 /* "256x128x32 wg2 s4 split1" into buf (the results' config column): tile, consumer
  * warpgroups, stages, " b2" where MIN_BLOCKS is 2, split; a plan whose split slices only
  * the last wave adds " tail24" (its 24 sliced tiles), one that copies A " copyA", one that
- * loads operands in the kernel " directA", " directB" or " directAB". */
+ * loads operands in the kernel " directA", " directB" or " directAB", one that loads B by
+ * its four row maps " mapsB" (and the ring's stages it runs). */
 void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len);
 void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len);
 

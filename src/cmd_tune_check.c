@@ -79,6 +79,7 @@ static int tc_read(const char *path, struct tc_table *t, char *err, size_t errle
         t->mc.blocks_per_sm[c] = (int)blocks;
         const int load = strstr(f[col[TC_CONFIG]], " copyA")    ? TF32_LOAD_COPY_A
                          : strstr(f[col[TC_CONFIG]], " direct") ? TF32_LOAD_DIRECT
+                         : strstr(f[col[TC_CONFIG]], " mapsB")  ? TF32_LOAD_MAPS_B
                                                                  : TF32_LOAD_TMA;
         const int reduce = strstr(f[col[TC_CONFIG]], " reduce") != NULL;
         t->loads |= 1 << load;

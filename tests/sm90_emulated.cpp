@@ -351,15 +351,29 @@ static std::vector<float> guarded(size_t n, float fill)
  * padded copies), the padding NaN. */
 template <class P, bool SPLIT, int DIRECT = 0>
 static void launch(int m, int n, int k, const std::vector<float> &a, long lda, const std::vector<float> &b, long ldb,
-                   float *c, const sm90_split &sk, unsigned grid, bool reversed)
+                   float *c, const sm90_split &sk, unsigned grid, bool reversed, const float *b_first = nullptr)
 {
     emu_sources = {{a.data(), a.data() + a.size()}, {b.data(), b.data() + b.size()}};
-    CUtensorMap map_a, map_b;
-    const emu_map ea = {a.data(), m, k, lda, 32, P::A_BOX_ROWS, 1}, eb = {b.data(), k, n, ldb, 32, P::BK, 1};
+    const float *const pb = b_first ? b_first : b.data(); /* B's first element (maps of B: any 4-byte alignment) */
+    CUtensorMap map_a, map_b, b_rows[4];
+    const emu_map ea = {a.data(), m, k, lda, 32, P::A_BOX_ROWS, 1}, eb = {pb, k, n, ldb, 32, P::BK, 1};
     memset(&map_a, 0, sizeof map_a);
     memset(&map_b, 0, sizeof map_b);
     memcpy(&map_a, &ea, sizeof ea);
     memcpy(&map_b, &eb, sizeof eb);
+    /* B's four row maps as the launcher makes them (kernels/sm90_tf32.cuh, sm90_b_row_maps):
+     * rows j, j + 4, ... at pitch 4 ldb, the base aligned down to 16 bytes by s_j floats */
+    unsigned b_shifts = 0;
+    memset(b_rows, 0, sizeof b_rows);
+    if (DIRECT & SM90_MAPS_B)
+        for (int j = 0; j < 4; j++) {
+            const float *first = pb + (size_t)j * ldb;
+            const int shift = (int)(((uintptr_t)first & 15) / 4);
+            must(first - shift >= b.data(), "B's row maps begin inside B's buffer");
+            const emu_map ej = {first - shift, (k - j + 3) / 4, n + shift, 4 * ldb, 32, 8, 1};
+            memcpy(&b_rows[j], &ej, sizeof ej);
+            b_shifts |= (unsigned)shift << (2 * j);
+        }
     /* grid: clusters of P::CLUSTER blocks, run one cluster at a time, its blocks at once;
      * each block's dynamic shared memory starts 16 bytes into a 1024-aligned window (as
      * after a static variable), so the kernel's own alignment is exercised */
@@ -395,7 +409,7 @@ static void launch(int m, int n, int k, const std::vector<float> &a, long lda, c
                     threadIdx = {(unsigned)t, 0, 0};
                     sm90_rs_gemm<P, 32, SPLIT, DIRECT>(ranks[r]->smem + 16, m, n, k, (const CUtensorMap *)&map_a,
                                                        (const CUtensorMap *)&map_b, c, sk,
-                                                       sm90_direct{a.data(), b.data()});
+                                                       sm90_direct{a.data(), pb, b_rows, b_shifts});
                     must(copy_groups.empty() && copies_open.empty(), "every cp.async retired by its thread");
                 });
         for (auto &t : threads)
@@ -478,6 +492,16 @@ template <class P>
 static void launch_plan(const operands &o, const tf32_plan &p, float *c, const sm90_split &sk, bool reversed)
 {
     if constexpr (P::CLUSTER == 1) {
+        if (p.maps_b) {
+            /* B tight (pitch n) one float into its buffer: every s_j, s_0 too, non-zero or not
+             * by the row, and the maps' first columns read B's buffer before B itself */
+            const std::vector<float> tb = tight(o.b, o.k, o.n, o.ldb);
+            std::vector<float> b(tb.size() + 1, NAN);
+            std::copy(tb.begin(), tb.end(), b.begin() + 1);
+            launch<sm90_b_maps_tile<P>, true, SM90_MAPS_B>(o.m, o.n, o.k, o.a, o.lda, b, o.n, c, sk, (unsigned)p.grid,
+                                                           reversed, b.data() + 1);
+            return;
+        }
         if (p.direct != 0) {
             const std::vector<float> a = tight(o.a, o.m, o.k, o.lda), b = tight(o.b, o.k, o.n, o.ldb);
             if (p.direct == 1)
@@ -562,6 +586,7 @@ int main()
     const operands wide = make_operands(70, 300, 700);
     const operands waves = make_operands(770, 300, 400); /* more tiles than slots for the large tiles */
     const operands odd_k = make_operands(150, 72, 333);  /* A's rows off 16 bytes: loaded directly */
+    const operands odd_n = make_operands(140, 201, 334);  /* B's rows 4 bytes apart mod 16: B's maps */
     check_wgmma_rs(tiny);
     check_wgmma_rs(make_operands(300, 200, 100));
     int ci = 0;
@@ -578,6 +603,10 @@ int main()
     check_config<tf32_cfg_##name>(ci, mid, {1, 2}, 0, TF32_LOAD_DIRECT);                                     \
     check_config<tf32_cfg_##name>(ci, odd_k, {1, 3}, 0, TF32_LOAD_DIRECT);                                   \
     check_config<tf32_cfg_##name>(ci, odd_k, {3}, 1, TF32_LOAD_DIRECT);                                      \
+    check_config<tf32_cfg_##name>(ci, ragged, {1}, 0, TF32_LOAD_MAPS_B);                                     \
+    check_config<tf32_cfg_##name>(ci, mid, {1, 2}, 0, TF32_LOAD_MAPS_B);                                     \
+    check_config<tf32_cfg_##name>(ci, odd_n, {1, 3}, 0, TF32_LOAD_MAPS_B);                                   \
+    check_config<tf32_cfg_##name>(ci, odd_n, {3}, 1, TF32_LOAD_MAPS_B);                                      \
     ci++;
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG

@@ -62,7 +62,7 @@ static void test_table(void)
     CHECK(first->bm == 256 && first->consumers == 2 && first->stages == 4 && first->min_blocks == 1,
           "the first tile is wgmma_rs's 256 x 128 x 32, 4 stages (ties go to it)");
     char buf[80];
-    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129, 0, 0, 0};
+    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129, 0, 0, 0, 0};
     tf32_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "256x128x32 wg2 s4 split3") == 0, "a plan described as the config column says: %s", buf);
     const int b2 = tf32_config_find("w64x64b2");
@@ -132,7 +132,7 @@ static void test_rule(void)
         for (int j = 0; j < nc; j++) {
             least = fmin(least, cand[j].est_cycles);
             sound = sound && plan_sound(&mc, &cand[j], m, n, k);
-            whole += cand[j].split == 1 && !cand[j].copy_a && !cand[j].direct;
+            whole += cand[j].split == 1 && tf32_plan_load(&cand[j]) == TF32_LOAD_TMA;
         }
         ok = ok && p.est_cycles == least && plan_sound(&mc, &p, m, n, k);
         unsplit = unsplit && whole == tf32_config_count;

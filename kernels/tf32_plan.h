@@ -25,7 +25,9 @@
  * a sector (then the plan copying A first is a candidate too) and halved where clusters of
  * 2 share it. Where k % 4 or n % 4 != 0 (rows TMA cannot address) each plan either copies
  * the operand first (its bytes read and written at the DRAM rate) or loads it in the kernel
- * (direct: those bytes at TF32_DIRECT_BYTES_PER_CLK an SM instead of TMA's rate). The SM's
+ * (direct: those bytes at TF32_DIRECT_BYTES_PER_CLK an SM instead of TMA's rate); where
+ * n % 4 != 0 a plan may also load B by TMA through four maps of its rows mod 4 (mapsB: B's
+ * bytes, one 32-wide panel more per block, at TMA's rate, no copy). The SM's
  * time S and the device's DRAM time D (A, B and C once: 4 (MK + KN + MN) bytes at
  * TF32_DRAM_BYTES_PER_CLK) overlap, not perfectly: the estimate is (S^4 + D^4)^(1/4) +
  * TF32_LAUNCH_CLK. So a compute-bound shape goes by the wave count

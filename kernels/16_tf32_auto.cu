@@ -60,7 +60,10 @@
     using tf32_cfg_##name = sm90_ws_tile<bm, consumers, stages, minb, cluster>;                                \
     static_assert(cluster > 1 ||                                                                               \
                       sm90_b_maps_tile<tf32_cfg_##name>::STAGES == TF32_MAPS_B_STAGES(bm, 64 * consumers, stages, minb), \
-                  "the rule's stages of B's maps are the kernel's");
+                  "the rule's stages of B's maps are the kernel's");                                         \
+    static_assert(cluster > 1 ||                                                                               \
+                      sm90_a_maps_tile<tf32_cfg_##name>::STAGES == TF32_MAPS_A_STAGES(bm, 64 * consumers, stages, minb), \
+                  "the rule's stages of A's maps are the kernel's");
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 
@@ -72,17 +75,18 @@ static __global__ void __launch_bounds__(P::NT, P::MIN_BLOCKS)
 gemm_tf32_auto_kernel(int m, int n, int k, const __grid_constant__ CUtensorMap map_a,
                       const __grid_constant__ CUtensorMap map_b, float *__restrict__ c, float *ws,
                       unsigned *counters, int split, int kts, int dp, const float *a, const float *b,
-                      const __grid_constant__ sm90_b_maps b_rows, unsigned b_shifts)
+                      const __grid_constant__ sm90_row_maps b_rows, unsigned b_shifts,
+                      const __grid_constant__ sm90_row_maps a_rows, unsigned a_shifts)
 {
 #if SM90_TF32_DEVICE
     extern __shared__ uint8_t tf32_auto_smem_raw[];
     pdl_wait();   /* an odd shape: the operands' padded copies */
     sm90_rs_gemm<P, 32, true, DIRECT>(tf32_auto_smem_raw, m, n, k, &map_a, &map_b, c,
                                       sm90_split{ws, counters, split, kts, dp},
-                                      sm90_direct{a, b, b_rows.row, b_shifts});
+                                      sm90_direct{a, b, b_rows.row, b_shifts, a_rows.row, a_shifts});
 #else
     (void)m, (void)n, (void)k, (void)map_a, (void)map_b, (void)c, (void)ws, (void)counters, (void)split, (void)kts,
-        (void)dp, (void)a, (void)b, (void)b_rows, (void)b_shifts;
+        (void)dp, (void)a, (void)b, (void)b_rows, (void)b_shifts, (void)a_rows, (void)a_shifts;
 #endif
 }
 
@@ -119,19 +123,21 @@ template <class P, int DIRECT>
 static cudaError_t tf32_run(const struct tf32_plan *p, int m, int n, int k, const float *a, const float *b, float *c,
                             float *ws, unsigned *counters, cudaStream_t stream)
 {
-    using Q = std::conditional_t<(DIRECT & SM90_MAPS_B) != 0, sm90_b_maps_tile<P>, P>;
+    using Q = std::conditional_t<(DIRECT & SM90_MAPS_B) != 0, sm90_b_maps_tile<P>,
+                                 std::conditional_t<(DIRECT & SM90_MAPS_A) != 0, sm90_a_maps_tile<P>, P>>;
     static struct sm90_maps maps;
     static bool smem_raised = false;
     maps.b_box_n = 32, maps.b_swizzle128 = true, maps.direct = DIRECT;
     const unsigned grid = (unsigned)p->grid;
     const int split = p->split, kts = p->kts, dp = (int)p->dp_tiles;
     return sm90_tf32_gemm(&maps, &smem_raised, (const void *)gemm_tf32_auto_kernel<Q, DIRECT>, Q::SMEM,
-                          Q::A_BOX_ROWS, Q::BK, m, n, k, a, b, stream, [&](const struct sm90_maps &mp) {
+                          Q::A_BOX_ROWS, Q::B_ROWS, m, n, k, a, b, stream, [&](const struct sm90_maps &mp) {
                               /* after the padded copies: a dependent launch (kernels/pdl.cuh) */
                               pdl_launch_clustered(mp.pa != a || mp.pb != b, (unsigned)Q::CLUSTER,
                                                    gemm_tf32_auto_kernel<Q, DIRECT>, dim3(grid * Q::CLUSTER),
                                                    dim3(Q::NT), Q::SMEM, stream, m, n, k, mp.a, mp.b, c, ws,
-                                                   counters, split, kts, dp, a, b, mp.b_rows, mp.b_shifts);
+                                                   counters, split, kts, dp, a, b, mp.b_rows, mp.b_shifts, mp.a_rows,
+                                                   mp.a_shifts);
                           },
                           p->copy_a != 0);
 }
@@ -152,14 +158,16 @@ template <class P> struct tf32_runs_of {
                    : mask == 1 ? tf32_run<P, 1>
                    : mask == 2 ? tf32_run<P, 2>
                    : mask == 3 ? tf32_run<P, 3>
-                               : tf32_run<P, SM90_MAPS_B>;
+                   : mask == 4 ? tf32_run<P, SM90_MAPS_B>
+                   : mask == 8 ? tf32_run<P, SM90_MAPS_A>
+                               : nullptr;
     }
 };
 static const tf32_run_fn tf32_runs[][TF32_LOAD_MASKS] = {
 #define TF32_CONFIG(name, ...)                                                                                  \
     {tf32_runs_of<tf32_cfg_##name>::load(0), tf32_runs_of<tf32_cfg_##name>::load(1),                           \
      tf32_runs_of<tf32_cfg_##name>::load(2), tf32_runs_of<tf32_cfg_##name>::load(3),                           \
-     tf32_runs_of<tf32_cfg_##name>::load(4)},
+     tf32_runs_of<tf32_cfg_##name>::load(4), nullptr, nullptr, nullptr, tf32_runs_of<tf32_cfg_##name>::load(8)},
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG
 };

@@ -56,13 +56,24 @@ static __device__ __forceinline__ void pin_fragments(uint32_t (&f)[4][4])
 template <int BM>
 static __device__ __forceinline__ void sm90_rs_k8(float (&acc)[BM / 2], const uint32_t (&a)[4], uint64_t desc)
 {
-    static_assert(BM == 256 || BM == 128 || BM == 64, "wgmma N of the RS tiles");
+    static_assert(BM == 256 || BM == 128 || BM == 64 || BM == 32 || BM == 16, "wgmma N of the RS tiles");
     if constexpr (BM == 256)
         wgmma_m64n256k8_rs(acc, a, desc, 1);
     else if constexpr (BM == 128)
         wgmma_m64n128k8_rs(acc, a, desc, 1);
-    else
+    else if constexpr (BM == 64)
         wgmma_m64n64k8_rs(acc, a, desc, 1);
+    else if constexpr (BM == 32) /* A's maps: one residue of a 128-row tile */
+        wgmma_m64n32k8_rs(acc, a, desc, 1);
+    else
+        wgmma_m64n16k8_rs(acc, a, desc, 1);
+}
+
+/* Residue j's accumulators of an A_MAPS tile: BM / 8 of the BM / 2, as one wgmma's. */
+template <int BM>
+static __device__ __forceinline__ float (&sm90_residue_acc(float (&acc)[BM / 2], int j))[BM / 8]
+{
+    return *reinterpret_cast<float(*)[BM / 8]>(&acc[j * (BM / 8)]);
 }
 
 /* A consumer warp's release of a stage (lane 0): to its block's producer, and in a
@@ -154,6 +165,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
 {
     constexpr int BM = P::BM, BK = P::BK, STAGES = P::STAGES;
     static_assert(P::B_MAPS == ((DIRECT & SM90_MAPS_B) != 0), "B's four maps: the tile's layout and the loads");
+    static_assert(P::A_MAPS == ((DIRECT & SM90_MAPS_A) != 0), "A's four maps: the tile's layout and the loads");
     sm90_ws_block blk;
     if (!sm90_ws_start<BW, P, SPLIT, DIRECT>(smem_raw, m, n, k, map_a, map_b, &blk, sk.split, sk.kts, sk.dp,
                                              direct)) {
@@ -177,7 +189,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
      * box n/32, row k of 128 bytes, 16-byte chunk (n % 32) / 4 XOR k % 8 (TMA's 128B
      * swizzle): a warp reads 2 chunks x 4 rows, 2-way conflicts at most. */
     auto b_at = [&](int s, int nn, int kk) -> float {
-        const float *const box = bs + s * (P::B_BYTES / 4) + (nn / BW) * (BK * BW);
+        const float *const box = bs + s * (P::B_BYTES / 4) + (nn / BW) * (P::B_ROWS * BW);
         if (BW == 8)
             return box[kk * 8 + nn % 8];
         return box[kk * 32 + ((((nn % 32) >> 2) ^ (kk & 7)) << 2) + (nn & 3)];
@@ -190,9 +202,24 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
     const int b4_base0 = (tig * P::B_PANELS + shifted / 32) * 256 + (shifted & 3);
     const int b4_base1 = (tig * P::B_PANELS + (shifted + 8) / 32) * 256 + ((shifted + 8) & 3);
     const int b4_chunk0 = (shifted % 32) >> 2, b4_chunk1 = ((shifted + 8) % 32) >> 2;
+    /* A's maps: residue j's products take B's rows s_j earlier; B's stage begins B_LEAD
+     * rows before the k-tile */
+    auto load_frag_residue = [&](auto buf_c, int s, int j) {
+        constexpr int BUF = decltype(buf_c)::value;
+        const int k0 = P::B_LEAD - (int)((direct.a_shifts >> (2 * j)) & 3) + tig;
+#pragma unroll
+        for (int ks = 0; ks < BK / 8; ++ks) {
+            frag[BUF][ks][0] = __float_as_uint(b_at(s, n_first, k0 + 8 * ks));
+            frag[BUF][ks][1] = __float_as_uint(b_at(s, n_first + 8, k0 + 8 * ks));
+            frag[BUF][ks][2] = __float_as_uint(b_at(s, n_first, k0 + 8 * ks + 4));
+            frag[BUF][ks][3] = __float_as_uint(b_at(s, n_first + 8, k0 + 8 * ks + 4));
+        }
+    };
     auto load_frag = [&](auto buf_c, int s) {
         constexpr int BUF = decltype(buf_c)::value;
-        if constexpr (P::B_MAPS) {
+        if constexpr (P::A_MAPS) {
+            load_frag_residue(std::integral_constant<int, BUF>(), s, 0);
+        } else if constexpr (P::B_MAPS) {
             const float *const stage = bs + s * (P::B_BYTES / 4);
 #pragma unroll
             for (int ks = 0; ks < BK / 8; ++ks)
@@ -238,6 +265,46 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         }
         ++it;
     };
+    /* A's maps: k-tile `it` as four steps, one per residue j (its rows' wgmmas, N = BM / 4,
+     * fragments in set j % 2); each retires the step before (wait_group 1), so residue 0
+     * releases the previous k-tile's stage, and loads the next step's fragments */
+    auto step_residue = [&](auto j_c, bool release_prev, bool has_next) {
+        constexpr int J = decltype(j_c)::value, BUF = J % 2, PREV = 1 - BUF;
+        const int s = it % STAGES;
+        wgmma_fence();
+        const float *const ap = as + s * (BM * BK) + J * (BM / 4) * BK;
+#pragma unroll
+        for (int ks = 0; ks < BK / 8; ++ks)
+            sm90_rs_k8<BM / 4>(sm90_residue_acc<BM>(acc, J), frag[BUF][ks], wgmma_desc_k128(ap + 8 * ks));
+        wgmma_commit();
+        wgmma_wait<1>();
+        pin_fragments(frag[PREV]);
+        if (J == 0 && release_prev && lane == 0)
+            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank);
+        if constexpr (J < 3) {
+            load_frag_residue(std::integral_constant<int, PREV>(), s, J + 1);
+        } else {
+            if (has_next) {
+                const int s1 = (it + 1) % STAGES;
+                mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
+                load_frag_residue(std::integral_constant<int, PREV>(), s1, 0);
+            }
+            ++it;
+        }
+    };
+    /* A's maps, a unit's first k-tile: the s_j columns before each row's first (the row
+     * before it, or nothing) are zeroed, since B's zeros there would not cancel an
+     * infinity; generic writes that wgmma reads through the async proxy */
+    auto zero_lead = [&](int s) {
+        constexpr int CT = P::CONSUMERS * 128, ROWS = BM / 4;
+        for (int e = tid - 128; e < 4 * ROWS * 3; e += CT) {
+            const int j = e / (ROWS * 3), row = e % (ROWS * 3) / 3, col = e % 3;
+            if (col < (int)((direct.a_shifts >> (2 * j)) & 3))
+                as[s * (BM * BK) + (j * ROWS + row) * BK + ((row & 7) << 2) + col] = 0.f;
+        }
+        fence_proxy_async_smem();
+        sm90_consumers_sync<P>();
+    };
 
     for (int u = sm90_ws_first_unit<P>(); u < blk.units; u += sm90_ws_unit_stride<P>()) {
         int tile, z, row0, col0, kt0, ktiles;
@@ -246,13 +313,26 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         for (int i = 0; i < BM / 2; ++i)
             acc[i] = 0.f;
         mbar_wait(&full[it % STAGES], (unsigned)(it / STAGES) & 1u);
+        if constexpr (P::A_MAPS) {
+            if (kt0 == 0)
+                zero_lead(it % STAGES);
+        }
         load_frag(std::integral_constant<int, 0>(), it % STAGES);
-        for (int t = 0; t < ktiles; t += SETS) {
-            step(std::integral_constant<int, 0>(), t > 0, t + 1 < ktiles);
-            if (t + 1 < ktiles)
-                step(std::integral_constant<int, 1 % SETS>(), true, t + 2 < ktiles);
-            if (SETS > 2 && t + 2 < ktiles)
-                step(std::integral_constant<int, 2 % SETS>(), true, t + 3 < ktiles);
+        if constexpr (P::A_MAPS) {
+            for (int t = 0; t < ktiles; ++t) {
+                step_residue(std::integral_constant<int, 0>(), t > 0, false);
+                step_residue(std::integral_constant<int, 1>(), false, false);
+                step_residue(std::integral_constant<int, 2>(), false, false);
+                step_residue(std::integral_constant<int, 3>(), false, t + 1 < ktiles);
+            }
+        } else {
+            for (int t = 0; t < ktiles; t += SETS) {
+                step(std::integral_constant<int, 0>(), t > 0, t + 1 < ktiles);
+                if (t + 1 < ktiles)
+                    step(std::integral_constant<int, 1 % SETS>(), true, t + 2 < ktiles);
+                if (SETS > 2 && t + 2 < ktiles)
+                    step(std::integral_constant<int, 2 % SETS>(), true, t + 3 < ktiles);
+            }
         }
         wgmma_wait<0>();
 #pragma unroll
@@ -272,7 +352,10 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
                     continue; /* the tile's last slice to arrive stores it */
             }
         }
-        sm90_store_ct<BM>(acc, out, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
+        if constexpr (P::A_MAPS)
+            sm90_store_ct_residues<BM>(acc, out, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
+        else
+            sm90_store_ct<BM>(acc, out, m, n, row0, col0 + 64 * cw + 16 * warp + g, tig);
     }
     /* a cluster's blocks leave together: the other block may still arrive on this one's
      * barriers (its consumers' releases) until it is done */

@@ -186,7 +186,7 @@ static inline cudaError_t sm90_pad_operands(int m, int n, int k, const void **a,
                                             long *ldb, void **scratch, cudaStream_t stream, bool copy_a, int direct)
 {
     constexpr int V = 16 / sizeof(T);
-    const bool pad_a = (k % V != 0 || !sm90_aligned16(*a) || copy_a) && !(direct & 1);
+    const bool pad_a = (k % V != 0 || !sm90_aligned16(*a) || copy_a) && !(direct & 9);
     const bool pad_b = (n % V != 0 || !sm90_aligned16(*b)) && !(direct & 6);
     *lda = k, *ldb = n, *scratch = NULL;
     if (!pad_a && !pad_b)
@@ -243,25 +243,25 @@ template <class T> static inline cudaError_t sm90_operands_release(sm90_operands
  * A (m x k, pitch lda): boxes of 32 k x bm rows, 128B swizzle, for wgmma's B operand.
  * B (k x n, pitch ldb): boxes of b_box_n n x bk rows, unswizzled: with b_box_n 0 (the
  * default of a zeroed struct) 8 n, one [bk][8] panel; wgmma_ss sets 128, its whole tile. */
-/* B (k x n floats, pitch ld) as four tensor maps, map j of its rows j, j + 4, ... (pitch 4
- * ld floats, a multiple of 16 bytes whatever ld), its base aligned down to 16 bytes by s_j
- * floats, which *shifts gets in bits 2j, 2j + 1; boxes of 8 rows x 32 columns, 128B
- * swizzle (kernels/sm90_ws.cuh, SM90_MAPS_B). Needs k >= 4 (every map a row) and b
- * 4-byte aligned. A kernel parameter (__grid_constant__). */
-struct sm90_b_maps {
+/* A matrix (rows x cols floats, pitch ld) as four tensor maps, map j of its rows j, j + 4,
+ * ... (pitch 4 ld floats, a multiple of 16 bytes whatever ld), its base aligned down to 16
+ * bytes by s_j floats, which *shifts gets in bits 2j, 2j + 1; boxes of box_rows rows x 32
+ * columns, 128B swizzle (kernels/sm90_ws.cuh, SM90_MAPS_A and SM90_MAPS_B). Needs rows >= 4
+ * (every map a row) and base 4-byte aligned. A kernel parameter (__grid_constant__). */
+struct sm90_row_maps {
     CUtensorMap row[4];
 };
-static inline cudaError_t sm90_b_row_maps(struct sm90_b_maps *maps, unsigned *shifts, const float *b, int k, int n,
-                                          long ld)
+static inline cudaError_t sm90_row_maps_make(struct sm90_row_maps *maps, unsigned *shifts, const float *base, int rows,
+                                             int cols, long ld, int box_rows)
 {
-    if (k < 4 || ((uintptr_t)b & 3) != 0)
+    if (rows < 4 || ((uintptr_t)base & 3) != 0)
         return cudaErrorInvalidValue;
     *shifts = 0;
     for (int j = 0; j < 4; j++) {
-        const float *first = b + (size_t)j * ld;
+        const float *first = base + (size_t)j * ld;
         const int shift = (int)(((uintptr_t)first & 15) / 4);
-        const cudaError_t e = sm90_tensor_map_2d(&maps->row[j], first - shift, (k - j + 3) / 4, n + shift, 4 * ld, 32, 8,
-                                                 CU_TENSOR_MAP_SWIZZLE_128B);
+        const cudaError_t e = sm90_tensor_map_2d(&maps->row[j], first - shift, (rows - j + 3) / 4, cols + shift, 4 * ld,
+                                                 32, box_rows, CU_TENSOR_MAP_SWIZZLE_128B);
         if (e != cudaSuccess)
             return e;
         *shifts |= (unsigned)shift << (2 * j);
@@ -271,8 +271,8 @@ static inline cudaError_t sm90_b_row_maps(struct sm90_b_maps *maps, unsigned *sh
 
 struct sm90_maps {
     CUtensorMap a, b;
-    struct sm90_b_maps b_rows; /* direct & 4: B by its four row maps instead of b */
-    unsigned b_shifts;
+    struct sm90_row_maps a_rows, b_rows; /* direct & 8, & 4: A, B by four row maps instead of a, b */
+    unsigned a_shifts, b_shifts;
     const float *pa, *pb;
     int m, n, k, bm, bk;
     long lda, ldb;
@@ -280,7 +280,7 @@ struct sm90_maps {
     int b_box_n; /* set by the kernel's launcher before the first call; 0 means 8 */
     bool b_swizzle128; /* B boxes with TMA's 128B swizzle (b_box_n 32: rows of 128 bytes) */
     int direct; /* operands the kernel loads without TMA (1: A, 2: B): no map, left zero;
-                 * 4: B by its four row maps (b_rows), never copied */
+                 * 4: B, 8: A by its four row maps (b_rows, a_rows: bm is A's box rows), never copied */
 };
 
 static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const sm90_operands *op, int m, int n, int k, int bm,
@@ -293,12 +293,15 @@ static inline cudaError_t sm90_maps_get(struct sm90_maps *c, const sm90_operands
     memset(&c->a, 0, sizeof c->a);
     memset(&c->b, 0, sizeof c->b);
     cudaError_t e = cudaSuccess;
-    if (!(c->direct & 1))
-        e = sm90_tensor_map_2d(&c->a, op->a, m, k, op->lda, 32, bm, CU_TENSOR_MAP_SWIZZLE_128B);
+    memset(&c->a_rows, 0, sizeof c->a_rows);
     memset(&c->b_rows, 0, sizeof c->b_rows);
-    c->b_shifts = 0;
+    c->a_shifts = c->b_shifts = 0;
+    if (c->direct & 8)
+        e = sm90_row_maps_make(&c->a_rows, &c->a_shifts, op->a, m, k, op->lda, bm);
+    else if (!(c->direct & 1))
+        e = sm90_tensor_map_2d(&c->a, op->a, m, k, op->lda, 32, bm, CU_TENSOR_MAP_SWIZZLE_128B);
     if (e == cudaSuccess && (c->direct & 4))
-        e = sm90_b_row_maps(&c->b_rows, &c->b_shifts, op->b, k, n, op->ldb);
+        e = sm90_row_maps_make(&c->b_rows, &c->b_shifts, op->b, k, n, op->ldb, 8);
     else if (e == cudaSuccess && !(c->direct & 2))
         e = sm90_tensor_map_2d(&c->b, op->b, k, n, op->ldb, c->b_box_n > 0 ? c->b_box_n : 8, bk,
                                c->b_swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
@@ -689,6 +692,27 @@ static __device__ __forceinline__ void wgmma_m64n64k8_rs(float (&d)[32], const u
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
 }
 
+/* m64n32k8 and m64n16k8, A from registers: one row residue of tf32_auto's 128- and 64-row
+ * tiles with A by its four row maps (kernels/sm90_rs.cuh). */
+static __device__ __forceinline__ void wgmma_m64n32k8_rs(float (&d)[16], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+                 "{%16, %17, %18, %19}, %20, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
+static __device__ __forceinline__ void wgmma_m64n16k8_rs(float (&d)[8], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
+
 #endif /* SM90_EMULATED */
 
 /* Stores a consumer warpgroup's accumulators, C^T of 64 n x BM m, into row-major C:
@@ -711,6 +735,30 @@ static __device__ __forceinline__ void sm90_store_ct(const float (&acc)[BM / 2],
                 if (n_base + 8 * h < n)
                     c_row[n_base + 8 * h] = acc[4 * j + 2 * h + e];
         }
+}
+
+/* The same for a tile whose rows came as four residues (A by its four row maps): residue
+ * j's BM / 8 accumulators, from acc[j BM / 8], are C^T of its BM / 4 rows, row x of the
+ * residue being C's row row0 + 4x + j. */
+template <int BM>
+static __device__ __forceinline__ void sm90_store_ct_residues(const float (&acc)[BM / 2], float *__restrict__ c, int m,
+                                                              int n, int row0, int n_base, int tig)
+{
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int j = 0; j < BM / 32; ++j)
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const int row = row0 + 4 * (8 * j + 2 * tig + e) + r;
+                if (row >= m)
+                    continue;
+                float *const c_row = c + (size_t)row * n;
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+                    if (n_base + 8 * h < n)
+                        c_row[n_base + 8 * h] = acc[r * (BM / 8) + 4 * j + 2 * h + e];
+            }
 }
 
 #endif /* SM90_TF32_DEVICE */

@@ -18,7 +18,8 @@
  * CLUSTER 2: blocks run in clusters of 2 whose tiles share their rows of m (neighbours in
  * n); each block's TMA loads half of the A tile and multicasts it to both, so that L2
  * delivers A once per pair. */
-template <int BM_, int CONSUMERS_, int STAGES_, int MIN_BLOCKS_ = 1, int CLUSTER_ = 1, bool B_MAPS_ = false>
+template <int BM_, int CONSUMERS_, int STAGES_, int MIN_BLOCKS_ = 1, int CLUSTER_ = 1, bool B_MAPS_ = false,
+          bool A_MAPS_ = false>
 struct sm90_ws_tile {
     static constexpr int BM = BM_;     /* m per tile = wgmma N */
     static constexpr int CONSUMERS = CONSUMERS_;
@@ -27,7 +28,12 @@ struct sm90_ws_tile {
     static constexpr int NT = (CONSUMERS + 1) * 128;
     static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
     static constexpr int CLUSTER = CLUSTER_;
-    static constexpr int A_BOX_ROWS = BM / CLUSTER; /* rows of A one block's TMA loads */
+    /* A_MAPS: A lands by four tensor maps, one per residue of its row mod 4 (SM90_MAPS_A),
+     * as [4][BM / 4][32 k] boxes, each residue's 32 k shifted back by its s_j (0-3); B then
+     * lands with 8 rows before the k-tile's 32 (B_ROWS 40), for the shifted products */
+    static constexpr bool A_MAPS = A_MAPS_;
+    static constexpr int A_BOX_ROWS = A_MAPS ? BM / 4 : BM / CLUSTER; /* rows of one TMA box of A */
+    static constexpr int B_ROWS = A_MAPS ? 40 : 32, B_LEAD = B_ROWS - 32; /* B's rows a stage, those before */
     static constexpr int GROUP_M = 8;  /* tile rows per L2 group */
     /* Two consumer warpgroups of one block per SM take the producer's registers
      * (setmaxnreg: 128 accumulators + fragments at BM 256); one consumer warpgroup has
@@ -40,14 +46,14 @@ struct sm90_ws_tile {
      * larger stages would not fit */
     static constexpr bool B_MAPS = B_MAPS_;
     static constexpr int B_PANELS = BN / 32 + (B_MAPS ? 1 : 0);
-    static constexpr int A_BYTES = BM * BK * 4, B_BYTES = B_MAPS ? 4 * B_PANELS * 8 * 32 * 4 : BN * BK * 4;
+    static constexpr int A_BYTES = BM * BK * 4, B_BYTES = B_MAPS ? 4 * B_PANELS * 8 * 32 * 4 : BN * B_ROWS * 4;
     static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
     static constexpr int SMEM_CAP = MIN_BLOCKS == 1 ? 232448 : 233472 / MIN_BLOCKS - 1024; /* per block, sm_90 */
     static constexpr int STAGES_FIT = (SMEM_CAP - 16 - 1024) / (STAGE_BYTES + 16);
-    static constexpr int STAGES = B_MAPS && STAGES_FIT < STAGES_ ? STAGES_FIT : STAGES_;
+    static constexpr int STAGES = (B_MAPS || A_MAPS) && STAGES_FIT < STAGES_ ? STAGES_FIT : STAGES_;
     static constexpr int SMEM = STAGES * STAGE_BYTES + 2 * STAGES * 8 + 16 + 1024; /* + flag, alignment */
     static_assert(BK == 32 && BM % 8 == 0 && BM <= 256 && (CONSUMERS == 1 || CONSUMERS == 2), "tile shape");
-    static_assert(SMEM <= SMEM_CAP, "shared memory");
+    static_assert(SMEM <= SMEM_CAP && !(A_MAPS && B_MAPS) && (!A_MAPS || BM % 32 == 0), "shared memory; maps");
     /* each half of A a whole number of 1024-byte swizzle atoms (8 rows of 128 bytes) */
     static_assert((CLUSTER == 1 || CLUSTER == 2) && A_BOX_ROWS % 8 == 0, "cluster");
     static_assert(!REG_SPLIT || PRODUCER_REGS * 128 + CONSUMER_REGS * 128 * CONSUMERS <= 65536, "register file");
@@ -58,6 +64,9 @@ using sm90_ws_cfg = sm90_ws_tile<256, 2, 4>;
 /* P's tile with B by its four row maps (SM90_MAPS_B) */
 template <class P>
 using sm90_b_maps_tile = sm90_ws_tile<P::BM, P::CONSUMERS, P::STAGES, P::MIN_BLOCKS, P::CLUSTER, true>;
+/* P's tile with A by its four row maps (SM90_MAPS_A) */
+template <class P>
+using sm90_a_maps_tile = sm90_ws_tile<P::BM, P::CONSUMERS, P::STAGES, P::MIN_BLOCKS, P::CLUSTER, false, true>;
 
 /* Operands the producer warpgroup loads itself, by 4-byte cp.async into the layout TMA
  * would have written, instead of TMA (a DIRECT mask of the kernels' templates): a row
@@ -70,12 +79,19 @@ using sm90_b_maps_tile = sm90_ws_tile<P::BM, P::CONSUMERS, P::STAGES, P::MIN_BLO
  * down by shift s_j floats (0-3) to 16 bytes, so its column c is B's column c - s_j; its
  * boxes start at whole 32-float columns, as TMA needs. The consumers read B through
  * registers, so they simply look s_j columns further on (the panel after the tile's
- * holds the overrun); the s_j columns before B's first are never read. */
-enum { SM90_DIRECT_A = 1, SM90_DIRECT_B = 2, SM90_MAPS_B = 4 };
+ * holds the overrun); the s_j columns before B's first are never read.
+ * A by four tensor maps (SM90_MAPS_A, a tile of A_MAPS) the same way where k % 4 != 0: map
+ * j's box at k-tile t holds row 4i + j's k = 32t - s_j .. 32t + 31 - s_j, so each residue
+ * is its own wgmma (N = BM / 4) with B^T's fragments taken s_j rows earlier (B's stage
+ * starts 8 rows before the k-tile); the walk has ceil((k + 3) / 32) k-tiles, and the s_j
+ * columns before a row's first (the previous row's last) are zeroed in the first k-tile. */
+enum { SM90_DIRECT_A = 1, SM90_DIRECT_B = 2, SM90_MAPS_B = 4, SM90_MAPS_A = 8 };
 struct sm90_direct {
     const float *a, *b;          /* row-major, pitches k and n */
-    const CUtensorMap *b_maps;   /* SM90_MAPS_B: B's four maps (sm90_b_maps, kernels/sm90_tf32.cuh) */
+    const CUtensorMap *b_maps;   /* SM90_MAPS_B: B's four maps (sm90_row_maps, kernels/sm90_tf32.cuh) */
     unsigned b_shifts;           /* SM90_MAPS_B: s_j in bits 2j, 2j + 1 */
+    const CUtensorMap *a_maps;   /* SM90_MAPS_A: A's four maps */
+    unsigned a_shifts;
 };
 
 #if SM90_TF32_DEVICE
@@ -86,7 +102,7 @@ template <class P, int DIRECT = 0>
 static __device__ __forceinline__ void sm90_ws_ring_init(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                          uint64_t *full, uint64_t *empty)
 {
-    if (!(DIRECT & SM90_DIRECT_A))
+    if (!(DIRECT & (SM90_DIRECT_A | SM90_MAPS_A)))
         tma_prefetch_map(map_a);
     if (!(DIRECT & (SM90_DIRECT_B | SM90_MAPS_B)))
         tma_prefetch_map(map_b);
@@ -189,7 +205,7 @@ static __device__ __forceinline__ void sm90_ws_tma_b(float *stage, const CUtenso
     } else {
 #pragma unroll
         for (int p = 0; p < P::BN / BW; ++p)
-            tma_load_2d(stage + p * (P::BK * BW), map_b, col0 + BW * p, t * P::BK, bar);
+            tma_load_2d(stage + p * (P::B_ROWS * BW), map_b, col0 + BW * p, t * P::BK - P::B_LEAD, bar);
     }
 }
 
@@ -210,6 +226,10 @@ static __device__ __forceinline__ void sm90_ws_produce(int m, int n, const sm90_
             const int half = b.rank * P::A_BOX_ROWS;
             tma_load_2d_multicast(as + s * (BM * BK) + half * BK, map_a, t * BK, row0 + half, &full[s],
                                   (uint16_t)((1u << P::CLUSTER) - 1));
+        } else if constexpr (P::A_MAPS) {
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                tma_load_2d(as + s * (BM * BK) + j * (BM / 4) * BK, &d.a_maps[j], t * BK, row0 / 4, &full[s]);
         } else {
             tma_load_2d(as + s * (BM * BK), map_a, t * BK, row0, &full[s]);
         }
@@ -234,7 +254,7 @@ static __device__ __forceinline__ void sm90_ws_produce_direct(int m, int n, int 
     constexpr int BM = P::BM, BN = P::BN, BK = P::BK, STAGES = P::STAGES, LAG = STAGES - 2;
     constexpr unsigned TMA_BYTES = (DIRECT & SM90_DIRECT_A ? 0 : P::A_BYTES) + (DIRECT & SM90_DIRECT_B ? 0 : P::B_BYTES);
     static_assert(P::CLUSTER == 1 && BW == 32 && BK == 32 && LAG >= 1, "direct loads: unclustered, 32-wide B boxes");
-    static_assert(!P::B_MAPS && !(DIRECT & SM90_MAPS_B), "direct loads: B by one map or copied");
+    static_assert(!P::B_MAPS && !P::A_MAPS && !(DIRECT & (SM90_MAPS_B | SM90_MAPS_A)), "direct loads: one map each");
     float *const as = b.as, *const bs = b.bs;
     uint64_t *const full = b.full;
     const int uses = sm90_ws_walk<P, SPLIT>(m, n, b, [&](int s, int t, int row0, int col0, int it) {
@@ -304,7 +324,7 @@ static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, i
     b->flag = reinterpret_cast<int *>(b->empty + P::STAGES);
     const int tiles_m = (m + P::BM - 1) / P::BM, tiles_n = (n + P::BN * P::CLUSTER - 1) / (P::BN * P::CLUSTER);
     b->tiles = tiles_m * tiles_n;
-    b->ktiles = (k + P::BK - 1) / P::BK;
+    b->ktiles = (k + (P::A_MAPS ? 3 : 0) + P::BK - 1) / P::BK; /* A's maps: up to 3 k shifted past */
     b->dp = SPLIT ? dp : 0;
     b->units = SPLIT ? b->dp + (b->tiles - b->dp) * split : b->tiles;
     b->kts = SPLIT ? kts : b->ktiles;

@@ -127,7 +127,8 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
      * gets less of it (the tuner's tables: its long-K plans ran 1.4-2.7x over the estimate),
      * but not half where fills and launches dominate: the square root of the share */
     const double resident = sqrt((double)(on_sm < c->min_blocks ? on_sm : c->min_blocks) / c->min_blocks);
-    const double mma = (double)c->bm * bn * 32.0 / (TF32_MACS_PER_CLK * c->eff * resident);
+    const double mma = (double)c->bm * bn * 32.0 / (TF32_MACS_PER_CLK * c->eff * resident) *
+                       (p->maps_a ? TF32_MAPS_A_MMA_COST : 1.0);
     const long busy = tf32_plan_grid_blocks(p) < sms_of(mc) ? tf32_plan_grid_blocks(p) : sms_of(mc);
     /* whole tiles, a unit per block: the blocks walk K in step (see the header) */
     const int in_step = p->split == 1 && p->units <= p->grid && p->ktiles >= TF32_LOCKSTEP_MIN_KTILES &&
@@ -135,7 +136,7 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     /* operands the kernel loads itself (p->direct): rows off sectors, by 4-byte copies */
     const int direct_a = (p->direct & TF32_DIRECT_A) != 0, direct_b = (p->direct & TF32_DIRECT_B) != 0;
     /* B by its four row maps: a panel of 32 columns more per block */
-    const double b_panels = p->maps_b ? (bn / 32 + 1.0) / (bn / 32.0) : 1.0;
+    const double b_panels = p->maps_b ? (bn / 32 + 1.0) / (bn / 32.0) : p->maps_a ? 40.0 / 32.0 : 1.0;
     const double a_bytes = c->bm * 128.0, b_bytes = bn * 128.0 * b_panels;
     const double a_l2 = direct_a ? TF32_DIRECT_L2_SPLIT : a_split / c->cluster;
     const double b_l2 = direct_b ? TF32_DIRECT_L2_SPLIT : 1.0;
@@ -181,13 +182,15 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
     const int direct = load == TF32_LOAD_DIRECT ? tf32_direct_operands(n, k) : 0;
     if (load == TF32_LOAD_DIRECT && (direct == 0 || c->cluster > 1))
         return -1;
-    const int maps_b = load == TF32_LOAD_MAPS_B;
+    const int maps_b = load == TF32_LOAD_MAPS_B, maps_a = load == TF32_LOAD_MAPS_A;
     if (maps_b && (n % 4 == 0 || k < 4 || c->cluster > 1))
+        return -1;
+    if (maps_a && (k % 4 == 0 || m < 4 || c->cluster > 1))
         return -1;
     const int copy_a = load == TF32_LOAD_COPY_A;
     if (reduce && (split < 2 || c->cluster > 1))
         return -1;
-    const long ktiles = ceil_div(k, 32), kts = ceil_div(ktiles, split);
+    const long ktiles = ceil_div(k + (maps_a ? 3 : 0), 32), kts = ceil_div(ktiles, split);
     if (split > 1 && kts < TF32_MIN_KTS)
         return -1;
     if (reduce) {
@@ -220,6 +223,7 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
     p->copy_a = copy_a;
     p->direct = direct;
     p->maps_b = maps_b;
+    p->maps_a = maps_a;
     p->sm_cycles = sm_cycles(mc, p, a_off_sector(k) && !copy_a ? TF32_A_SPLIT : 1.0);
     const double dram = 4.0 * ((double)m * k + (double)k * n + (double)m * n) / TF32_DRAM_BYTES_PER_CLK;
     const double s2 = p->sm_cycles * p->sm_cycles, d2 = dram * dram;
@@ -229,7 +233,7 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
     /* rows TMA cannot address (k % 4 or n % 4 != 0): a plan either loads that operand in the
      * kernel (direct) or copies it first onto pitches of whole lines, which can take most of
      * the time (1111x47x7777: A, 34.6 MB, read and written before the kernel reads it again) */
-    if (k % 4 != 0 && !(direct & TF32_DIRECT_A))
+    if (k % 4 != 0 && !(direct & TF32_DIRECT_A) && !maps_a)
         p->est_cycles += TF32_COPY_CLK + 8.0 * m * k / TF32_DRAM_BYTES_PER_CLK;
     if (n % 4 != 0 && !(direct & TF32_DIRECT_B) && !maps_b)
         p->est_cycles += TF32_COPY_CLK + 8.0 * k * n / TF32_DRAM_BYTES_PER_CLK;
@@ -243,18 +247,25 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
 
 int tf32_plan_load(const struct tf32_plan *p)
 {
-    return p->copy_a ? TF32_LOAD_COPY_A : p->direct ? TF32_LOAD_DIRECT : p->maps_b ? TF32_LOAD_MAPS_B : TF32_LOAD_TMA;
+    return p->copy_a   ? TF32_LOAD_COPY_A
+           : p->direct ? TF32_LOAD_DIRECT
+           : p->maps_b ? TF32_LOAD_MAPS_B
+           : p->maps_a ? TF32_LOAD_MAPS_A
+                       : TF32_LOAD_TMA;
 }
 
 int tf32_plan_load_mask(const struct tf32_plan *p)
 {
-    return p->direct | (p->maps_b ? TF32_MAPS_B : 0);
+    return p->direct | (p->maps_b ? TF32_MAPS_B : 0) | (p->maps_a ? TF32_MAPS_A : 0);
 }
 
 int tf32_plan_stages(const struct tf32_plan *p)
 {
     const struct tf32_config *c = &tf32_configs[p->config];
-    return p->maps_b ? TF32_MAPS_B_STAGES(c->bm, tf32_config_block_bn(c), c->stages, c->min_blocks) : c->stages;
+    const int bn = tf32_config_block_bn(c);
+    return p->maps_b   ? TF32_MAPS_B_STAGES(c->bm, bn, c->stages, c->min_blocks)
+           : p->maps_a ? TF32_MAPS_A_STAGES(c->bm, bn, c->stages, c->min_blocks)
+                       : c->stages;
 }
 
 long tf32_plan_launch_threads(const struct tf32_plan *p)
@@ -276,7 +287,7 @@ int tf32_plan_candidates(const struct tf32_machine *mc, long m, long n, long k, 
 
 struct tf32_plan tf32_plan_pick(const struct tf32_machine *mc, long m, long n, long k)
 {
-    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0, 0, 0, 0, 0}, p;
+    struct tf32_plan best = {0, 1, 0, 0, 0, 0, INFINITY, INFINITY, 0, 0, 0, 0, 0, 0, 0}, p;
     for (int reduce = 0; reduce < 2; reduce++)
         for (int load = 0; load < TF32_LOADS; load++)
             for (int c = 0; c < tf32_config_count; c++)
@@ -336,8 +347,8 @@ void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len)
         snprintf(buf + loads, len - loads, " direct%s%s", p->direct & TF32_DIRECT_A ? "A" : "",
                  p->direct & TF32_DIRECT_B ? "B" : "");
     const size_t maps = strlen(buf);
-    if (p->maps_b && maps < len)
-        snprintf(buf + maps, len - maps, " mapsB");
+    if ((p->maps_b || p->maps_a) && maps < len)
+        snprintf(buf + maps, len - maps, p->maps_b ? " mapsB" : " mapsA");
     const size_t last = strlen(buf);
     if (p->reduce && last < len)
         snprintf(buf + last, len - last, " reduce");

@@ -100,19 +100,28 @@ extern "C" {
  * count (BN / 32 + 1) / (BN / 32) times. Unclustered tiles, k >= 4; the ring may lose a
  * stage to the larger stages (TF32_MAPS_B_STAGES: the kernel's tile asserts the same). */
 #define TF32_MAPS_B 4   /* = SM90_MAPS_B: the bit of the plan's load mask */
+/* Where k % 4 != 0 a plan may load A so too (mapsA): each residue of A's rows its own
+ * wgmma of N = BM / 4 (four per k-step instead of one, B^T's fragments loaded four times),
+ * B's stage 8 rows longer (B's bytes 40 / 32 times), ceil((k + 3) / 32) k-tiles; the
+ * tensor work counts TF32_MAPS_A_MMA_COST times. No copy of A. */
+#define TF32_MAPS_A 8   /* = SM90_MAPS_A */
+#define TF32_MAPS_A_MMA_COST 1.5
+#define TF32_MAPS_A_STAGE_BYTES(bm, bn) ((bm) * 128 + (bn) * 160)
 #define TF32_SMEM_CAP(minb) ((minb) == 1 ? 232448 : 233472 / (minb) - 1024)
 #define TF32_MAPS_B_STAGE_BYTES(bm, bn) ((bm) * 128 + 4 * ((bn) / 32 + 1) * 1024)
-#define TF32_MAPS_B_STAGES(bm, bn, stages, minb)                                                           \
-    ((TF32_SMEM_CAP(minb) - 1040) / (TF32_MAPS_B_STAGE_BYTES(bm, bn) + 16) < (stages)                      \
-         ? (TF32_SMEM_CAP(minb) - 1040) / (TF32_MAPS_B_STAGE_BYTES(bm, bn) + 16)                          \
-         : (stages))
+#define TF32_STAGES_FIT(stage_bytes, stages, minb)                                                         \
+    ((TF32_SMEM_CAP(minb) - 1040) / ((stage_bytes) + 16) < (stages) ? (TF32_SMEM_CAP(minb) - 1040) / ((stage_bytes) + 16) \
+                                                                     : (stages))
+#define TF32_MAPS_B_STAGES(bm, bn, stages, minb) TF32_STAGES_FIT(TF32_MAPS_B_STAGE_BYTES(bm, bn), stages, minb)
+#define TF32_MAPS_A_STAGES(bm, bn, stages, minb) TF32_STAGES_FIT(TF32_MAPS_A_STAGE_BYTES(bm, bn), stages, minb)
 /* how a plan gets its operands to TMA (tf32_plan_make_kind's load) */
 #define TF32_LOAD_TMA 0    /* in place, or pitch-padded copies where k % 4 or n % 4 != 0 */
 #define TF32_LOAD_COPY_A 1 /* A copied onto whole lines first (only where k % 8 == 4) */
 #define TF32_LOAD_DIRECT 2 /* the operands TMA cannot address loaded by the kernel */
 #define TF32_LOAD_MAPS_B 3 /* B (n % 4 != 0) by its four row maps; A as TMA_LOAD's */
-#define TF32_LOADS 4
-#define TF32_LOAD_MASKS 5  /* tf32_plan_load_mask's values: 0-3 direct operands, 4 B's maps */
+#define TF32_LOAD_MAPS_A 4 /* A (k % 4 != 0) by its four row maps; B as TMA_LOAD's */
+#define TF32_LOADS 5
+#define TF32_LOAD_MASKS 9  /* tf32_plan_load_mask's values: 0-3 direct operands, 4 B's maps, 8 A's */
 #define TF32_MAX_WORKSPACE_BYTES (256L << 20)
 #define TF32_MODEL_SM_HZ 1.98e9             /* only to print estimates in seconds (H200) */
 #define TF32_MAX_CONFIGS 16
@@ -168,6 +177,7 @@ struct tf32_plan {
                   * the split-K reduction kernel sums into C (kernels/splitk_reduce.cuh), instead
                   * of the in-kernel fixup; unclustered tiles, every tile sliced */
     int maps_b;  /* B by its four row maps (TF32_LOAD_MAPS_B), no copy */
+    int maps_a;  /* A by its four row maps (TF32_LOAD_MAPS_A), no copy; ktiles ceil((k + 3) / 32) */
 };
 
 /* The plan of configuration `config` with `split` slices at m x n x k: 0, or -1 when it
@@ -220,7 +230,7 @@ double tf32_plan_sm_bytes(const struct tf32_machine *mc, const struct tf32_plan 
  * warpgroups, stages, " b2" where MIN_BLOCKS is 2, split; a plan whose split slices only
  * the last wave adds " tail24" (its 24 sliced tiles), one that copies A " copyA", one that
  * loads operands in the kernel " directA", " directB" or " directAB", one that loads B by
- * its four row maps " mapsB" (and the ring's stages it runs). */
+ * its four row maps " mapsB", A " mapsA" (and the ring's stages it runs). */
 void tf32_config_describe(const struct tf32_config *c, int split, char *buf, size_t len);
 void tf32_plan_describe(const struct tf32_plan *p, char *buf, size_t len);
 

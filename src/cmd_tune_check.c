@@ -80,6 +80,7 @@ static int tc_read(const char *path, struct tc_table *t, char *err, size_t errle
         const int load = strstr(f[col[TC_CONFIG]], " copyA")    ? TF32_LOAD_COPY_A
                          : strstr(f[col[TC_CONFIG]], " direct") ? TF32_LOAD_DIRECT
                          : strstr(f[col[TC_CONFIG]], " mapsB")  ? TF32_LOAD_MAPS_B
+                         : strstr(f[col[TC_CONFIG]], " mapsA")  ? TF32_LOAD_MAPS_A
                                                                  : TF32_LOAD_TMA;
         const int reduce = strstr(f[col[TC_CONFIG]], " reduce") != NULL;
         t->loads |= 1 << load;

@@ -317,6 +317,8 @@ template <int N> static void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4],
             }
     blk_now->wg[wgi]->arrive_and_wait();
 }
+static inline void wgmma_m64n16k8_rs(float (&d)[8], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<16>(d, a, desc, s); }
+static inline void wgmma_m64n32k8_rs(float (&d)[16], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<32>(d, a, desc, s); }
 static inline void wgmma_m64n64k8_rs(float (&d)[32], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<64>(d, a, desc, s); }
 static inline void wgmma_m64n128k8_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<128>(d, a, desc, s); }
 static inline void wgmma_m64n256k8_rs(float (&d)[128], const uint32_t (&a)[4], uint64_t desc, int s) { wgmma_rs<256>(d, a, desc, s); }
@@ -351,29 +353,36 @@ static std::vector<float> guarded(size_t n, float fill)
  * padded copies), the padding NaN. */
 template <class P, bool SPLIT, int DIRECT = 0>
 static void launch(int m, int n, int k, const std::vector<float> &a, long lda, const std::vector<float> &b, long ldb,
-                   float *c, const sm90_split &sk, unsigned grid, bool reversed, const float *b_first = nullptr)
+                   float *c, const sm90_split &sk, unsigned grid, bool reversed, const float *b_first = nullptr,
+                   const float *a_first = nullptr)
 {
     emu_sources = {{a.data(), a.data() + a.size()}, {b.data(), b.data() + b.size()}};
-    const float *const pb = b_first ? b_first : b.data(); /* B's first element (maps of B: any 4-byte alignment) */
-    CUtensorMap map_a, map_b, b_rows[4];
-    const emu_map ea = {a.data(), m, k, lda, 32, P::A_BOX_ROWS, 1}, eb = {pb, k, n, ldb, 32, P::BK, 1};
+    /* the operands' first elements (row maps: any 4-byte alignment) */
+    const float *const pb = b_first ? b_first : b.data(), *const pa = a_first ? a_first : a.data();
+    CUtensorMap map_a, map_b, b_rows[4], a_rows[4];
+    const emu_map ea = {pa, m, k, lda, 32, P::A_BOX_ROWS, 1}, eb = {pb, k, n, ldb, 32, P::B_ROWS, 1};
     memset(&map_a, 0, sizeof map_a);
     memset(&map_b, 0, sizeof map_b);
     memcpy(&map_a, &ea, sizeof ea);
     memcpy(&map_b, &eb, sizeof eb);
     /* B's four row maps as the launcher makes them (kernels/sm90_tf32.cuh, sm90_b_row_maps):
      * rows j, j + 4, ... at pitch 4 ldb, the base aligned down to 16 bytes by s_j floats */
-    unsigned b_shifts = 0;
-    memset(b_rows, 0, sizeof b_rows);
-    if (DIRECT & SM90_MAPS_B)
+    auto row_maps = [](CUtensorMap (&maps)[4], const float *base, const std::vector<float> &buf, long rows, long cols,
+                       long ld, int box_rows) {
+        unsigned shifts = 0;
+        memset(maps, 0, sizeof maps);
         for (int j = 0; j < 4; j++) {
-            const float *first = pb + (size_t)j * ldb;
+            const float *first = base + (size_t)j * ld;
             const int shift = (int)(((uintptr_t)first & 15) / 4);
-            must(first - shift >= b.data(), "B's row maps begin inside B's buffer");
-            const emu_map ej = {first - shift, (k - j + 3) / 4, n + shift, 4 * ldb, 32, 8, 1};
-            memcpy(&b_rows[j], &ej, sizeof ej);
-            b_shifts |= (unsigned)shift << (2 * j);
+            must(first - shift >= buf.data(), "row maps begin inside the operand's buffer");
+            const emu_map ej = {first - shift, (rows - j + 3) / 4, cols + shift, 4 * ld, 32, box_rows, 1};
+            memcpy(&maps[j], &ej, sizeof ej);
+            shifts |= (unsigned)shift << (2 * j);
         }
+        return shifts;
+    };
+    const unsigned b_shifts = DIRECT & SM90_MAPS_B ? row_maps(b_rows, pb, b, k, n, ldb, 8) : 0;
+    const unsigned a_shifts = DIRECT & SM90_MAPS_A ? row_maps(a_rows, pa, a, m, k, lda, P::A_BOX_ROWS) : 0;
     /* grid: clusters of P::CLUSTER blocks, run one cluster at a time, its blocks at once;
      * each block's dynamic shared memory starts 16 bytes into a 1024-aligned window (as
      * after a static variable), so the kernel's own alignment is exercised */
@@ -409,7 +418,7 @@ static void launch(int m, int n, int k, const std::vector<float> &a, long lda, c
                     threadIdx = {(unsigned)t, 0, 0};
                     sm90_rs_gemm<P, 32, SPLIT, DIRECT>(ranks[r]->smem + 16, m, n, k, (const CUtensorMap *)&map_a,
                                                        (const CUtensorMap *)&map_b, c, sk,
-                                                       sm90_direct{a.data(), pb, b_rows, b_shifts});
+                                                       sm90_direct{pa, pb, b_rows, b_shifts, a_rows, a_shifts});
                     must(copy_groups.empty() && copies_open.empty(), "every cp.async retired by its thread");
                 });
         for (auto &t : threads)
@@ -502,6 +511,16 @@ static void launch_plan(const operands &o, const tf32_plan &p, float *c, const s
                                                            reversed, b.data() + 1);
             return;
         }
+        if (p.maps_a) {
+            /* A tight (pitch k) one float into its buffer; its first columns before A read
+             * the buffer's NaN or the row before: zeroed by the kernel, or C fails */
+            const std::vector<float> ta = tight(o.a, o.m, o.k, o.lda);
+            std::vector<float> a(ta.size() + 1, INFINITY);
+            std::copy(ta.begin(), ta.end(), a.begin() + 1);
+            launch<sm90_a_maps_tile<P>, true, SM90_MAPS_A>(o.m, o.n, o.k, a, o.k, o.b, o.ldb, c, sk, (unsigned)p.grid,
+                                                           reversed, nullptr, a.data() + 1);
+            return;
+        }
         if (p.direct != 0) {
             const std::vector<float> a = tight(o.a, o.m, o.k, o.lda), b = tight(o.b, o.k, o.n, o.ldb);
             if (p.direct == 1)
@@ -587,6 +606,7 @@ int main()
     const operands waves = make_operands(770, 300, 400); /* more tiles than slots for the large tiles */
     const operands odd_k = make_operands(150, 72, 333);  /* A's rows off 16 bytes: loaded directly */
     const operands odd_n = make_operands(140, 201, 334);  /* B's rows 4 bytes apart mod 16: B's maps */
+    const operands waves_odd = make_operands(770, 300, 401); /* A's maps over several waves of tiles */
     check_wgmma_rs(tiny);
     check_wgmma_rs(make_operands(300, 200, 100));
     int ci = 0;
@@ -607,6 +627,10 @@ int main()
     check_config<tf32_cfg_##name>(ci, mid, {1, 2}, 0, TF32_LOAD_MAPS_B);                                     \
     check_config<tf32_cfg_##name>(ci, odd_n, {1, 3}, 0, TF32_LOAD_MAPS_B);                                   \
     check_config<tf32_cfg_##name>(ci, odd_n, {3}, 1, TF32_LOAD_MAPS_B);                                      \
+    check_config<tf32_cfg_##name>(ci, ragged, {1}, 0, TF32_LOAD_MAPS_A);                                     \
+    check_config<tf32_cfg_##name>(ci, odd_k, {1, 3}, 0, TF32_LOAD_MAPS_A);                                   \
+    check_config<tf32_cfg_##name>(ci, odd_k, {3}, 1, TF32_LOAD_MAPS_A);                                      \
+    check_config<tf32_cfg_##name>(ci, waves_odd, {2}, 0, TF32_LOAD_MAPS_A);                                  \
     ci++;
 #include "kernels/tf32_configs.def"
 #undef TF32_CONFIG

@@ -62,7 +62,7 @@ static void test_table(void)
     CHECK(first->bm == 256 && first->consumers == 2 && first->stages == 4 && first->min_blocks == 1,
           "the first tile is wgmma_rs's 256 x 128 x 32, 4 stages (ties go to it)");
     char buf[80];
-    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129, 0, 0, 0, 0};
+    const struct tf32_plan p = {0, 3, 43, 32, 96, 96, 0, 0, 0, 129, 0, 0, 0, 0, 0};
     tf32_plan_describe(&p, buf, sizeof buf);
     CHECK(strcmp(buf, "256x128x32 wg2 s4 split3") == 0, "a plan described as the config column says: %s", buf);
     const int b2 = tf32_config_find("w64x64b2");
@@ -251,8 +251,9 @@ static void test_direct(void)
     for (int i = 0; i < 2; i++) {
         static struct tf32_plan cand[TF32_MAX_PLANS];
         const int nc = tf32_plan_candidates(&mc, shapes[i][0], shapes[i][1], shapes[i][2], cand, TF32_MAX_PLANS);
-        for (int j = 0; j < nc; j++)
-            best[i][cand[j].direct != 0] = fmin(best[i][cand[j].direct != 0], cand[j].est_cycles);
+        for (int j = 0; j < nc; j++) /* the direct plans against those that copy the operands */
+            if (!cand[j].maps_a && !cand[j].maps_b)
+                best[i][cand[j].direct != 0] = fmin(best[i][cand[j].direct != 0], cand[j].est_cycles);
     }
     CHECK(best[0][1] < best[0][0] && best[1][0] < best[1][1],
           "direct loads estimated faster at 1111x47x7777 (%.0f against %.0f cycles), slower at 1023x1025x4097 (%.0f "
@@ -263,10 +264,30 @@ static void test_direct(void)
           "47x1111x7777: both operands loaded in the kernel, a reduce plan too");
     tf32_plan_describe(&q, buf, sizeof buf);
     CHECK(strstr(buf, " directAB reduce") != NULL, "described: %s", buf);
-    /* where A dominates the bytes the rule loads it in the kernel */
+    /* where A dominates the bytes the rule does not copy it first */
     const struct tf32_plan pick = tf32_plan_pick(&mc, 1111, 47, 7777);
     tf32_plan_describe(&pick, buf, sizeof buf);
-    CHECK(pick.direct & TF32_DIRECT_A, "1111x47x7777 (A 34.6 MB, k %% 4 = 1) loads A in the kernel: %s", buf);
+    CHECK((pick.direct & TF32_DIRECT_A) || pick.maps_a,
+          "1111x47x7777 (A 34.6 MB, k %% 4 = 1) loads A without a copy: %s", buf);
+    /* A's and B's row maps: candidates only where the pitch is off 16 bytes, unclustered,
+     * with a row in each map; their k-tiles and stages as the kernel's */
+    const int w128 = tf32_config_find("w128x128");
+    struct tf32_plan ma, mb;
+    CHECK(w128 >= 0 && tf32_plan_make_kind(&mc, 1111, 48, 7777, w128, 1, TF32_LOAD_MAPS_A, 0, &ma) == 0 &&
+              ma.maps_a && ma.ktiles == (7777 + 3 + 31) / 32 && tf32_plan_load_mask(&ma) == TF32_MAPS_A &&
+              tf32_plan_make_kind(&mc, 1111, 48, 7776, w128, 1, TF32_LOAD_MAPS_A, 0, &q) == -1 &&
+              tf32_plan_make_kind(&mc, 3, 48, 7777, w128, 1, TF32_LOAD_MAPS_A, 0, &q) == -1 &&
+              (c2 < 0 || tf32_plan_make_kind(&mc, 1111, 48, 7777, c2, 1, TF32_LOAD_MAPS_A, 0, &q) == -1),
+          "A's maps: k %% 4 != 0, m >= 4, unclustered; ceil((k + 3) / 32) k-tiles");
+    tf32_plan_describe(&ma, buf, sizeof buf);
+    CHECK(strcmp(buf, "128x128x32 wg2 s6 split1 mapsA") == 0, "described with its 6 stages and mapsA: %s", buf);
+    CHECK(tf32_plan_make_kind(&mc, 47, 1111, 7777, w128, 2, TF32_LOAD_MAPS_B, 0, &mb) == 0 && mb.maps_b &&
+              tf32_plan_load_mask(&mb) == TF32_MAPS_B && tf32_plan_load(&mb) == TF32_LOAD_MAPS_B &&
+              tf32_plan_make_kind(&mc, 47, 1112, 7777, w128, 2, TF32_LOAD_MAPS_B, 0, &q) == -1 &&
+              tf32_plan_make_kind(&mc, 47, 1111, 3, w128, 1, TF32_LOAD_MAPS_B, 0, &q) == -1,
+          "B's maps: n %% 4 != 0 and k >= 4 only");
+    tf32_plan_describe(&mb, buf, sizeof buf);
+    CHECK(strcmp(buf, "128x128x32 wg2 s6 split2 mapsB") == 0, "described with mapsB: %s", buf);
 }
 
 int main(void)

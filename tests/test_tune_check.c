@@ -31,7 +31,7 @@ static void write_table(const char *path, long m, long n, long k, double pick_fa
     for (int i = 0; i < np; i++) {
         const struct tf32_plan *p = &plans[i];
         const int picked = p->config == pick.config && p->split == pick.split && p->copy_a == pick.copy_a &&
-                           p->direct == pick.direct && p->maps_b == pick.maps_b;
+                           p->direct == pick.direct && p->maps_b == pick.maps_b && p->maps_a == pick.maps_a;
         double t = p->est_cycles / TF32_MODEL_SM_HZ;
         const char *status = "ok";
         if (picked && isnan(pick_factor))

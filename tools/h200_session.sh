@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk newtiles tf32picks directk mapsb directl1 (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk newtiles tf32picks directk maps directl1 (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -824,7 +824,7 @@ for r in ok[:5]:
     print(f"   {r['config']:44s} {float(r['time_median_s']) * 1e6:8.1f} us  model {float(r['model_s']) * 1e6:8.1f} us")
 best = {}
 for r in ok:
-    kind = "direct" if " direct" in r["config"] else "mapsB" if " mapsB" in r["config"] else "copy"
+    kind = "direct" if " direct" in r["config"] else "mapsA" if " mapsA" in r["config"] else "mapsB" if " mapsB" in r["config"] else "copy"
     t = float(r["time_median_s"])
     if kind not in best or t < best[kind][0]:
         best[kind] = (t, r["config"])
@@ -850,17 +850,17 @@ if has directk; then
     sanitize_plans direct-150x72x333 w256x128,w64x128 150x72x333 "tf32_auto 256x128/64x128" direct -k tf32_auto
     verify_beside direct tf32_auto,cublas_tf32 "$ds"
 fi
-MAPSB_DEFAULT=47x1111x7777,35x3033x3722,21x3954x5089,63x6866x7257,8x4095x4096,257x513x4099,1023x1025x4097,333x777x9999
-if has mapsb; then
-    # tf32_auto's B by four row maps (n % 4 != 0, kernels/sm90_ws.cuh SM90_MAPS_B): the
-    # tuner at MAPSB_SHAPES (every plan verified; best copying, direct and mapsB plans),
-    # memcheck and racecheck over four tiles' plans at two small odd-n shapes, tf32_auto
-    # beside cuBLAS TF32 at MAPSB_SHAPES in one invocation
-    ds=${MAPSB_SHAPES:-$MAPSB_DEFAULT}
-    tune_kinds mapsb "$ds"
-    sanitize_plans mapsb-130x67x45 w64x64b2,w128x64 130x67x45 "tf32_auto 64x64/128x64" mapsB -k tf32_auto
-    sanitize_plans mapsb-150x73x334 w256x128,w64x128 150x73x334 "tf32_auto 256x128/64x128" mapsB -k tf32_auto
-    verify_beside mapsb tf32_auto,cublas_tf32 "$ds"
+MAPS_DEFAULT=47x1111x7777,35x3033x3722,21x3954x5089,1111x47x7777,2222x31x9999,7225x59x7919,257x513x4099,1023x1025x4097,333x777x9999
+if has maps; then
+    # tf32_auto's A and B by four row maps (k % 4 or n % 4 != 0, kernels/sm90_ws.cuh
+    # SM90_MAPS_A/B): the tuner at MAPS_SHAPES (every plan verified; the best copying,
+    # direct and maps plans), memcheck and racecheck over four tiles' plans at two small
+    # odd shapes, tf32_auto beside cuBLAS TF32 at MAPS_SHAPES in one invocation
+    ds=${MAPS_SHAPES:-$MAPS_DEFAULT}
+    tune_kinds maps "$ds"
+    sanitize_plans maps-130x67x45 w64x64b2,w128x64 130x67x45 "tf32_auto 64x64/128x64" maps -k tf32_auto
+    sanitize_plans maps-150x73x333 w256x128,w64x128 150x73x333 "tf32_auto 256x128/64x128" maps -k tf32_auto
+    verify_beside maps tf32_auto,cublas_tf32 "$ds"
 fi
 if has directl1; then
     # the experiment of tools/lab/direct_l1.patch: direct plans at 4 stages, with a

@@ -71,7 +71,7 @@ static void tf32_select(int plan, struct tune_row *t)
     const struct tf32_plan *p = &tf32_plans[plan];
     tf32_tune_current = *p;
     t->picked = p->config == tf32_pick.config && p->split == tf32_pick.split && p->copy_a == tf32_pick.copy_a &&
-                p->direct == tf32_pick.direct && p->maps_b == tf32_pick.maps_b && p->maps_a == tf32_pick.maps_a && p->reduce == tf32_pick.reduce;
+                tf32_plan_load_mask(p) == tf32_plan_load_mask(&tf32_pick) && p->reduce == tf32_pick.reduce;
     /* a unit of a clustered tile holds CLUSTER blocks, one per SM */
     t->waves = (double)p->units * tf32_configs[p->config].cluster / ((double)tf32_mc.sms * tf32_blocks(p->config));
 }

@@ -147,11 +147,11 @@ static double sm_cycles(const struct tf32_machine *mc, const struct tf32_plan *p
     double cycles = kt_on_sm * max3(mma, feed, l2) + (double)(whole + sliced) * TF32_UNIT_CLK;
     if (p->split > 1) /* the partial tiles' stores */
         cycles += (double)(sliced * on_sm) * tile_bytes / TF32_FIXUP_BYTES_PER_CLK;
-    if (p->split > 1 && !p->reduce) /* each sliced unit's fences and count, in the block's path */
-        cycles += (double)sliced * TF32_FIXUP_UNIT_CLK;
-    if (p->split > 1 && !p->reduce)
-        cycles += (double)ceil_div((p->tiles - p->dp_tiles) * c->cluster, sms_of(mc)) *
-                  (TF32_FIXUP_CLK + p->split * tile_bytes / TF32_FIXUP_BYTES_PER_CLK);
+    if (p->split > 1 && !p->reduce) /* the in-kernel fixup: each sliced unit's fences and count,
+                                      * in the block's path, then the SM's share of the tiles' sums */
+        cycles += (double)sliced * TF32_FIXUP_UNIT_CLK +
+                  (double)ceil_div((p->tiles - p->dp_tiles) * c->cluster, sms_of(mc)) *
+                      (TF32_FIXUP_CLK + p->split * tile_bytes / TF32_FIXUP_BYTES_PER_CLK);
     return cycles;
 }
 

@@ -76,11 +76,16 @@ static __device__ __forceinline__ float (&sm90_residue_acc(float (&acc)[BM / 2],
     return *reinterpret_cast<float(*)[BM / 8]>(&acc[j * (BM / 8)]);
 }
 
-/* A consumer warp's release of a stage (lane 0): to its block's producer, and in a
- * cluster to every block's, since each producer's multicast writes A into all of them
- * (me: this block's rank in the cluster). */
-template <class P> static __device__ __forceinline__ void sm90_release_stage(uint64_t *empty, int me)
+/* A consumer warp's release of a stage (all its lanes call this; lane 0 arrives): to its
+ * block's producer, and in a cluster to every block's, since each producer's multicast
+ * writes A into all of them (me: this block's rank in the cluster). __syncwarp orders
+ * every lane's reads of the stage's B fragments before lane 0's arrival: where the
+ * producer refills the stage by cp.async (generic proxy), racecheck holds it to that. */
+template <class P> static __device__ __forceinline__ void sm90_release_stage(uint64_t *empty, int me, int lane)
 {
+    __syncwarp();
+    if (lane != 0)
+        return;
     mbar_arrive(empty);
     if constexpr (P::CLUSTER > 1) {
 #pragma unroll
@@ -256,8 +261,8 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         wgmma_commit();
         wgmma_wait<1>();
         pin_fragments(frag[PREV]);
-        if (release_prev && lane == 0)
-            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank);
+        if (release_prev)
+            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane);
         if (has_next) {
             const int s1 = (it + 1) % STAGES;
             mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
@@ -279,8 +284,8 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         wgmma_commit();
         wgmma_wait<1>();
         pin_fragments(frag[PREV]);
-        if (J == 0 && release_prev && lane == 0)
-            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank);
+        if (J == 0 && release_prev)
+            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane);
         if constexpr (J < 3) {
             load_frag_residue(std::integral_constant<int, PREV>(), s, J + 1);
         } else {
@@ -338,8 +343,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
 #pragma unroll
         for (int b2 = 0; b2 < SETS; ++b2)
             pin_fragments(frag[b2]);
-        if (lane == 0)
-            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank); /* the unit's last stage */
+        sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane); /* the unit's last stage */
 
         float *out = c;
         if constexpr (SPLIT) {

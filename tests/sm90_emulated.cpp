@@ -124,6 +124,9 @@ static inline float smem_float(uint32_t off)
 }
 
 static inline void __syncthreads() { blk_now->all->arrive_and_wait(); }
+/* no-op: every lane's fragment reads precede its warpgroup's next wgmma, whose operand
+ * exchange is a barrier of the warpgroup, before lane 0 releases the stage */
+static inline void __syncwarp() {}
 template <int COUNT> static inline void named_barrier_sync(int id)
 {
     must(id == 1 && COUNT == blk_now->consumer_count, "named barrier 1 counts the consumer warpgroups' threads");

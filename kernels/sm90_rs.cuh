@@ -76,13 +76,18 @@ static __device__ __forceinline__ float (&sm90_residue_acc(float (&acc)[BM / 2],
     return *reinterpret_cast<float(*)[BM / 8]>(&acc[j * (BM / 8)]);
 }
 
-/* A consumer warp's release of a stage (all its lanes call this; lane 0 arrives): to its
- * block's producer, and in a cluster to every block's, since each producer's multicast
- * writes A into all of them (me: this block's rank in the cluster). __syncwarp orders
- * every lane's reads of the stage's B fragments before lane 0's arrival: where the
- * producer refills the stage by cp.async (generic proxy), racecheck holds it to that. */
-template <class P> static __device__ __forceinline__ void sm90_release_stage(uint64_t *empty, int me, int lane)
+/* A consumer warp's release of a stage (all its lanes call this): to its block's producer,
+ * and in a cluster to every block's, since each producer's multicast writes A into all of
+ * them (me: this block's rank in the cluster). Lane 0 arrives for the warp once all lanes
+ * have read their B fragments (__syncwarp), or with THREADS every lane arrives
+ * (sm90_thread_releases, kernels/sm90_ws.cuh). */
+template <class P, bool THREADS> static __device__ __forceinline__ void sm90_release_stage(uint64_t *empty, int me, int lane)
 {
+    if constexpr (THREADS) {
+        static_assert(P::CLUSTER == 1, "the producer's own copies: unclustered");
+        mbar_arrive(empty);
+        return;
+    }
     __syncwarp();
     if (lane != 0)
         return;
@@ -262,7 +267,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         wgmma_wait<1>();
         pin_fragments(frag[PREV]);
         if (release_prev)
-            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane);
+            sm90_release_stage<P, sm90_thread_releases<DIRECT>>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane);
         if (has_next) {
             const int s1 = (it + 1) % STAGES;
             mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
@@ -285,7 +290,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         wgmma_wait<1>();
         pin_fragments(frag[PREV]);
         if (J == 0 && release_prev)
-            sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane);
+            sm90_release_stage<P, sm90_thread_releases<DIRECT>>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane);
         if constexpr (J < 3) {
             load_frag_residue(std::integral_constant<int, PREV>(), s, J + 1);
         } else {
@@ -343,7 +348,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
 #pragma unroll
         for (int b2 = 0; b2 < SETS; ++b2)
             pin_fragments(frag[b2]);
-        sm90_release_stage<P>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane); /* the unit's last stage */
+        sm90_release_stage<P, sm90_thread_releases<DIRECT>>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane); /* the unit's last stage */
 
         float *out = c;
         if constexpr (SPLIT) {

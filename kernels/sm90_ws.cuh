@@ -86,6 +86,10 @@ using sm90_a_maps_tile = sm90_ws_tile<P::BM, P::CONSUMERS, P::STAGES, P::MIN_BLO
  * starts 8 rows before the k-tile); the walk has ceil((k + 3) / 32) k-tiles, and the s_j
  * columns before a row's first (the previous row's last) are zeroed in the first k-tile. */
 enum { SM90_DIRECT_A = 1, SM90_DIRECT_B = 2, SM90_MAPS_B = 4, SM90_MAPS_A = 8 };
+/* Where the producer warpgroup writes a stage itself (cp.async, the generic proxy), every
+ * consumer thread releases it, not one lane per warp: compute-sanitizer's racecheck orders a
+ * thread's reads before the producer's next writes only through that thread's own arrival. */
+template <int DIRECT> constexpr bool sm90_thread_releases = (DIRECT & (SM90_DIRECT_A | SM90_DIRECT_B)) != 0;
 struct sm90_direct {
     const float *a, *b;          /* row-major, pitches k and n */
     const CUtensorMap *b_maps;   /* SM90_MAPS_B: B's four maps (sm90_row_maps, kernels/sm90_tf32.cuh) */
@@ -110,7 +114,8 @@ static __device__ __forceinline__ void sm90_ws_ring_init(const CUtensorMap *map_
     constexpr unsigned arrivals = (COPIES != (SM90_DIRECT_A | SM90_DIRECT_B) ? 1 : 0) + (COPIES ? 128 : 0);
     for (int s = 0; s < P::STAGES; ++s) {
         mbar_init(&full[s], arrivals);
-        mbar_init(&empty[s], P::CONSUMERS * 4 * P::CLUSTER); /* per consumer warp of the cluster */
+        /* per consumer warp of the cluster, or per consumer thread */
+        mbar_init(&empty[s], P::CONSUMERS * (sm90_thread_releases<DIRECT> ? 128 : 4) * P::CLUSTER);
     }
     mbar_init_fence();
 }

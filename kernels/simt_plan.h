@@ -104,12 +104,17 @@ extern "C" {
  * tile row of time) and a strip kernel computes the left-over rows' split partials: blocks
  * of SIMT_STRIP_THREADS over SIMT_STRIP_COLS columns of one slice, SIMT_STRIP_UNROLL k-rows
  * of loads in flight per warp; the reduction adds both. Its cost: a dependent launch and
- * the rounds of L2 loads of the busiest SM's blocks (B was just read by the GEMM). */
+ * the rounds of L2 loads of the busiest SM's blocks (B was just read by the GEMM), or, where
+ * B is past SIMT_STRIP_L2_BYTES, B's bytes again from DRAM at SIMT_STRIP_BYTES_PER_CLK per SM
+ * (the padded copy's rate) if that is longer: at 35x3033x3722 (B 45 MB) t32x64 peel3 split16
+ * ran 71.4 us against 64.2 unpeeled on an H100, at 257x513x4099 (8.4 MB) peeling still wins. */
 #define SIMT_PEEL_MAX 4
 #define SIMT_STRIP_THREADS 1024
 #define SIMT_STRIP_COLS 32
 #define SIMT_STRIP_UNROLL 8
 #define SIMT_STRIP_LAUNCH_CLK 1000.0
+#define SIMT_STRIP_BYTES_PER_CLK 7.0
+#define SIMT_STRIP_L2_BYTES 24e6 /* the replays agree from 12 to 40 MB */
 #define SIMT_MAX_WORKSPACE_BYTES (256L << 20)
 /* A stream-K plan (kernels/simt_streamk.cuh, the tiles of kernels/simt_streamk_tiles.def): one
  * wave of blocks, each an equal run of the k-slices of all tiles laid end to end. Its

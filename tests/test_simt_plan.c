@@ -682,6 +682,11 @@ int main(void)
      * split4, 68.5 us estimated) ran 97.0 us, 76.9% of b64x64 padB split8 (results/h200/NOTES.md,
      * fourteenth session) */
     test_h200_tables("tests/data/h100_simt_tune_miss.csv", 1, 0.76);
+    /* eight of twenty random shapes where simt_auto trailed cuBLAS (H100, 4a1cf1e): the strip
+     * kernel's B bytes (B past L2) move 35x3033x3722's pick off peel3 (74.8% -> 98.2%); at
+     * 4289x47x4384 the pick (aT padB stream-K) still runs at 87.9%: the model is 11-15%
+     * optimistic on the transposed tiles' padded path at large m and n < 64 */
+    test_h200_tables("tests/data/h100_simt_tune_survey.csv", 8, 0.87);
     test_streamk();
     test_config_column();
     TEST_EXIT();

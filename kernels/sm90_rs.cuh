@@ -80,7 +80,7 @@ static __device__ __forceinline__ float (&sm90_residue_acc(float (&acc)[BM / 2],
  * and in a cluster to every block's, since each producer's multicast writes A into all of
  * them (me: this block's rank in the cluster). Lane 0 arrives for the warp once all lanes
  * have read their B fragments (__syncwarp), or with THREADS every lane arrives
- * (sm90_thread_releases, kernels/sm90_ws.cuh). */
+ * (sm90_producer_copies, kernels/sm90_ws.cuh). */
 template <class P, bool THREADS> static __device__ __forceinline__ void sm90_release_stage(uint64_t *empty, int me, int lane)
 {
     if constexpr (THREADS) {
@@ -214,9 +214,8 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
     const int b4_chunk0 = (shifted % 32) >> 2, b4_chunk1 = ((shifted + 8) % 32) >> 2;
     /* A's maps: residue j's products take B's rows s_j earlier; B's stage begins B_LEAD
      * rows before the k-tile */
-    auto load_frag_residue = [&](auto buf_c, int s, int j) {
+    auto load_frag_from = [&](auto buf_c, int s, int k0) { /* rows k0 + 8 ks and 4 more */
         constexpr int BUF = decltype(buf_c)::value;
-        const int k0 = P::B_LEAD - (int)((direct.a_shifts >> (2 * j)) & 3) + tig;
 #pragma unroll
         for (int ks = 0; ks < BK / 8; ++ks) {
             frag[BUF][ks][0] = __float_as_uint(b_at(s, n_first, k0 + 8 * ks));
@@ -225,11 +224,14 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
             frag[BUF][ks][3] = __float_as_uint(b_at(s, n_first + 8, k0 + 8 * ks + 4));
         }
     };
+    auto load_frag_residue = [&](auto buf_c, int s, int j) {
+        load_frag_from(buf_c, s, P::B_LEAD - (int)((direct.a_shifts >> (2 * j)) & 3) + tig);
+    };
     auto load_frag = [&](auto buf_c, int s) {
-        constexpr int BUF = decltype(buf_c)::value;
         if constexpr (P::A_MAPS) {
-            load_frag_residue(std::integral_constant<int, BUF>(), s, 0);
+            load_frag_residue(buf_c, s, 0);
         } else if constexpr (P::B_MAPS) {
+            constexpr int BUF = decltype(buf_c)::value;
             const float *const stage = bs + s * (P::B_BYTES / 4);
 #pragma unroll
             for (int ks = 0; ks < BK / 8; ++ks)
@@ -240,16 +242,12 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
                     frag[BUF][ks][2 * h + 1] = __float_as_uint(stage[b4_base1 + row * 32 + ((b4_chunk1 ^ row) << 2)]);
                 }
         } else {
-            const int n0 = n_first;
-#pragma unroll
-            for (int ks = 0; ks < BK / 8; ++ks) {
-                const int k0 = 8 * ks + tig;
-                frag[BUF][ks][0] = __float_as_uint(b_at(s, n0, k0));
-                frag[BUF][ks][1] = __float_as_uint(b_at(s, n0 + 8, k0));
-                frag[BUF][ks][2] = __float_as_uint(b_at(s, n0, k0 + 4));
-                frag[BUF][ks][3] = __float_as_uint(b_at(s, n0 + 8, k0 + 4));
-            }
+            load_frag_from(buf_c, s, tig);
         }
+    };
+    /* k-tile it-1's stage back to the producer(s) */
+    auto release_prev_stage = [&] {
+        sm90_release_stage<P, sm90_producer_copies<DIRECT>>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane);
     };
     /* k-tile `it` (fragments in set BUF): four wgmmas, committed; k-tile it-1 retired
      * (wait_group 1), its set pinned up to here and its stage released; then k-tile it+1's
@@ -267,7 +265,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         wgmma_wait<1>();
         pin_fragments(frag[PREV]);
         if (release_prev)
-            sm90_release_stage<P, sm90_thread_releases<DIRECT>>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane);
+            release_prev_stage();
         if (has_next) {
             const int s1 = (it + 1) % STAGES;
             mbar_wait(&full[s1], (unsigned)((it + 1) / STAGES) & 1u);
@@ -290,7 +288,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
         wgmma_wait<1>();
         pin_fragments(frag[PREV]);
         if (J == 0 && release_prev)
-            sm90_release_stage<P, sm90_thread_releases<DIRECT>>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane);
+            release_prev_stage();
         if constexpr (J < 3) {
             load_frag_residue(std::integral_constant<int, PREV>(), s, J + 1);
         } else {
@@ -348,7 +346,7 @@ static __device__ __forceinline__ void sm90_rs_gemm(uint8_t *smem_raw, int m, in
 #pragma unroll
         for (int b2 = 0; b2 < SETS; ++b2)
             pin_fragments(frag[b2]);
-        sm90_release_stage<P, sm90_thread_releases<DIRECT>>(&empty[(it + STAGES - 1) % STAGES], blk.rank, lane); /* the unit's last stage */
+        release_prev_stage(); /* the unit's last stage */
 
         float *out = c;
         if constexpr (SPLIT) {

@@ -86,10 +86,11 @@ using sm90_a_maps_tile = sm90_ws_tile<P::BM, P::CONSUMERS, P::STAGES, P::MIN_BLO
  * starts 8 rows before the k-tile); the walk has ceil((k + 3) / 32) k-tiles, and the s_j
  * columns before a row's first (the previous row's last) are zeroed in the first k-tile. */
 enum { SM90_DIRECT_A = 1, SM90_DIRECT_B = 2, SM90_MAPS_B = 4, SM90_MAPS_A = 8 };
-/* Where the producer warpgroup writes a stage itself (cp.async, the generic proxy), every
- * consumer thread releases it, not one lane per warp: compute-sanitizer's racecheck orders a
- * thread's reads before the producer's next writes only through that thread's own arrival. */
-template <int DIRECT> constexpr bool sm90_thread_releases = (DIRECT & (SM90_DIRECT_A | SM90_DIRECT_B)) != 0;
+/* Whether the producer warpgroup copies an operand itself (cp.async, the generic proxy).
+ * Then every consumer thread releases a stage, not one lane per warp: compute-sanitizer's
+ * racecheck orders a thread's reads before the producer's next writes only through that
+ * thread's own arrival. */
+template <int DIRECT> constexpr bool sm90_producer_copies = (DIRECT & (SM90_DIRECT_A | SM90_DIRECT_B)) != 0;
 struct sm90_direct {
     const float *a, *b;          /* row-major, pitches k and n */
     const CUtensorMap *b_maps;   /* SM90_MAPS_B: B's four maps (sm90_row_maps, kernels/sm90_tf32.cuh) */
@@ -110,12 +111,12 @@ static __device__ __forceinline__ void sm90_ws_ring_init(const CUtensorMap *map_
         tma_prefetch_map(map_a);
     if (!(DIRECT & (SM90_DIRECT_B | SM90_MAPS_B)))
         tma_prefetch_map(map_b);
-    constexpr int COPIES = DIRECT & (SM90_DIRECT_A | SM90_DIRECT_B);
-    constexpr unsigned arrivals = (COPIES != (SM90_DIRECT_A | SM90_DIRECT_B) ? 1 : 0) + (COPIES ? 128 : 0);
+    constexpr bool TMA_TOO = (DIRECT & (SM90_DIRECT_A | SM90_DIRECT_B)) != (SM90_DIRECT_A | SM90_DIRECT_B);
+    constexpr unsigned arrivals = (TMA_TOO ? 1 : 0) + (sm90_producer_copies<DIRECT> ? 128 : 0);
     for (int s = 0; s < P::STAGES; ++s) {
         mbar_init(&full[s], arrivals);
         /* per consumer warp of the cluster, or per consumer thread */
-        mbar_init(&empty[s], P::CONSUMERS * (sm90_thread_releases<DIRECT> ? 128 : 4) * P::CLUSTER);
+        mbar_init(&empty[s], P::CONSUMERS * (sm90_producer_copies<DIRECT> ? 128 : 4) * P::CLUSTER);
     }
     mbar_init_fence();
 }
@@ -268,7 +269,7 @@ static __device__ __forceinline__ void sm90_ws_produce_direct(int m, int n, int 
             if constexpr (!(DIRECT & SM90_DIRECT_A))
                 tma_load_2d(as + s * (BM * BK), map_a, t * BK, row0, &full[s]);
             if constexpr (!(DIRECT & SM90_DIRECT_B))
-                sm90_ws_tma_b<P, BW>(bs + s * (BN * BK), map_b, d, col0, t, &full[s]);
+                sm90_ws_tma_b<P, BW>(bs + s * (P::B_BYTES / 4), map_b, d, col0, t, &full[s]);
         }
         if constexpr (DIRECT & SM90_DIRECT_A) {
             /* warp w copies rows w, w + 4, ...: r % 8 takes two values, so two offsets */
@@ -346,7 +347,7 @@ static __device__ __forceinline__ bool sm90_ws_start(uint8_t *smem_raw, int m, i
     if (wg == 0) {
         if constexpr (P::REG_SPLIT)
             setmaxnreg_dec<P::PRODUCER_REGS>();
-        if constexpr ((DIRECT & (SM90_DIRECT_A | SM90_DIRECT_B)) != 0) {
+        if constexpr (sm90_producer_copies<DIRECT>) {
             sm90_ws_produce_direct<P, BW, SPLIT, DIRECT>(m, n, k, *b, map_a, map_b, direct, tid);
             return false;
         }

@@ -838,29 +838,25 @@ if has tf32picks; then
     # pick against the best plan, and the five fastest plans; $W/tf32picks/<shape>/tune.csv
     tune_kinds tf32picks "${TF32_SHAPES:?TF32_SHAPES names the shapes}"
 fi
+# the checks of a way to load operands TMA cannot address: the tuner at SHAPES (every plan
+# verified), memcheck and racecheck over four tiles' plans at 130x67x45 and SECOND (plans
+# counted by WORD in their config), tf32_auto beside cuBLAS TF32 at SHAPES in one invocation
+odd_loads() { # NAME WORD SHAPES SECOND
+    tune_kinds "$1" "$3"
+    sanitize_plans "$2-130x67x45" w64x64b2,w128x64 130x67x45 "tf32_auto 64x64/128x64" "$2" -k tf32_auto
+    sanitize_plans "$2-$4" w256x128,w64x128 "$4" "tf32_auto 256x128/64x128" "$2" -k tf32_auto
+    verify_beside "$2" tf32_auto,cublas_tf32 "$3"
+}
 DIRECT_DEFAULT=1111x47x7777,47x1111x7777,2222x31x9999,257x513x4099,1023x1025x4097,333x777x9999,130x67x45,17x33x65
 if has directk; then
-    # tf32_auto's direct loads (operands whose rows TMA cannot address, loaded by the
-    # producer warpgroup): the tuner at DIRECT_SHAPES (every plan verified), memcheck and
-    # racecheck over two tiles' plans at two small odd shapes, tf32_auto beside cuBLAS TF32
-    # at DIRECT_SHAPES in one invocation
-    ds=${DIRECT_SHAPES:-$DIRECT_DEFAULT}
-    tune_kinds directk "$ds"
-    sanitize_plans direct-130x67x45 w64x64b2,w128x64 130x67x45 "tf32_auto 64x64/128x64" direct -k tf32_auto
-    sanitize_plans direct-150x72x333 w256x128,w64x128 150x72x333 "tf32_auto 256x128/64x128" direct -k tf32_auto
-    verify_beside direct tf32_auto,cublas_tf32 "$ds"
+    # tf32_auto's direct loads (operands loaded by the producer warpgroup itself)
+    odd_loads directk direct "${DIRECT_SHAPES:-$DIRECT_DEFAULT}" 150x72x333
 fi
 MAPS_DEFAULT=47x1111x7777,35x3033x3722,21x3954x5089,1111x47x7777,2222x31x9999,7225x59x7919,257x513x4099,1023x1025x4097,333x777x9999
 if has maps; then
     # tf32_auto's A and B by four row maps (k % 4 or n % 4 != 0, kernels/sm90_ws.cuh
-    # SM90_MAPS_A/B): the tuner at MAPS_SHAPES (every plan verified; the best copying,
-    # direct and maps plans), memcheck and racecheck over four tiles' plans at two small
-    # odd shapes, tf32_auto beside cuBLAS TF32 at MAPS_SHAPES in one invocation
-    ds=${MAPS_SHAPES:-$MAPS_DEFAULT}
-    tune_kinds maps "$ds"
-    sanitize_plans maps-130x67x45 w64x64b2,w128x64 130x67x45 "tf32_auto 64x64/128x64" maps -k tf32_auto
-    sanitize_plans maps-150x73x333 w256x128,w64x128 150x73x333 "tf32_auto 256x128/64x128" maps -k tf32_auto
-    verify_beside maps tf32_auto,cublas_tf32 "$ds"
+    # SM90_MAPS_A/B)
+    odd_loads maps maps "${MAPS_SHAPES:-$MAPS_DEFAULT}" 150x73x333
 fi
 if has directl1; then
     # the experiment of tools/lab/direct_l1.patch: direct plans at 4 stages, with a

@@ -203,7 +203,7 @@ int tf32_plan_make_kind(const struct tf32_machine *mc, long m, long n, long k, i
 int tf32_direct_operands(long n, long k);
 /* The plan's way to load (its `load` of tf32_plan_make_kind). */
 int tf32_plan_load(const struct tf32_plan *p);
-/* The kernel's load mask of a plan: its direct operands, or TF32_MAPS_B. */
+/* The kernel's load mask of a plan: its direct operands, TF32_MAPS_B or TF32_MAPS_A. */
 int tf32_plan_load_mask(const struct tf32_plan *p);
 /* The ring's stages a plan runs: the tile's, fewer with B's maps where they do not fit. */
 int tf32_plan_stages(const struct tf32_plan *p);

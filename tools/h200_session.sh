@@ -6,7 +6,7 @@
 #   tools/h200_session.sh [steps...]
 # steps: build cupti run rerun compare test tests testncu tests3 ncu ncudiag nculaunch diag diagl2 plugin simt tensor l2promo mmaprobe
 # wgmma16 dbufstalls tune tf32tune trace sass simttune record padcheck gaps
-# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk newtiles tf32picks directk maps directl1 (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
+# cost sol insight sessions sksan peelcheck strip table stallpairs smempolls padpitch autoprobe tail simttail copya cublasnames simtprof simtsass tf32l2 tf32src padc mcast mcastncu mctune fixup wide tf32red holdout rangemembar unnamed peelncu narrow skinny skinnyk survey shortk newtiles tf32picks directk maps directl1 splitprof (default: build cupti run rerun tests trace sass cost sol). tests3 runs `make test-gpu` three times in a row into
 # $OUT/test-gpu-run{1,2,3}.log and prints each run's "N passed, N failed" line and wall time;
 # a device command has 10 minutes, so run `build` as a command of its own first.
 # TESTS3_RUNS picks runs (default "1 2 3"; "3" alone where the 10 minutes ran out before
@@ -646,6 +646,27 @@ if has simtprof; then
     timeout 120 ncu $secs -k regex:sm80_xmma --launch-count 1 build/gemmprof -k cublas -s "$sshape" -r 1 -w 0 \
         --no-counters --no-ceilings --no-report -o "$W/simtprof-cublas" >"$W/logs/simtprof-cublas.txt" 2>&1
     echo "ncu cublas: exit $?"
+fi
+if has splitprof; then
+    # issue 28: why split-K SIMT plans at skinny, long-k shapes trail cuBLAS SGEMM's: ncu's
+    # duration, issue activity and stall reasons of every launch (GEMM and reduction) of the
+    # tiles SPLITPROF_TILES at SPLITPROF_SHAPE, the first SPLITPROF_COUNT of them, and of cuBLAS's
+    sshape=${SPLITPROF_SHAPE:-506x417x11797}
+    st=smsp__average_warps_issue_stalled_
+    mets="gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,$(for r in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle not_selected wait dispatch_stall no_instruction drain branch_resolving; do printf '%s%s_per_issue_active.ratio,' $st $r; done)sm__cycles_active.avg"
+    mkdir -p "$W/splitprof"
+    for tile in ${SPLITPROF_TILES:-t128x256t8 t256x128}; do
+        stamp "ncu on $tile's plans at $sshape -> $W/splitprof/$tile.csv"
+        GEMMPROF_TUNE_ONLY=$tile timeout 200 ncu --csv --metrics "$mets" -k 'regex:gemm_simt|reduce' --launch-count ${SPLITPROF_COUNT:-40} \
+            build/gemmprof --tune "$sshape" -r 1 -w 0 --no-counters -o "$W/splitprof/tune-$tile" >"$W/splitprof/$tile.csv" 2>"$W/logs/splitprof-$tile.log"
+        echo "ncu $tile: exit $?"
+        python3 tools/lab/ncu_launches.py "$W/splitprof/$tile.csv" | tee "$W/logs/splitprof-$tile.txt"
+    done
+    stamp "ncu on cuBLAS at $sshape"
+    timeout 120 ncu --csv --metrics "$mets" -k 'regex:sgemm|xmma|splitK' build/gemmprof -k cublas -s "$sshape" -r 2 -w 0 --no-counters --no-ceilings \
+        --no-report -o "$W/splitprof/cublas" >"$W/splitprof/cublas.csv" 2>"$W/logs/splitprof-cublas.log"
+    echo "ncu cublas: exit $?"
+    python3 tools/lab/ncu_launches.py "$W/splitprof/cublas.csv" | tee "$W/logs/splitprof-cublas.txt"
 fi
 if has simtsass; then
     # issue 28: where in the instruction stream the 2-per-SM SIMT tile and cuBLAS's 128x128x8

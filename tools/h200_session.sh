@@ -340,7 +340,7 @@ if has newtiles; then
     [ -n "$tiles" ] || { echo "newtiles: SIMT_TUNER_ONLY names no tile"; tiles=t128x32; }
     stamp "new tiles ($tiles): eff at 4096^3 -> $W/newtiles"
     mkdir -p "$W/newtiles"
-    GEMMPROF_TUNE_ONLY=$tiles,t64x64,t32x64,t64x128 timeout 150 build/gemmprof --tune 4096 --no-counters \
+    GEMMPROF_TUNE_ONLY=$tiles,t64x64,t32x64,t64x128,t128x128,t128x256t8 timeout 150 build/gemmprof --tune 4096 --no-counters \
         -o "$W/newtiles/eff4096" >"$W/logs/newtiles-eff4096.log" 2>&1
     echo "tune 4096: exit $?"
     split1_eff "$W/newtiles/eff4096/tune.csv"

@@ -663,7 +663,7 @@ if has splitprof; then
         python3 tools/lab/ncu_launches.py "$W/splitprof/$tile.csv" | tee "$W/logs/splitprof-$tile.txt"
     done
     stamp "ncu on cuBLAS at $sshape"
-    timeout 120 ncu --csv --metrics "$mets" -k 'regex:sgemm|xmma|splitK' build/gemmprof -k cublas -s "$sshape" -r 2 -w 0 --no-counters --no-ceilings \
+    timeout 120 ncu --csv --metrics "$mets" --kernel-name-base demangled -k 'regex:sgemm|xmma|splitK' build/gemmprof -k cublas -s "$sshape" -r 2 -w 0 --no-counters --no-ceilings \
         --no-report -o "$W/splitprof/cublas" >"$W/splitprof/cublas.csv" 2>"$W/logs/splitprof-cublas.log"
     echo "ncu cublas: exit $?"
     python3 tools/lab/ncu_launches.py "$W/splitprof/cublas.csv" | tee "$W/logs/splitprof-cublas.txt"

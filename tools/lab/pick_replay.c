@@ -4,7 +4,8 @@
  * table's best, and the plans the model offers that the table did not measure (a table
  * from an older rule lacks a newer rule's candidates).
  *   cc -O2 -I. tools/lab/pick_replay.c analysis/csv.c analysis/infile.c -lm -o /tmp/pick_replay
- *   /tmp/pick_replay [narrow:TILE=BLOCKS] [padded:TILE=BLOCKS] results/h100/tune/simt/TABLE.csv ...
+ *   /tmp/pick_replay [-v] [narrow:TILE=BLOCKS] [padded:TILE=BLOCKS] results/h100/tune/simt/TABLE.csv ...
+ * -v: also a line per measured candidate, its estimate beside its time.
  * The model's source is included: a lab tool, not a user's. */
 #include "kernels/simt_plan.c"
 
@@ -26,7 +27,12 @@ int main(int argc, char **argv)
     /* narrow:NAME=B, padded:NAME=B: that path's blocks per SM of tile NAME, over the tables'
      * (an older table gives every path the 16-byte kernel's) */
     int over[2][SIMT_MAX_CONFIGS] = {{0}};
+    int verbose = 0;
     for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "-v") == 0) {
+            verbose = 1;
+            continue;
+        }
         const int padded = strncmp(argv[a], "padded:", 7) == 0;
         if (!padded && strncmp(argv[a], "narrow:", 7) != 0)
             continue;
@@ -41,7 +47,7 @@ int main(int argc, char **argv)
         over[padded][c] = atoi(eq + 1);
     }
     for (int a = 1; a < argc; a++) {
-        if (strncmp(argv[a], "narrow:", 7) == 0 || strncmp(argv[a], "padded:", 7) == 0)
+        if (strncmp(argv[a], "narrow:", 7) == 0 || strncmp(argv[a], "padded:", 7) == 0 || strcmp(argv[a], "-v") == 0)
             continue;
         struct csv_reader r;
         char err[512];
@@ -99,10 +105,15 @@ int main(int argc, char **argv)
         for (int j = 0; j < nc; j++) {
             char d[128];
             simt_plan_describe(&cand[j], d, sizeof d);
-            int found = 0;
-            for (int i = 0; i < nrows && !found; i++)
-                found = strcmp(rows[i].config, d) == 0;
-            unmeasured += !found;
+            int found = -1;
+            for (int i = 0; i < nrows && found < 0; i++)
+                if (strcmp(rows[i].config, d) == 0)
+                    found = i;
+            unmeasured += found < 0;
+            if (verbose && found >= 0 && rows[found].t == rows[found].t)
+                printf("  plan %-52s est %8.1f us meas %8.1f us  meas/est %.3f\n", d,
+                       cand[j].est_cycles * 1e6 / SIMT_MODEL_SM_HZ, rows[found].t * 1e6,
+                       rows[found].t * SIMT_MODEL_SM_HZ / cand[j].est_cycles);
         }
         const struct simt_plan pick = simt_plan_pick(&mc, m, n, k);
         char d[128];

@@ -285,7 +285,7 @@ double simt_strip_cycles(const struct simt_machine *mc, long n, int split, int k
     const double latency = (double)ceil_div(simt_strip_blocks(n, split), 2L * sms) * (rounds + 1) * SIMT_REDUCE_ROUND_CLK;
     const double b_bytes = 4.0 * n * k_slice * split;
     const double bytes = b_bytes > SIMT_STRIP_L2_BYTES ? b_bytes / (SIMT_STRIP_BYTES_PER_CLK * sms) : 0;
-    return SIMT_STRIP_LAUNCH_CLK + (latency > bytes ? latency : bytes);
+    return SIMT_STRIP_LAUNCH_CLK + fmax(latency, bytes);
 }
 
 /* A tail plan's two GEMM kernels: the head's `whole` blocks of all of K, then the split's

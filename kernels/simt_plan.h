@@ -106,8 +106,7 @@ extern "C" {
  * of loads in flight per warp; the reduction adds both. Its cost: a dependent launch and
  * the rounds of L2 loads of the busiest SM's blocks (B was just read by the GEMM), or, where
  * B is past SIMT_STRIP_L2_BYTES, B's bytes again from DRAM at SIMT_STRIP_BYTES_PER_CLK per SM
- * (the padded copy's rate) if that is longer: at 35x3033x3722 (B 45 MB) t32x64 peel3 split16
- * ran 71.4 us against 64.2 unpeeled on an H100, at 257x513x4099 (8.4 MB) peeling still wins. */
+ * (the padded copy's rate) if that is longer (docs/ladders.md, "The strip where B is past L2"). */
 #define SIMT_PEEL_MAX 4
 #define SIMT_STRIP_THREADS 1024
 #define SIMT_STRIP_COLS 32

@@ -88,6 +88,12 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
 }
 
+# ncu's stall-reason metrics (smsp__average_warps_issue_stalled_R_per_issue_active.ratio) of
+# the reasons R given, comma-separated, with a trailing comma
+stall_metrics() { # REASON...
+    for r in "$@"; do printf 'smsp__average_warps_issue_stalled_%s_per_issue_active.ratio,' "$r"; done
+}
+
 # ncu's per-instruction view of one launch: the first kernel matching FILTER in the command
 # after it, its report $W/DIR/NAME.ncu-rep and its source page (SASS, stall samples per
 # instruction) $W/DIR/NAME-source.csv; ncu's log $W/logs/DIR-NAME.txt
@@ -634,8 +640,7 @@ if has simtprof; then
     # (ncu's sections on the first launch of each tile at SIMTPROF_SHAPE, and on cuBLAS's)
     sshape=${SIMTPROF_SHAPE:-7000x1000x2000}
     secs="--section SpeedOfLight --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis --section Occupancy --section MemoryWorkloadAnalysis_Tables --section LaunchStats --section SchedulerStats"
-    st=smsp__average_warps_issue_stalled_
-    [ -n "${SIMTPROF_METRICS:-}" ] && secs="--metrics $(for r in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle not_selected selected wait dispatch_stall no_instruction membar drain branch_resolving misc tex_throttle; do printf '%s%s_per_issue_active.ratio,' $st $r; done)l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_global_ld.sum,smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed.sum,sm__cycles_active.avg,smsp__inst_executed_op_ldgsts.sum,smsp__sass_inst_executed_op_ldgsts.sum,smsp__inst_executed_pipe_fma.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fp32.sum"
+    [ -n "${SIMTPROF_METRICS:-}" ] && secs="--metrics $(stall_metrics barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle not_selected selected wait dispatch_stall no_instruction membar drain branch_resolving misc tex_throttle)l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_global_ld.sum,smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed.sum,sm__cycles_active.avg,smsp__inst_executed_op_ldgsts.sum,smsp__sass_inst_executed_op_ldgsts.sum,smsp__inst_executed_pipe_fma.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fp32.sum"
     for tile in ${SIMTPROF_TILES:-t128x128k8 t128x128 t128x256k32s4}; do
         stamp "ncu on $tile at $sshape -> $W/logs/simtprof-$tile.txt"
         GEMMPROF_TUNE_ONLY=$tile timeout 120 ncu $secs -k regex:gemm_simt_kernel --launch-count 1 \
@@ -652,8 +657,7 @@ if has splitprof; then
     # duration, issue activity and stall reasons of every launch (GEMM and reduction) of the
     # tiles SPLITPROF_TILES at SPLITPROF_SHAPE, the first SPLITPROF_COUNT of them, and of cuBLAS's
     sshape=${SPLITPROF_SHAPE:-506x417x11797}
-    st=smsp__average_warps_issue_stalled_
-    mets="gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,$(for r in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle not_selected wait dispatch_stall no_instruction drain branch_resolving; do printf '%s%s_per_issue_active.ratio,' $st $r; done)sm__cycles_active.avg"
+    mets="gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,$(stall_metrics barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle not_selected wait dispatch_stall no_instruction drain branch_resolving)sm__cycles_active.avg"
     mkdir -p "$W/splitprof"
     for tile in ${SPLITPROF_TILES:-t128x256t8 t256x128}; do
         stamp "ncu on $tile's plans at $sshape -> $W/splitprof/$tile.csv"

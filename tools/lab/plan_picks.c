@@ -44,6 +44,8 @@ int main(int argc, char **argv)
         const int nc = simt_plan_candidates(&mc, m, n, k, cand, SIMT_MAX_PLANS);
         struct simt_plan with = {.est_cycles = INFINITY}, without = {.est_cycles = INFINITY};
         for (int j = 0; j < nc; j++) {
+            if (!simt_config_in_rule(cand[j].config)) /* SIMT_TUNER_ONLY: the rule does not weigh it */
+                continue;
             if (cand[j].est_cycles < with.est_cycles)
                 with = cand[j];
             if (!cand[j].fill && cand[j].est_cycles < without.est_cycles)

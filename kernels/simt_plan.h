@@ -28,7 +28,9 @@
  * the k-major ones, only where K % 4 == 0) is also a candidate with B copied first into rows padded to a multiple of 4 floats (the 16-byte
  * copies then run; simt_pad_cycles: a launch and its bytes), the GEMM reading B's padded
  * rows and writing C's (or the split's partials') rows of n as they are, unsplit with no
- * second pass. When
+ * second pass. That GEMM is a dependent launch after the copy, and a grid of fewer blocks
+ * than its slots then lands packed, b blocks on each SM it uses: its busiest SM's L is b,
+ * not ceil(T / SMs). When
  * M % BM leaves 1 to SIMT_PEEL_MAX rows (and M > BM), every split plan is also a candidate
  * with those rows peeled: the GEMM kernel on the whole tile rows, the strip kernel on the
  * rest (simt_strip_cycles), one reduction over both. Where the tiles fill at least one

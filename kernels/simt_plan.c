@@ -308,8 +308,8 @@ static double tail_cycles(const struct simt_machine *mc, int config, long gn, lo
     const double head = gemm_cycles(mc, config, gn, k, whole, k_whole, path, 0);
     const double per_head_wave = head / ceil(head_waves);
     /* a later wave's: the slices do not start together on cold caches */
-    const double wave_of_slices =
-        gemm_cycles(mc, config, gn, k, 2 * slots, k_slice, path, 0) - gemm_cycles(mc, config, gn, k, slots, k_slice, path, 0);
+    const double wave_of_slices = gemm_cycles(mc, config, gn, k, 2 * slots, k_slice, path, 0) -
+                                  gemm_cycles(mc, config, gn, k, slots, k_slice, path, 0);
     const double work = ceil((head_waves * per_head_wave + slice_waves * wave_of_slices) / wave_of_slices);
     const double shared = work * wave_of_slices;
     return head > shared ? head : shared;

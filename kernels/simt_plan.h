@@ -188,7 +188,7 @@ extern "C" {
 /* Rows of the table (tiles or streaming forms) the tuner lists and the rule does not weigh
  * yet: added to kernels/simt_configs.def or a forms file with no measured table to fit them
  * (a guessed EFF would move the rule's picks on no evidence); {""} when there are none */
-#define SIMT_TUNER_ONLY {"t32x64t4", "t32x32t4"}
+#define SIMT_TUNER_ONLY {"t32x32t4"}
 #define SIMT_MAX_CONFIGS 40
 /* candidates per shape, at most: every configuration and split, unpadded and padded,
  * peeled or not, split whole or only past the full waves */

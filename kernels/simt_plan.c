@@ -174,9 +174,8 @@ static long slots_of(const struct simt_machine *mc, int config, int path)
 
 /* The busiest SM's time for the GEMM kernel: its L blocks in waves of up to b. A grid
  * launched dependent on B's padded copy (`packed`) and smaller than its slots does not
- * spread: its busiest SM holds b blocks, not ceil(blocks / SMs) (padded plans of such grids
- * ran a median 1.26-1.39x the spread estimate in the tuner tables, the others 0.97-1.04x;
- * results/h200/NOTES.md). */
+ * spread: its busiest SM holds b blocks, not ceil(blocks / SMs) (results/h200/NOTES.md,
+ * nineteenth session). */
 static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k, long blocks, int k_slice, int path,
                           int packed)
 {

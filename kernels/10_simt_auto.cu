@@ -299,7 +299,12 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
     if (err != cudaSuccess)
         return err;
     /* a padded plan: B's copy with rows of pad_n floats first (the 16-byte copies read it),
-     * the GEMM a dependent launch after it; unsplit, that is all: it stores C's rows */
+     * the GEMM after it (a dependent launch where its grid fills the slots); unsplit, that is
+     * all: it stores C's rows */
+    struct simt_machine mc;
+    if (p->pad_n && (err = simt_machine_query(&mc)) != cudaSuccess)
+        return err;
+    const int after_copy = p->pad_n && simt_plan_overlaps_copy(&mc, p) ? SIMT_DEP_WAIT : SIMT_DEP_NONE;
     const int ldb = p->pad_n ? p->pad_n : n;
     const float *b_gemm = p->pad_n ? ws : b;
     float *part = ws + (size_t)k * p->pad_n;
@@ -310,10 +315,10 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
         if (!run || p->split != 1 || p->head_m || p->peel_m || p->blocks < 1)
             return cudaErrorInvalidValue;
         return run(m, n, k, p->streamk, (int)p->blocks, a, b_gemm, ldb, c, ws + (size_t)k * p->pad_n,
-                   p->pad_n ? SIMT_DEP_WAIT : SIMT_DEP_NONE, stream);
+                   after_copy, stream);
     }
     if (p->split == 1)
-        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b_gemm, ldb, c, SIMT_DEP_WAIT, stream);
+        return simt_runs[p->config](m, n, k, p->k_slice, 1, a, b_gemm, ldb, c, after_copy, stream);
     /* a tail plan: the full waves' tile rows whole, straight into C; the split below runs
      * on the rows after them, a dependent launch that reads only A and B, so its blocks
      * start as the head's leave (the reduction, a plain launch, waits for both) */
@@ -330,7 +335,7 @@ extern "C" cudaError_t simt_plan_launch(const struct simt_plan *p, int m, int n,
         return cudaErrorInvalidValue;
     /* the GEMM's split x m0 rows of partials, then (a peeled plan) the strip's split x peel */
     err = simt_runs[p->config](m0, n, k, p->k_slice, p->split, a, b_gemm, ldb, part,
-                               p->pad_n ? SIMT_DEP_WAIT : p->head_m ? SIMT_DEP_OVERLAP : SIMT_DEP_NONE, stream);
+                               p->pad_n ? after_copy : p->head_m ? SIMT_DEP_OVERLAP : SIMT_DEP_NONE, stream);
     const size_t strip_at = (size_t)p->split * m0 * n;
     if (err == cudaSuccess && peel) {
         const dim3 grid((unsigned)(simt_strip_blocks(n, p->split) / p->split), (unsigned)p->split);

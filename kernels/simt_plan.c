@@ -158,6 +158,11 @@ int simt_plan_blocks_per_sm(const struct simt_machine *mc, const struct simt_pla
     return kernel_per_sm(mc, p->config, p->streamk, p->path);
 }
 
+int simt_plan_overlaps_copy(const struct simt_machine *mc, const struct simt_plan *p)
+{
+    return p->pad_n && p->blocks >= (long)(mc->sms > 0 ? mc->sms : 1) * simt_plan_blocks_per_sm(mc, p);
+}
+
 int simt_plan_regs(const struct simt_machine *mc, const struct simt_plan *p)
 {
     const int own = p->streamk                      ? 0
@@ -172,12 +177,8 @@ static long slots_of(const struct simt_machine *mc, int config, int path)
     return (long)(mc->sms > 0 ? mc->sms : 1) * per_sm_of(mc, config, path);
 }
 
-/* The busiest SM's time for the GEMM kernel: its L blocks in waves of up to b. A grid
- * launched dependent on B's padded copy (`packed`) and smaller than its slots does not
- * spread: its busiest SM holds b blocks, not ceil(blocks / SMs) (results/h200/NOTES.md,
- * nineteenth session). */
-static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k, long blocks, int k_slice, int path,
-                          int packed)
+/* The busiest SM's time for the GEMM kernel: its L blocks in waves of up to b */
+static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k, long blocks, int k_slice, int path)
 {
     const struct simt_config *c = &simt_configs[ci];
     const int sms = mc->sms > 0 ? mc->sms : 1;
@@ -188,10 +189,7 @@ static double gemm_cycles(const struct simt_machine *mc, int ci, long n, long k,
     /* the first wave's blocks start together: their prologues contend (SIMT_FIRST_WAVE_STAGE) */
     double fmas = tile_fmas + (double)c->bm * c->bn * SIMT_FIRST_WAVE_STAGE * (c->stages - 1) * c->bk;
     double cycles = 0;
-    long busiest = ceil_div(blocks, sms);
-    if (packed && blocks < (long)sms * per_sm)
-        busiest = blocks < per_sm ? blocks : per_sm;
-    for (long left = busiest; left > 0; left -= per_sm, fmas = tile_fmas) {
+    for (long left = ceil_div(blocks, sms); left > 0; left -= per_sm, fmas = tile_fmas) {
         const long w = left < per_sm ? left : per_sm;
         cycles += (double)w * fmas / (128.0 * eff * fed(c, (double)w * warps) * fed_transposed(c, (double)w * warps));
         if (w == 1 && k_slice >= k) /* a lone block's epilogue into C: no other block computes meanwhile */
@@ -304,11 +302,11 @@ static double tail_cycles(const struct simt_machine *mc, int config, long gn, lo
 {
     const long slots = slots_of(mc, config, path);
     const double head_waves = (double)whole / slots, slice_waves = (double)sliced / slots;
-    const double head = gemm_cycles(mc, config, gn, k, whole, k_whole, path, 0);
+    const double head = gemm_cycles(mc, config, gn, k, whole, k_whole, path);
     const double per_head_wave = head / ceil(head_waves);
     /* a later wave's: the slices do not start together on cold caches */
-    const double wave_of_slices = gemm_cycles(mc, config, gn, k, 2 * slots, k_slice, path, 0) -
-                                  gemm_cycles(mc, config, gn, k, slots, k_slice, path, 0);
+    const double wave_of_slices = gemm_cycles(mc, config, gn, k, 2 * slots, k_slice, path) -
+                                  gemm_cycles(mc, config, gn, k, slots, k_slice, path);
     const double work = ceil((head_waves * per_head_wave + slice_waves * wave_of_slices) / wave_of_slices);
     const double shared = work * wave_of_slices;
     return head > shared ? head : shared;
@@ -392,7 +390,7 @@ static int plan_make(const struct simt_machine *mc, long m, long n, long k, int 
     /* the last slice may be shorter; the busiest SM still waits for a full one */
     p->est_cycles = head_m ? tail_cycles(mc, config, gn, k, simt_plan_head_blocks(p, n), p->blocks, (int)whole,
                                          p->k_slice, path)
-                           : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice, path, pad != 0);
+                           : gemm_cycles(mc, config, gn, k, p->blocks, p->k_slice, path);
     if (fill)
         p->est_cycles *= SIMT_FILL_OPTIMISM;
     if (split > 1) /* float4 items unless the strip's rows start mid-item (the launcher's test) */

@@ -28,9 +28,10 @@
  * the k-major ones, only where K % 4 == 0) is also a candidate with B copied first into rows padded to a multiple of 4 floats (the 16-byte
  * copies then run; simt_pad_cycles: a launch and its bytes), the GEMM reading B's padded
  * rows and writing C's (or the split's partials') rows of n as they are, unsplit with no
- * second pass. That GEMM is a dependent launch after the copy, and a grid of fewer blocks
- * than its slots then lands packed, b blocks on each SM it uses: its busiest SM's L is b,
- * not ceil(T / SMs). When
+ * second pass. A GEMM grid that fills its slots is a dependent launch after the copy (its
+ * blocks start as the copy's leave); a smaller one waits for the copy's end, since
+ * dispatched beside the copy's blocks it would land packed, b blocks on each SM it uses
+ * (simt_plan_overlaps_copy). When
  * M % BM leaves 1 to SIMT_PEEL_MAX rows (and M > BM), every split plan is also a candidate
  * with those rows peeled: the GEMM kernel on the whole tile rows, the strip kernel on the
  * rest (simt_strip_cycles), one reduction over both. Where the tiles fill at least one
@@ -292,6 +293,10 @@ int simt_plan_make_streamk(const struct simt_machine *mc, long m, long n, long k
  * else its path's, or its MIN_BLOCKS where the machine does not say), and its registers per
  * thread (0: unknown). */
 int simt_plan_blocks_per_sm(const struct simt_machine *mc, const struct simt_plan *p);
+/* 1: a padded plan whose GEMM launches dependent on B's copy (PDL), a grid of at least its
+ * slots; 0: no copy, or a smaller grid, launched after the copy ends (results/h200/NOTES.md,
+ * twentieth session) */
+int simt_plan_overlaps_copy(const struct simt_machine *mc, const struct simt_plan *p);
 int simt_plan_regs(const struct simt_machine *mc, const struct simt_plan *p);
 /* The GEMM kernel's path for configuration `config` at n x k, B padded or not. */
 enum simt_path simt_plan_path(int config, long n, long k, int pad);

@@ -4,7 +4,8 @@
 # PATCH applied (one each, not stacked), in a scratch worktree, compressed into DIR
 # (default .abx, ignored by git: carry it to the device, about 8 MB a binary).
 #   tools/lab/ab_prebuild.sh PATCH [PATCH ...]
-#   device: AB_PREBUILT=.abx tools/lab/patch_ab.sh PATCH [PATCH ...]   (carry .abx and .gitrev)
+#   device: AB_PREBUILT=.abx tools/lab/patch_ab.sh PATCH [PATCH ...]   (carry .abx; the
+#   binaries already hold HEAD's revision)
 set -u
 [ $# -ge 1 ] && [ $# -le 6 ] || { echo "usage: tools/lab/ab_prebuild.sh PATCH [PATCH ...] (1 to 6 patches)" >&2; exit 2; }
 top=$(git rev-parse --show-toplevel) || exit 1

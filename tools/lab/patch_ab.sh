@@ -38,18 +38,16 @@ for patch in "$@"; do
     v=${letters[$i]}; i=$((i + 1))
     if [ -n "${AB_PREBUILT:-}" ]; then
         unpack "$v"
-        echo "$v: $patch" >>"$W/patches.txt"
-        builds+=("$v")
-        continue
+    else
+        git apply "$patch" 2>"$W/apply-$v.log" || patch -p1 <"$patch" >>"$W/apply-$v.log" 2>&1 ||
+            { cat "$W/apply-$v.log"; exit 1; }
+        stamp "build $v: A + $patch"
+        make -j16 "${rev[@]}" >"$W/build-$v.log" 2>&1 || { tail -30 "$W/build-$v.log"; exit 1; }
+        cp build/gemmprof "$W/gemmprof-$v"
+        git apply -R "$patch" 2>>"$W/apply-$v.log" || patch -R -p1 <"$patch" >>"$W/apply-$v.log" 2>&1 ||
+            { cat "$W/apply-$v.log"; exit 1; }
+        cmp -s "$W/gemmprof-a" "$W/gemmprof-$v" && { echo "A and $v ($patch) are the same binary"; exit 1; }
     fi
-    git apply "$patch" 2>"$W/apply-$v.log" || patch -p1 <"$patch" >>"$W/apply-$v.log" 2>&1 ||
-        { cat "$W/apply-$v.log"; exit 1; }
-    stamp "build $v: A + $patch"
-    make -j16 "${rev[@]}" >"$W/build-$v.log" 2>&1 || { tail -30 "$W/build-$v.log"; exit 1; }
-    cp build/gemmprof "$W/gemmprof-$v"
-    git apply -R "$patch" 2>>"$W/apply-$v.log" || patch -R -p1 <"$patch" >>"$W/apply-$v.log" 2>&1 ||
-        { cat "$W/apply-$v.log"; exit 1; }
-    cmp -s "$W/gemmprof-a" "$W/gemmprof-$v" && { echo "A and $v ($patch) are the same binary"; exit 1; }
     echo "$v: $patch" >>"$W/patches.txt"
     builds+=("$v")
 done
